@@ -1,0 +1,166 @@
+package factor
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Pattern is the sparsity structure of a symmetric N×N matrix, stored as its
+// lower triangle (diagonal included) in compressed sparse column form.
+//
+// Column j holds the row indices RowIdx[ColPtr[j]:ColPtr[j+1]]. Within a
+// column the row indices are strictly increasing and the first one is the
+// diagonal j itself. Values passed to Factor.Factorize are aligned with
+// RowIdx.
+type Pattern struct {
+	N      int
+	ColPtr []int
+	RowIdx []int
+}
+
+// NNZ returns the number of stored entries (lower triangle with diagonal).
+func (p *Pattern) NNZ() int { return len(p.RowIdx) }
+
+// Validate checks the structural invariants documented on Pattern.
+func (p *Pattern) Validate() error {
+	if p == nil {
+		return errors.New("factor: nil pattern")
+	}
+	if p.N < 1 {
+		return fmt.Errorf("factor: pattern order %d < 1", p.N)
+	}
+	if len(p.ColPtr) != p.N+1 {
+		return fmt.Errorf("factor: len(ColPtr)=%d, want N+1=%d", len(p.ColPtr), p.N+1)
+	}
+	if p.ColPtr[0] != 0 || p.ColPtr[p.N] != len(p.RowIdx) {
+		return fmt.Errorf("factor: ColPtr[0]=%d, ColPtr[N]=%d, len(RowIdx)=%d", p.ColPtr[0], p.ColPtr[p.N], len(p.RowIdx))
+	}
+	for j := 0; j < p.N; j++ {
+		lo, hi := p.ColPtr[j], p.ColPtr[j+1]
+		if hi <= lo {
+			return fmt.Errorf("factor: column %d is empty (the diagonal must be stored)", j)
+		}
+		if p.RowIdx[lo] != j {
+			return fmt.Errorf("factor: column %d does not start with its diagonal", j)
+		}
+		for k := lo + 1; k < hi; k++ {
+			if p.RowIdx[k] <= p.RowIdx[k-1] || p.RowIdx[k] >= p.N {
+				return fmt.Errorf("factor: column %d: row indices not strictly increasing within [j,N)", j)
+			}
+		}
+	}
+	return nil
+}
+
+// Ordering selects the fill-reducing permutation computed by Analyze.
+type Ordering int
+
+const (
+	// OrderingDefault lets the backend choose its best ordering for the
+	// pattern (nested dissection for grids where available, minimum degree
+	// otherwise).
+	OrderingDefault Ordering = iota
+	// OrderingNatural keeps the given vertex order.
+	OrderingNatural
+	// OrderingAMD is approximate minimum degree.
+	OrderingAMD
+	// OrderingNestedDissection is a nested-dissection ordering (METIS or
+	// NESDIS in CHOLMOD; geometric on grids in the pure-Go backend).
+	OrderingNestedDissection
+)
+
+func (o Ordering) String() string {
+	switch o {
+	case OrderingDefault:
+		return "default"
+	case OrderingNatural:
+		return "natural"
+	case OrderingAMD:
+		return "amd"
+	case OrderingNestedDissection:
+		return "nd"
+	}
+	return fmt.Sprintf("Ordering(%d)", int(o))
+}
+
+// ParseOrdering is the inverse of Ordering.String.
+func ParseOrdering(s string) (Ordering, error) {
+	for o := OrderingDefault; o <= OrderingNestedDissection; o++ {
+		if o.String() == s {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("factor: unknown ordering %q (want default, natural, amd or nd)", s)
+}
+
+// Options configures Analyze. A nil *Options means all defaults.
+type Options struct {
+	// Ordering is the fill-reducing ordering; zero is OrderingDefault.
+	Ordering Ordering
+	// Grid, when non-nil, says the pattern is a Cartesian grid graph with
+	// Grid[p] vertices along axis p, axis 0 being the fastest (stride 1),
+	// axis p having stride Grid[0]·…·Grid[p-1]. Backends may use it for a
+	// geometric nested dissection. nil means a general graph.
+	Grid []int
+	// Threads bounds the goroutines (or BLAS threads) a backend may use;
+	// zero means the backend default (GOMAXPROCS for pure Go, 1 for BLAS).
+	Threads int
+}
+
+// Info describes an analysed factor.
+type Info struct {
+	Backend    string // e.g. "cholmod", "go", "dense"
+	Ordering   string // the ordering actually used, e.g. "metis", "amd", "nd-geometric"
+	NNZL       int    // entries of the Cholesky factor L (lower triangle, diagonal included)
+	Supernodal bool
+}
+
+// Factorizer analyses a sparsity pattern once and returns a Factor that can be
+// numerically factorised many times with different values.
+type Factorizer interface {
+	// Name is a short backend name ("cholmod", "go", "dense").
+	Name() string
+	// Analyze performs the ordering and symbolic analysis of p.
+	Analyze(p *Pattern, opt *Options) (Factor, error)
+}
+
+// Factor is the Cholesky factorisation of one symmetric positive definite
+// matrix with a fixed pattern. It is not safe for concurrent use, except that
+// Solve may be called concurrently with itself when the backend documents it.
+type Factor interface {
+	// Factorize computes the numeric factorisation for values aligned with
+	// the pattern's RowIdx (lower triangle). It may be called repeatedly;
+	// each call replaces the previous factorisation. A matrix that is not
+	// positive definite gives an error matching ErrNotPosDef.
+	Factorize(values []float64) error
+	// Solve solves A X = B for a dense N×cols block stored column-major
+	// (column k is b[k*N:(k+1)*N]) and writes X into dst. dst and b may be
+	// the same slice. It panics if the lengths are not N*cols.
+	Solve(dst, b []float64, cols int) error
+	// Info reports the backend, ordering and fill.
+	Info() Info
+	// Close releases the factor's resources. Using the factor after Close
+	// panics. Close is idempotent.
+	Close() error
+}
+
+// ErrNotPosDef is matched (errors.Is) by every not-positive-definite error.
+var ErrNotPosDef = errors.New("matrix not positive definite")
+
+// NotPosDefError reports the column at which the factorisation met a
+// non-positive pivot. Column is in the original (unpermuted) numbering when
+// the backend can tell, -1 otherwise.
+type NotPosDefError struct {
+	Backend string
+	Column  int
+}
+
+func (e *NotPosDefError) Error() string {
+	return fmt.Sprintf("%s: matrix not positive definite (non-positive pivot at column %d)", e.Backend, e.Column)
+}
+
+// Is makes errors.Is(err, ErrNotPosDef) true.
+func (e *NotPosDefError) Is(target error) bool { return target == ErrNotPosDef }
+
+// ErrClosed is returned (or panicked with) when a closed factor is used.
+var ErrClosed = errors.New("factor used after Close")
