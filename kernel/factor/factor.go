@@ -125,8 +125,13 @@ type Factorizer interface {
 }
 
 // Factor is the Cholesky factorisation of one symmetric positive definite
-// matrix with a fixed pattern. It is not safe for concurrent use, except that
-// Solve may be called concurrently with itself when the backend documents it.
+// matrix with a fixed pattern.
+//
+// Concurrency: Solve only reads the factorisation and must be safe to call
+// from several goroutines at once (the heat kernel runs two independent solve
+// chains concurrently in its adjoint); backends give each concurrent call its
+// own workspace. Factorize and Close must not run concurrently with any other
+// method.
 type Factor interface {
 	// Factorize computes the numeric factorisation for values aligned with
 	// the pattern's RowIdx (lower triangle). It may be called repeatedly;
