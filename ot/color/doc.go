@@ -1,0 +1,2 @@
+// Package color provides the colour building blocks of gmlg.
+package color
