@@ -1,0 +1,106 @@
+package color
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gmlg/gmlg/ot"
+)
+
+// Euclidean is the separable Gibbs kernel of the squared Euclidean distance
+// on the n³ colour grid with nodes {0, 1/(n−1), …, 1}³ (SPEC §9.4):
+//
+//	K[x,x'] = exp(−‖x−x'‖²/γ) = k1d[|i−i'|]·k1d[|j−j'|]·k1d[|k−k'|],
+//	k1d[m]  = exp(−(m/(n−1))²/γ),
+//
+// unnormalised and without any floor, so entries far from the diagonal may
+// underflow to 0 for small γ. Note that the nodes are k/(n−1), not the bin
+// centres (k+½)/n used for colours. It applies K separably along the fast
+// (B, stride 1), medium (G, stride n) and slow (R, stride n²) axes in that
+// order.
+//
+// Euclidean implements ot.Kernel. Apply does not allocate, but it uses a
+// buffer held by the kernel, so one Euclidean must not be applied from
+// several goroutines at once.
+type Euclidean struct {
+	n     int
+	gamma float64
+	k1d   []float64
+	tmp   []float64
+}
+
+var _ ot.Kernel = (*Euclidean)(nil)
+
+// NewEuclidean returns the separable Euclidean kernel on an n³ grid (n ≥ 2)
+// with entropic parameter γ > 0. The reference's "sig_gamma" σ corresponds
+// to γ = 2σ² (see GammaFromSigma).
+func NewEuclidean(n int, gamma float64) (*Euclidean, error) {
+	if n < 2 {
+		return nil, fmt.Errorf("color: euclidean kernel: n = %d, want ≥ 2", n)
+	}
+	if !(gamma > 0) || math.IsInf(gamma, 1) {
+		return nil, fmt.Errorf("color: euclidean kernel: gamma = %v, want finite and > 0", gamma)
+	}
+	k := make([]float64, n)
+	for m := range n {
+		x := float64(m) / float64(n-1)
+		k[m] = math.Exp(-x * x / gamma)
+	}
+	return &Euclidean{n: n, gamma: gamma, k1d: k, tmp: make([]float64, n*n*n)}, nil
+}
+
+// GammaFromSigma returns γ = 2σ², the reference's conversion of its
+// "sig_gamma" options.
+func GammaFromSigma(sigma float64) float64 { return 2 * sigma * sigma }
+
+// Size returns N = n³.
+func (e *Euclidean) Size() int { return e.n * e.n * e.n }
+
+// Bins returns n, the grid side.
+func (e *Euclidean) Bins() int { return e.n }
+
+// Gamma returns γ.
+func (e *Euclidean) Gamma() float64 { return e.gamma }
+
+// Apply writes K·src into dst for a column-major block of cols columns of
+// length n³. dst and src must not overlap. It panics on length mismatch and
+// never returns a non-nil error.
+func (e *Euclidean) Apply(dst, src []float64, cols int) error {
+	N := e.Size()
+	if cols < 0 || len(dst) != N*cols || len(src) != N*cols {
+		panic(fmt.Sprintf("color: Euclidean.Apply: len(dst)=%d, len(src)=%d, want %d·%d", len(dst), len(src), N, cols))
+	}
+	n := e.n
+	for c := range cols {
+		s := src[c*N : (c+1)*N]
+		d := dst[c*N : (c+1)*N]
+		e.pass(d, s, 1)     // fast axis (B)
+		e.pass(e.tmp, d, n) // medium axis (G)
+		e.pass(d, e.tmp, n*n)
+	}
+	return nil
+}
+
+// pass convolves in with k1d along the axis of the given stride.
+func (e *Euclidean) pass(out, in []float64, stride int) {
+	n := e.n
+	k := e.k1d
+	// Lines along the axis start at every index whose coordinate on that
+	// axis is 0: base = hi·stride·n + lo with lo < stride.
+	for hi := 0; hi < len(in)/(stride*n); hi++ {
+		for lo := range stride {
+			base := hi*stride*n + lo
+			for i := range n {
+				var sum float64
+				for m := range n {
+					dm := i - m
+					if dm < 0 {
+						dm = -dm
+					}
+					sum += k[dm] * in[base+m*stride]
+				}
+				out[base+i*stride] = sum
+			}
+		}
+	}
+}
