@@ -1,0 +1,135 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+	"gonum.org/v1/gonum/mat"
+)
+
+// DenseMaxN is the largest order the dense backend accepts.
+const DenseMaxN = 6000
+
+// Dense is a factor.Factorizer that stores the matrix densely and uses gonum's
+// Cholesky. It is the test oracle and the fallback for small graphs; it
+// refuses matrices larger than DenseMaxN.
+type Dense struct{}
+
+// Name returns "dense".
+func (Dense) Name() string { return "dense" }
+
+// Analyze validates the pattern; there is no symbolic phase.
+func (Dense) Analyze(p *factor.Pattern, _ *factor.Options) (factor.Factor, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.N > DenseMaxN {
+		return nil, fmt.Errorf("dense: order %d exceeds DenseMaxN=%d; use the cholmod or go backend", p.N, DenseMaxN)
+	}
+	return &denseFactor{p: p, a: mat.NewSymDense(p.N, nil)}, nil
+}
+
+type denseFactor struct {
+	p      *factor.Pattern
+	a      *mat.SymDense
+	ch     mat.Cholesky
+	ok     bool
+	closed bool
+	pool   sync.Pool
+}
+
+func (f *denseFactor) Factorize(values []float64) error {
+	f.check()
+	if len(values) != f.p.NNZ() {
+		panic(fmt.Sprintf("dense: Factorize: len(values)=%d, want %d", len(values), f.p.NNZ()))
+	}
+	n := f.p.N
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			f.a.SetSym(i, j, 0)
+		}
+	}
+	for j := 0; j < n; j++ {
+		for k := f.p.ColPtr[j]; k < f.p.ColPtr[j+1]; k++ {
+			v := values[k]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("dense: Factorize: value %d is %v", k, v)
+			}
+			f.a.SetSym(f.p.RowIdx[k], j, v)
+		}
+	}
+	f.ok = f.ch.Factorize(f.a)
+	if !f.ok {
+		// Locate the failing column with a plain left-looking pass.
+		return &factor.NotPosDefError{Backend: "dense", Column: firstBadPivot(f.a)}
+	}
+	return nil
+}
+
+// firstBadPivot returns the first column whose Cholesky pivot is not positive.
+func firstBadPivot(a *mat.SymDense) int {
+	n := a.SymmetricDim()
+	l := mat.NewDense(n, n, nil)
+	for j := 0; j < n; j++ {
+		s := a.At(j, j)
+		for k := 0; k < j; k++ {
+			s -= l.At(j, k) * l.At(j, k)
+		}
+		if !(s > 0) {
+			return j
+		}
+		d := math.Sqrt(s)
+		l.Set(j, j, d)
+		for i := j + 1; i < n; i++ {
+			t := a.At(i, j)
+			for k := 0; k < j; k++ {
+				t -= l.At(i, k) * l.At(j, k)
+			}
+			l.Set(i, j, t/d)
+		}
+	}
+	return -1
+}
+
+func (f *denseFactor) Solve(dst, b []float64, cols int) error {
+	f.check()
+	n := f.p.N
+	if len(dst) != n*cols || len(b) != n*cols {
+		panic(fmt.Sprintf("dense: Solve: len(dst)=%d, len(b)=%d, want %d", len(dst), len(b), n*cols))
+	}
+	if !f.ok {
+		return fmt.Errorf("dense: Solve before a successful Factorize")
+	}
+	bufs, _ := f.pool.Get().(*[2]*mat.VecDense)
+	if bufs == nil {
+		bufs = &[2]*mat.VecDense{mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)}
+	}
+	defer f.pool.Put(bufs)
+	in, out := bufs[0], bufs[1]
+	for k := 0; k < cols; k++ {
+		copy(in.RawVector().Data, b[k*n:(k+1)*n])
+		if err := f.ch.SolveVecTo(out, in); err != nil {
+			return fmt.Errorf("dense: solve: %w", err)
+		}
+		copy(dst[k*n:(k+1)*n], out.RawVector().Data)
+	}
+	return nil
+}
+
+func (f *denseFactor) Info() factor.Info {
+	n := f.p.N
+	return factor.Info{Backend: "dense", Ordering: "natural", NNZL: n * (n + 1) / 2}
+}
+
+func (f *denseFactor) Close() error {
+	f.closed = true
+	return nil
+}
+
+func (f *denseFactor) check() {
+	if f.closed {
+		panic("dense: factor used after Close")
+	}
+}

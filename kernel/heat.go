@@ -1,0 +1,595 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+// Scheme is the time discretisation of the heat equation.
+type Scheme int
+
+const (
+	// BackwardEuler (the reference default): M = I + (t/S)·α·L and each
+	// sub-step solves M u_l = u_{l−1}.
+	BackwardEuler Scheme = iota
+	// CrankNicolson: M = I + (t/(2S))·α·L, Mcn = 2I − M and each sub-step is
+	// u_l = M⁻¹·Mcn·u_{l−1}.
+	CrankNicolson
+)
+
+func (s Scheme) String() string {
+	switch s {
+	case BackwardEuler:
+		return "backward-euler"
+	case CrankNicolson:
+		return "crank-nicolson"
+	}
+	return fmt.Sprintf("Scheme(%d)", int(s))
+}
+
+// ParseScheme is the inverse of Scheme.String; it also accepts "be" and "cn".
+func ParseScheme(s string) (Scheme, error) {
+	switch s {
+	case "backward-euler", "be", "backward_euler":
+		return BackwardEuler, nil
+	case "crank-nicolson", "cn", "crank_nicolson":
+		return CrankNicolson, nil
+	}
+	return 0, fmt.Errorf("kernel: unknown scheme %q (want backward-euler or crank-nicolson)", s)
+}
+
+// Memory selects what the adjoint keeps.
+type Memory int
+
+const (
+	// Recompute (default) keeps nothing per application: Adjoint recomputes
+	// the forward chain of the application it differentiates. Transient
+	// memory is O(Steps·N·cols), nothing outlives the call. Apply+Adjoint
+	// costs 3·Steps solves.
+	Recompute Memory = iota
+	// Store records the forward chain of every Apply on a LIFO tape (cleared
+	// by SetWeights); Adjoint pops it when it is called in reverse order on
+	// the same input, saving Steps solves per application at the price of
+	// (Steps+1)·N·cols floats per recorded application (the reference's
+	// strategy). Out-of-order calls fall back to recomputation.
+	Store
+)
+
+// HeatOptions configures NewHeat. A nil *HeatOptions means all defaults.
+type HeatOptions struct {
+	// T is the diffusion time t (the reference's t_heat = ε/4). Default 1e-2.
+	T float64
+	// Steps is the number of implicit sub-steps S (the reference's k_heat).
+	// Default 20.
+	Steps int
+	// Alpha scales the Laplacian. Zero means the reference's 1/h² with
+	// h = 1/(n−1) on grids with n vertices per axis (see GridAlpha), and 1 on
+	// general graphs and on grids with unequal extents.
+	Alpha float64
+	// Scheme is BackwardEuler (zero value) or CrankNicolson.
+	Scheme Scheme
+	// Backend factorises M. nil means DefaultBackend().
+	Backend factor.Factorizer
+	// Ordering is passed to the backend's Analyze. Zero lets it choose.
+	Ordering factor.Ordering
+	// Memory is the adjoint's memory strategy; zero is Recompute.
+	Memory Memory
+	// Serial disables running the adjoint's two solve chains on two
+	// goroutines. By default they run concurrently when GOMAXPROCS > 1,
+	// which keeps both chains (2·Steps blocks) instead of one.
+	Serial bool
+}
+
+// Heat applies the heat kernel K = M^−S of a weighted graph to blocks of
+// vectors, and back-propagates through it (SPEC §1.4–2, the paper's
+// Proposition 1 with the reference's sign).
+//
+// With backward Euler, M = I + (t/S)·α·L_w where L_w = diag(W·1) − W is the
+// positive semi-definite weighted Laplacian of the edge weights w. M is
+// symmetric positive definite, so K is symmetric, entrywise positive on each
+// connected component, K·1 = 1 and 1ᵀK·v = 1ᵀv.
+//
+// The symbolic analysis of M happens once in NewHeat; SetWeights only
+// refactorises. A Heat is not safe for concurrent use.
+type Heat struct {
+	g      *Graph
+	opt    HeatOptions
+	c      float64 // coefficient of L in M: α·t/S (BE) or α·t/(2S) (CN)
+	pat    factor.Pattern
+	diag   []int // index in values of the diagonal of vertex i
+	off    []int // index in values of edge e's entry
+	values []float64
+	w      []float64
+	fac    factor.Factor
+	ready  bool
+	closed bool
+
+	// Work buffers, grown on demand and then reused.
+	chainU, chainV []float64
+	tmp            []float64
+	tape           []tapeEntry
+	spare          [][]float64
+
+	// Worker goroutine that runs the forward chain concurrently in Adjoint.
+	jobs chan chainJob
+	done chan error
+}
+
+type chainJob struct {
+	buf  []float64
+	cols int
+}
+
+func (h *Heat) worker() {
+	for j := range h.jobs {
+		h.done <- h.chain(j.buf, j.cols)
+	}
+}
+
+type tapeEntry struct {
+	cols  int
+	chain []float64 // u_0..u_S, (S+1)·N·cols
+}
+
+// NewHeat analyses the heat system of g. Call SetWeights before Apply.
+func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
+	h := &Heat{g: g}
+	if opt != nil {
+		h.opt = *opt
+	}
+	o := &h.opt
+	if o.T == 0 {
+		o.T = 1e-2
+	}
+	if o.Steps == 0 {
+		o.Steps = 20
+	}
+	if !(o.T > 0) || math.IsInf(o.T, 0) {
+		return nil, fmt.Errorf("kernel: diffusion time t=%v must be positive and finite", o.T)
+	}
+	if o.Steps < 1 {
+		return nil, fmt.Errorf("kernel: steps=%d must be at least 1", o.Steps)
+	}
+	if o.Alpha == 0 {
+		o.Alpha = defaultAlpha(g)
+	}
+	if !(o.Alpha > 0) || math.IsInf(o.Alpha, 0) {
+		return nil, fmt.Errorf("kernel: alpha=%v must be positive and finite", o.Alpha)
+	}
+	if o.Scheme != BackwardEuler && o.Scheme != CrankNicolson {
+		return nil, fmt.Errorf("kernel: unknown scheme %d", o.Scheme)
+	}
+	if o.Backend == nil {
+		o.Backend = DefaultBackend()
+	}
+	h.c = o.Alpha * o.T / float64(o.Steps)
+	if o.Scheme == CrankNicolson {
+		h.c /= 2
+	}
+	h.buildPattern()
+	fopt := &factor.Options{Ordering: o.Ordering}
+	if g.IsGrid() {
+		fopt.Grid = g.Dims()
+	}
+	fac, err := o.Backend.Analyze(&h.pat, fopt)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: analyse heat system (%s backend): %w", o.Backend.Name(), err)
+	}
+	h.fac = fac
+	h.w = make([]float64, g.NumEdges())
+	return h, nil
+}
+
+func defaultAlpha(g *Graph) float64 {
+	if !g.IsGrid() {
+		return 1
+	}
+	n := g.dims[0]
+	for _, m := range g.dims {
+		if m != n {
+			return 1
+		}
+	}
+	return GridAlpha(n)
+}
+
+// buildPattern lays out the lower triangle of M: column j holds the diagonal
+// then the rows i > j adjacent to j, increasing.
+func (h *Heat) buildPattern() {
+	g := h.g
+	n := g.n
+	cnt := make([]int, n+1)
+	for e := range g.from {
+		cnt[g.from[e]]++ // entry (to, from) lives in column from
+	}
+	h.pat.N = n
+	h.pat.ColPtr = make([]int, n+1)
+	for j := 0; j < n; j++ {
+		h.pat.ColPtr[j+1] = h.pat.ColPtr[j] + 1 + cnt[j]
+	}
+	nnz := h.pat.ColPtr[n]
+	h.pat.RowIdx = make([]int, nnz)
+	h.diag = make([]int, n)
+	h.off = make([]int, g.NumEdges())
+	// Fill each column: diagonal first, then the neighbours sorted.
+	next := make([]int, n)
+	for j := 0; j < n; j++ {
+		h.diag[j] = h.pat.ColPtr[j]
+		h.pat.RowIdx[h.pat.ColPtr[j]] = j
+		next[j] = h.pat.ColPtr[j] + 1
+	}
+	for e := range g.from {
+		j := g.from[e]
+		h.pat.RowIdx[next[j]] = g.to[e]
+		h.off[e] = next[j]
+		next[j]++
+	}
+	// Sort each column's off-diagonal rows (insertion sort; columns are
+	// short), keeping h.off in step.
+	pos := make([]int, nnz) // pos[k] = edge stored at k, or -1
+	for k := range pos {
+		pos[k] = -1
+	}
+	for e, k := range h.off {
+		pos[k] = e
+	}
+	for j := 0; j < n; j++ {
+		lo, hi := h.pat.ColPtr[j]+1, h.pat.ColPtr[j+1]
+		for k := lo + 1; k < hi; k++ {
+			for m := k; m > lo && h.pat.RowIdx[m] < h.pat.RowIdx[m-1]; m-- {
+				h.pat.RowIdx[m], h.pat.RowIdx[m-1] = h.pat.RowIdx[m-1], h.pat.RowIdx[m]
+				pos[m], pos[m-1] = pos[m-1], pos[m]
+			}
+		}
+	}
+	for k, e := range pos {
+		if e >= 0 {
+			h.off[e] = k
+		}
+	}
+	h.values = make([]float64, nnz)
+}
+
+// Graph returns the graph.
+func (h *Heat) Graph() *Graph { return h.g }
+
+// Options returns the options in effect, defaults filled in.
+func (h *Heat) Options() HeatOptions { return h.opt }
+
+// Size returns N, the number of vertices.
+func (h *Heat) Size() int { return h.g.n }
+
+// NumParams returns the number of edge weights.
+func (h *Heat) NumParams() int { return h.g.NumEdges() }
+
+// Info reports the factorisation backend, ordering and fill.
+func (h *Heat) Info() factor.Info {
+	h.check()
+	return h.fac.Info()
+}
+
+// Weights returns the current edge weights (read-only view).
+func (h *Heat) Weights() []float64 { return h.w }
+
+// ErrBadWeight is matched by SetWeights errors about non-positive or
+// non-finite weights.
+var ErrBadWeight = errors.New("edge weight must be positive and finite")
+
+// SetWeights sets the edge weights (graph edge order, all > 0 and finite) and
+// refactorises M. The symbolic analysis is reused.
+func (h *Heat) SetWeights(w []float64) error {
+	h.check()
+	if len(w) != h.g.NumEdges() {
+		panic(fmt.Sprintf("kernel: SetWeights: len(w)=%d, want %d edges", len(w), h.g.NumEdges()))
+	}
+	for e, v := range w {
+		if !(v > 0) || math.IsInf(v, 0) {
+			i, j := h.g.Edge(e)
+			return fmt.Errorf("kernel: weight of edge %d {%d,%d} is %v: %w", e, i, j, v, ErrBadWeight)
+		}
+	}
+	copy(h.w, w)
+	for i := range h.diag {
+		h.values[h.diag[i]] = 1
+	}
+	for e, v := range w {
+		cv := h.c * v
+		h.values[h.diag[h.g.from[e]]] += cv
+		h.values[h.diag[h.g.to[e]]] += cv
+		h.values[h.off[e]] = -cv
+	}
+	h.ready = false
+	h.releaseTape()
+	if err := h.fac.Factorize(h.values); err != nil {
+		return fmt.Errorf("kernel: factorise heat system: %w", err)
+	}
+	h.ready = true
+	return nil
+}
+
+// Close releases the factorisation. It is idempotent.
+func (h *Heat) Close() error {
+	if h.closed {
+		return nil
+	}
+	h.closed = true
+	if h.jobs != nil {
+		close(h.jobs)
+		h.jobs = nil
+	}
+	h.tape, h.spare, h.chainU, h.chainV, h.tmp = nil, nil, nil, nil, nil
+	return h.fac.Close()
+}
+
+func (h *Heat) check() {
+	if h.closed {
+		panic("kernel: Heat used after Close")
+	}
+}
+
+func (h *Heat) checkReady(op string) {
+	h.check()
+	if !h.ready {
+		panic("kernel: " + op + " before a successful SetWeights")
+	}
+}
+
+func (h *Heat) checkBlock(op string, cols int, blocks ...[]float64) {
+	if cols < 1 {
+		panic(fmt.Sprintf("kernel: %s: cols=%d < 1", op, cols))
+	}
+	want := h.g.n * cols
+	for _, b := range blocks {
+		if b != nil && len(b) != want {
+			panic(fmt.Sprintf("kernel: %s: block length %d, want N·cols = %d·%d", op, len(b), h.g.n, cols))
+		}
+	}
+}
+
+// grow returns buf resized to n, reallocating only when it is too small.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
+}
+
+// Apply writes K·src into dst for a block of cols columns (column-major,
+// column k is src[k*N:(k+1)*N]). dst and src must not overlap. After the
+// first call with a given cols it allocates nothing (except in Store mode,
+// which records the chain).
+func (h *Heat) Apply(dst, src []float64, cols int) error {
+	h.checkReady("Apply")
+	h.checkBlock("Apply", cols, dst, src)
+	if h.opt.Memory == Store {
+		ent := h.newTapeEntry(cols)
+		copy(ent.chain, src)
+		if err := h.chain(ent.chain, cols); err != nil {
+			return err
+		}
+		copy(dst, ent.chain[h.opt.Steps*h.g.n*cols:])
+		h.tape = append(h.tape, ent)
+		return nil
+	}
+	return h.steps(dst, src, cols)
+}
+
+// steps runs the S sub-steps from src into dst without keeping iterates.
+func (h *Heat) steps(dst, src []float64, cols int) error {
+	if h.opt.Scheme == BackwardEuler {
+		if err := h.fac.Solve(dst, src, cols); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+		for l := 1; l < h.opt.Steps; l++ {
+			if err := h.fac.Solve(dst, dst, cols); err != nil {
+				return fmt.Errorf("kernel: solve: %w", err)
+			}
+		}
+		return nil
+	}
+	h.tmp = grow(h.tmp, len(src))
+	copy(dst, src)
+	for l := 0; l < h.opt.Steps; l++ {
+		h.mulMcn(h.tmp, dst, cols)
+		if err := h.fac.Solve(dst, h.tmp, cols); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+	}
+	return nil
+}
+
+// chain fills blocks 1..S of buf (block 0 holds the input) with the iterates
+// u_l of the forward scheme.
+func (h *Heat) chain(buf []float64, cols int) error {
+	nb := h.g.n * cols
+	for l := 1; l <= h.opt.Steps; l++ {
+		prev, cur := buf[(l-1)*nb:l*nb], buf[l*nb:(l+1)*nb]
+		if h.opt.Scheme == CrankNicolson {
+			h.mulMcn(cur, prev, cols)
+			prev = cur
+		}
+		if err := h.fac.Solve(cur, prev, cols); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+	}
+	return nil
+}
+
+// adjointChain fills block l of buf (l = 0..S−1) with the adjoint iterate v_l
+// started from g:
+//
+//	BE: v_S = g, v_l = M⁻¹ v_{l+1}
+//	CN: v_{S−1} = M⁻¹ g, v_l = M⁻¹·Mcn·v_{l+1}
+func (h *Heat) adjointChain(buf, g []float64, cols int) error {
+	nb := h.g.n * cols
+	s := h.opt.Steps
+	if err := h.fac.Solve(buf[(s-1)*nb:s*nb], g, cols); err != nil {
+		return fmt.Errorf("kernel: solve: %w", err)
+	}
+	for l := s - 2; l >= 0; l-- {
+		prev, cur := buf[(l+1)*nb:(l+2)*nb], buf[l*nb:(l+1)*nb]
+		if h.opt.Scheme == CrankNicolson {
+			h.mulMcn(cur, prev, cols)
+			prev = cur
+		}
+		if err := h.fac.Solve(cur, prev, cols); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+	}
+	return nil
+}
+
+// mulMcn writes Mcn·x = x − c·L_w·x into dst (CN only).
+func (h *Heat) mulMcn(dst, x []float64, cols int) {
+	n := h.g.n
+	copy(dst, x)
+	from, to, w := h.g.from, h.g.to, h.w
+	for k := 0; k < cols; k++ {
+		xc, dc := x[k*n:(k+1)*n], dst[k*n:(k+1)*n]
+		for e, i := range from {
+			j := to[e]
+			d := h.c * w[e] * (xc[i] - xc[j])
+			dc[i] -= d
+			dc[j] += d
+		}
+	}
+}
+
+// Adjoint back-propagates through dst = K·src. Given src and gdst = ∂F/∂dst
+// it writes gsrc = K·gdst (K is symmetric; with CN gsrc = Mcn·v_0) unless
+// gsrc is nil, and adds ∂F/∂w to gw:
+//
+//	BE: ∂F/∂w_e −= (α t/S) Σ_{l=1..S} Σ_cols (u_l[i]−u_l[j])·(v_{l−1}[i]−v_{l−1}[j])
+//	CN: ∂F/∂w_e −= (α t/2S) Σ_{l=1..S} Σ_cols Δ(u_l+u_{l−1})·Δv_{l−1}
+//
+// for edge e = {i,j}, where u_l are the forward iterates from src and v_l the
+// adjoint iterates from gdst (SPEC §2; the reference's sign, which the paper's
+// Proposition 1 omits). gsrc must not overlap src or gdst.
+func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
+	h.checkReady("Adjoint")
+	h.checkBlock("Adjoint", cols, src, gdst, gsrc)
+	if len(gw) != h.g.NumEdges() {
+		panic(fmt.Sprintf("kernel: Adjoint: len(gw)=%d, want %d edges", len(gw), h.g.NumEdges()))
+	}
+	s := h.opt.Steps
+	nb := h.g.n * cols
+	// Forward chain u_0..u_S: from the tape, or recomputed into chainU.
+	var u []float64
+	recompute := true
+	if ent, ok := h.popTape(src, cols); ok {
+		u, recompute = ent.chain, false
+		defer h.recycle(ent.chain)
+	} else {
+		h.chainU = grow(h.chainU, (s+1)*nb)
+		u = h.chainU
+		copy(u[:nb], src)
+	}
+	h.chainV = grow(h.chainV, s*nb)
+	v := h.chainV
+	var errU, errV error
+	if recompute && !h.opt.Serial && runtime.GOMAXPROCS(0) > 1 {
+		// The two chains are independent: run the forward one on the
+		// Heat's worker goroutine (started once, stopped by Close).
+		if h.jobs == nil {
+			h.jobs, h.done = make(chan chainJob), make(chan error)
+			go h.worker()
+		}
+		h.jobs <- chainJob{buf: u, cols: cols}
+		errV = h.adjointChain(v, gdst, cols)
+		errU = <-h.done
+	} else {
+		if recompute {
+			errU = h.chain(u, cols)
+		}
+		if errU == nil {
+			errV = h.adjointChain(v, gdst, cols)
+		}
+	}
+	if err := errors.Join(errU, errV); err != nil {
+		return err
+	}
+	h.accumulate(gw, u, v, cols)
+	if gsrc != nil {
+		v0 := v[:nb]
+		if h.opt.Scheme == CrankNicolson {
+			h.mulMcn(gsrc, v0, cols)
+		} else {
+			copy(gsrc, v0)
+		}
+	}
+	return nil
+}
+
+// accumulate adds the weight gradient of one application.
+func (h *Heat) accumulate(gw, u, v []float64, cols int) {
+	n := h.g.n
+	nb := n * cols
+	s := h.opt.Steps
+	from, to := h.g.from, h.g.to
+	cn := h.opt.Scheme == CrankNicolson
+	c := h.c
+	for l := 1; l <= s; l++ {
+		ul, vl := u[l*nb:(l+1)*nb], v[(l-1)*nb:l*nb]
+		var up []float64
+		if cn {
+			up = u[(l-1)*nb : l*nb]
+		}
+		for k := 0; k < cols; k++ {
+			uc, vc := ul[k*n:(k+1)*n], vl[k*n:(k+1)*n]
+			if cn {
+				pc := up[k*n : (k+1)*n]
+				for e, i := range from {
+					j := to[e]
+					gw[e] -= c * (uc[i] + pc[i] - uc[j] - pc[j]) * (vc[i] - vc[j])
+				}
+				continue
+			}
+			for e, i := range from {
+				j := to[e]
+				gw[e] -= c * (uc[i] - uc[j]) * (vc[i] - vc[j])
+			}
+		}
+	}
+}
+
+func (h *Heat) newTapeEntry(cols int) tapeEntry {
+	size := (h.opt.Steps + 1) * h.g.n * cols
+	for i := len(h.spare) - 1; i >= 0; i-- {
+		if cap(h.spare[i]) >= size {
+			buf := h.spare[i][:size]
+			h.spare = append(h.spare[:i], h.spare[i+1:]...)
+			return tapeEntry{cols: cols, chain: buf}
+		}
+	}
+	return tapeEntry{cols: cols, chain: make([]float64, size)}
+}
+
+func (h *Heat) popTape(src []float64, cols int) (tapeEntry, bool) {
+	if len(h.tape) == 0 {
+		return tapeEntry{}, false
+	}
+	top := h.tape[len(h.tape)-1]
+	if top.cols != cols {
+		return tapeEntry{}, false
+	}
+	for i, x := range src {
+		if top.chain[i] != x {
+			return tapeEntry{}, false
+		}
+	}
+	h.tape = h.tape[:len(h.tape)-1]
+	return top, true
+}
+
+func (h *Heat) recycle(buf []float64) { h.spare = append(h.spare, buf) }
+
+func (h *Heat) releaseTape() {
+	for _, ent := range h.tape {
+		h.spare = append(h.spare, ent.chain)
+	}
+	h.tape = h.tape[:0]
+}
