@@ -85,7 +85,7 @@ func TestProlongProperties(t *testing.T) {
 
 func TestProlongErrors(t *testing.T) {
 	for _, tc := range []struct {
-		w             []float64
+		w            []float64
 		d, n, levels int
 	}{
 		{make([]float64, 10), 2, 3, 1},
