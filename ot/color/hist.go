@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	stdcolor "image/color"
 	"math"
 )
 
@@ -82,36 +81,7 @@ func Counts(img image.Image, n int, dropSaturated bool) []float32 {
 		}
 		h[Index(kr, kg, kb, n)]++
 	}
-	bounds := img.Bounds()
-	switch m := img.(type) {
-	case *image.NRGBA:
-		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
-			row := m.Pix[m.PixOffset(bounds.Min.X, y):]
-			for x := 0; x < bounds.Dx(); x++ {
-				add(row[4*x], row[4*x+1], row[4*x+2])
-			}
-		}
-	case *image.RGBA:
-		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
-			row := m.Pix[m.PixOffset(bounds.Min.X, y):]
-			for x := 0; x < bounds.Dx(); x++ {
-				p := row[4*x : 4*x+4]
-				if p[3] == 255 {
-					add(p[0], p[1], p[2])
-					continue
-				}
-				c := stdcolor.NRGBAModel.Convert(stdcolor.RGBA{p[0], p[1], p[2], p[3]}).(stdcolor.NRGBA)
-				add(c.R, c.G, c.B)
-			}
-		}
-	default:
-		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
-			for x := bounds.Min.X; x < bounds.Max.X; x++ {
-				c := stdcolor.NRGBAModel.Convert(img.At(x, y)).(stdcolor.NRGBA)
-				add(c.R, c.G, c.B)
-			}
-		}
-	}
+	eachRGB8(img, add)
 	return h
 }
 

@@ -1,0 +1,326 @@
+package color
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/gmlg/gmlg/ot"
+)
+
+// ErrNonFinite is returned (wrapped) when the Sinkhorn scalings or the
+// projected colours of a transfer become NaN or infinite, typically because
+// the kernel underflows (γ too small for the histograms).
+var ErrNonFinite = errors.New("color: non-finite values")
+
+// DefaultIterations is the number of Sinkhorn iterations used when an
+// Iterations option is zero (the reference's ml_direct_transfer default).
+const DefaultIterations = 100
+
+// DefaultSigmaRange is the bilateral range sigma used when
+// TransferOptions.SigmaRange is zero.
+const DefaultSigmaRange = 0.1
+
+// Map is a colour map on the n³ bins: the colour that bin i is sent to.
+// Bins are indexed R·n²+G·n+B; Colors[3i:3i+3] is the (R,G,B) image of bin i
+// with channels in [0,1].
+type Map struct {
+	Bins   int
+	Colors []float64
+	// MarginalErr is ‖a⊙K(b) − p‖₁ after the last Sinkhorn iteration, the
+	// violation of the source marginal (the target marginal holds exactly
+	// after each b update).
+	MarginalErr float64
+}
+
+// BinCentre returns the colour of the centre of bin i at n bins per
+// channel: ((R+½)/n, (G+½)/n, (B+½)/n).
+func BinCentre(i, n int) (r, g, b float64) {
+	fn := float64(n)
+	return (float64(i/(n*n)) + 0.5) / fn, (float64(i/n%n) + 0.5) / fn, (float64(i%n) + 0.5) / fn
+}
+
+// LookupBin returns the flat bin of a colour with channels in [0,1] by the
+// reference's nearest-bin rule idx = int(v·(n − 1e-4)) per channel (SPEC
+// §9.5 step 3), clamped to [0, n−1]. For v = V/255 with V ≤ 254 this equals
+// Bin(V, n); V = 255 maps to bin n−1.
+func LookupBin(r, g, b float64, n int) int {
+	return Index(lookup1(r, n), lookup1(g, n), lookup1(b, n), n)
+}
+
+func lookup1(v float64, n int) int {
+	if !(v > 0) {
+		return 0
+	}
+	k := int(v * (float64(n) - 1e-4))
+	return min(k, n-1)
+}
+
+// Lookup returns the colour the map sends (r,g,b) to (nearest bin, no
+// interpolation).
+func (m *Map) Lookup(r, g, b float64) (float64, float64, float64) {
+	i := LookupBin(r, g, b, m.Bins)
+	return m.Colors[3*i], m.Colors[3*i+1], m.Colors[3*i+2]
+}
+
+// Apply writes the pixel-wise mapped image into dst: every pixel of src
+// takes the colour of its bin (no spatial smoothing). dst and src must have
+// the same size and may be the same image.
+func (m *Map) Apply(dst, src *Image) {
+	if dst.W != src.W || dst.H != src.H || len(dst.Pix) != len(src.Pix) {
+		panic(fmt.Sprintf("color: Map.Apply: dst %d×%d, src %d×%d", dst.W, dst.H, src.W, src.H))
+	}
+	for k := 0; k < len(src.Pix); k += 3 {
+		dst.Pix[k], dst.Pix[k+1], dst.Pix[k+2] = m.Lookup(src.Pix[k], src.Pix[k+1], src.Pix[k+2])
+	}
+}
+
+// Transfer computes OT colour transfers by barycentric projection (SPEC
+// §9.5) with a fixed kernel on the n³ colour grid. It holds the Sinkhorn and
+// projection buffers, so repeated calls do not allocate in their loops; a
+// Transfer must not be used from several goroutines at once.
+type Transfer struct {
+	k          ot.Kernel
+	n          int
+	a, b, kv   []float64
+	src4, dst4 []float64
+}
+
+// NewTransfer returns a Transfer with kernel k on the n³ grid; k.Size()
+// must be n³. Typical kernels are a *Euclidean (γ = 2σ², e.g. 0.005) or a
+// learned heat kernel.
+func NewTransfer(k ot.Kernel, n int) (*Transfer, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("color: transfer: n = %d, want ≥ 1", n)
+	}
+	N := n * n * n
+	if k.Size() != N {
+		return nil, fmt.Errorf("color: transfer: kernel size %d, want n³ = %d", k.Size(), N)
+	}
+	return &Transfer{
+		k: k, n: n,
+		a: make([]float64, N), b: make([]float64, N), kv: make([]float64, N),
+		src4: make([]float64, 4*N), dst4: make([]float64, 4*N),
+	}, nil
+}
+
+// Map runs iters Sinkhorn iterations (zero means DefaultIterations) between
+// the source histogram p and the target histogram q (both length n³,
+// positive mass) starting from a = 0, b = 1:
+//
+//	a = p / K(b),  b = q / K(a)
+//
+// and returns the barycentric projection of the plan π = diag(a) K diag(b):
+//
+//	newcolor_i = Σ_j π_ij c_j / Σ_j π_ij = K(b⊙c)_i / K(b)_i,
+//
+// with c_j the bin centres (BinCentre), clipped to [0,1]. The three colour
+// channels and b are projected as one 4-column kernel application. It
+// returns an error wrapping ErrNonFinite (naming γ) if a, b or the colours
+// stop being finite.
+func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
+	N := len(t.a)
+	if len(p) != N || len(q) != N {
+		return nil, fmt.Errorf("color: transfer: len(p) = %d, len(q) = %d, want n³ = %d", len(p), len(q), N)
+	}
+	if iters == 0 {
+		iters = DefaultIterations
+	}
+	if iters < 0 {
+		return nil, fmt.Errorf("color: transfer: iterations = %d, want ≥ 0", iters)
+	}
+	for i := range N {
+		if !(p[i] >= 0) || !(q[i] >= 0) || math.IsInf(p[i], 1) || math.IsInf(q[i], 1) {
+			return nil, fmt.Errorf("color: transfer: p[%d] = %v, q[%d] = %v, want finite and ≥ 0", i, p[i], i, q[i])
+		}
+	}
+	a, b, kv := t.a, t.b, t.kv
+	clear(a)
+	for i := range b {
+		b[i] = 1
+	}
+	for it := range iters {
+		if err := t.k.Apply(kv, b, 1); err != nil {
+			return nil, fmt.Errorf("color: transfer: iteration %d: %w", it, err)
+		}
+		for i := range a {
+			a[i] = p[i] / kv[i]
+		}
+		if err := t.k.Apply(kv, a, 1); err != nil {
+			return nil, fmt.Errorf("color: transfer: iteration %d: %w", it, err)
+		}
+		var s float64
+		for i := range b {
+			b[i] = q[i] / kv[i]
+			s += a[i] + b[i]
+		}
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return nil, fmt.Errorf("color: transfer: Sinkhorn iteration %d: %w in the scalings (the kernel underflows: increase gamma or use fewer iterations)", it, ErrNonFinite)
+		}
+	}
+	n := t.n
+	for i := range N {
+		cr, cg, cb := BinCentre(i, n)
+		t.src4[i] = b[i] * cr
+		t.src4[N+i] = b[i] * cg
+		t.src4[2*N+i] = b[i] * cb
+		t.src4[3*N+i] = b[i]
+	}
+	if err := t.k.Apply(t.dst4, t.src4, 4); err != nil {
+		return nil, fmt.Errorf("color: transfer: projection: %w", err)
+	}
+	m := &Map{Bins: n, Colors: make([]float64, 3*N)}
+	kb := t.dst4[3*N:]
+	var merr float64
+	for i := range N {
+		for c := range 3 {
+			v := t.dst4[c*N+i] / kb[i]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("color: transfer: projected colour of bin %d: %w (K(b) = %v; increase gamma)", i, ErrNonFinite, kb[i])
+			}
+			m.Colors[3*i+c] = min(max(v, 0), 1)
+		}
+		if iters > 0 {
+			merr += math.Abs(a[i]*kb[i] - p[i])
+		}
+	}
+	m.MarginalErr = merr
+	return m, nil
+}
+
+// TransferOptions configures Transfer.Apply and DirectTransfer. Zero
+// fields mean the documented defaults (those of the reference).
+type TransferOptions struct {
+	// Iterations is the number L of Sinkhorn iterations; zero means
+	// DefaultIterations.
+	Iterations int
+	// NoBilateral turns the cross-bilateral smoothing of the colour
+	// correction off (the reference's default is on).
+	NoBilateral bool
+	// SigmaSpatial is the bilateral spatial sigma in pixels; zero means
+	// min(W,H)/16.
+	SigmaSpatial float64
+	// SigmaRange is the bilateral range sigma in [0,1] channel units; zero
+	// means DefaultSigmaRange (0.1).
+	SigmaRange float64
+}
+
+// Apply transfers the colours of histogram q onto im, whose own histogram
+// (at the transfer's n bins, see Histogram) is p (SPEC §9.5):
+//
+//  1. Map(p, q, Iterations) gives a colour for every bin;
+//  2. every pixel takes the colour of its bin (LookupBin);
+//  3. unless NoBilateral, the correction D = mapped − im is smoothed per
+//     channel c by the cross bilateral grid guided by channel c of im
+//     (edge range [0,1]);
+//  4. the result is clip(im + D, 0, 1).
+//
+// Convert the result with (*Image).NRGBA (truncation to 8 bits, as the
+// reference saves it). A nil opt means defaults.
+func (t *Transfer) Apply(im *Image, p, q []float64, opt *TransferOptions) (*Image, error) {
+	var o TransferOptions
+	if opt != nil {
+		o = *opt
+	}
+	m, err := t.Map(p, q, o.Iterations)
+	if err != nil {
+		return nil, err
+	}
+	out := NewImage(im.W, im.H)
+	m.Apply(out, im)
+	if !o.NoBilateral {
+		if err := Smooth(out, im, o.SigmaSpatial, o.SigmaRange); err != nil {
+			return nil, fmt.Errorf("color: transfer: %w", err)
+		}
+		return out, nil
+	}
+	for k := range out.Pix {
+		out.Pix[k] = min(max(out.Pix[k], 0), 1)
+	}
+	return out, nil
+}
+
+// Smooth replaces the pixel-wise mapped image out by
+// clip(im + BF(out − im), 0, 1), where BF is the cross-bilateral grid
+// (NewBilateralGrid) applied to each channel of the correction, guided by
+// the same channel of im with edge range [0,1]. Zero sigmas mean the
+// defaults min(W,H)/16 and DefaultSigmaRange. Channels of im must lie in
+// [0,1].
+func Smooth(out, im *Image, sigmaS, sigmaR float64) error {
+	if out.W != im.W || out.H != im.H || len(out.Pix) != len(im.Pix) {
+		panic(fmt.Sprintf("color: Smooth: out %d×%d, im %d×%d", out.W, out.H, im.W, im.H))
+	}
+	if sigmaS == 0 {
+		sigmaS = float64(min(im.W, im.H)) / 16
+	}
+	if sigmaR == 0 {
+		sigmaR = DefaultSigmaRange
+	}
+	g, err := NewBilateralGrid(im.H, im.W, sigmaS, sigmaR, 0, 1)
+	if err != nil {
+		return fmt.Errorf("smooth: %w", err)
+	}
+	np := im.W * im.H
+	d := make([]float64, np)
+	e := make([]float64, np)
+	for c := range 3 {
+		for k := range np {
+			d[k] = out.Pix[3*k+c] - im.Pix[3*k+c]
+			e[k] = im.Pix[3*k+c]
+		}
+		if err := g.Filter(d, d, e); err != nil {
+			return fmt.Errorf("smooth: channel %d: %w", c, err)
+		}
+		for k := range np {
+			out.Pix[3*k+c] = min(max(im.Pix[3*k+c]+d[k], 0), 1)
+		}
+	}
+	return nil
+}
+
+// DirectOptions configures DirectTransfer. Either Gamma or SigmaGamma must
+// be set.
+type DirectOptions struct {
+	// Bins is n; zero means 32 (the reference's ml_direct_transfer default).
+	Bins int
+	// Gamma is the Euclidean kernel's γ; if zero, γ = 2·SigmaGamma².
+	Gamma, SigmaGamma float64
+	// DropSaturated selects the reference-compatible histograms (see
+	// HistOptions).
+	DropSaturated bool
+	// Transfer holds the Sinkhorn and bilateral options.
+	Transfer TransferOptions
+}
+
+// DirectTransfer transfers the colours of source onto target without any
+// interpolation (SPEC §9.7): both histograms at n bins (§9.1), the
+// Euclidean kernel with γ, then Transfer.Apply.
+func DirectTransfer(target, source image.Image, opt DirectOptions) (*Image, error) {
+	n := opt.Bins
+	if n == 0 {
+		n = 32
+	}
+	gamma := opt.Gamma
+	if gamma == 0 {
+		gamma = GammaFromSigma(opt.SigmaGamma)
+	}
+	k, err := NewEuclidean(n, gamma)
+	if err != nil {
+		return nil, fmt.Errorf("color: direct transfer: %w (set Gamma or SigmaGamma)", err)
+	}
+	ho := &HistOptions{Bins: n, DropSaturated: opt.DropSaturated}
+	p, err := Histogram(target, ho)
+	if err != nil {
+		return nil, fmt.Errorf("color: direct transfer: target: %w", err)
+	}
+	q, err := Histogram(source, ho)
+	if err != nil {
+		return nil, fmt.Errorf("color: direct transfer: source: %w", err)
+	}
+	t, err := NewTransfer(k, n)
+	if err != nil {
+		return nil, err
+	}
+	return t.Apply(FromImage(target), p, q, &opt.Transfer)
+}
