@@ -1,0 +1,120 @@
+package cholmod
+
+import (
+	"fmt"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+// Backend plugs CHOLMOD into package factor's interfaces:
+//
+//	var f factor.Factorizer = cholmod.Backend{}
+//
+// Each Factor it returns owns its own Common, matrix and factor, so factors
+// are independent; Close frees all of them.
+type Backend struct {
+	// Ordering, when not OrderDefault, overrides the ordering asked for in
+	// factor.Options. Otherwise factor.OrderingDefault maps to
+	// DefaultOrdering, OrderingNatural to OrderNatural, OrderingAMD to
+	// OrderAMD and OrderingNestedDissection to OrderMETIS.
+	Ordering Ordering
+	// Mode is the factorisation kind; zero is Supernodal.
+	Mode Mode
+}
+
+var _ factor.Factorizer = Backend{}
+
+// Name returns "cholmod".
+func (Backend) Name() string { return "cholmod" }
+
+// Analyze validates p, copies it into CHOLMOD memory once and computes the
+// ordering and symbolic factorisation. opt.Grid is not used (CHOLMOD orders
+// any graph); opt.Threads sets the process-wide OpenBLAS thread count
+// (SetBLASThreads), 1 when zero.
+func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("cholmod: analyze: %w", err)
+	}
+	var o factor.Options
+	if opt != nil {
+		o = *opt
+	}
+	ord := b.Ordering
+	if ord == OrderDefault {
+		switch o.Ordering {
+		case factor.OrderingDefault:
+			ord = DefaultOrdering
+		case factor.OrderingNatural:
+			ord = OrderNatural
+		case factor.OrderingAMD:
+			ord = OrderAMD
+		case factor.OrderingNestedDissection:
+			ord = OrderMETIS
+		default:
+			return nil, fmt.Errorf("cholmod: analyze: unknown ordering %v", o.Ordering)
+		}
+	}
+	threads := o.Threads
+	if threads <= 0 {
+		threads = 1
+	}
+	SetBLASThreads(threads)
+
+	cc, err := NewCommon()
+	if err != nil {
+		return nil, err
+	}
+	a, err := cc.NewSparse(p.N, p.ColPtr, p.RowIdx, nil)
+	if err != nil {
+		cc.Close()
+		return nil, err
+	}
+	f, err := cc.Analyze(a, &AnalyzeOptions{Ordering: ord, Mode: b.Mode})
+	if err != nil {
+		cc.Close()
+		return nil, err
+	}
+	return &backendFactor{cc: cc, a: a, f: f}, nil
+}
+
+// backendFactor is the factor.Factor of Backend.
+type backendFactor struct {
+	cc *Common
+	a  *Sparse
+	f  *Factor
+}
+
+func (b *backendFactor) Factorize(values []float64) error {
+	if b.cc == nil {
+		panic("cholmod: Factorize on a closed factor")
+	}
+	if err := validateValues(b.a.NNZ(), values); err != nil {
+		return fmt.Errorf("cholmod: factorize: %w", err)
+	}
+	copy(b.a.x, values)
+	return b.f.Factorize(b.a)
+}
+
+func (b *backendFactor) Solve(dst, rhs []float64, cols int) error {
+	if b.cc == nil {
+		panic("cholmod: Solve on a closed factor")
+	}
+	return b.f.Solve(dst, rhs, cols)
+}
+
+func (b *backendFactor) Info() factor.Info {
+	if b.cc == nil {
+		panic("cholmod: Info on a closed factor")
+	}
+	in := b.f.Info()
+	return factor.Info{Backend: "cholmod", Ordering: in.Used, NNZL: in.NNZL, Supernodal: in.Supernodal}
+}
+
+func (b *backendFactor) Close() error {
+	if b.cc == nil {
+		return nil
+	}
+	err := b.cc.Close()
+	b.cc, b.a, b.f = nil, nil, nil
+	return err
+}

@@ -1,0 +1,460 @@
+package cholmod
+
+// This file is the whole C surface of the package: a handful of small C
+// helpers in the preamble, and thin Go wrappers around them. Every other file
+// works with the Go types declared here (cCtx, cSparse, cFactor) and with Go
+// slices viewing CHOLMOD-allocated memory.
+//
+// Index width: the package uses the cholmod_l_* interface, whose integers are
+// SuiteSparse_long (64 bits on every supported platform). init asserts that
+// width, so Go int64 slices can view CHOLMOD's integer arrays directly.
+
+/*
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cholmod.h"
+
+// gl_ctx is one cholmod_common plus the dense workspaces of cholmod_solve2
+// and the text of the first CHOLMOD error reported during the last call.
+typedef struct gl_ctx {
+	cholmod_common c;
+	cholmod_dense *X, *Y, *E;
+	char msg[256];
+} gl_ctx;
+
+// Orderings understood by gl_analyze (the Go Ordering values).
+enum { GL_NATURAL = 1, GL_AMD, GL_METIS, GL_NESDIS, GL_CHOLMOD, GL_BEST };
+
+// CHOLMOD's error handler has no user pointer, so the message goes to a
+// thread-local buffer first; every helper clears it on entry and copies it
+// into its gl_ctx before returning, all on the same OS thread.
+static __thread char gl_tls_msg[256];
+
+static void gl_handler(int status, const char *file, int line, const char *message) {
+	if (gl_tls_msg[0] != 0) {
+		return;
+	}
+	snprintf(gl_tls_msg, sizeof gl_tls_msg, "%s (status %d at %s:%d)",
+		message ? message : "", status, file ? file : "?", line);
+}
+
+static void gl_begin(void) { gl_tls_msg[0] = 0; }
+
+static void gl_end(gl_ctx *ctx) {
+	if (gl_tls_msg[0] != 0) {
+		memcpy(ctx->msg, gl_tls_msg, sizeof ctx->msg);
+	} else {
+		ctx->msg[0] = 0;
+	}
+}
+
+// gl_config applies the package's fixed parameters on top of CHOLMOD's
+// defaults: silent, LL' in both simplicial and supernodal form (an LDL'
+// simplicial factor would accept indefinite matrices), quick failure on a
+// non-positive pivot.
+static void gl_config(gl_ctx *ctx) {
+	cholmod_common *c = &ctx->c;
+	c->print = 0;
+	c->error_handler = gl_handler;
+	c->supernodal = CHOLMOD_SUPERNODAL;
+	c->final_ll = 1;
+	c->quick_return_if_not_posdef = 1;
+	c->useGPU = 0;
+}
+
+static gl_ctx *gl_new(void) {
+	gl_ctx *ctx = calloc(1, sizeof *ctx);
+	if (ctx == NULL) {
+		return NULL;
+	}
+	gl_begin();
+	if (!cholmod_l_start(&ctx->c) || ctx->c.itype != CHOLMOD_LONG) {
+		free(ctx);
+		return NULL;
+	}
+	gl_config(ctx);
+	gl_end(ctx);
+	return ctx;
+}
+
+static void gl_free(gl_ctx *ctx) {
+	gl_begin();
+	cholmod_l_free_dense(&ctx->X, &ctx->c);
+	cholmod_l_free_dense(&ctx->Y, &ctx->c);
+	cholmod_l_free_dense(&ctx->E, &ctx->c);
+	cholmod_l_finish(&ctx->c);
+	free(ctx);
+}
+
+static cholmod_sparse *gl_alloc_lower(gl_ctx *ctx, size_t n, size_t nnz) {
+	gl_begin();
+	cholmod_sparse *A = cholmod_l_allocate_sparse(n, n, nnz, 1, 1, -1, CHOLMOD_REAL, &ctx->c);
+	gl_end(ctx);
+	return A;
+}
+
+static void gl_free_sparse(gl_ctx *ctx, cholmod_sparse *A) {
+	gl_begin();
+	cholmod_l_free_sparse(&A, &ctx->c);
+	gl_end(ctx);
+}
+
+static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal) {
+	cholmod_common *c = &ctx->c;
+	gl_begin();
+	cholmod_l_defaults(c);
+	gl_config(ctx);
+	c->supernodal = supernodal;
+	c->postorder = 1;
+	switch (ordering) {
+	case GL_NATURAL:
+		c->nmethods = 1;
+		c->method[0].ordering = CHOLMOD_NATURAL;
+		c->postorder = 0;
+		break;
+	case GL_AMD:
+		c->nmethods = 1;
+		c->method[0].ordering = CHOLMOD_AMD;
+		break;
+	case GL_METIS:
+		c->nmethods = 1;
+		c->method[0].ordering = CHOLMOD_METIS;
+		break;
+	case GL_NESDIS:
+		c->nmethods = 1;
+		c->method[0].ordering = CHOLMOD_NESDIS;
+		break;
+	case GL_CHOLMOD:
+		c->nmethods = 0;
+		break;
+	case GL_BEST:
+		c->nmethods = CHOLMOD_MAXMETHODS;
+		break;
+	default:
+		c->status = CHOLMOD_INVALID;
+		snprintf(ctx->msg, sizeof ctx->msg, "unknown ordering %d", ordering);
+		return NULL;
+	}
+	cholmod_factor *L = cholmod_l_analyze(A, c);
+	gl_end(ctx);
+	return L;
+}
+
+static int gl_factorize(gl_ctx *ctx, cholmod_sparse *A, cholmod_factor *L) {
+	gl_begin();
+	int ok = cholmod_l_factorize(A, L, &ctx->c);
+	gl_end(ctx);
+	if (!ok && ctx->c.status == CHOLMOD_OK) {
+		ctx->c.status = CHOLMOD_INVALID;
+	}
+	return ctx->c.status;
+}
+
+static void gl_free_factor(gl_ctx *ctx, cholmod_factor *L) {
+	gl_begin();
+	cholmod_l_free_factor(&L, &ctx->c);
+	gl_end(ctx);
+}
+
+// gl_solve solves A X = B for an n x cols block b (column-major) with the
+// workspaces of ws and copies X into dst. b and dst are Go memory used only
+// for the duration of this call: the header of B lives on this stack frame.
+static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols) {
+	cholmod_dense B;
+	memset(&B, 0, sizeof B);
+	B.nrow = n;
+	B.ncol = cols;
+	B.nzmax = n * cols;
+	B.d = n;
+	B.x = b;
+	B.xtype = CHOLMOD_REAL;
+	B.dtype = CHOLMOD_DOUBLE;
+	gl_begin();
+	ws->c.status = CHOLMOD_OK;
+	int ok = cholmod_l_solve2(CHOLMOD_A, L, &B, NULL, &ws->X, NULL, &ws->Y, &ws->E, &ws->c);
+	if (ok && ws->X != NULL && ws->X->nrow == n && ws->X->ncol == cols) {
+		const double *x = ws->X->x;
+		size_t d = ws->X->d;
+		if (d == n) {
+			memcpy(dst, x, n * cols * sizeof(double));
+		} else {
+			for (size_t k = 0; k < cols; k++) {
+				memcpy(dst + k * n, x + k * d, n * sizeof(double));
+			}
+		}
+	} else if (ws->c.status == CHOLMOD_OK) {
+		ws->c.status = CHOLMOD_INVALID;
+	}
+	gl_end(ws);
+	return ws->c.status;
+}
+
+// gl_simplicial_copy returns a packed, monotonic simplicial LL' copy of L.
+static cholmod_factor *gl_simplicial_copy(gl_ctx *ctx, cholmod_factor *L) {
+	gl_begin();
+	cholmod_factor *S = cholmod_l_copy_factor(L, &ctx->c);
+	if (S != NULL && !cholmod_l_change_factor(CHOLMOD_REAL, 1, 0, 1, 1, S, &ctx->c)) {
+		cholmod_l_free_factor(&S, &ctx->c);
+	}
+	gl_end(ctx);
+	return S;
+}
+
+static int gl_version(void) {
+	int v[3] = {0, 0, 0};
+	cholmod_l_version(v);
+	return v[0] * 10000 + v[1] * 100 + v[2];
+}
+
+typedef void (*gl_set_threads_fn)(int);
+typedef int (*gl_get_threads_fn)(void);
+
+// OpenBLAS is looked up at run time, so the package links and runs with any
+// BLAS; the functions are used only when OpenBLAS is the BLAS in the process.
+static int gl_blas_set_threads(int n) {
+	gl_set_threads_fn f = (gl_set_threads_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+	if (f == NULL) {
+		return 0;
+	}
+	f(n);
+	return 1;
+}
+
+static int gl_blas_get_threads(void) {
+	gl_get_threads_fn f = (gl_get_threads_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+	if (f == NULL) {
+		return 0;
+	}
+	return f();
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+type (
+	cCtx    = C.gl_ctx
+	cSparse = C.cholmod_sparse
+	cFactor = C.cholmod_factor
+)
+
+// Version is the CHOLMOD library version found at run time, e.g. "3.0.14".
+var Version string
+
+func init() {
+	var l C.SuiteSparse_long
+	if unsafe.Sizeof(l) != 8 {
+		panic(fmt.Sprintf("cholmod: SuiteSparse_long is %d bytes, the package needs the 64-bit cholmod_l_* interface", unsafe.Sizeof(l)))
+	}
+	v := int(C.gl_version())
+	Version = fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100)
+	if v/10000 != C.CHOLMOD_MAIN_VERSION {
+		panic(fmt.Sprintf("cholmod: library version %s does not match header major version %d", Version, C.CHOLMOD_MAIN_VERSION))
+	}
+}
+
+// Internal ordering codes shared with the C helpers.
+const (
+	cNatural = C.GL_NATURAL
+	cAMD     = C.GL_AMD
+	cMETIS   = C.GL_METIS
+	cNESDIS  = C.GL_NESDIS
+	cCHOLMOD = C.GL_CHOLMOD
+	cBest    = C.GL_BEST
+)
+
+// check maps the status CHOLMOD left in ctx after the operation op into a Go
+// error. It is the one place where C status codes become errors. L, when
+// non-nil, is the factor of a failed factorisation and supplies the column of
+// a non-positive pivot.
+func check(ctx *cCtx, op string, L *cFactor) error {
+	st := int(ctx.c.status)
+	if st == C.CHOLMOD_OK {
+		return nil
+	}
+	if st == C.CHOLMOD_NOT_POSDEF {
+		col := -1
+		if L != nil {
+			col = originalColumn(L)
+		}
+		return &factor.NotPosDefError{Backend: "cholmod", Column: col}
+	}
+	var base error
+	switch st {
+	case C.CHOLMOD_NOT_INSTALLED:
+		base = ErrNotInstalled
+	case C.CHOLMOD_OUT_OF_MEMORY:
+		base = ErrOutOfMemory
+	case C.CHOLMOD_TOO_LARGE:
+		base = ErrTooLarge
+	case C.CHOLMOD_INVALID:
+		base = ErrInvalid
+	case C.CHOLMOD_GPU_PROBLEM:
+		base = ErrGPUProblem
+	case C.CHOLMOD_DSMALL:
+		base = ErrDSmall
+	default:
+		base = ErrUnknownStatus
+	}
+	return &StatusError{Op: op, Status: st, Message: C.GoString(&ctx.msg[0]), err: base}
+}
+
+// originalColumn is the unpermuted column at which L's factorisation failed,
+// or -1 when it did not fail.
+func originalColumn(L *cFactor) int {
+	n := int(L.n)
+	k := int(L.minor)
+	if k < 0 || k >= n {
+		return -1
+	}
+	if L.Perm == nil {
+		return k
+	}
+	return int(unsafe.Slice((*int64)(L.Perm), n)[k])
+}
+
+func newCtx() *cCtx { return C.gl_new() }
+
+func freeCtx(ctx *cCtx) { C.gl_free(ctx) }
+
+// allocLower allocates an n×n symmetric (lower, stype -1) real CSC matrix with
+// room for nnz entries and returns Go views of its p, i and x arrays.
+func allocLower(ctx *cCtx, n, nnz int) (a *cSparse, p, i []int64, x []float64, err error) {
+	a = C.gl_alloc_lower(ctx, C.size_t(n), C.size_t(nnz))
+	if a == nil {
+		if err = check(ctx, "allocate sparse", nil); err == nil {
+			err = fmt.Errorf("cholmod: allocate sparse: %w", ErrOutOfMemory)
+		}
+		return nil, nil, nil, nil, err
+	}
+	p = unsafe.Slice((*int64)(a.p), n+1)
+	if nnz > 0 {
+		i = unsafe.Slice((*int64)(a.i), nnz)
+		x = unsafe.Slice((*float64)(a.x), nnz)
+	}
+	return a, p, i, x, nil
+}
+
+func freeSparse(ctx *cCtx, a *cSparse) { C.gl_free_sparse(ctx, a) }
+
+func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int) (*cFactor, error) {
+	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal))
+	if L == nil {
+		if err := check(ctx, "analyze", nil); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("cholmod: analyze: %w", ErrOutOfMemory)
+	}
+	return L, nil
+}
+
+func factorize(ctx *cCtx, a *cSparse, L *cFactor) error {
+	C.gl_factorize(ctx, a, L)
+	return check(ctx, "factorize", L)
+}
+
+func freeFactor(ctx *cCtx, L *cFactor) { C.gl_free_factor(ctx, L) }
+
+// solve runs one cholmod_solve2 on the n×cols block b with the workspaces of
+// ws and writes X into dst. The caller has checked the lengths.
+func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
+	C.gl_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols))
+	return check(ws, "solve", nil)
+}
+
+// factorStats reads the descriptive fields of an analysed factor.
+func factorStats(ctx *cCtx, L *cFactor) (ordering int, super bool, nnzL int, flops float64, selected int) {
+	n := int(L.n)
+	if L.ColCount != nil {
+		for _, c := range unsafe.Slice((*int64)(L.ColCount), n) {
+			nnzL += int(c)
+		}
+	}
+	return int(L.ordering), L.is_super != 0, nnzL, float64(ctx.c.fl), int(ctx.c.selected)
+}
+
+// orderingName names a CHOLMOD L->ordering value.
+func orderingName(o int) string {
+	switch o {
+	case C.CHOLMOD_NATURAL:
+		return "natural"
+	case C.CHOLMOD_GIVEN:
+		return "given"
+	case C.CHOLMOD_AMD:
+		return "amd"
+	case C.CHOLMOD_METIS:
+		return "metis"
+	case C.CHOLMOD_NESDIS:
+		return "nesdis"
+	case C.CHOLMOD_COLAMD:
+		return "colamd"
+	case C.CHOLMOD_POSTORDERED:
+		return "postordered"
+	}
+	return fmt.Sprintf("ordering(%d)", o)
+}
+
+// Values for the Common->supernodal parameter.
+const (
+	cSimplicial = C.CHOLMOD_SIMPLICIAL
+	cAuto       = C.CHOLMOD_AUTO
+	cSupernodal = C.CHOLMOD_SUPERNODAL
+)
+
+// exportSimplicial copies L into a packed simplicial LL' factor and returns
+// Go copies of its CSC arrays and permutation.
+func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []float64, perm []int, err error) {
+	S := C.gl_simplicial_copy(ctx, L)
+	if S == nil {
+		if err = check(ctx, "export factor", nil); err == nil {
+			err = fmt.Errorf("cholmod: export factor: %w", ErrOutOfMemory)
+		}
+		return nil, nil, nil, nil, err
+	}
+	defer C.gl_free_factor(ctx, S)
+	n := int(S.n)
+	p := unsafe.Slice((*int64)(S.p), n)
+	nz := unsafe.Slice((*int64)(S.nz), n)
+	colPtr = make([]int, n+1)
+	for j := 0; j < n; j++ {
+		colPtr[j+1] = colPtr[j] + int(nz[j])
+	}
+	nnz := colPtr[n]
+	rowIdx = make([]int, nnz)
+	values = make([]float64, nnz)
+	if nnz > 0 {
+		si := unsafe.Slice((*int64)(S.i), int(S.nzmax))
+		sx := unsafe.Slice((*float64)(S.x), int(S.nzmax))
+		for j := 0; j < n; j++ {
+			src := int(p[j])
+			for k := colPtr[j]; k < colPtr[j+1]; k++ {
+				rowIdx[k] = int(si[src])
+				values[k] = sx[src]
+				src++
+			}
+		}
+	}
+	perm = make([]int, n)
+	if S.Perm != nil {
+		for k, v := range unsafe.Slice((*int64)(S.Perm), n) {
+			perm[k] = int(v)
+		}
+	} else {
+		for k := range perm {
+			perm[k] = k
+		}
+	}
+	return colPtr, rowIdx, values, perm, nil
+}
+
+func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
+
+func blasThreads() int { return int(C.gl_blas_get_threads()) }

@@ -1,0 +1,22 @@
+package cholmod
+
+// All cgo build flags of the module live in this file.
+//
+// The defaults fit Debian/Ubuntu's libsuitesparse-dev (headers in
+// /usr/include/suitesparse). To build against another SuiteSparse, extend or
+// override them from the environment, e.g.
+//
+//	CGO_CFLAGS="-I/opt/suitesparse/include" \
+//	CGO_LDFLAGS="-L/opt/suitesparse/lib -Wl,-rpath,/opt/suitesparse/lib" \
+//	go build ./...
+//
+// The go command appends CGO_CFLAGS and CGO_LDFLAGS to the flags below, so an
+// -I or -L given there is searched as well. CHOLMOD brings its own
+// dependencies (AMD, COLAMD, CAMD, CCOLAMD, METIS, BLAS, LAPACK) through its
+// shared library, so only libcholmod and libsuitesparseconfig are named.
+
+/*
+#cgo CFLAGS: -I/usr/include/suitesparse -O2
+#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lm
+*/
+import "C"

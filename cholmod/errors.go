@@ -1,0 +1,66 @@
+package cholmod
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+// Errors for CHOLMOD's status codes. A *StatusError wraps exactly one of
+// them, so errors.Is(err, ErrOutOfMemory) and friends work on every error the
+// package returns.
+var (
+	// ErrNotInstalled is CHOLMOD_NOT_INSTALLED: the requested method (for
+	// example METIS or the Supernodal module) is not in the library.
+	ErrNotInstalled = errors.New("cholmod: method not installed")
+	// ErrOutOfMemory is CHOLMOD_OUT_OF_MEMORY.
+	ErrOutOfMemory = errors.New("cholmod: out of memory")
+	// ErrTooLarge is CHOLMOD_TOO_LARGE: an integer overflow in a size.
+	ErrTooLarge = errors.New("cholmod: problem too large")
+	// ErrInvalid is CHOLMOD_INVALID: CHOLMOD rejected its input.
+	ErrInvalid = errors.New("cholmod: invalid input")
+	// ErrGPUProblem is CHOLMOD_GPU_PROBLEM (the package never enables the
+	// GPU, so it should not occur).
+	ErrGPUProblem = errors.New("cholmod: GPU problem")
+	// ErrDSmall is the warning CHOLMOD_DSMALL: a diagonal entry of L is
+	// tiny. The factorisation is complete and usable; Factorize returns this
+	// warning so the caller learns that the matrix is close to singular.
+	ErrDSmall = errors.New("cholmod: tiny diagonal entry in the factor (warning)")
+	// ErrUnknownStatus is any status code this package does not know.
+	ErrUnknownStatus = errors.New("cholmod: unknown status")
+
+	// ErrNotPosDef is factor.ErrNotPosDef, re-exported: every
+	// not-positive-definite error of the package is a
+	// *factor.NotPosDefError with Backend "cholmod" and matches it.
+	ErrNotPosDef = factor.ErrNotPosDef
+
+	// ErrNonFinite is wrapped by the error for a NaN or infinite matrix
+	// value; the message names the offending index of values.
+	ErrNonFinite = errors.New("non-finite matrix value")
+
+	// ErrNotFactorized is returned by Solve when the factor holds no valid
+	// numeric factorisation (Factorize was never called or last failed).
+	ErrNotFactorized = errors.New("cholmod: no valid numeric factorisation")
+	// ErrPatternMismatch is returned by Factorize for a matrix whose
+	// sparsity pattern differs from the analysed one.
+	ErrPatternMismatch = errors.New("cholmod: pattern differs from the analysed one")
+)
+
+// StatusError is a failure reported by CHOLMOD through Common->status.
+type StatusError struct {
+	Op      string // the operation, e.g. "analyze", "solve"
+	Status  int    // CHOLMOD's status code
+	Message string // CHOLMOD's own message, when it gave one
+	err     error
+}
+
+func (e *StatusError) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("cholmod: %s: %v (status %d)", e.Op, e.err, e.Status)
+	}
+	return fmt.Sprintf("cholmod: %s: %v: %s", e.Op, e.err, e.Message)
+}
+
+// Unwrap returns the exported error value for the status (ErrInvalid, ...).
+func (e *StatusError) Unwrap() error { return e.err }

@@ -1,0 +1,134 @@
+package cholmod
+
+import "fmt"
+
+// Ordering selects the fill-reducing ordering computed by Analyze.
+type Ordering int
+
+const (
+	// OrderDefault is the package's choice for grid-like graphs:
+	// DefaultOrdering (METIS; see the benchmarks in doc.go).
+	OrderDefault Ordering = iota
+	// OrderNatural keeps the given vertex order (no postordering).
+	OrderNatural
+	// OrderAMD is approximate minimum degree.
+	OrderAMD
+	// OrderMETIS is METIS_NodeND nested dissection.
+	OrderMETIS
+	// OrderNESDIS is CHOLMOD's own nested dissection (METIS node
+	// bisection applied recursively, then constrained minimum degree).
+	OrderNESDIS
+	// OrderCHOLMOD is CHOLMOD's default strategy (nmethods = 0): AMD, and
+	// METIS as well when AMD's fill or flop count is high; the better wins.
+	OrderCHOLMOD
+	// OrderBest tries all nine of CHOLMOD's methods and keeps the one with
+	// the fewest flops; the analysis is slow but done once.
+	OrderBest
+)
+
+// DefaultOrdering is what OrderDefault resolves to.
+const DefaultOrdering = OrderMETIS
+
+func (o Ordering) String() string {
+	switch o {
+	case OrderDefault:
+		return "default"
+	case OrderNatural:
+		return "natural"
+	case OrderAMD:
+		return "amd"
+	case OrderMETIS:
+		return "metis"
+	case OrderNESDIS:
+		return "nesdis"
+	case OrderCHOLMOD:
+		return "cholmod"
+	case OrderBest:
+		return "best"
+	}
+	return fmt.Sprintf("Ordering(%d)", int(o))
+}
+
+func (o Ordering) code() (int, error) {
+	switch o {
+	case OrderDefault:
+		return DefaultOrdering.code()
+	case OrderNatural:
+		return cNatural, nil
+	case OrderAMD:
+		return cAMD, nil
+	case OrderMETIS:
+		return cMETIS, nil
+	case OrderNESDIS:
+		return cNESDIS, nil
+	case OrderCHOLMOD:
+		return cCHOLMOD, nil
+	case OrderBest:
+		return cBest, nil
+	}
+	return 0, fmt.Errorf("cholmod: unknown ordering %d", int(o))
+}
+
+// Mode selects the kind of numeric factorisation.
+type Mode int
+
+const (
+	// Supernodal is a supernodal LL' factorisation (dense BLAS blocks); the
+	// default. It is the fastest for 3-D grids and large 2-D grids.
+	Supernodal Mode = iota
+	// Simplicial is a column-by-column LL' factorisation without BLAS. It
+	// can be faster for small or very sparse factors (e.g. 2-D grids of
+	// up to ~100² vertices).
+	Simplicial
+	// Auto lets CHOLMOD choose: simplicial when flops/nnz(L) < 40.
+	Auto
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Supernodal:
+		return "supernodal"
+	case Simplicial:
+		return "simplicial"
+	case Auto:
+		return "auto"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+func (m Mode) code() (int, error) {
+	switch m {
+	case Supernodal:
+		return cSupernodal, nil
+	case Simplicial:
+		return cSimplicial, nil
+	case Auto:
+		return cAuto, nil
+	}
+	return 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
+}
+
+// AnalyzeOptions configures Analyze. A nil pointer or zero fields mean
+// OrderDefault and Supernodal.
+type AnalyzeOptions struct {
+	Ordering Ordering
+	Mode     Mode
+}
+
+// Info describes an analysed factor.
+type Info struct {
+	// Requested is the ordering asked for; Used is the one CHOLMOD
+	// actually applied ("natural", "amd", "metis", "nesdis", "postordered",
+	// ...), which differs for OrderCHOLMOD and OrderBest.
+	Requested Ordering
+	Used      string
+	// Selected is the index of the winning method (Common->selected).
+	Selected int
+	// NNZL is nnz(L), lower triangle with diagonal, excluding the explicit
+	// zeros a supernodal factor stores for amalgamation.
+	NNZL int
+	// Flops is CHOLMOD's flop count of one numeric LL' factorisation.
+	Flops float64
+	// Supernodal tells whether the factor is supernodal.
+	Supernodal bool
+}

@@ -1,0 +1,20 @@
+package cholmod
+
+// SetBLASThreads sets the number of threads OpenBLAS uses
+// (openblas_set_num_threads) and reports whether OpenBLAS was found in the
+// process. The setting is process-wide: it affects every BLAS call, not only
+// CHOLMOD's. n < 1 is treated as 1.
+//
+// With another BLAS it does nothing and returns false; set that library's own
+// environment variable instead (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
+// MKL_NUM_THREADS, ...).
+func SetBLASThreads(n int) bool {
+	if n < 1 {
+		n = 1
+	}
+	return blasSetThreads(n)
+}
+
+// BLASThreads returns OpenBLAS's current thread count, or 0 when OpenBLAS is
+// not the BLAS in the process.
+func BLASThreads() int { return blasThreads() }
