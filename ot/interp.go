@@ -79,13 +79,13 @@ type Interpolator struct {
 	intRef     []frameRef  // per interior frame
 	endRef     []frameRef  // per endpoint frame
 
-	ones, k1, g1 []float64   // N
-	a, b         []float64   // N×C; in Backward: src of adjoints, b̄
-	ab, vb       []float64   // N×C, Backward only
-	tapeU, tapeV []float64   // L blocks N×C (1 without tape): K·b, K·a
-	q            []float64   // N×F, interior reconstructions
-	aEnd, rEnd   []float64   // N×E
-	gEnd, abEnd  []float64   // N×E, Backward only
+	ones, k1, g1 []float64 // N
+	a, b         []float64 // N×C; in Backward: src of adjoints, b̄
+	ab, vb       []float64 // N×C, Backward only
+	tapeU, tapeV []float64 // L blocks N×C (1 without tape): K·b, K·a
+	q            []float64 // N×F, interior reconstructions
+	aEnd, rEnd   []float64 // N×E
+	gEnd, abEnd  []float64 // N×E, Backward only
 	recs         [][][]float64
 	done         bool // a successful Forward is on the tape
 }
