@@ -1,0 +1,316 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/ot"
+)
+
+// MetricKind selects the metric parameterisation.
+type MetricKind int
+
+const (
+	// VertexMetric (default on grids, the reference's
+	// grid_vertices_tensor_diag): a [d,N] array of per-vertex axis weights
+	// averaged onto the edges.
+	VertexMetric MetricKind = iota
+	// EdgeMetric: one free weight per edge (the paper's formulation, and the
+	// only one on general graphs).
+	EdgeMetric
+)
+
+func (k MetricKind) String() string {
+	switch k {
+	case VertexMetric:
+		return "vertex"
+	case EdgeMetric:
+		return "edge"
+	}
+	return fmt.Sprintf("MetricKind(%d)", int(k))
+}
+
+// ParseMetricKind is the inverse of MetricKind.String.
+func ParseMetricKind(s string) (MetricKind, error) {
+	switch s {
+	case "vertex":
+		return VertexMetric, nil
+	case "edge":
+		return EdgeMetric, nil
+	}
+	return 0, fmt.Errorf("learn: unknown metric %q (want vertex or edge)", s)
+}
+
+var errMetricOverflow = errors.New("metric out of range")
+
+// Sequence is one observed sequence of frames (each a histogram of length N,
+// summing to 1). Its poles are the first and last frame.
+type Sequence struct {
+	Frames [][]float64
+	// Times of the frames in [0,1]; nil means numpy.linspace(0,1,len(Frames)).
+	Times []float64
+}
+
+// Config holds the model's settings. Zero fields take the documented defaults.
+type Config struct {
+	// Heat configures the heat kernel (t, steps, scheme, backend…); see
+	// kernel.HeatOptions for its defaults (t = 1e-2, 20 steps, backward Euler).
+	Heat kernel.HeatOptions
+	// Iterations is the number of Sinkhorn iterations L; 0 means 50.
+	Iterations int
+	// Loss is the data term; the zero value is ot.L2 (N·Σ(p−q)²).
+	Loss ot.Loss
+	// Metric is the parameterisation; the zero value is VertexMetric, which
+	// needs a grid. General graphs must use EdgeMetric.
+	Metric MetricKind
+	// LambdaC and LambdaS weight the regularisers f_c and f_s (SPEC §5);
+	// zero disables a term. (The reference's command line defaults are
+	// λ_c = 0 and λ_s = 3.)
+	LambdaC, LambdaS float64
+	// Smooth is the form of f_s: SmoothNorm (the reference's, default) or
+	// SmoothSquared (the paper's).
+	Smooth Smoothness
+	// RegularizeOnce counts the regulariser once in the objective. By default
+	// it is counted once per sequence, as the reference does.
+	RegularizeOnce bool
+}
+
+// Objective is the function minimised by the learner, over the log-domain
+// variable x = log θ (θ the metric parameters, all positive):
+//
+//	F(x) = Σ_s Σ_j loss(rec_{s,j}(e^x), obs_{s,j}) + R·(λ_c f_c(e^x) + λ_s f_s(e^x))
+//
+// where rec_{s,j} is the Sinkhorn barycenter of sequence s's first and last
+// frames at time t_j under the heat kernel of the metric, and R is the number
+// of sequences (1 with RegularizeOnce). An Objective owns a factorised heat
+// kernel and must be closed; it is not safe for concurrent use.
+type Objective struct {
+	cfg    Config
+	g      *kernel.Graph
+	metric kernel.Metric
+	heat   *kernel.Heat
+	interp *ot.Interpolator
+	reg    *Regularizer
+	obs    [][][]float64
+	nseq   int
+
+	theta, w, gw, gtheta []float64
+	grec                 [][][]float64
+	last                 Terms
+}
+
+// Terms breaks an objective value down.
+type Terms struct {
+	Data        float64     // Σ losses
+	PerFrame    [][]float64 // loss of each frame of each sequence
+	FC, FS      float64     // regulariser terms without λ (counted once)
+	Regularizer float64     // what the regularisers add to F
+	F           float64     // total
+}
+
+// NewObjective builds the objective for sequences observed on graph g.
+// Frames must be non-negative, finite and of length g.N(); each sequence
+// needs at least 2 frames (3 or more to constrain anything).
+func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, error) {
+	o := &Objective{g: g}
+	if cfg != nil {
+		o.cfg = *cfg
+	}
+	if len(seqs) == 0 {
+		return nil, errors.New("learn: no sequence to learn from")
+	}
+	switch o.cfg.Metric {
+	case VertexMetric:
+		if !g.IsGrid() {
+			return nil, errors.New("learn: the vertex metric needs a grid; use EdgeMetric on general graphs")
+		}
+		o.metric = kernel.VertexMetric{G: g}
+	case EdgeMetric:
+		o.metric = kernel.EdgeMetric{G: g}
+	default:
+		return nil, fmt.Errorf("learn: unknown metric kind %d", o.cfg.Metric)
+	}
+	var err error
+	if o.reg, err = NewRegularizer(g, o.metric, o.cfg.LambdaC, o.cfg.LambdaS, o.cfg.Smooth); err != nil {
+		return nil, err
+	}
+	n := g.N()
+	osq := make([]ot.Sequence, len(seqs))
+	for s, sq := range seqs {
+		if len(sq.Frames) < 2 {
+			return nil, fmt.Errorf("learn: sequence %d has %d frames, need at least 2", s, len(sq.Frames))
+		}
+		if sq.Times != nil && len(sq.Times) != len(sq.Frames) {
+			return nil, fmt.Errorf("learn: sequence %d: %d times for %d frames", s, len(sq.Times), len(sq.Frames))
+		}
+		frames := make([][]float64, len(sq.Frames))
+		for j, f := range sq.Frames {
+			if len(f) != n {
+				return nil, fmt.Errorf("learn: sequence %d frame %d has length %d, want N=%d", s, j, len(f), n)
+			}
+			for i, v := range f {
+				if !(v >= 0) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("learn: sequence %d frame %d entry %d is %v; frames must be finite and ≥ 0", s, j, i, v)
+				}
+			}
+			frames[j] = append([]float64(nil), f...)
+		}
+		o.obs = append(o.obs, frames)
+		osq[s] = ot.Sequence{Source: frames[0], Target: frames[len(frames)-1], Times: sq.Times, Frames: len(frames)}
+	}
+	o.nseq = len(seqs)
+	if o.heat, err = kernel.NewHeat(g, &o.cfg.Heat); err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	o.cfg.Heat = o.heat.Options()
+	if o.interp, err = ot.NewInterpolator(o.heat, osq, &ot.InterpSettings{Iterations: o.cfg.Iterations}); err != nil {
+		o.heat.Close()
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	o.cfg.Iterations = o.interp.Iterations()
+	np := o.metric.NumParams()
+	o.theta = make([]float64, np)
+	o.gtheta = make([]float64, np)
+	o.w = make([]float64, g.NumEdges())
+	o.gw = make([]float64, g.NumEdges())
+	o.grec = make([][][]float64, len(o.obs))
+	o.last.PerFrame = make([][]float64, len(o.obs))
+	for s := range o.obs {
+		o.grec[s] = make([][]float64, len(o.obs[s]))
+		o.last.PerFrame[s] = make([]float64, len(o.obs[s]))
+		for j := range o.grec[s] {
+			o.grec[s][j] = make([]float64, n)
+		}
+	}
+	return o, nil
+}
+
+// Close releases the heat kernel's factorisation.
+func (o *Objective) Close() error { return o.heat.Close() }
+
+// Dim returns the number of optimisation variables (metric parameters).
+func (o *Objective) Dim() int { return len(o.theta) }
+
+// Config returns the configuration in effect, defaults filled in.
+func (o *Objective) Config() Config { return o.cfg }
+
+// Graph returns the graph.
+func (o *Objective) Graph() *kernel.Graph { return o.g }
+
+// Metric returns the metric parameterisation.
+func (o *Objective) Metric() kernel.Metric { return o.metric }
+
+// Heat returns the objective's heat kernel (for Info and diagnostics).
+func (o *Objective) Heat() *kernel.Heat { return o.heat }
+
+// Observations returns the observed frames (read-only).
+func (o *Objective) Observations() [][][]float64 { return o.obs }
+
+// Reconstructions returns the reconstructions of the last evaluation
+// (read-only, overwritten by the next one).
+func (o *Objective) Reconstructions() [][][]float64 { return o.interp.Recs() }
+
+// LastTerms returns the breakdown of the last evaluation.
+func (o *Objective) LastTerms() Terms { return o.last }
+
+// Eval returns F(x) and, unless grad is nil, writes ∇_x F into grad. x is the
+// log of the metric parameters (θ = e^x). Errors: non-positive or
+// non-finite metric values, a failed factorisation, and non-finite Sinkhorn
+// values (ot.ErrNonFinite, with the frame and iteration and a hint).
+func (o *Objective) Eval(grad, x []float64) (float64, error) {
+	if len(x) != len(o.theta) || (grad != nil && len(grad) != len(x)) {
+		panic(fmt.Sprintf("learn: Eval: len(x)=%d, len(grad)=%d, want %d", len(x), len(grad), len(o.theta)))
+	}
+	for i, v := range x {
+		o.theta[i] = math.Exp(v)
+		if !(o.theta[i] > 0) || math.IsInf(o.theta[i], 0) {
+			return 0, fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
+		}
+	}
+	return o.evalTheta(grad, true)
+}
+
+// EvalMetric evaluates F at the metric θ itself (not its log) and, unless
+// grad is nil, writes ∇_θ F.
+func (o *Objective) EvalMetric(grad, theta []float64) (float64, error) {
+	if len(theta) != len(o.theta) || (grad != nil && len(grad) != len(theta)) {
+		panic("learn: EvalMetric: length mismatch")
+	}
+	copy(o.theta, theta)
+	return o.evalTheta(grad, false)
+}
+
+func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
+	o.metric.Weights(o.w, o.theta)
+	if err := o.heat.SetWeights(o.w); err != nil {
+		return 0, fmt.Errorf("learn: %w", err)
+	}
+	recs, err := o.interp.Forward()
+	if err != nil {
+		return 0, fmt.Errorf("learn: forward: %w", err)
+	}
+	var data float64
+	for s := range recs {
+		for j, rec := range recs[s] {
+			var g []float64
+			if grad != nil {
+				g = o.grec[s][j]
+			}
+			v, err := o.cfg.Loss.Eval(g, rec, o.obs[s][j])
+			if err != nil {
+				var nf *ot.NonFiniteError
+				if errors.As(err, &nf) {
+					nf.Sequence, nf.Frame = s, j
+				}
+				return 0, fmt.Errorf("learn: loss of sequence %d frame %d: %w", s, j, err)
+			}
+			o.last.PerFrame[s][j] = v
+			data += v
+		}
+	}
+	reps := float64(o.nseq)
+	if o.cfg.RegularizeOnce {
+		reps = 1
+	}
+	if grad != nil {
+		clear(o.gtheta)
+	}
+	var regGrad []float64
+	if grad != nil {
+		regGrad = o.gtheta
+	}
+	rv := o.reg.Eval(regGrad, o.theta)
+	if grad != nil && reps != 1 {
+		for i := range o.gtheta {
+			o.gtheta[i] *= reps
+		}
+	}
+	o.last.FC, o.last.FS = o.reg.Terms(o.theta)
+	o.last.Data = data
+	o.last.Regularizer = reps * rv
+	f := data + reps*rv
+	o.last.F = f
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("learn: objective is %v: %w", f, ot.ErrNonFinite)
+	}
+	if grad == nil {
+		return f, nil
+	}
+	clear(o.gw)
+	if err := o.interp.Backward(o.gw, o.grec); err != nil {
+		return 0, fmt.Errorf("learn: backward: %w", err)
+	}
+	o.metric.WeightsAdjoint(o.gtheta, o.gw)
+	for i, v := range o.gtheta {
+		if logDomain {
+			v *= o.theta[i]
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("learn: gradient entry %d is %v: %w", i, v, ot.ErrNonFinite)
+		}
+		grad[i] = v
+	}
+	return f, nil
+}
