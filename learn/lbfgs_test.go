@@ -1,0 +1,95 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/optimize/functions"
+)
+
+type funcOf func(grad, x []float64) (float64, error)
+
+func (f funcOf) Eval(grad, x []float64) (float64, error) { return f(grad, x) }
+
+func rosenbrock() Function {
+	r := functions.ExtendedRosenbrock{}
+	return funcOf(func(grad, x []float64) (float64, error) {
+		if grad != nil {
+			r.Grad(grad, x)
+		}
+		return r.Func(x), nil
+	})
+}
+
+func TestMinimizeRosenbrock(t *testing.T) {
+	x0 := []float64{-1.2, 1, -1.2, 1, 0.5}
+	res, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 1000, GTol: 1e-9, FTol: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != GradientConvergence {
+		t.Errorf("status %v, want gradient convergence", res.Status)
+	}
+	for i, v := range res.X {
+		if math.Abs(v-1) > 1e-6 {
+			t.Errorf("x[%d] = %v, want 1", i, v)
+		}
+	}
+}
+
+// TestResumeEqualsUninterrupted: stopping after k iterations and resuming from
+// the saved state gives bitwise the same result as an uninterrupted run.
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	x0 := []float64{-1.2, 1, -1.2, 1}
+	full, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 30, History: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved *State
+	stop := errors.New("interrupt")
+	_, err = Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 30, History: 5, Callback: func(p *Progress) error {
+		if p.Iter == 12 {
+			saved = p.State.Clone()
+			return stop
+		}
+		return nil
+	}}, nil)
+	if !errors.Is(err, stop) || saved == nil {
+		t.Fatalf("callback error not returned: %v", err)
+	}
+	resumed, err := Minimize(context.Background(), rosenbrock(), nil, &Settings{MaxIter: 30, History: 5}, saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.State.Iter != full.State.Iter || resumed.State.Evals != full.State.Evals {
+		t.Errorf("resumed run: %d iterations/%d evaluations, uninterrupted %d/%d",
+			resumed.State.Iter, resumed.State.Evals, full.State.Iter, full.State.Evals)
+	}
+	for i := range full.X {
+		if resumed.X[i] != full.X[i] {
+			t.Fatalf("x[%d]: resumed %.17g, uninterrupted %.17g", i, resumed.X[i], full.X[i])
+		}
+	}
+	for k := range full.State.Losses {
+		if resumed.State.Losses[k] != full.State.Losses[k] {
+			t.Fatalf("loss %d differs", k)
+		}
+	}
+}
+
+func TestMinimizeCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	res, err := Minimize(ctx, rosenbrock(), []float64{-1.2, 1}, &Settings{Callback: func(p *Progress) error {
+		n++
+		if n == 3 {
+			cancel()
+		}
+		return nil
+	}}, nil)
+	if !errors.Is(err, context.Canceled) || res.Status != Cancelled || res.State.Iter != 3 {
+		t.Errorf("err=%v status=%v iter=%d, want context.Canceled after 3 iterations", err, res.Status, res.State.Iter)
+	}
+}
