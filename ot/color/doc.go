@@ -30,9 +30,8 @@
 // numpy's pairwise summation, so the values are bit-for-bit those of the
 // reference (returned as float64). The one deliberate difference is the
 // default treatment of saturated pixels: the reference's cv2.calcHist range
-// [0,255) silently drops every pixel with a channel equal to 255 (on a
-// sunset time-lapse, about 4% of the pixels, mostly the sky and the sun),
-// while by default this package counts them in the top bin.
+// [0,255) silently drops every pixel with a channel equal to 255 (11 738
+// of the 307 200 pixels of the first seldovia2 frame), while by default this package counts them in the top bin.
 // HistOptions.DropSaturated restores the reference behaviour; with it, the
 // histograms of the reference data sets are bitwise identical to the
 // reference's stored float32 files.
