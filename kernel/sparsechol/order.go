@@ -82,84 +82,167 @@ func Order(p *factor.Pattern, opt *factor.Options) (perm []int, name string, err
 		return perm, "natural", nil
 	case factor.OrderingDefault, factor.OrderingNestedDissection:
 		if grid != nil {
-			return gridND(grid), "nd-geometric", nil
+			label := gridND(grid, ndLeaf)
+			return minDegree(newGraph(p), label), "nd-geometric", nil
 		}
-		return minDegree(newGraph(p)), "amd", nil
+		return minDegree(newGraph(p), nil), "amd", nil
 	case factor.OrderingAMD:
-		return minDegree(newGraph(p)), "amd", nil
+		return minDegree(newGraph(p), nil), "amd", nil
 	}
 	return nil, "", fmt.Errorf("sparsechol: order: unknown ordering %v", o)
 }
 
+// ndLeaf is the largest vertex set the geometric nested dissection does not
+// cut; such sets are left to the constrained minimum degree.
+const ndLeaf = 64
+
+// ndBalance is the smallest fraction of a set each side of a separator must
+// hold.
+const ndBalance = 0.3
+
 // gridND is a geometric nested dissection of the Cartesian grid with the given
-// extents (axis 0 fastest): the box is cut by the middle plane orthogonal to
-// its longest axis, both halves are ordered recursively and the plane is
-// ordered last.
-func gridND(dims []int) []int {
+// extents (axis 0 fastest). A vertex set is cut by a lattice hyperplane
+// a·x = c with a ∈ {−1,0,1}^d (axis-aligned and diagonal planes; every grid
+// edge changes a·x by at most one, so the plane separates the two sides),
+// choosing among all directions and near-median offsets the smallest plane
+// that leaves at least ndBalance of the set on each side. Both sides are
+// ordered recursively and the plane last; in 3-D diagonal planes are about a
+// quarter smaller than axis-aligned ones.
+//
+// It returns, for every vertex, the index of its block (leaf set or
+// separator) in the dissection order; the blocks are the constraint sets of
+// the final constrained minimum-degree ordering.
+func gridND(dims []int, leaf int) []int32 {
 	d := len(dims)
-	stride := make([]int, d)
 	n := 1
-	for q, m := range dims {
-		stride[q] = n
+	for _, m := range dims {
 		n *= m
 	}
-	perm := make([]int, 0, n)
-	lo := make([]int, d)
-	hi := append([]int(nil), dims...)
-	var rec func(lo, hi []int)
-	// emit appends every vertex of the box [lo,hi) in natural order.
-	emit := func(lo, hi []int) {
-		c := append([]int(nil), lo...)
-		for {
-			v := 0
-			for q := 0; q < d; q++ {
-				v += c[q] * stride[q]
-			}
-			perm = append(perm, v)
-			q := 0
-			for ; q < d; q++ {
-				c[q]++
-				if c[q] < hi[q] {
-					break
-				}
-				c[q] = lo[q]
-			}
-			if q == d {
-				return
-			}
+	coord := make([][]int32, d) // coord[p][v]
+	stride := 1
+	for p, m := range dims {
+		coord[p] = make([]int32, n)
+		for v := 0; v < n; v++ {
+			coord[p][v] = int32((v / stride) % m)
 		}
+		stride *= m
 	}
-	rec = func(lo, hi []int) {
-		size, axis, ext := 1, 0, 0
-		for q := 0; q < d; q++ {
-			e := hi[q] - lo[q]
-			if e <= 0 {
-				return
+	// Directions: nonzero a ∈ {−1,0,1}^d with first nonzero entry +1.
+	var dirs [][]int32
+	a := make([]int32, d)
+	var gen func(p int, lead bool)
+	gen = func(p int, lead bool) {
+		if p == d {
+			if !lead {
+				dirs = append(dirs, append([]int32(nil), a...))
 			}
-			size *= e
-			if e > ext {
-				axis, ext = q, e
-			}
-		}
-		if ext <= 2 || size <= 4 {
-			emit(lo, hi)
 			return
 		}
-		mid := lo[axis] + ext/2
-		h1 := append([]int(nil), hi...)
-		h1[axis] = mid
-		rec(lo, h1)
-		l2 := append([]int(nil), lo...)
-		l2[axis] = mid + 1
-		rec(l2, hi)
-		ls := append([]int(nil), lo...)
-		ls[axis] = mid
-		hs := append([]int(nil), hi...)
-		hs[axis] = mid + 1
-		emit(ls, hs)
+		for _, v := range []int32{0, 1, -1} {
+			if lead && v < 0 {
+				continue
+			}
+			a[p] = v
+			gen(p+1, lead && v == 0)
+		}
+		a[p] = 0
 	}
-	rec(lo, hi)
-	return perm
+	gen(0, true)
+	maxDim := 0
+	for _, m := range dims {
+		maxDim = max(maxDim, m)
+	}
+	span := 2*d*maxDim + 1
+	hist := make([]int, span)
+	val := make([]int32, n)
+	label := make([]int32, n)
+	nset := int32(0)
+	verts := make([]int32, n)
+	for v := range verts {
+		verts[v] = int32(v)
+	}
+	dot := func(dir []int32, v int32) int32 {
+		s := int32(0)
+		for p, ap := range dir {
+			s += ap * coord[p][v]
+		}
+		return s
+	}
+	var rec func(set []int32)
+	rec = func(set []int32) {
+		m := len(set)
+		if m == 0 {
+			return
+		}
+		if m <= leaf {
+			for _, v := range set {
+				label[v] = nset
+			}
+			nset++
+			return
+		}
+		bestDir, bestC, bestSep, bestImb := -1, int32(0), m+1, m+1
+		off := int32(d * maxDim)
+		for k, dir := range dirs {
+			lo, hi := int32(1<<30), int32(-1<<30)
+			for _, v := range set {
+				x := dot(dir, v) + off
+				lo, hi = min(lo, x), max(hi, x)
+				hist[x]++
+			}
+			below := 0
+			for c := lo; c <= hi; c++ {
+				sep := hist[c]
+				above := m - below - sep
+				if float64(below) >= ndBalance*float64(m) && float64(above) >= ndBalance*float64(m) {
+					imb := below - above
+					if imb < 0 {
+						imb = -imb
+					}
+					if sep < bestSep || (sep == bestSep && imb < bestImb) {
+						bestDir, bestC, bestSep, bestImb = k, c-off, sep, imb
+					}
+				}
+				below += sep
+			}
+			clear(hist[lo : hi+1])
+		}
+		if bestDir < 0 {
+			for _, v := range set {
+				label[v] = nset
+			}
+			nset++
+			return
+		}
+		dir := dirs[bestDir]
+		for _, v := range set {
+			val[v] = dot(dir, v)
+		}
+		// Three-way partition: below, above, separator.
+		i, j, k := 0, 0, m // set[:i] below, set[i:j] above, set[k:] separator
+		for j < k {
+			v := set[j]
+			switch x := val[v]; {
+			case x < bestC:
+				set[i], set[j] = set[j], set[i]
+				i++
+				j++
+			case x > bestC:
+				j++
+			default:
+				k--
+				set[j], set[k] = set[k], set[j]
+			}
+		}
+		rec(set[:i])
+		rec(set[i:j])
+		for _, v := range set[k:] {
+			label[v] = nset
+		}
+		nset++
+	}
+	rec(verts)
+	return label
 }
 
 // minDegree is a minimum-degree ordering on the quotient graph in the spirit
@@ -169,7 +252,11 @@ func gridND(dims []int) []int {
 // |A_i| + |L_p \ i| + Σ_e |L_e \ L_p|. Indistinguishable variables are not
 // merged (no supervariables), which keeps the code short at some cost in
 // ordering time.
-func minDegree(g *graph) []int {
+//
+// When label is non-nil the ordering is constrained (like CAMD): all
+// vertices with label k are eliminated before any vertex with a larger
+// label; labels are 0..K-1.
+func minDegree(g *graph, label []int32) []int {
 	n := g.n
 	const (
 		isVar = iota
@@ -211,9 +298,29 @@ func minDegree(g *graph) []int {
 			prev[next[v]] = prev[v]
 		}
 	}
-	for v := 0; v < n; v++ {
-		insert(int32(v))
+	// Constraint sets: members of set k are byLabel[lptr[k]:lptr[k+1]].
+	if label == nil {
+		label = make([]int32, n)
 	}
+	nl := 0
+	for _, l := range label {
+		nl = max(nl, int(l)+1)
+	}
+	lptr := make([]int, nl+1)
+	for _, l := range label {
+		lptr[l+1]++
+	}
+	for k := 0; k < nl; k++ {
+		lptr[k+1] += lptr[k]
+	}
+	byLabel := make([]int32, n)
+	lpos := append([]int(nil), lptr[:nl]...)
+	for v, l := range label {
+		byLabel[lpos[l]] = int32(v)
+		lpos[l]++
+	}
+	cur, left := int32(-1), 0
+
 	mark := make([]int, n) // mark[v] == stamp: v is in the current L_p
 	w := make([]int, n)    // |L_e \ L_p| while wstamp[e] == stamp
 	wstamp := make([]int, n)
@@ -224,6 +331,15 @@ func minDegree(g *graph) []int {
 	perm := make([]int, 0, n)
 	mindeg := 0
 	for k := 0; k < n; k++ {
+		for left == 0 {
+			cur++
+			left = lptr[cur+1] - lptr[cur]
+			for _, v := range byLabel[lptr[cur]:lptr[cur+1]] {
+				insert(v)
+			}
+			mindeg = 0
+		}
+		left--
 		for head[mindeg] < 0 {
 			mindeg++
 		}
@@ -271,7 +387,10 @@ func minDegree(g *graph) []int {
 		}
 		remaining := n - k - 1
 		for _, i := range L {
-			remove(i)
+			in := label[i] == cur
+			if in {
+				remove(i)
+			}
 			// Prune element list, absorbing elements inside L_p.
 			es := elems[i][:0]
 			ext := 0
@@ -307,9 +426,11 @@ func minDegree(g *graph) []int {
 				d = 0
 			}
 			deg[i] = d
-			insert(i)
-			if d < mindeg {
-				mindeg = d
+			if in {
+				insert(i)
+				if d < mindeg {
+					mindeg = d
+				}
 			}
 		}
 	}

@@ -1,0 +1,135 @@
+package sparsechol
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+// Backend is the pure-Go sparse Cholesky factor.Factorizer. Its zero value is
+// ready to use.
+type Backend struct{}
+
+var _ factor.Factorizer = Backend{}
+
+// Name returns "go".
+func (Backend) Name() string { return "go" }
+
+// Analyze orders p (see Order), computes the elimination tree, the column
+// counts and the supernodal structure of L, and splits the tree between
+// opt.Threads workers (default GOMAXPROCS). The pattern is copied; p may be
+// modified afterwards.
+func (Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
+	perm, name, err := Order(p, opt)
+	if err != nil {
+		return nil, fmt.Errorf("sparsechol: analyze: %w", err)
+	}
+	nw := runtime.GOMAXPROCS(0)
+	if opt != nil && opt.Threads > 0 {
+		nw = opt.Threads
+	}
+	sym := analyze(p, perm, max(nw, 1))
+	c := &chol{
+		sym:      sym,
+		ordering: name,
+		nnz:      p.NNZ(),
+		rowIdx:   append([]int(nil), p.RowIdx...),
+		colPtr:   append([]int(nil), p.ColPtr...),
+	}
+	c.num = newNumeric(sym)
+	c.pool.New = func() any { return new(solveWork) }
+	return c, nil
+}
+
+// chol is the pure-Go factor.Factor.
+type chol struct {
+	sym      *symbolic
+	num      *numeric
+	ordering string
+	nnz      int
+	rowIdx   []int
+	colPtr   []int
+	valid    bool // a successful Factorize has happened
+	closed   bool
+	pool     sync.Pool
+}
+
+func (c *chol) check() {
+	if c.closed {
+		panic("sparsechol: " + factor.ErrClosed.Error())
+	}
+}
+
+// Factorize computes L for values aligned with the pattern's RowIdx. It
+// returns an error wrapping a *factor.NotPosDefError (with the column in the
+// original numbering) when the matrix is not positive definite, and an error
+// naming the entry when a value is not finite.
+func (c *chol) Factorize(values []float64) error {
+	c.check()
+	if len(values) != c.nnz {
+		panic(fmt.Sprintf("sparsechol: Factorize: len(values)=%d, want %d", len(values), c.nnz))
+	}
+	c.valid = false
+	for k, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			j := 0
+			for c.colPtr[j+1] <= k {
+				j++
+			}
+			return fmt.Errorf("sparsechol: factorize: value %d (row %d, column %d) is %v", k, c.rowIdx[k], j, v)
+		}
+	}
+	if col := c.num.factorize(c.sym, values); col >= 0 {
+		return fmt.Errorf("sparsechol: factorize: %w", &factor.NotPosDefError{Backend: "go", Column: c.sym.perm[col]})
+	}
+	c.valid = true
+	return nil
+}
+
+// Solve solves A X = B for the column-major N×cols block b, writing X to dst
+// (which may alias b). It is safe for concurrent use; each call takes its own
+// workspace from a pool, so steady-state calls do not allocate large buffers.
+func (c *chol) Solve(dst, b []float64, cols int) error {
+	c.check()
+	n := c.sym.n
+	if cols < 0 || len(b) != n*cols || len(dst) != n*cols {
+		panic(fmt.Sprintf("sparsechol: Solve: len(dst)=%d, len(b)=%d, want N*cols=%d*%d", len(dst), len(b), n, cols))
+	}
+	if !c.valid {
+		return fmt.Errorf("sparsechol: solve: no valid factorisation (Factorize failed or was not called)")
+	}
+	if cols == 0 {
+		return nil
+	}
+	c.solve(dst, b, cols)
+	return nil
+}
+
+// Info reports the backend ("go"), the ordering, nnz(L) (exact, without the
+// explicit zeros of relaxed supernodes) and whether supernodes wider than one
+// column exist.
+func (c *chol) Info() factor.Info {
+	c.check()
+	wide := false
+	for s := 0; s < c.sym.ns; s++ {
+		if c.sym.first[s+1]-c.sym.first[s] > 1 {
+			wide = true
+			break
+		}
+	}
+	return factor.Info{Backend: "go", Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: wide}
+}
+
+// Close releases the factor's memory. It is idempotent.
+func (c *chol) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	c.num = nil
+	c.valid = false
+	return nil
+}

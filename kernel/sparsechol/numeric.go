@@ -1,0 +1,256 @@
+package sparsechol
+
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// fworker is the private workspace of one worker of the numeric
+// factorisation.
+type fworker struct {
+	head []int32   // head[s]: first descendant waiting to update s
+	rmap []int32   // rmap[row] = position of row in the current supernode
+	upd  []float64 // dense update block
+	fail int       // failing column (permuted numbering), -1 if none
+}
+
+// numeric holds the values of L and the factorisation workspaces. It is
+// owned by the Factor and reused by every Factorize.
+type numeric struct {
+	lx   []float64
+	link []int32 // next descendant in the same list
+	next []int   // next row position of a finished supernode
+	ws   []fworker
+}
+
+func newNumeric(sym *symbolic) *numeric {
+	num := &numeric{
+		lx:   make([]float64, sym.lsize),
+		link: make([]int32, sym.ns),
+		next: make([]int, sym.ns),
+		ws:   make([]fworker, sym.nw),
+	}
+	for t := range num.ws {
+		w := &num.ws[t]
+		w.head = make([]int32, sym.ns)
+		w.rmap = make([]int32, sym.n)
+		w.upd = make([]float64, sym.maxUpd)
+	}
+	return num
+}
+
+// factorize computes L for the values aligned with the original pattern. It
+// returns the permuted column of the first non-positive pivot, or -1.
+func (num *numeric) factorize(sym *symbolic, values []float64) int {
+	lx := num.lx
+	clear(lx)
+	for k, v := range values {
+		lx[sym.dest[k]] = v
+	}
+	for t := range num.ws {
+		w := &num.ws[t]
+		for s := range w.head {
+			w.head[s] = -1
+		}
+		w.fail = -1
+	}
+	if sym.nw == 1 {
+		num.run(sym, 0, 0, sym.ns)
+		return num.ws[0].fail
+	}
+	var wg sync.WaitGroup
+	for t := 1; t < sym.nw; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			num.run(sym, t, sym.wStart[t], sym.wStart[t+1])
+		}()
+	}
+	num.run(sym, 0, sym.wStart[0], sym.wStart[1])
+	wg.Wait()
+	fail := -1
+	for t := range num.ws {
+		if f := num.ws[t].fail; f >= 0 && (fail < 0 || f < fail) {
+			fail = f
+		}
+	}
+	if fail >= 0 {
+		return fail
+	}
+	num.run(sym, 0, sym.wStart[sym.nw], sym.ns)
+	return num.ws[0].fail
+}
+
+// run factorises supernodes s0..s1-1 with workspace t. Supernodes in the top
+// part collect descendants from the lists of every worker.
+func (num *numeric) run(sym *symbolic, t, s0, s1 int) {
+	ws := &num.ws[t]
+	top := sym.wStart[sym.nw]
+	if sym.nw == 1 {
+		top = sym.ns
+	}
+	for s := s0; s < s1; s++ {
+		f := sym.first[s]
+		w := sym.first[s+1] - f
+		rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+		h := len(rows)
+		ls := num.lx[sym.off[s]:sym.off[s+1]]
+		for r, i := range rows {
+			ws.rmap[i] = int32(r)
+		}
+		if s >= top {
+			for u := range num.ws {
+				num.applyList(sym, &num.ws[u], ws, s, f, w, ls)
+			}
+		} else {
+			num.applyList(sym, ws, ws, s, f, w, ls)
+		}
+		if c := potrf(ls[:w*w], w); c >= 0 {
+			ws.fail = f + c
+			return
+		}
+		if h > w {
+			trsmRight(ls, w, h-w)
+			num.next[s] = w
+			q := sym.snode[rows[w]]
+			num.link[s] = ws.head[q]
+			ws.head[q] = int32(s)
+		}
+	}
+}
+
+// applyList subtracts from supernode s (columns f..f+w-1, values ls) the
+// updates of every descendant in list.head[s], relinking each descendant
+// into the list (of ws) of the next supernode it updates.
+func (num *numeric) applyList(sym *symbolic, list, ws *fworker, s, f, w int, ls []float64) {
+	d := list.head[s]
+	list.head[s] = -1
+	for d >= 0 {
+		dn := num.link[d]
+		dw := sym.first[d+1] - sym.first[d]
+		drows := sym.rows[sym.rowPtr[d]:sym.rowPtr[d+1]]
+		ld := num.lx[sym.off[d]:sym.off[d+1]]
+		p1 := num.next[d]
+		p2 := p1
+		for p2 < len(drows) && int(drows[p2]) < f+w {
+			p2++
+		}
+		m, nc := len(drows)-p1, p2-p1
+		if dw*m*nc >= 2048 && dw >= 8 {
+			// C = L_d[p1:, :] · L_d[p1:p2, :]ᵀ through BLAS.
+			c := ws.upd[:m*nc]
+			a := blas64.General{Rows: nc, Cols: dw, Data: ld[p1*dw:], Stride: dw}
+			blas64.Syrk(blas.NoTrans, 1, a, 0, blas64.Symmetric{Uplo: blas.Lower, N: nc, Data: c, Stride: nc})
+			if m > nc {
+				b := blas64.General{Rows: m - nc, Cols: dw, Data: ld[p2*dw:], Stride: dw}
+				blas64.Gemm(blas.NoTrans, blas.Trans, 1, b, a, 0, blas64.General{Rows: m - nc, Cols: nc, Data: c[nc*nc:], Stride: nc})
+			}
+			for i := 0; i < m; i++ {
+				ti := int(ws.rmap[drows[p1+i]]) * w
+				ci := c[i*nc : i*nc+min(i+1, nc)]
+				for j, v := range ci {
+					ls[ti+int(drows[p1+j])-f] -= v
+				}
+			}
+		} else {
+			for i := 0; i < m; i++ {
+				ti := int(ws.rmap[drows[p1+i]]) * w
+				li := ld[(p1+i)*dw : (p1+i+1)*dw]
+				for j := 0; j < min(i+1, nc); j++ {
+					lj := ld[(p1+j)*dw : (p1+j+1)*dw]
+					lj = lj[:len(li)]
+					sum := 0.0
+					for k, v := range li {
+						sum += v * lj[k]
+					}
+					ls[ti+int(drows[p1+j])-f] -= sum
+				}
+			}
+		}
+		if p2 < len(drows) {
+			num.next[d] = p2
+			q := sym.snode[drows[p2]]
+			num.link[d] = ws.head[q]
+			ws.head[q] = d
+		}
+		d = dn
+	}
+}
+
+// potrfBlock is the block size of the dense Cholesky factorisation.
+const potrfBlock = 48
+
+// potrf overwrites the lower triangle of the row-major n×n matrix a with its
+// Cholesky factor. It returns the first column with a non-positive (or NaN)
+// pivot, or -1.
+func potrf(a []float64, n int) int {
+	if n <= potrfBlock {
+		return potrfUnblocked(a, n, n)
+	}
+	for j := 0; j < n; j += potrfBlock {
+		nb := min(potrfBlock, n-j)
+		if c := potrfUnblocked(a[j*n+j:], nb, n); c >= 0 {
+			return j + c
+		}
+		rest := n - j - nb
+		if rest == 0 {
+			break
+		}
+		l11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nb, Data: a[j*n+j:], Stride: n}
+		a21 := blas64.General{Rows: rest, Cols: nb, Data: a[(j+nb)*n+j:], Stride: n}
+		blas64.Trsm(blas.Right, blas.Trans, 1, l11, a21)
+		blas64.Syrk(blas.NoTrans, -1, a21, 1, blas64.Symmetric{Uplo: blas.Lower, N: rest, Data: a[(j+nb)*n+j+nb:], Stride: n})
+	}
+	return -1
+}
+
+// potrfUnblocked is the left-looking dot-product Cholesky of the n×n lower
+// triangle of a (row stride lda).
+func potrfUnblocked(a []float64, n, lda int) int {
+	for j := 0; j < n; j++ {
+		aj := a[j*lda : j*lda+j+1]
+		d := aj[j]
+		for _, v := range aj[:j] {
+			d -= v * v
+		}
+		if !(d > 0) || math.IsInf(d, 1) {
+			return j
+		}
+		d = math.Sqrt(d)
+		aj[j] = d
+		inv := 1 / d
+		for i := j + 1; i < n; i++ {
+			ai := a[i*lda : i*lda+j+1]
+			s := ai[j]
+			for k, v := range aj[:j] {
+				s -= v * ai[k]
+			}
+			ai[j] = s * inv
+		}
+	}
+	return -1
+}
+
+// trsmRight overwrites the m×w block B stored row-major after the w×w
+// diagonal block of ls with B·L11⁻ᵀ.
+func trsmRight(ls []float64, w, m int) {
+	if w*m >= 4096 {
+		l11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: w, Data: ls, Stride: w}
+		blas64.Trsm(blas.Right, blas.Trans, 1, l11, blas64.General{Rows: m, Cols: w, Data: ls[w*w:], Stride: w})
+		return
+	}
+	for r := 0; r < m; r++ {
+		x := ls[(w+r)*w : (w+r+1)*w]
+		for j := 0; j < w; j++ {
+			lj := ls[j*w : j*w+j+1]
+			s := x[j]
+			for k, v := range lj[:j] {
+				s -= v * x[k]
+			}
+			x[j] = s / lj[j]
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package sparsechol
+
+import "sync"
+
+// solveWork is the workspace of one Solve call. The right-hand sides are
+// held vertex-major: the cols values of pivot i are x[i*cols:(i+1)*cols].
+type solveWork struct {
+	x    []float64
+	priv [][]float64 // per worker: its updates of the top rows
+}
+
+// minParallelWork is the smallest cols·|L| for which Solve splits the work
+// between goroutines; below it the goroutine start-up costs more than it
+// saves.
+const minParallelWork = 1 << 16
+
+// solve runs the forward and backward substitutions of L Lᵀ x = b for the
+// column-major N×cols blocks b and dst.
+func (c *chol) solve(dst, b []float64, cols int) {
+	sym, lx := c.sym, c.num.lx
+	n := sym.n
+	ws := c.pool.Get().(*solveWork)
+	defer c.pool.Put(ws)
+	if cap(ws.x) < n*cols {
+		ws.x = make([]float64, n*cols)
+	}
+	x := ws.x[:n*cols]
+	ntop := n - sym.topCol
+	parallel := sym.nw > 1 && cols*sym.lsize >= minParallelWork
+	if parallel {
+		if len(ws.priv) < sym.nw {
+			ws.priv = make([][]float64, sym.nw)
+		}
+		for t := 1; t < sym.nw; t++ {
+			if cap(ws.priv[t]) < ntop*cols {
+				ws.priv[t] = make([]float64, ntop*cols)
+			}
+		}
+	}
+	perm := sym.perm
+	gather := func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			src := perm[i]
+			xi := x[i*cols : (i+1)*cols]
+			for k := range xi {
+				xi[k] = b[k*n+src]
+			}
+		}
+	}
+	scatter := func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			d := perm[i]
+			xi := x[i*cols : (i+1)*cols]
+			for k, v := range xi {
+				dst[k*n+d] = v
+			}
+		}
+	}
+	// Forward substitution.
+	gather(sym.topCol, n)
+	fwdWorker := func(t int) {
+		s0, s1 := sym.wStart[t], sym.wStart[t+1]
+		gather(sym.first[s0], sym.first[s1])
+		tgt, base := x, 0
+		if parallel && t > 0 {
+			tgt, base = ws.priv[t][:ntop*cols], sym.topCol
+			clear(tgt)
+		}
+		for s := s0; s < s1; s++ {
+			forward(sym, lx, s, x, tgt, base, cols)
+		}
+	}
+	c.runWorkers(parallel, fwdWorker)
+	if parallel {
+		xt := x[sym.topCol*cols:]
+		for t := 1; t < sym.nw; t++ {
+			for k, v := range ws.priv[t][:ntop*cols] {
+				xt[k] += v
+			}
+		}
+	}
+	for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
+		forward(sym, lx, s, x, x, 0, cols)
+	}
+	// Backward substitution.
+	for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
+		backward(sym, lx, s, x, cols)
+	}
+	scatter(sym.topCol, n)
+	bwdWorker := func(t int) {
+		s0, s1 := sym.wStart[t], sym.wStart[t+1]
+		for s := s1 - 1; s >= s0; s-- {
+			backward(sym, lx, s, x, cols)
+		}
+		scatter(sym.first[s0], sym.first[s1])
+	}
+	c.runWorkers(parallel, bwdWorker)
+}
+
+// runWorkers calls fn(t) for every worker t, concurrently when parallel.
+func (c *chol) runWorkers(parallel bool, fn func(t int)) {
+	nw := c.sym.nw
+	if !parallel {
+		for t := 0; t < nw; t++ {
+			fn(t)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(nw - 1)
+	for t := 1; t < nw; t++ {
+		go func() {
+			defer wg.Done()
+			fn(t)
+		}()
+	}
+	fn(0)
+	wg.Wait()
+}
+
+// forward eliminates supernode s: it solves its diagonal block in place in x
+// and subtracts its contributions from the rows below. Rows at or beyond
+// sym.topCol go to tgt (row i at (i-base)·cols), the others to x.
+func forward(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols int) {
+	f := sym.first[s]
+	w := sym.first[s+1] - f
+	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+	ls := lx[sym.off[s]:sym.off[s+1]]
+	x1 := x[f*cols : (f+w)*cols]
+	for r := 0; r < w; r++ {
+		xr := x1[r*cols : (r+1)*cols]
+		subRows(xr, ls[r*w:r*w+r], x1, cols)
+		inv := 1 / ls[r*w+r]
+		for k := range xr {
+			xr[k] *= inv
+		}
+	}
+	split := sym.split[s]
+	for r := w; r < split; r++ {
+		i := int(rows[r])
+		subRows(x[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
+	}
+	for r := split; r < len(rows); r++ {
+		i := int(rows[r]) - base
+		subRows(tgt[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
+	}
+}
+
+// backward solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
+// the transposed diagonal block.
+func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
+	f := sym.first[s]
+	w := sym.first[s+1] - f
+	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+	ls := lx[sym.off[s]:sym.off[s+1]]
+	x1 := x[f*cols : (f+w)*cols]
+	h := len(rows)
+	r := w
+	for ; r+4 <= h; r += 4 {
+		i0, i1, i2, i3 := int(rows[r]), int(rows[r+1]), int(rows[r+2]), int(rows[r+3])
+		y0 := x[i0*cols : (i0+1)*cols]
+		y1 := x[i1*cols : (i1+1)*cols]
+		y2 := x[i2*cols : (i2+1)*cols]
+		y3 := x[i3*cols : (i3+1)*cols]
+		l0 := ls[r*w : (r+1)*w]
+		l1 := ls[(r+1)*w : (r+2)*w]
+		l2 := ls[(r+2)*w : (r+3)*w]
+		l3 := ls[(r+3)*w : (r+4)*w]
+		for k := range l0 {
+			sub4(x1[k*cols:(k+1)*cols], y0, y1, y2, y3, l0[k], l1[k], l2[k], l3[k])
+		}
+	}
+	for ; r < h; r++ {
+		i := int(rows[r])
+		y := x[i*cols : (i+1)*cols]
+		lr := ls[r*w : (r+1)*w]
+		for k, l := range lr {
+			sub1(x1[k*cols:(k+1)*cols], y, l)
+		}
+	}
+	for r := w - 1; r >= 0; r-- {
+		xr := x1[r*cols : (r+1)*cols]
+		inv := 1 / ls[r*w+r]
+		for k := range xr {
+			xr[k] *= inv
+		}
+		lr := ls[r*w : r*w+r]
+		for k, l := range lr {
+			sub1(x1[k*cols:(k+1)*cols], xr, l)
+		}
+	}
+}
+
+// subRows computes y -= Σ_k l[k]·xs[k*cols:(k+1)*cols].
+func subRows(y, l, xs []float64, cols int) {
+	k := 0
+	for ; k+4 <= len(l); k += 4 {
+		sub4(y, xs[k*cols:(k+1)*cols], xs[(k+1)*cols:(k+2)*cols], xs[(k+2)*cols:(k+3)*cols], xs[(k+3)*cols:(k+4)*cols],
+			l[k], l[k+1], l[k+2], l[k+3])
+	}
+	for ; k < len(l); k++ {
+		sub1(y, xs[k*cols:(k+1)*cols], l[k])
+	}
+}
+
+// sub4 computes y -= c0·a0 + c1·a1 + c2·a2 + c3·a3.
+func sub4(y, a0, a1, a2, a3 []float64, c0, c1, c2, c3 float64) {
+	a0 = a0[:len(y)]
+	a1 = a1[:len(y)]
+	a2 = a2[:len(y)]
+	a3 = a3[:len(y)]
+	for i := range y {
+		y[i] -= c0*a0[i] + c1*a1[i] + c2*a2[i] + c3*a3[i]
+	}
+}
+
+// sub1 computes y -= c·a.
+func sub1(y, a []float64, c float64) {
+	a = a[:len(y)]
+	for i := range y {
+		y[i] -= c * a[i]
+	}
+}

@@ -1,0 +1,390 @@
+package sparsechol
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+type testCase struct {
+	name string
+	m    *testMatrix
+}
+
+func testCases() []testCase {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var cs []testCase
+	for _, g := range []struct {
+		dims []int
+		c    float64
+	}{
+		{[]int{12, 9}, 0.5},
+		{[]int{30, 30}, 10},
+		{[]int{6, 5, 4}, 1},
+		{[]int{10, 10, 10}, 3},
+		{[]int{2, 2}, 0.01},
+	} {
+		n, es := gridEdges(rng, g.dims...)
+		m := heatMatrix(n, es, g.c)
+		m.grid = g.dims
+		cs = append(cs, testCase{fmt.Sprintf("grid%v", g.dims), m})
+	}
+	// A random connected-ish graph, a disconnected one, a path and a
+	// single vertex.
+	cs = append(cs, testCase{"random", heatMatrix(300, randomEdges(rng, 300, 5), 2)})
+	// Two copies of a random graph plus 50 isolated vertices.
+	var dis []edge
+	for _, e := range randomEdges(rng, 100, 4) {
+		dis = append(dis, e, edge{e.i + 100, e.j + 100, e.w})
+	}
+	cs = append(cs, testCase{"disconnected", heatMatrix(250, dis, 1)})
+	var path []edge
+	for i := 0; i+1 < 500; i++ {
+		path = append(path, edge{i, i + 1, 1 + float64(i%3)})
+	}
+	cs = append(cs, testCase{"path", heatMatrix(500, path, 5)})
+	cs = append(cs, testCase{"single", heatMatrix(1, nil, 1)})
+	return cs
+}
+
+func TestSolveResidual(t *testing.T) {
+	t.Parallel()
+	for _, tc := range testCases() {
+		for _, o := range []factor.Ordering{factor.OrderingDefault, factor.OrderingNatural, factor.OrderingAMD, factor.OrderingNestedDissection} {
+			for _, threads := range []int{1, 2, 3} {
+				name := fmt.Sprintf("%s/%v/threads=%d", tc.name, o, threads)
+				f, err := Backend{}.Analyze(tc.m.pat, &factor.Options{Ordering: o, Grid: tc.m.grid, Threads: threads})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if err := f.Factorize(tc.m.val); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				rng := rand.New(rand.NewPCG(2, 2))
+				for _, cols := range []int{1, 3, 20} {
+					n := tc.m.pat.N
+					b := randomBlock(rng, n*cols)
+					x := make([]float64, n*cols)
+					if err := f.Solve(x, b, cols); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if r := tc.m.relResidual(x, b, cols); !(r <= 1e-12) {
+						t.Errorf("%s cols=%d: relative residual %g > 1e-12", name, cols, r)
+					}
+				}
+				f.Close()
+			}
+		}
+	}
+}
+
+// TestDenseOracle compares the solution with gonum's dense Cholesky.
+func TestDenseOracle(t *testing.T) {
+	t.Parallel()
+	for _, tc := range testCases() {
+		n := tc.m.pat.N
+		if n > 400 {
+			continue
+		}
+		a := mat.NewSymDense(n, nil)
+		for j := 0; j < n; j++ {
+			for q := tc.m.pat.ColPtr[j]; q < tc.m.pat.ColPtr[j+1]; q++ {
+				a.SetSym(tc.m.pat.RowIdx[q], j, tc.m.val[q])
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(a) {
+			t.Fatalf("%s: dense oracle failed", tc.name)
+		}
+		const cols = 4
+		rng := rand.New(rand.NewPCG(3, 3))
+		b := randomBlock(rng, n*cols)
+		var want mat.Dense
+		if err := ch.SolveTo(&want, mat.NewDense(cols, n, b).T()); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Backend{}.Analyze(tc.m.pat, &factor.Options{Grid: tc.m.grid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Factorize(tc.m.val); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, n*cols)
+		copy(got, b)
+		if err := f.Solve(got, got, cols); err != nil { // in place
+			t.Fatal(err)
+		}
+		var maxErr, maxX float64
+		for k := 0; k < cols; k++ {
+			for i := 0; i < n; i++ {
+				maxErr = math.Max(maxErr, math.Abs(got[k*n+i]-want.At(i, k)))
+				maxX = math.Max(maxX, math.Abs(want.At(i, k)))
+			}
+		}
+		if maxErr > 1e-12*maxX {
+			t.Errorf("%s: max |x - x_dense| = %g (max |x| = %g)", tc.name, maxErr, maxX)
+		}
+	}
+}
+
+func TestOrderIsPermutation(t *testing.T) {
+	t.Parallel()
+	for _, tc := range testCases() {
+		for _, o := range []factor.Ordering{factor.OrderingDefault, factor.OrderingNatural, factor.OrderingAMD, factor.OrderingNestedDissection} {
+			perm, name, err := Order(tc.m.pat, &factor.Options{Ordering: o, Grid: tc.m.grid})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := tc.m.pat.N
+			seen := make([]bool, n)
+			if len(perm) != n {
+				t.Fatalf("%s/%v: len(perm)=%d, want %d", tc.name, o, len(perm), n)
+			}
+			for _, i := range perm {
+				if i < 0 || i >= n || seen[i] {
+					t.Fatalf("%s/%v (%s): not a permutation: %d", tc.name, o, name, i)
+				}
+				seen[i] = true
+			}
+		}
+	}
+	// The analysed factor's own permutation (after postordering and
+	// splitting) too.
+	for _, tc := range testCases() {
+		f, err := Backend{}.Analyze(tc.m.pat, &factor.Options{Grid: tc.m.grid, Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		perm := f.(*chol).sym.perm
+		seen := make([]bool, len(perm))
+		for _, i := range perm {
+			if seen[i] {
+				t.Fatalf("%s: analysed order repeats %d", tc.name, i)
+			}
+			seen[i] = true
+		}
+	}
+}
+
+func TestOrderErrors(t *testing.T) {
+	t.Parallel()
+	m := heatMatrix(6, []edge{{0, 1, 1}}, 1)
+	for _, opt := range []*factor.Options{
+		{Grid: []int{2, 2}},
+		{Grid: []int{3, 0}},
+		{Ordering: factor.Ordering(42)},
+	} {
+		if _, err := (Backend{}).Analyze(m.pat, opt); err == nil {
+			t.Errorf("Analyze(%+v): no error", opt)
+		}
+	}
+	if _, err := (Backend{}).Analyze(&factor.Pattern{N: 2, ColPtr: []int{0, 1, 1}, RowIdx: []int{0}}, nil); err == nil {
+		t.Error("Analyze of an invalid pattern: no error")
+	}
+}
+
+// TestRefactorize checks that refactorising after a weight change gives the
+// same solution as a fresh factorisation.
+func TestRefactorize(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, dims := range [][]int{{20, 17}, {8, 7, 6}} {
+		n, es := gridEdges(rng, dims...)
+		m1 := heatMatrix(n, es, 1)
+		for k := range es {
+			es[k].w *= 0.2 + 3*rng.Float64()
+		}
+		m2 := heatMatrix(n, es, 1)
+		opt := &factor.Options{Grid: dims}
+		f, err := Backend{}.Analyze(m1.pat, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Factorize(m1.val); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Factorize(m2.val); err != nil {
+			t.Fatal(err)
+		}
+		g, _ := Backend{}.Analyze(m2.pat, opt)
+		if err := g.Factorize(m2.val); err != nil {
+			t.Fatal(err)
+		}
+		const cols = 5
+		b := randomBlock(rng, n*cols)
+		x1, x2 := make([]float64, n*cols), make([]float64, n*cols)
+		f.Solve(x1, b, cols)
+		g.Solve(x2, b, cols)
+		for k := range x1 {
+			if x1[k] != x2[k] {
+				t.Fatalf("grid %v: refactorised solution differs at %d: %v vs %v", dims, k, x1[k], x2[k])
+			}
+		}
+		if r := m2.relResidual(x1, b, cols); r > 1e-12 {
+			t.Errorf("grid %v: residual after refactorisation %g", dims, r)
+		}
+	}
+}
+
+func TestNotPosDef(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 5))
+	n, es := gridEdges(rng, 9, 8)
+	m := heatMatrix(n, es, 1)
+	for _, bad := range []int{0, 17, n - 1} {
+		val := append([]float64(nil), m.val...)
+		// Make the diagonal of vertex bad strongly negative: the leading
+		// principal minor containing it fails at that pivot whatever the
+		// order... unless an earlier pivot fails, which cannot happen since
+		// the rest of the matrix stays diagonally dominant.
+		val[m.pat.ColPtr[bad]] = -100
+		for _, threads := range []int{1, 2} {
+			f, err := Backend{}.Analyze(m.pat, &factor.Options{Grid: []int{9, 8}, Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = f.Factorize(val)
+			var npd *factor.NotPosDefError
+			if !errors.As(err, &npd) || !errors.Is(err, factor.ErrNotPosDef) {
+				t.Fatalf("bad=%d: got %v, want a NotPosDefError", bad, err)
+			}
+			if npd.Column != bad {
+				t.Errorf("bad=%d threads=%d: error names column %d", bad, threads, npd.Column)
+			}
+			if err := f.Solve(make([]float64, n), make([]float64, n), 1); err == nil {
+				t.Error("Solve after a failed Factorize: no error")
+			}
+		}
+	}
+	val := append([]float64(nil), m.val...)
+	val[5] = math.NaN()
+	f, _ := Backend{}.Analyze(m.pat, nil)
+	if err := f.Factorize(val); err == nil {
+		t.Error("NaN value: no error")
+	}
+}
+
+// TestConcurrentSolve runs several Solves at once (run with -race).
+func TestConcurrentSolve(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(6, 6))
+	n, es := gridEdges(rng, 40, 30)
+	m := heatMatrix(n, es, 2)
+	f, err := Backend{}.Analyze(m.pat, &factor.Options{Grid: []int{40, 30}, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Factorize(m.val); err != nil {
+		t.Fatal(err)
+	}
+	const cols, G = 7, 6
+	bs := make([][]float64, G)
+	want := make([][]float64, G)
+	for g := range bs {
+		bs[g] = randomBlock(rng, n*cols)
+		want[g] = make([]float64, n*cols)
+		f.Solve(want[g], bs[g], cols)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, G)
+	for g := 0; g < G; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := make([]float64, n*cols)
+			for rep := 0; rep < 5; rep++ {
+				if err := f.Solve(x, bs[g], cols); err != nil {
+					errs[g] = err
+					return
+				}
+				for k := range x {
+					if x[k] != want[g][k] {
+						errs[g] = fmt.Errorf("goroutine %d: result differs at %d", g, k)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestClose(t *testing.T) {
+	t.Parallel()
+	m := heatMatrix(3, []edge{{0, 1, 1}, {1, 2, 1}}, 1)
+	f, _ := Backend{}.Analyze(m.pat, nil)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Factorize after Close did not panic")
+		}
+	}()
+	f.Factorize(m.val)
+}
+
+// TestFill checks nnz(L) of the geometric nested dissection on grids against
+// the exact count of a dense symbolic factorisation... of the supernodal
+// structure: every stored row set must contain the true structure, and the
+// reported count must equal the sum of true column counts.
+func TestFillCount(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 7))
+	n, es := gridEdges(rng, 7, 6, 5)
+	m := heatMatrix(n, es, 1)
+	f, err := Backend{}.Analyze(m.pat, &factor.Options{Grid: []int{7, 6, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Factorize(m.val); err != nil {
+		t.Fatal(err)
+	}
+	// Count the nonzeros of the dense factor of the permuted matrix.
+	perm := f.(*chol).sym.perm
+	a := mat.NewSymDense(n, nil)
+	for j := 0; j < n; j++ {
+		for q := m.pat.ColPtr[j]; q < m.pat.ColPtr[j+1]; q++ {
+			a.SetSym(m.pat.RowIdx[q], j, m.val[q])
+		}
+	}
+	ap := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			ap.SetSym(i, j, a.At(perm[i], perm[j]))
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(ap) {
+		t.Fatal("dense factorisation failed")
+	}
+	var l mat.TriDense
+	ch.LTo(&l)
+	nz := 0
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			if l.At(i, j) != 0 {
+				nz++
+			}
+		}
+	}
+	if got := f.Info().NNZL; got != nz {
+		t.Errorf("NNZL = %d, dense factor has %d nonzeros", got, nz)
+	}
+}

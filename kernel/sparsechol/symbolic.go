@@ -1,0 +1,487 @@
+package sparsechol
+
+import (
+	"slices"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+// symbolic is the result of the analysis of one pattern: the final pivot
+// order, the supernode partition with its row structure, the storage layout
+// of L, and the split of the supernodal tree between workers.
+type symbolic struct {
+	n    int
+	perm []int // perm[k] = original index of pivot k
+	nnzL int   // exact entries of L (diagonal included), without relaxed zeros
+
+	// Supernode s holds columns first[s]..first[s+1]-1 and the rows
+	// rows[rowPtr[s]:rowPtr[s+1]] (sorted; the first w_s are its own
+	// columns). Its values are a row-major h_s×w_s block at lx[off[s]:].
+	ns     int
+	first  []int
+	rowPtr []int
+	rows   []int32
+	off    []int
+	lsize  int
+	snode  []int32 // supernode of each column
+	parent []int   // supernodal tree (-1 for roots)
+
+	// Workers: worker t owns supernodes wStart[t]..wStart[t+1]-1 (whole
+	// subtrees); supernodes from wStart[nw] on (columns from topCol on)
+	// form the top of the tree, handled serially after the workers.
+	nw     int
+	wStart []int
+	topCol int
+	// split[s] is the first row position of s at or beyond topCol.
+	split []int
+
+	// dest[k] is the position in lx of the k-th stored entry of the
+	// original pattern.
+	dest []int
+
+	maxUpd  int // size of the largest dense update buffer
+	maxGath int // largest off-diagonal height (rows)
+}
+
+// lowerPermuted returns, for the symmetric pattern p permuted by pinv, the
+// strictly lower part by rows: for row k the columns m<k with A(k,m) ≠ 0
+// (rows[ptr[k]:ptr[k+1]], unsorted).
+func lowerByRows(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
+	n := p.N
+	ptr = make([]int, n+1)
+	for j := 0; j < n; j++ {
+		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
+			a, b := pinv[p.RowIdx[k]], pinv[j]
+			ptr[max(a, b)+1]++
+		}
+	}
+	for k := 0; k < n; k++ {
+		ptr[k+1] += ptr[k]
+	}
+	idx = make([]int32, ptr[n])
+	pos := append([]int(nil), ptr[:n]...)
+	for j := 0; j < n; j++ {
+		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
+			a, b := pinv[p.RowIdx[k]], pinv[j]
+			hi, lo := max(a, b), min(a, b)
+			idx[pos[hi]] = int32(lo)
+			pos[hi]++
+		}
+	}
+	return ptr, idx
+}
+
+// etree computes the elimination tree from the lower part by rows.
+func etree(n int, ptr []int, idx []int32) []int {
+	parent := make([]int, n)
+	anc := make([]int, n)
+	for k := 0; k < n; k++ {
+		parent[k], anc[k] = -1, -1
+		for _, m := range idx[ptr[k]:ptr[k+1]] {
+			for i := int(m); i != -1 && i != k; {
+				nx := anc[i]
+				anc[i] = k
+				if nx == -1 {
+					parent[i] = k
+				}
+				i = nx
+			}
+		}
+	}
+	return parent
+}
+
+// postorder returns a postordering of the forest given by parent, visiting
+// children in increasing order.
+func postorder(parent []int) []int {
+	n := len(parent)
+	head := make([]int, n)
+	next := make([]int, n)
+	for i := range head {
+		head[i] = -1
+	}
+	for j := n - 1; j >= 0; j-- {
+		if p := parent[j]; p >= 0 {
+			next[j] = head[p]
+			head[p] = j
+		}
+	}
+	post := make([]int, 0, n)
+	stack := make([]int, 0, 64)
+	for r := 0; r < n; r++ {
+		if parent[r] >= 0 {
+			continue
+		}
+		stack = append(stack, r)
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if c := head[top]; c >= 0 {
+				head[top] = next[c]
+				stack = append(stack, c)
+			} else {
+				stack = stack[:len(stack)-1]
+				post = append(post, top)
+			}
+		}
+	}
+	return post
+}
+
+func inverse(perm []int) []int {
+	pinv := make([]int, len(perm))
+	for k, i := range perm {
+		pinv[i] = k
+	}
+	return pinv
+}
+
+// Relaxed amalgamation thresholds (the defaults of CHOLMOD's supernodal
+// analysis): a merged supernode of at most relaxCols[t] columns is accepted
+// when its fraction of explicit zeros is below relaxZeros[t].
+var (
+	relaxCols  = [...]int{4, 16, 48}
+	relaxZeros = [...]float64{0.8, 0.1, 0.05}
+)
+
+// analyze performs the symbolic analysis of p for the pivot order perm0,
+// splitting the tree for nw workers.
+func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
+	n := p.N
+	// Postorder the elimination tree so supernodes are contiguous.
+	pinv := inverse(perm0)
+	ptr, idx := lowerByRows(p, pinv)
+	post := postorder(etree(n, ptr, idx))
+	perm1 := make([]int, n)
+	for k, j := range post {
+		perm1[k] = perm0[j]
+	}
+	pinv = inverse(perm1)
+	ptr, idx = lowerByRows(p, pinv)
+	par := etree(n, ptr, idx)
+
+	// Column counts by walking the row subtrees.
+	cnt := make([]int, n)
+	mark := make([]int, n)
+	for i := range mark {
+		mark[i] = -1
+	}
+	nnzL := 0
+	for k := 0; k < n; k++ {
+		mark[k] = k
+		cnt[k]++
+		for _, m := range idx[ptr[k]:ptr[k+1]] {
+			for i := int(m); mark[i] != k; i = par[i] {
+				mark[i] = k
+				cnt[i]++
+			}
+		}
+	}
+	nchild := make([]int, n)
+	for j := 0; j < n; j++ {
+		nnzL += cnt[j]
+		if par[j] >= 0 {
+			nchild[par[j]]++
+		}
+	}
+
+	// Fundamental supernodes, merged with relaxed amalgamation. Supernode
+	// t covers columns sf[t]..sf[t]+sw[t]-1; sh[t] is the height of its
+	// first column, snz[t] its exact entries.
+	var sf, sw, sh, snz []int
+	for j := 0; j < n; {
+		s := j
+		for j+1 < n && par[j] == j+1 && nchild[j+1] == 1 && cnt[j] == cnt[j+1]+1 {
+			j++
+		}
+		j++
+		w := j - s
+		nz := 0
+		for c := s; c < j; c++ {
+			nz += cnt[c]
+		}
+		h := cnt[s]
+		// Try merging the previous supernode (a child of this one).
+		for len(sf) > 0 {
+			t := len(sf) - 1
+			last := sf[t] + sw[t] - 1
+			if last+1 != s || par[last] != s {
+				break
+			}
+			mw := sw[t] + w
+			mh := sw[t] + h
+			store := mw*mh - mw*(mw-1)/2
+			mnz := snz[t] + nz
+			z := float64(store-mnz) / float64(store)
+			ok := mw <= relaxCols[0]
+			for r := 1; r < len(relaxCols) && !ok; r++ {
+				ok = mw <= relaxCols[r] && z < relaxZeros[r-1]
+			}
+			ok = ok || z < relaxZeros[len(relaxZeros)-1]
+			if !ok {
+				break
+			}
+			s, w, h, nz = sf[t], mw, mh, mnz
+			sf, sw, sh, snz = sf[:t], sw[:t], sh[:t], snz[:t]
+		}
+		sf, sw, sh, snz = append(sf, s), append(sw, w), append(sh, h), append(snz, nz)
+	}
+	ns := len(sf)
+	colSn := make([]int, n)
+	for t := 0; t < ns; t++ {
+		for c := sf[t]; c < sf[t]+sw[t]; c++ {
+			colSn[c] = t
+		}
+	}
+	spar := make([]int, ns)
+	for t := 0; t < ns; t++ {
+		spar[t] = -1
+		if q := par[sf[t]+sw[t]-1]; q >= 0 {
+			spar[t] = colSn[q]
+		}
+	}
+
+	// Split the supernodal tree between workers and reorder supernodes:
+	// the subtrees of worker 0, of worker 1, …, then the top.
+	work := make([]float64, ns)
+	for t := 0; t < ns; t++ {
+		work[t] = float64(sh[t]*sw[t]) - float64(sw[t]*(sw[t]-1))/2
+	}
+	order, wcount := splitTree(spar, work, nw)
+	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, nw: nw}
+	newSn := make([]int, ns)
+	for k, t := range order {
+		newSn[t] = k
+	}
+	sym.first = make([]int, ns+1)
+	sym.parent = make([]int, ns)
+	perm := make([]int, 0, n)
+	for k, t := range order {
+		sym.first[k] = len(perm)
+		for c := sf[t]; c < sf[t]+sw[t]; c++ {
+			perm = append(perm, perm1[c])
+		}
+		sym.parent[k] = -1
+		if spar[t] >= 0 {
+			sym.parent[k] = newSn[spar[t]]
+		}
+	}
+	sym.first[ns] = n
+	sym.perm = perm
+	sym.wStart = make([]int, nw+1)
+	for t := 0; t < nw; t++ {
+		sym.wStart[t+1] = sym.wStart[t] + wcount[t]
+	}
+	sym.topCol = sym.first[sym.wStart[nw]]
+	sym.snode = make([]int32, n)
+	for s := 0; s < ns; s++ {
+		for c := sym.first[s]; c < sym.first[s+1]; c++ {
+			sym.snode[c] = int32(s)
+		}
+	}
+
+	// Row structure of every supernode: its columns, the entries of A
+	// below them and the rows of its children below them.
+	pinv = inverse(perm)
+	colPtr, colIdx := lowerByCols(p, pinv)
+	children := make([][]int, ns)
+	for s := 0; s < ns; s++ {
+		if q := sym.parent[s]; q >= 0 {
+			children[q] = append(children[q], s)
+		}
+	}
+	sym.rowPtr = make([]int, ns+1)
+	sym.off = make([]int, ns+1)
+	for i := range mark {
+		mark[i] = -1
+	}
+	var buf []int32
+	for s := 0; s < ns; s++ {
+		f, l := sym.first[s], sym.first[s+1]
+		buf = buf[:0]
+		for c := f; c < l; c++ {
+			buf = append(buf, int32(c))
+			mark[c] = s
+		}
+		for c := f; c < l; c++ {
+			for _, i := range colIdx[colPtr[c]:colPtr[c+1]] {
+				if mark[i] != s {
+					mark[i] = s
+					buf = append(buf, i)
+				}
+			}
+		}
+		for _, ch := range children[s] {
+			for _, i := range sym.rows[sym.rowPtr[ch]+sym.first[ch+1]-sym.first[ch] : sym.rowPtr[ch+1]] {
+				if mark[i] != s {
+					mark[i] = s
+					buf = append(buf, i)
+				}
+			}
+		}
+		slices.Sort(buf[l-f:])
+		sym.rows = append(sym.rows, buf...)
+		sym.rowPtr[s+1] = len(sym.rows)
+		h, w := len(buf), l-f
+		sym.off[s+1] = sym.off[s] + h*w
+	}
+	sym.lsize = sym.off[ns]
+
+	// Row positions at or beyond the top, and buffer sizes.
+	sym.split = make([]int, ns)
+	maxW := 0
+	for s := 0; s < ns; s++ {
+		maxW = max(maxW, sym.first[s+1]-sym.first[s])
+	}
+	for s := 0; s < ns; s++ {
+		w := sym.first[s+1] - sym.first[s]
+		r := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+		k, _ := slices.BinarySearch(r, int32(sym.topCol))
+		sym.split[s] = max(k, w)
+		off := len(r) - w
+		sym.maxGath = max(sym.maxGath, off)
+		sym.maxUpd = max(sym.maxUpd, off*min(off, maxW))
+	}
+
+	// Destination of every original entry in lx.
+	sym.dest = make([]int, p.NNZ())
+	for j := 0; j < n; j++ {
+		for k := p.ColPtr[j]; k < p.ColPtr[j+1]; k++ {
+			a, b := pinv[p.RowIdx[k]], pinv[j]
+			row, col := max(a, b), min(a, b)
+			s := int(sym.snode[col])
+			r := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+			pos, _ := slices.BinarySearch(r, int32(row))
+			w := sym.first[s+1] - sym.first[s]
+			sym.dest[k] = sym.off[s] + pos*w + col - sym.first[s]
+		}
+	}
+	return sym
+}
+
+// lowerByCols returns the strictly lower part of the permuted pattern by
+// columns: for column j the rows i>j with A(i,j) ≠ 0.
+func lowerByCols(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
+	n := p.N
+	ptr = make([]int, n+1)
+	for j := 0; j < n; j++ {
+		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
+			a, b := pinv[p.RowIdx[k]], pinv[j]
+			ptr[min(a, b)+1]++
+		}
+	}
+	for k := 0; k < n; k++ {
+		ptr[k+1] += ptr[k]
+	}
+	idx = make([]int32, ptr[n])
+	pos := append([]int(nil), ptr[:n]...)
+	for j := 0; j < n; j++ {
+		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
+			a, b := pinv[p.RowIdx[k]], pinv[j]
+			hi, lo := max(a, b), min(a, b)
+			idx[pos[lo]] = int32(hi)
+			pos[lo]++
+		}
+	}
+	return ptr, idx
+}
+
+// splitTree chooses whole subtrees of the forest (parent, in postorder) for
+// nw workers and returns the new supernode order (worker 0's subtrees, …,
+// worker nw-1's, then the remaining top nodes in their original order) and
+// the number of nodes of each worker. It greedily splits the heaviest
+// subtree until the estimated parallel time stops improving.
+func splitTree(parent []int, work []float64, nw int) (order []int, count []int) {
+	ns := len(parent)
+	count = make([]int, nw)
+	children := make([][]int, ns)
+	var roots []int
+	sub := append([]float64(nil), work...)
+	for s := 0; s < ns; s++ {
+		if q := parent[s]; q >= 0 {
+			children[q] = append(children[q], s)
+			sub[q] += sub[s]
+		} else {
+			roots = append(roots, s)
+		}
+	}
+	if nw <= 1 {
+		order = make([]int, ns)
+		for i := range order {
+			order[i] = i
+		}
+		count[0] = ns
+		return order, count
+	}
+	total := 0.0
+	for _, r := range roots {
+		total += sub[r]
+	}
+	assign := func(cands []int) (bins [][]int, t float64) {
+		c := append([]int(nil), cands...)
+		slices.SortFunc(c, func(a, b int) int {
+			switch {
+			case sub[a] > sub[b]:
+				return -1
+			case sub[a] < sub[b]:
+				return 1
+			}
+			return a - b
+		})
+		bins = make([][]int, nw)
+		load := make([]float64, nw)
+		top := total
+		for _, s := range c {
+			b := 0
+			for k := 1; k < nw; k++ {
+				if load[k] < load[b] {
+					b = k
+				}
+			}
+			load[b] += sub[s]
+			top -= sub[s]
+			bins[b] = append(bins[b], s)
+		}
+		return bins, slices.Max(load) + top
+	}
+	cands := append([]int(nil), roots...)
+	bestBins, bestT := assign(cands)
+	for it := 0; it < 8*nw+32 && len(cands) > 0; it++ {
+		h := 0
+		for k := range cands {
+			if sub[cands[k]] > sub[cands[h]] {
+				h = k
+			}
+		}
+		s := cands[h]
+		cands = append(cands[:h], cands[h+1:]...)
+		cands = append(cands, children[s]...)
+		bins, t := assign(cands)
+		if t < bestT {
+			bestBins, bestT = bins, t
+		}
+	}
+	inSub := make([]bool, ns)
+	for w, bin := range bestBins {
+		slices.Sort(bin)
+		for _, r := range bin {
+			start := len(order)
+			// Collect the subtree of r (postorder: descendants precede r).
+			stack := []int{r}
+			for len(stack) > 0 {
+				t := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				order = append(order, t)
+				inSub[t] = true
+				stack = append(stack, children[t]...)
+			}
+			slices.Sort(order[start:])
+			count[w] += len(order) - start
+		}
+	}
+	for s := 0; s < ns; s++ {
+		if !inSub[s] {
+			order = append(order, s)
+		}
+	}
+	return order, count
+}
