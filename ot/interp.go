@@ -84,6 +84,7 @@ type Interpolator struct {
 	ab, vb       []float64 // N×C, Backward only
 	tapeU, tapeV []float64 // L blocks N×C (1 without tape): K·b, K·a
 	q            []float64 // N×F, interior reconstructions
+	qt           []float64 // N×F, Backward only: recomputed q
 	aEnd, rEnd   []float64 // N×E
 	gEnd, abEnd  []float64 // N×E, Backward only
 	recs         [][][]float64
@@ -187,6 +188,7 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolato
 	ip.rEnd = make([]float64, n*ip.nEnd)
 	if ip.tape {
 		ip.g1 = make([]float64, n)
+		ip.qt = make([]float64, n*ip.nInt)
 		ip.ab = make([]float64, nc)
 		ip.vb = make([]float64, nc)
 		ip.gEnd = make([]float64, n*ip.nEnd)
@@ -217,13 +219,13 @@ func (ip *Interpolator) Columns() (c, e int) { return 2 * ip.nInt, ip.nEnd }
 
 // MemoryBytes returns the size of the workspace in bytes:
 //
-//	8·N·((2L+4.5)·C + 4E + 3)     with the tape (the default)
+//	8·N·((2L+5)·C + 4E + 3)       with the tape (the default)
 //	8·N·(4.5·C + 2E + 2)          with ForwardOnly
 //
 // (plus the copied poles, 16·N per sequence, and small per-frame slices).
 // The tape, K·b and K·a of every iteration, is the 2L·C term.
 func (ip *Interpolator) MemoryBytes() int {
-	f := len(ip.k1) + len(ip.ones) + len(ip.g1) + len(ip.q) + len(ip.a) + len(ip.b) +
+	f := len(ip.k1) + len(ip.ones) + len(ip.g1) + len(ip.q) + len(ip.qt) + len(ip.a) + len(ip.b) +
 		len(ip.ab) + len(ip.vb) + len(ip.tapeU) + len(ip.tapeV) +
 		len(ip.aEnd) + len(ip.rEnd) + len(ip.gEnd) + len(ip.abEnd)
 	return 8 * f
@@ -392,10 +394,12 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	if c > 0 {
 		clear(ip.b) // b̄ of the last iteration: b_L is not an output
 	}
+	qcur := ip.q // q of the last iteration is the reconstruction itself
 	for it := ip.iters; it >= 1 && c > 0; it-- {
 		u := ip.tapeU[(it-1)*nc : it*nc]
 		v := ip.tapeV[(it-1)*nc : it*nc]
-		// Recompute a, q, b of iteration it; form v̄ = ∂/∂(K·a).
+		// Recompute a and b of iteration it (q was recomputed by the
+		// previous step); form v̄ = ∂/∂(K·a).
 		for f := 0; f < ip.nInt; f++ {
 			l0, l1 := ip.lam0[f], ip.lam1[f]
 			c0, c1 := 2*f, 2*f+1
@@ -405,6 +409,7 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 			a0, a1 := ip.col(ip.a, c0), ip.col(ip.a, c1)
 			bb0, bb1 := ip.col(ip.b, c0), ip.col(ip.b, c1)
 			vb0, vb1 := ip.col(ip.vb, c0), ip.col(ip.vb, c1)
+			qf := ip.col(qcur, f)
 			var gq []float64
 			if it == ip.iters {
 				r := ip.intRef[f]
@@ -413,7 +418,7 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 			for i := 0; i < n; i++ {
 				a0[i] = p0[i] / u0[i]
 				a1[i] = p1[i] / u1[i]
-				qi := geo(l0, l1, v0[i], v1[i])
+				qi := qf[i]
 				bi0, bi1 := qi/v0[i], qi/v1[i]
 				qb := bb0[i]/v0[i] + bb1[i]/v1[i]
 				if gq != nil {
@@ -444,14 +449,18 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 			}
 			break
 		}
-		// Through u = K·b_{it−1}: recompute b_{it−1} from the tape (into a).
+		// Through u = K·b_{it−1}: recompute q_{it−1} (into qt, kept for the
+		// next step) and b_{it−1} (into a) from the tape.
 		vp := ip.tapeV[(it-2)*nc : (it-1)*nc]
+		qcur = ip.qt
 		for f := 0; f < ip.nInt; f++ {
 			l0, l1 := ip.lam0[f], ip.lam1[f]
 			v0, v1 := ip.col(vp, 2*f), ip.col(vp, 2*f+1)
 			b0, b1 := ip.col(ip.a, 2*f), ip.col(ip.a, 2*f+1)
+			qf := ip.col(qcur, f)
 			for i := 0; i < n; i++ {
 				qi := geo(l0, l1, v0[i], v1[i])
+				qf[i] = qi
 				b0[i] = qi / v0[i]
 				b1[i] = qi / v1[i]
 			}
