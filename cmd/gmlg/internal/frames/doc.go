@@ -1,0 +1,58 @@
+// Package frames loads the observed snapshots that gmlg learns from: a
+// folder of 2-D or 3-D histograms, grouped into one or several sequences
+// and normalised to unit mass.
+//
+// # Files
+//
+// A frame is a .npy array of any numeric dtype, byte order and memory order
+// NumPy writes (see package npyfile), either 2-D [n,n] or 3-D [n,n,n], or,
+// for 2-D data, a PNG or JPEG image. An image becomes a grey level per
+// pixel: the mean of its R, G and B channels scaled to [0,1] (the luminance
+// itself for a grey PNG, 8- or 16-bit), as the reference's
+// dg_kinterp2_from_images does; alpha is ignored. The image row is the
+// array row, so an image of height n and width n gives an [n,n] frame.
+//
+// Files are selected with a glob pattern inside the folder and sorted
+// lexicographically by name, as the reference does (name frames
+// array-00..array-10, not array-0..array-10). The default pattern is
+// "array-*.npy"; when nothing matches it, the images *.png, *.jpg and *.jpeg
+// are used instead.
+//
+// # Sequences
+//
+// The basename of each file (without extension) is split at '-' and its
+// all-digit fields are counted (SPEC §8):
+//   - no digit field or one (array-07, video_000): all files form one
+//     sequence, in name order;
+//   - two fields (array-SS-TT): files are grouped by SS into sequences, each
+//     in name order, the sequences ordered by SS;
+//   - the count must be the same for every file; three or more is an error.
+//
+// Every sequence needs at least three frames (Options.MinFrames): the first
+// and last are the interpolation poles and at least one lies between them.
+//
+// # Normalisation
+//
+// Each frame is flattened in C order (flat index r*n+c in 2-D, R*n²+G*n+B
+// in 3-D) and divided by its own sum, so it sums to one: obs = I/ΣI, as the
+// reference's 2-D learning script does. With Options.Floor > 0 the value
+// Floor·max(I)/N is added to every entry first (SPEC §10 and §11.10 use
+// 1e-6), which removes zeros that the KL loss cannot take.
+//
+// # Errors
+//
+// Bad input gives an error naming the folder or the file: a missing folder,
+// no matching file, an unsupported extension, a corrupt or truncated .npy,
+// PNG or JPEG, an unsupported dtype, 1-D or 4-D arrays, non-square 2-D or
+// non-cubic 3-D frames, shapes that differ between files, negative, NaN or
+// infinite values, an all-zero frame, too few frames in a sequence, and
+// inconsistent sequence naming. The loader never panics on bad input (it is
+// fuzz-tested).
+//
+//	set, err := frames.Load("data/toydataF3", nil)
+//	if err != nil {
+//		return err // e.g. "frames: data/x/array-03.npy: negative value -0.5 at [4, 7]"
+//	}
+//	n, seq := set.Shape[0], set.Sequences[0]
+//	first, last := seq.Frames[0].Data, seq.Frames[len(seq.Frames)-1].Data
+package frames

@@ -1,0 +1,402 @@
+package frames
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // register the JPEG decoder
+	_ "image/png"  // register the PNG decoder
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+)
+
+// DefaultPattern is the glob tried first when Options.Pattern is empty.
+const DefaultPattern = "array-*.npy"
+
+// imagePatterns are tried, together, when DefaultPattern matches nothing.
+var imagePatterns = []string{"*.png", "*.jpg", "*.jpeg"}
+
+// Options controls Load. The zero value (or nil) gives the defaults.
+type Options struct {
+	// Pattern is a filepath.Match glob inside the folder. Empty means
+	// DefaultPattern, or the images *.png, *.jpg and *.jpeg when no file
+	// matches it.
+	Pattern string
+	// Floor, when positive, adds Floor·max(I)/N to every value of a frame I
+	// before normalising it (SPEC uses 1e-6). Zero adds nothing.
+	Floor float64
+	// MinFrames is the smallest accepted number of frames per sequence.
+	// Zero means 3.
+	MinFrames int
+}
+
+// Frame is one normalised observation.
+type Frame struct {
+	// Path is the file the frame was read from.
+	Path string
+	// Data holds the N = n^d values in C order; they are non-negative,
+	// finite and sum to one.
+	Data []float64
+}
+
+// Sequence is an ordered series of frames observed on the same grid.
+type Sequence struct {
+	// ID is the SS field of array-SS-TT names, or "" for a folder holding a
+	// single sequence.
+	ID string
+	// Frames are in name order; the first and last are the poles.
+	Frames []Frame
+}
+
+// Set is everything Load read from a folder.
+type Set struct {
+	// Dir is the folder, as given to Load ("" for LoadFiles).
+	Dir string
+	// Shape is [n, n] or [n, n, n], the common shape of every frame.
+	Shape []int
+	// Sequences are ordered by ID.
+	Sequences []Sequence
+}
+
+// Dim returns the grid dimension d, 2 or 3.
+func (s *Set) Dim() int { return len(s.Shape) }
+
+// Side returns the grid side n.
+func (s *Set) Side() int { return s.Shape[0] }
+
+// N returns the number of vertices n^d, the length of every frame.
+func (s *Set) N() int {
+	n := 1
+	for _, d := range s.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Files returns the paths of all frames, sequence by sequence.
+func (s *Set) Files() []string {
+	var out []string
+	for _, q := range s.Sequences {
+		for _, f := range q.Frames {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// Load reads, checks and normalises the frames in folder dir.
+func Load(dir string, opt *Options) (*Set, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("frames: folder %s does not exist", dir)
+		}
+		return nil, fmt.Errorf("frames: folder %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("frames: %s is not a folder", dir)
+	}
+	var paths []string
+	if opt.Pattern != "" {
+		if paths, err = glob(dir, opt.Pattern); err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			return nil, fmt.Errorf("frames: no file in folder %s matches %q", dir, opt.Pattern)
+		}
+	} else {
+		if paths, err = glob(dir, DefaultPattern); err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			for _, p := range imagePatterns {
+				m, err := glob(dir, p)
+				if err != nil {
+					return nil, err
+				}
+				paths = append(paths, m...)
+			}
+			sort.Strings(paths)
+		}
+		if len(paths) == 0 {
+			return nil, fmt.Errorf("frames: folder %s has no %s, %s files",
+				dir, DefaultPattern, strings.Join(imagePatterns, ", "))
+		}
+	}
+	set, err := LoadFiles(paths, opt)
+	if err != nil {
+		return nil, err
+	}
+	set.Dir = dir
+	return set, nil
+}
+
+// glob returns the regular files matching pattern inside dir, sorted.
+func glob(dir, pattern string) ([]string, error) {
+	m, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return nil, fmt.Errorf("frames: pattern %q: %w", pattern, err)
+	}
+	var out []string
+	for _, p := range m {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// LoadFiles reads, checks and normalises the given files, in the given
+// order, grouping them into sequences by their names as Load does.
+func LoadFiles(paths []string, opt *Options) (*Set, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	if len(paths) == 0 {
+		return nil, errors.New("frames: no files given")
+	}
+	if !(opt.Floor >= 0) || math.IsInf(opt.Floor, 0) {
+		return nil, fmt.Errorf("frames: Floor must be a finite non-negative number, not %v", opt.Floor)
+	}
+	minFrames := opt.MinFrames
+	if minFrames == 0 {
+		minFrames = 3
+	}
+	ids, err := sequenceIDs(paths)
+	if err != nil {
+		return nil, err
+	}
+	set := &Set{}
+	var shapePath string
+	index := map[string]int{}
+	for i, path := range paths {
+		a, err := ReadFrame(path)
+		if err != nil {
+			return nil, err
+		}
+		if set.Shape == nil {
+			set.Shape, shapePath = a.Shape, path
+		} else if !equalInts(a.Shape, set.Shape) {
+			return nil, fmt.Errorf("frames: %s has shape %s but %s has shape %s; all frames must have the same shape",
+				path, npyfile.ShapeString(a.Shape), shapePath, npyfile.ShapeString(set.Shape))
+		}
+		if err := normalise(path, a, opt.Floor); err != nil {
+			return nil, err
+		}
+		k, ok := index[ids[i]]
+		if !ok {
+			k = len(set.Sequences)
+			index[ids[i]] = k
+			set.Sequences = append(set.Sequences, Sequence{ID: ids[i]})
+		}
+		set.Sequences[k].Frames = append(set.Sequences[k].Frames, Frame{Path: path, Data: a.Data})
+	}
+	sort.SliceStable(set.Sequences, func(i, j int) bool { return set.Sequences[i].ID < set.Sequences[j].ID })
+	for _, q := range set.Sequences {
+		if len(q.Frames) < minFrames {
+			where := filepath.Dir(q.Frames[0].Path)
+			name := "the sequence"
+			if q.ID != "" {
+				name = fmt.Sprintf("sequence %s", q.ID)
+			}
+			return nil, fmt.Errorf("frames: %s in %s has %d frame(s); at least %d are needed (first pole, one observation, last pole)",
+				name, where, len(q.Frames), minFrames)
+		}
+	}
+	return set, nil
+}
+
+// sequenceIDs applies the SPEC §8 naming rule and returns each file's
+// sequence ID.
+func sequenceIDs(paths []string) ([]string, error) {
+	ids := make([]string, len(paths))
+	count := -1
+	var first string
+	for i, p := range paths {
+		base := filepath.Base(p)
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+		var nums []string
+		for _, f := range strings.Split(base, "-") {
+			if isDigits(f) {
+				nums = append(nums, f)
+			}
+		}
+		switch {
+		case len(nums) > 2:
+			return nil, fmt.Errorf("frames: %s: %d numeric '-' fields in the name; want one (array-TT) or two (array-SS-TT)", p, len(nums))
+		case count >= 0 && len(nums) != count:
+			return nil, fmt.Errorf("frames: %s has %d numeric '-' field(s) in its name but %s has %d; name all frames alike (array-TT or array-SS-TT)",
+				p, len(nums), first, count)
+		}
+		count, first = len(nums), paths[0]
+		if len(nums) == 2 {
+			ids[i] = nums[0]
+		}
+	}
+	return ids, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadFrame reads one frame file without normalising it and checks its
+// shape: a 2-D [n,n] or 3-D [n,n,n] .npy array, or a square PNG or JPEG
+// image converted to grey levels in [0,1]. Values are not checked.
+func ReadFrame(path string) (*npyfile.Array, error) {
+	var a *npyfile.Array
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".npy":
+		var err error
+		if a, err = npyfile.ReadFile(path); err != nil {
+			return nil, fmt.Errorf("frames: %w", err)
+		}
+	case ".png", ".jpg", ".jpeg":
+		var err error
+		if a, err = readImage(path); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("frames: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
+	}
+	s := a.Shape
+	switch {
+	case len(s) != 2 && len(s) != 3:
+		return nil, fmt.Errorf("frames: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",
+			path, npyfile.ShapeString(s), len(s))
+	case len(s) == 2 && s[0] != s[1]:
+		return nil, fmt.Errorf("frames: %s: 2-D frame of shape %s is not square", path, npyfile.ShapeString(s))
+	case len(s) == 3 && (s[0] != s[1] || s[1] != s[2]):
+		return nil, fmt.Errorf("frames: %s: 3-D frame of shape %s is not cubic", path, npyfile.ShapeString(s))
+	case s[0] < 2:
+		return nil, fmt.Errorf("frames: %s: shape %s is too small; the grid side must be at least 2", path, npyfile.ShapeString(s))
+	}
+	return a, nil
+}
+
+func readImage(path string) (*npyfile.Array, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("frames: %w", err)
+	}
+	defer f.Close()
+	// Check the size from the header before decoding the pixels.
+	cfg, format, err := image.DecodeConfig(f)
+	if err != nil {
+		return nil, fmt.Errorf("frames: %s: not a readable PNG or JPEG image: %w", path, err)
+	}
+	if cfg.Width != cfg.Height {
+		return nil, fmt.Errorf("frames: %s: %d×%d %s image is not square", path, cfg.Width, cfg.Height, format)
+	}
+	if cfg.Width < 2 || cfg.Width > 4096 {
+		return nil, fmt.Errorf("frames: %s: %d×%d image; the side must be between 2 and 4096", path, cfg.Width, cfg.Height)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		return nil, fmt.Errorf("frames: %s: %w", path, err)
+	}
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("frames: %s: corrupt or truncated %s image: %w", path, format, err)
+	}
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	a := &npyfile.Array{Shape: []int{h, w}, Data: make([]float64, w*h)}
+	for y := range h {
+		for x := range w {
+			a.Data[y*w+x] = grey(img.At(b.Min.X+x, b.Min.Y+y))
+		}
+	}
+	return a, nil
+}
+
+// grey returns the mean of the non-premultiplied R, G and B of c, in [0,1].
+// Non-premultiplied colours are read directly so that a translucent pixel
+// keeps its exact colour.
+func grey(c color.Color) float64 {
+	var r, g, b uint32
+	switch c := c.(type) {
+	case color.NRGBA:
+		r, g, b = uint32(c.R)*0x101, uint32(c.G)*0x101, uint32(c.B)*0x101
+	case color.NRGBA64:
+		r, g, b = uint32(c.R), uint32(c.G), uint32(c.B)
+	default:
+		n := color.NRGBA64Model.Convert(c).(color.NRGBA64)
+		r, g, b = uint32(n.R), uint32(n.G), uint32(n.B)
+	}
+	return float64(r+g+b) / (3 * 65535)
+}
+
+// normalise checks the values of a frame and rescales it in place to unit
+// sum, adding the optional floor first.
+func normalise(path string, a *npyfile.Array, floor float64) error {
+	maxv := 0.0
+	for i, v := range a.Data {
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("frames: %s: value %v at %s; frames must be finite", path, v, index(a.Shape, i))
+		case v < 0:
+			return fmt.Errorf("frames: %s: negative value %v at %s; frames are histograms and must be non-negative", path, v, index(a.Shape, i))
+		}
+		maxv = max(maxv, v)
+	}
+	if maxv == 0 {
+		return fmt.Errorf("frames: %s: all values are zero; a frame needs positive mass", path)
+	}
+	if floor > 0 {
+		add := floor * maxv / float64(len(a.Data))
+		for i := range a.Data {
+			a.Data[i] += add
+		}
+	}
+	sum := 0.0
+	for _, v := range a.Data {
+		sum += v
+	}
+	if math.IsInf(sum, 0) {
+		return fmt.Errorf("frames: %s: the values sum to +Inf in float64; rescale the data", path)
+	}
+	for i := range a.Data {
+		a.Data[i] /= sum
+	}
+	return nil
+}
+
+// index formats the multi-index of flat C-order position i.
+func index(shape []int, i int) string {
+	idx := make([]string, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		idx[k] = fmt.Sprint(i % shape[k])
+		i /= shape[k]
+	}
+	return "[" + strings.Join(idx, ", ") + "]"
+}
