@@ -26,6 +26,7 @@ type Euclidean struct {
 	n     int
 	gamma float64
 	k1d   []float64
+	kmat  []float64 // n×n matrix k1d[|i−m|], row-major
 	tmp   []float64
 }
 
@@ -46,7 +47,13 @@ func NewEuclidean(n int, gamma float64) (*Euclidean, error) {
 		x := float64(m) / float64(n-1)
 		k[m] = math.Exp(-x * x / gamma)
 	}
-	return &Euclidean{n: n, gamma: gamma, k1d: k, tmp: make([]float64, n*n*n)}, nil
+	km := make([]float64, n*n)
+	for i := range n {
+		for m := range n {
+			km[i*n+m] = k[max(i-m, m-i)]
+		}
+	}
+	return &Euclidean{n: n, gamma: gamma, k1d: k, kmat: km, tmp: make([]float64, n*n*n)}, nil
 }
 
 // GammaFromSigma returns γ = 2σ², the reference's conversion of its
@@ -81,25 +88,47 @@ func (e *Euclidean) Apply(dst, src []float64, cols int) error {
 	return nil
 }
 
-// pass convolves in with k1d along the axis of the given stride.
+// pass convolves in with k1d along the axis of the given stride. The data
+// splits into blocks of n·stride values; within a block, row m (stride
+// contiguous values) is the slice at offset m·stride, and output row i is
+// Σ_m k1d[|i−m|]·row m, accumulated with contiguous axpys. The fast axis
+// (stride 1) uses a dense n×n matrix–vector product instead.
 func (e *Euclidean) pass(out, in []float64, stride int) {
 	n := e.n
 	k := e.k1d
-	// Lines along the axis start at every index whose coordinate on that
-	// axis is 0: base = hi·stride·n + lo with lo < stride.
-	for hi := 0; hi < len(in)/(stride*n); hi++ {
-		for lo := range stride {
-			base := hi*stride*n + lo
-			for i := range n {
+	block := n * stride
+	if stride == 1 {
+		kk := e.kmat
+		for base := 0; base < len(in); base += n {
+			src := in[base : base+n]
+			dst := out[base : base+n]
+			for i := range dst {
+				row := kk[i*n : (i+1)*n]
 				var sum float64
-				for m := range n {
-					dm := i - m
-					if dm < 0 {
-						dm = -dm
-					}
-					sum += k[dm] * in[base+m*stride]
+				for m, v := range src {
+					sum += row[m] * v
 				}
-				out[base+i*stride] = sum
+				dst[i] = sum
+			}
+		}
+		return
+	}
+	for base := 0; base < len(in); base += block {
+		src := in[base : base+block]
+		dst := out[base : base+block]
+		for i := range n {
+			o := dst[i*stride : (i+1)*stride]
+			clear(o)
+			for m := range n {
+				dm := i - m
+				if dm < 0 {
+					dm = -dm
+				}
+				c := k[dm]
+				r := src[m*stride : (m+1)*stride]
+				for q, v := range r {
+					o[q] += c * v
+				}
 			}
 		}
 	}
