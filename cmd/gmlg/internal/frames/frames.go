@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/jpeg" // register the JPEG decoder
 	_ "image/png"  // register the PNG decoder
-	"image/color"
 	"math"
 	"os"
 	"path/filepath"

@@ -248,7 +248,11 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`no file in folder`, `"x-*.npy"`}, ""},
 		{"bad pattern", func(t *testing.T, dir string) string { return dir }, &Options{Pattern: "[x"},
 			[]string{`pattern "[x"`}, ""},
-		{"unsupported extension", func(t *testing.T, dir string) string { good(t, dir, "a-0.npy"); writeBytes(t, dir, "a-1.txt", nil); return dir },
+		{"unsupported extension", func(t *testing.T, dir string) string {
+			good(t, dir, "a-0.npy")
+			writeBytes(t, dir, "a-1.txt", nil)
+			return dir
+		},
 			&Options{Pattern: "a-*"}, []string{"a-1.txt", `unsupported file type ".txt"`}, ""},
 		{"mixed shapes", func(t *testing.T, dir string) string {
 			good(t, dir, "array-0.npy", "array-1.npy")
@@ -263,13 +267,19 @@ func TestLoadErrors(t *testing.T) {
 			writeNPY(t, dir, "array-0.npy", []int{2, 2, 3}, make([]float64, 12), nil)
 			return dir
 		}, nil, []string{"array-0.npy", "(2, 2, 3) is not cubic"}, ""},
-		{"1-D", func(t *testing.T, dir string) string { writeNPY(t, dir, "array-0.npy", []int{9}, ramp(3), nil); return dir }, nil,
+		{"1-D", func(t *testing.T, dir string) string {
+			writeNPY(t, dir, "array-0.npy", []int{9}, ramp(3), nil)
+			return dir
+		}, nil,
 			[]string{"array-0.npy", "(9,) is 1-D"}, ""},
 		{"4-D", func(t *testing.T, dir string) string {
 			writeNPY(t, dir, "array-0.npy", []int{2, 2, 2, 2}, make([]float64, 16), nil)
 			return dir
 		}, nil, []string{"array-0.npy", "is 4-D"}, ""},
-		{"side 1", func(t *testing.T, dir string) string { writeNPY(t, dir, "array-0.npy", []int{1, 1}, []float64{1}, nil); return dir }, nil,
+		{"side 1", func(t *testing.T, dir string) string {
+			writeNPY(t, dir, "array-0.npy", []int{1, 1}, []float64{1}, nil)
+			return dir
+		}, nil,
 			[]string{"array-0.npy", "too small"}, ""},
 		{"negative", func(t *testing.T, dir string) string {
 			d := ramp(3)
@@ -309,13 +319,22 @@ func TestLoadErrors(t *testing.T) {
 			good(t, dir, "array-00-00.npy", "array-00-01.npy", "array-00-02.npy", "array-01-00.npy", "array-01-01.npy")
 			return dir
 		}, nil, []string{"sequence 01 in", "has 2 frame(s)"}, ""},
-		{"min frames option", func(t *testing.T, dir string) string { good(t, dir, "array-0.npy", "array-1.npy", "array-2.npy"); return dir },
+		{"min frames option", func(t *testing.T, dir string) string {
+			good(t, dir, "array-0.npy", "array-1.npy", "array-2.npy")
+			return dir
+		},
 			&Options{MinFrames: 4}, []string{"has 3 frame(s); at least 4"}, ""},
-		{"mixed naming", func(t *testing.T, dir string) string { good(t, dir, "array-00-01.npy", "array-01.npy", "array-02.npy"); return dir }, nil,
+		{"mixed naming", func(t *testing.T, dir string) string {
+			good(t, dir, "array-00-01.npy", "array-01.npy", "array-02.npy")
+			return dir
+		}, nil,
 			[]string{"array-01.npy has 1 numeric", "array-00-01.npy has 2"}, ""},
 		{"three numeric fields", func(t *testing.T, dir string) string { good(t, dir, "array-1-2-3.npy"); return dir }, nil,
 			[]string{"array-1-2-3.npy", "3 numeric '-' fields"}, ""},
-		{"corrupt npy", func(t *testing.T, dir string) string { writeBytes(t, dir, "array-0.npy", []byte("hello, world")); return dir }, nil,
+		{"corrupt npy", func(t *testing.T, dir string) string {
+			writeBytes(t, dir, "array-0.npy", []byte("hello, world"))
+			return dir
+		}, nil,
 			[]string{"array-0.npy", "invalid .npy format"}, ""},
 		{"truncated npy", func(t *testing.T, dir string) string {
 			p := writeNPY(t, dir, "array-0.npy", []int{3, 3}, ramp(3), nil)
@@ -327,15 +346,24 @@ func TestLoadErrors(t *testing.T) {
 			writeBytes(t, dir, "array-0.npy", []byte("\x93NUMPY\x01\x00\x40\x00{'descr': '<c16', 'fortran_order': False, 'shape': (1, 1), }           \n"+strings.Repeat("\x00", 16)))
 			return dir
 		}, nil, []string{"array-0.npy", "unsupported .npy dtype", "<c16"}, ""},
-		{"corrupt png", func(t *testing.T, dir string) string { writeBytes(t, dir, "image-0.png", []byte("\x89PNG\r\n\x1a\ngarbage")); return dir }, nil,
+		{"corrupt png", func(t *testing.T, dir string) string {
+			writeBytes(t, dir, "image-0.png", []byte("\x89PNG\r\n\x1a\ngarbage"))
+			return dir
+		}, nil,
 			[]string{"image-0.png", "not a readable PNG or JPEG"}, ""},
-		{"truncated png", func(t *testing.T, dir string) string { writeBytes(t, dir, "image-0.png", validPNG[:len(validPNG)-20]); return dir }, nil,
+		{"truncated png", func(t *testing.T, dir string) string {
+			writeBytes(t, dir, "image-0.png", validPNG[:len(validPNG)-20])
+			return dir
+		}, nil,
 			[]string{"image-0.png", "corrupt or truncated png image"}, ""},
 		{"non-square image", func(t *testing.T, dir string) string {
 			writeBytes(t, dir, "image-0.png", encodePNG(t, image.NewGray(image.Rect(0, 0, 5, 4))))
 			return dir
 		}, nil, []string{"image-0.png", "5×4 png image is not square"}, ""},
-		{"text named png", func(t *testing.T, dir string) string { writeBytes(t, dir, "image-0.png", []byte("not an image")); return dir }, nil,
+		{"text named png", func(t *testing.T, dir string) string {
+			writeBytes(t, dir, "image-0.png", []byte("not an image"))
+			return dir
+		}, nil,
 			[]string{"image-0.png", "unknown format"}, ""},
 	}
 	for _, tc := range tests {
