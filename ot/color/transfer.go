@@ -1,7 +1,6 @@
 package color
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -11,8 +10,9 @@ import (
 
 // ErrNonFinite is returned (wrapped) when the Sinkhorn scalings or the
 // projected colours of a transfer become NaN or infinite, typically because
-// the kernel underflows (γ too small for the histograms).
-var ErrNonFinite = errors.New("color: non-finite values")
+// the kernel underflows (γ too small for the histograms). It is
+// ot.ErrNonFinite, so one errors.Is test covers both packages.
+var ErrNonFinite = ot.ErrNonFinite
 
 // DefaultIterations is the number of Sinkhorn iterations used when an
 // Iterations option is zero (the reference's ml_direct_transfer default).
