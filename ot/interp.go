@@ -342,6 +342,11 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 // exact arithmetic; it is kept so that any DiffKernel is differentiated
 // exactly.)
 //
+// The adjoint calls come in exactly the reverse order of Forward's Apply
+// calls, each with a src block bitwise equal to that of its Apply, so a
+// kernel that records its applications on a LIFO tape (kernel.Heat's Store
+// mode) can pop them instead of recomputing.
+//
 // Backward panics if the kernel is not a DiffKernel, the Interpolator was
 // built with ForwardOnly, no successful Forward preceded it, or a length is
 // wrong. A gradient that is not finite gives a *NonFiniteError.
@@ -374,21 +379,6 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	}
 	n := ip.n
 	clear(ip.g1)
-	// Endpoint frames: r = K·a, a = P / K·1.
-	if ip.nEnd > 0 {
-		for e, r := range ip.endRef {
-			copy(ip.col(ip.gEnd, e), grec[r.seq][r.frame])
-		}
-		if err := dk.Adjoint(ip.abEnd, gparam, ip.aEnd, ip.gEnd, ip.nEnd); err != nil {
-			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
-		}
-		for e := 0; e < ip.nEnd; e++ {
-			abe, ae := ip.col(ip.abEnd, e), ip.col(ip.aEnd, e)
-			for i := range ip.g1 {
-				ip.g1[i] -= abe[i] * ae[i] / ip.k1[i]
-			}
-		}
-	}
 	c := 2 * ip.nInt
 	nc := n * c
 	if c > 0 {
@@ -467,6 +457,21 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 		}
 		if err := dk.Adjoint(ip.b, gparam, ip.a, ip.vb, c); err != nil {
 			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
+		}
+	}
+	// Endpoint frames: r = K·a, a = P / K·1.
+	if ip.nEnd > 0 {
+		for e, r := range ip.endRef {
+			copy(ip.col(ip.gEnd, e), grec[r.seq][r.frame])
+		}
+		if err := dk.Adjoint(ip.abEnd, gparam, ip.aEnd, ip.gEnd, ip.nEnd); err != nil {
+			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
+		}
+		for e := 0; e < ip.nEnd; e++ {
+			abe, ae := ip.col(ip.abEnd, e), ip.col(ip.aEnd, e)
+			for i := range ip.g1 {
+				ip.g1[i] -= abe[i] * ae[i] / ip.k1[i]
+			}
 		}
 	}
 	// Through K·1 (shared by the endpoint rule and the first iteration).
