@@ -76,6 +76,56 @@ func (m *Map) Apply(dst, src *Image) {
 	}
 }
 
+// Correct returns the colour (r,g,b) + d(r,g,b) clipped to [0,1], where d
+// is the map's correction newcolor − centre interpolated trilinearly between
+// bin centres (and held constant beyond the outer centres). Unlike Lookup
+// it is continuous and the identity map returns its input exactly; it is a
+// gmlg extension, not the reference's pixel rule.
+func (m *Map) Correct(r, g, b float64) (float64, float64, float64) {
+	n := m.Bins
+	var idx [3]int
+	var frac [3]float64
+	for ch, v := range [3]float64{r, g, b} {
+		t := v*float64(n) - 0.5
+		t = min(max(t, 0), float64(n-1))
+		i := min(int(t), max(n-2, 0))
+		idx[ch], frac[ch] = i, t-float64(i)
+	}
+	var d [3]float64
+	for corner := range 8 {
+		w := 1.0
+		var bi [3]int
+		for ch := range 3 {
+			bit := corner >> (2 - ch) & 1
+			if bit == 1 {
+				w *= frac[ch]
+			} else {
+				w *= 1 - frac[ch]
+			}
+			bi[ch] = min(idx[ch]+bit, n-1)
+		}
+		if w == 0 {
+			continue
+		}
+		bin := Index(bi[0], bi[1], bi[2], n)
+		cr, cg, cb := BinCentre(bin, n)
+		d[0] += w * (m.Colors[3*bin] - cr)
+		d[1] += w * (m.Colors[3*bin+1] - cg)
+		d[2] += w * (m.Colors[3*bin+2] - cb)
+	}
+	return min(max(r+d[0], 0), 1), min(max(g+d[1], 0), 1), min(max(b+d[2], 0), 1)
+}
+
+// ApplyCorrect is Apply with Correct instead of Lookup.
+func (m *Map) ApplyCorrect(dst, src *Image) {
+	if dst.W != src.W || dst.H != src.H || len(dst.Pix) != len(src.Pix) {
+		panic(fmt.Sprintf("color: Map.ApplyCorrect: dst %d×%d, src %d×%d", dst.W, dst.H, src.W, src.H))
+	}
+	for k := 0; k < len(src.Pix); k += 3 {
+		dst.Pix[k], dst.Pix[k+1], dst.Pix[k+2] = m.Correct(src.Pix[k], src.Pix[k+1], src.Pix[k+2])
+	}
+}
+
 // Transfer computes OT colour transfers by barycentric projection (SPEC
 // §9.5) with a fixed kernel on the n³ colour grid. It holds the Sinkhorn and
 // projection buffers, so repeated calls do not allocate in their loops; a
@@ -204,13 +254,19 @@ type TransferOptions struct {
 	// SigmaRange is the bilateral range sigma in [0,1] channel units; zero
 	// means DefaultSigmaRange (0.1).
 	SigmaRange float64
+	// Interpolate maps pixels with (*Map).Correct (trilinear interpolation
+	// of the per-bin correction) instead of the reference's nearest-bin
+	// Lookup. This gmlg extension removes most of the quantisation to bin
+	// centres, which is large at n = 16.
+	Interpolate bool
 }
 
 // Apply transfers the colours of histogram q onto im, whose own histogram
 // (at the transfer's n bins, see Histogram) is p (SPEC §9.5):
 //
 //  1. Map(p, q, Iterations) gives a colour for every bin;
-//  2. every pixel takes the colour of its bin (LookupBin);
+//  2. every pixel takes the colour of its bin (LookupBin), or with
+//     Interpolate its own colour plus the interpolated correction (Correct);
 //  3. unless NoBilateral, the correction D = mapped − im is smoothed per
 //     channel c by the cross bilateral grid guided by channel c of im
 //     (edge range [0,1]);
@@ -228,7 +284,11 @@ func (t *Transfer) Apply(im *Image, p, q []float64, opt *TransferOptions) (*Imag
 		return nil, err
 	}
 	out := NewImage(im.W, im.H)
-	m.Apply(out, im)
+	if o.Interpolate {
+		m.ApplyCorrect(out, im)
+	} else {
+		m.Apply(out, im)
+	}
 	if !o.NoBilateral {
 		if err := Smooth(out, im, o.SigmaSpatial, o.SigmaRange); err != nil {
 			return nil, fmt.Errorf("color: transfer: %w", err)

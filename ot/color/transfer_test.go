@@ -309,3 +309,58 @@ func TestSelfTransferReference(t *testing.T) {
 		t.Errorf("self transfer changes the image by %.3f grey levels on average, want < 1", d)
 	}
 }
+
+// TestCorrect: the interpolated correction reproduces the identity map
+// exactly, equals the bin correction at bin centres and is continuous.
+func TestCorrect(t *testing.T) {
+	const n = 5
+	id := &Map{Bins: n, Colors: make([]float64, 3*n*n*n)}
+	for i := range n * n * n {
+		id.Colors[3*i], id.Colors[3*i+1], id.Colors[3*i+2] = BinCentre(i, n)
+	}
+	for _, v := range [][3]float64{{0, 0, 0}, {1, 1, 1}, {0.03, 0.5, 0.97}, {0.31, 0.77, 0.5}} {
+		r, g, b := id.Correct(v[0], v[1], v[2])
+		if math.Abs(r-v[0]) > 1e-15 || math.Abs(g-v[1]) > 1e-15 || math.Abs(b-v[2]) > 1e-15 {
+			t.Errorf("identity Correct(%v) = %v %v %v", v, r, g, b)
+		}
+	}
+	m := specMap(t)
+	for _, bin := range []int{0, 31, 62, 124} {
+		cr, cg, cb := BinCentre(bin, n)
+		r, g, b := m.Correct(cr, cg, cb)
+		if math.Abs(r-m.Colors[3*bin]) > 1e-15 || math.Abs(g-m.Colors[3*bin+1]) > 1e-15 || math.Abs(b-m.Colors[3*bin+2]) > 1e-15 {
+			t.Errorf("bin %d: Correct at centre = %v %v %v, want %v", bin, r, g, b, m.Colors[3*bin:3*bin+3])
+		}
+	}
+	// Continuity: a tiny step in the input gives a tiny step in the output.
+	for x := 0.0; x < 1; x += 0.013 {
+		r0, g0, b0 := m.Correct(x, 0.4, 1-x)
+		r1, g1, b1 := m.Correct(x+1e-9, 0.4, 1-x-1e-9)
+		if math.Abs(r1-r0)+math.Abs(g1-g0)+math.Abs(b1-b0) > 1e-7 {
+			t.Errorf("jump at x=%v", x)
+		}
+	}
+}
+
+// TestSelfTransferInterpolate: with the interpolated correction the self
+// transfer is near-exact even at the learning resolution n = 16.
+func TestSelfTransferInterpolate(t *testing.T) {
+	img := testPhoto(96, 64, [3]float64{1, 1, 1})
+	const n = 16
+	h, _ := Histogram(img, &HistOptions{Bins: n})
+	k, _ := NewEuclidean(n, 2e-4)
+	tr, _ := NewTransfer(k, n)
+	im := FromImage(img)
+	var d [2]float64
+	for k, interp := range []bool{false, true} {
+		out, err := tr.Apply(im, h, h, &TransferOptions{Iterations: 20, Interpolate: interp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d[k] = meanAbsDiff255(out, im)
+		t.Logf("n=16 self transfer, Interpolate=%v: %.3f grey levels", interp, d[k])
+	}
+	if d[1] > 0.1 || d[1] > d[0]/3 {
+		t.Errorf("self transfer: nearest bin %.3f, interpolated %.3f grey levels; want interpolated ≤ 0.1 and ≤ a third of nearest", d[0], d[1])
+	}
+}
