@@ -8,7 +8,7 @@ import (
 // ErrNonFinite is matched (with errors.Is) by every error that reports a
 // non-finite or vanishing value met during a Sinkhorn computation, a loss or
 // a reverse pass. The concrete error is a *NonFiniteError.
-var ErrNonFinite = errors.New("non-finite value")
+var ErrNonFinite = errors.New("non-finite or vanishing value")
 
 // NonFiniteError reports where a computation produced a value that is not a
 // finite positive number: a barycenter whose mass is NaN, ±Inf or zero (the

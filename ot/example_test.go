@@ -260,3 +260,26 @@ func ExampleParseLoss() {
 	// kl <nil>
 	// ot: unknown loss "w2" (want l2, l1 or kl)
 }
+
+// A kernel too narrow for the data underflows; the error says where and
+// what to change.
+func ExampleNonFiniteError() {
+	const n = 30
+	k := newGibbs1D(n, 1e-4)
+	left, right := make([]float64, n), make([]float64, n)
+	left[0], right[n-1] = 1, 1
+	ip, err := ot.NewInterpolator(k, []ot.Sequence{{Source: left, Target: right, Frames: 3}}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = ip.Forward()
+	var nf *ot.NonFiniteError
+	if errors.As(err, &nf) {
+		fmt.Println(errors.Is(err, ot.ErrNonFinite), nf.Sequence, nf.Frame, nf.Iteration)
+		fmt.Println(err)
+	}
+	// Output:
+	// true 0 1 1
+	// ot: forward: non-finite or vanishing value in sequence 0 frame 1 at Sinkhorn iteration 1: the kernel underflowed: increase the diffusion time t (t_heat), lower the number of Sinkhorn iterations, or add a floor to the histograms
+}
