@@ -210,3 +210,39 @@ func ExampleRenderHistogram() {
 	// Output:
 	// (0,0)-(160,160)
 }
+
+func ExampleDirectTransfer() {
+	// Give a grey ramp the colours of a blue ramp (SPEC §9.7 with n = 8).
+	grey := image.NewNRGBA(image.Rect(0, 0, 40, 30))
+	blue := image.NewNRGBA(grey.Bounds())
+	for y := range 30 {
+		for x := range 40 {
+			v := uint8(6 * x)
+			grey.SetNRGBA(x, y, stdcolor.NRGBA{v, v, v, 255})
+			blue.SetNRGBA(x, y, stdcolor.NRGBA{v / 2, v / 2, v, 255})
+		}
+	}
+	out, err := color.DirectTransfer(grey, blue, color.DirectOptions{Bins: 8, SigmaGamma: 0.05})
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := out.NRGBA().NRGBAAt(30, 15)
+	fmt.Println("input", grey.NRGBAAt(30, 15), "→ output blue channel > red:", c.B > c.R)
+	// Output:
+	// input {180 180 180 255} → output blue channel > red: true
+}
+
+func ExampleRenderStrip() {
+	const n = 4
+	a := make([]float64, n*n*n)
+	b := make([]float64, n*n*n)
+	a[color.Index(3, 0, 0, n)] = 1 // red
+	b[color.Index(0, 0, 3, n)] = 1 // blue
+	img, err := color.RenderStrip([][]float64{a, b}, n, []string{"t=0", "t=1"}, &color.RenderOptions{Size: 120})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(img.Bounds())
+	// Output:
+	// (0,0)-(240,120)
+}
