@@ -37,7 +37,9 @@
 // in 3-D) and divided by its own sum, so it sums to one: obs = I/ΣI, as the
 // reference's 2-D learning script does. With Options.Floor > 0 the value
 // Floor·max(I)/N is added to every entry first (SPEC §10 and §11.10 use
-// 1e-6), which removes zeros that the KL loss cannot take.
+// 1e-6), which removes zeros that the KL loss cannot take. (The reference's
+// dg_kinterp2_from_images adds 1e-6·max(I) without the 1/N; that is
+// Floor = 1e-6·N.)
 //
 // # Errors
 //

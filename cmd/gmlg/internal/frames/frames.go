@@ -54,6 +54,17 @@ type Sequence struct {
 	Frames []Frame
 }
 
+// Block returns the frames of q concatenated into one column-major block:
+// frame k is Block()[k*N:(k+1)*N], the layout of the ot and cholmod
+// packages. The result is a new slice.
+func (q *Sequence) Block() []float64 {
+	var out []float64
+	for _, f := range q.Frames {
+		out = append(out, f.Data...)
+	}
+	return out
+}
+
 // Set is everything Load read from a folder.
 type Set struct {
 	// Dir is the folder, as given to Load ("" for LoadFiles).

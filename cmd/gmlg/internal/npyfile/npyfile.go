@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"os"
+	"slices"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 )
@@ -28,7 +29,7 @@ func (a *Array) Len() int {
 
 // Read reads a whole .npy stream and converts it to float64 in C order.
 func Read(r io.Reader) (*Array, error) {
-	a, _, err := read(r)
+	a, _, err := read(r, -1)
 	if err != nil {
 		return nil, fmt.Errorf("npyfile: %w", err)
 	}
@@ -49,7 +50,11 @@ func ReadFileHeader(path string) (*Array, *Header, error) {
 		return nil, nil, fmt.Errorf("npyfile: %w", err)
 	}
 	defer f.Close()
-	a, h, err := read(bufio.NewReaderSize(f, 64<<10))
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	a, h, err := read(bufio.NewReaderSize(f, 64<<10), size)
 	if err != nil {
 		return nil, nil, fmt.Errorf("npyfile: %s: %w", path, err)
 	}
@@ -59,7 +64,9 @@ func ReadFileHeader(path string) (*Array, *Header, error) {
 // chunk is the number of elements decoded at a time.
 const chunk = 8192
 
-func read(r io.Reader) (*Array, *Header, error) {
+// read decodes a .npy stream. size is the total stream length when known
+// (a regular file), or -1.
+func read(r io.Reader, size int64) (*Array, *Header, error) {
 	h, err := readHeader(r)
 	if err != nil {
 		return nil, nil, err
@@ -75,9 +82,15 @@ func read(r io.Reader) (*Array, *Header, error) {
 	}
 	sz := h.DType.Size
 	raw := make([]byte, chunk*sz)
-	// Grow the result only as data actually arrives, so a header that
-	// promises more than the file holds cannot force a huge allocation.
-	data := make([]float64, 0, min(int(n), 1<<16))
+	// Unless the file is known to hold all the data, grow the result only
+	// as data actually arrives, so that a header promising more than the
+	// file holds cannot force a huge allocation.
+	var data []float64
+	if size >= int64(h.DataOffset)+int64(n)*int64(sz) {
+		data = make([]float64, 0, n)
+	} else {
+		data = make([]float64, 0, min(int(n), 1<<16))
+	}
 	for remaining := int(n); remaining > 0; {
 		k := min(remaining, chunk)
 		if got, err := io.ReadFull(r, raw[:k*sz]); err != nil {
@@ -86,7 +99,7 @@ func read(r io.Reader) (*Array, *Header, error) {
 				ErrTruncated, ShapeString(h.Shape), h.DType, n*uint64(sz), have)
 		}
 		start := len(data)
-		data = append(data, make([]float64, k)...)
+		data = slices.Grow(data, k)[:start+k]
 		h.DType.decode(data[start:], raw[:k*sz])
 		remaining -= k
 	}
