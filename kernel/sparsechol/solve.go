@@ -118,10 +118,10 @@ func (c *chol) runWorkers(parallel bool, fn func(t int)) {
 	wg.Wait()
 }
 
-// forward eliminates supernode s: it solves its diagonal block in place in x
+// forwardGo eliminates supernode s: it solves its diagonal block in place in x
 // and subtracts its contributions from the rows below. Rows at or beyond
 // sym.topCol go to tgt (row i at (i-base)·cols), the others to x.
-func forward(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols int) {
+func forwardGo(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
@@ -136,19 +136,28 @@ func forward(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols in
 		}
 	}
 	split := sym.split[s]
-	for r := w; r < split; r++ {
+	r := w
+	for ; r+2 <= split; r += 2 {
+		i, j := int(rows[r]), int(rows[r+1])
+		subRows2(x[i*cols:(i+1)*cols], x[j*cols:(j+1)*cols], ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w], x1, cols)
+	}
+	for ; r < split; r++ {
 		i := int(rows[r])
 		subRows(x[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
 	}
-	for r := split; r < len(rows); r++ {
+	for ; r+2 <= len(rows); r += 2 {
+		i, j := int(rows[r])-base, int(rows[r+1])-base
+		subRows2(tgt[i*cols:(i+1)*cols], tgt[j*cols:(j+1)*cols], ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w], x1, cols)
+	}
+	for ; r < len(rows); r++ {
 		i := int(rows[r]) - base
 		subRows(tgt[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
 	}
 }
 
-// backward solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
+// backwardGo solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
 // the transposed diagonal block.
-func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
+func backwardGo(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
@@ -166,7 +175,12 @@ func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 		l1 := ls[(r+1)*w : (r+2)*w]
 		l2 := ls[(r+2)*w : (r+3)*w]
 		l3 := ls[(r+3)*w : (r+4)*w]
-		for k := range l0 {
+		k := 0
+		for ; k+2 <= w; k += 2 {
+			sub4x2(x1[k*cols:(k+1)*cols], x1[(k+1)*cols:(k+2)*cols], y0, y1, y2, y3,
+				l0[k], l1[k], l2[k], l3[k], l0[k+1], l1[k+1], l2[k+1], l3[k+1])
+		}
+		for ; k < w; k++ {
 			sub4(x1[k*cols:(k+1)*cols], y0, y1, y2, y3, l0[k], l1[k], l2[k], l3[k])
 		}
 	}
@@ -178,15 +192,20 @@ func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 			sub1(x1[k*cols:(k+1)*cols], y, l)
 		}
 	}
+	// Diagonal block: x_r = (x_r − Σ_{i>r} L[i][r]·x_i) / L[r][r].
 	for r := w - 1; r >= 0; r-- {
 		xr := x1[r*cols : (r+1)*cols]
+		i := r + 1
+		for ; i+4 <= w; i += 4 {
+			sub4(xr, x1[i*cols:(i+1)*cols], x1[(i+1)*cols:(i+2)*cols], x1[(i+2)*cols:(i+3)*cols], x1[(i+3)*cols:(i+4)*cols],
+				ls[i*w+r], ls[(i+1)*w+r], ls[(i+2)*w+r], ls[(i+3)*w+r])
+		}
+		for ; i < w; i++ {
+			sub1(xr, x1[i*cols:(i+1)*cols], ls[i*w+r])
+		}
 		inv := 1 / ls[r*w+r]
 		for k := range xr {
 			xr[k] *= inv
-		}
-		lr := ls[r*w : r*w+r]
-		for k, l := range lr {
-			sub1(x1[k*cols:(k+1)*cols], xr, l)
 		}
 	}
 }
@@ -200,6 +219,39 @@ func subRows(y, l, xs []float64, cols int) {
 	}
 	for ; k < len(l); k++ {
 		sub1(y, xs[k*cols:(k+1)*cols], l[k])
+	}
+}
+
+// subRows2 computes y0 -= Σ_k l0[k]·xs_k and y1 -= Σ_k l1[k]·xs_k, sharing
+// the loads of xs.
+func subRows2(y0, y1, l0, l1, xs []float64, cols int) {
+	l1 = l1[:len(l0)]
+	k := 0
+	for ; k+4 <= len(l0); k += 4 {
+		a0 := xs[k*cols : (k+1)*cols]
+		a1 := xs[(k+1)*cols : (k+2)*cols]
+		a2 := xs[(k+2)*cols : (k+3)*cols]
+		a3 := xs[(k+3)*cols : (k+4)*cols]
+		sub4x2(y0, y1, a0, a1, a2, a3, l0[k], l0[k+1], l0[k+2], l0[k+3], l1[k], l1[k+1], l1[k+2], l1[k+3])
+	}
+	for ; k < len(l0); k++ {
+		a := xs[k*cols : (k+1)*cols]
+		sub1(y0, a, l0[k])
+		sub1(y1, a, l1[k])
+	}
+}
+
+// sub4x2 computes y0 -= Σ_k c0k·ak and y1 -= Σ_k c1k·ak for k = 0..3.
+func sub4x2(y0, y1, a0, a1, a2, a3 []float64, c00, c01, c02, c03, c10, c11, c12, c13 float64) {
+	y1 = y1[:len(y0)]
+	a0 = a0[:len(y0)]
+	a1 = a1[:len(y0)]
+	a2 = a2[:len(y0)]
+	a3 = a3[:len(y0)]
+	for i := range y0 {
+		v0, v1, v2, v3 := a0[i], a1[i], a2[i], a3[i]
+		y0[i] -= c00*v0 + c01*v1 + c02*v2 + c03*v3
+		y1[i] -= c10*v0 + c11*v1 + c12*v2 + c13*v3
 	}
 }
 

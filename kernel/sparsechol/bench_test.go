@@ -1,0 +1,154 @@
+package sparsechol
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+// benchBackend is one backend configuration in the side-by-side benchmarks.
+type benchBackend struct {
+	name string
+	f    factor.Factorizer
+	opt  func(grid []int) *factor.Options
+}
+
+// benchBackends lists the backends compared by the benchmarks; the cgo build
+// adds CHOLMOD (cholmod_test.go).
+var benchBackends = []benchBackend{
+	{"go", Backend{}, func(g []int) *factor.Options { return &factor.Options{Grid: g} }},
+	{"go-1thread", Backend{}, func(g []int) *factor.Options { return &factor.Options{Grid: g, Threads: 1} }},
+}
+
+// benchGrids are the (d, n) cases of the issue.
+var benchGrids = []struct{ d, n int }{{2, 50}, {2, 100}, {2, 200}, {3, 16}, {3, 32}}
+
+func benchMatrix(d, n int, seed uint64) (*testMatrix, []int) {
+	dims := make([]int, d)
+	for p := range dims {
+		dims[p] = n
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	nv, es := gridEdges(rng, dims...)
+	return heatMatrix(nv, es, 1), dims
+}
+
+// cpuMeter reports cpu-ns/op, the process CPU time per operation of the
+// timed loop: on a loaded shared machine wall time is unreliable, while the
+// CPU time of a single-threaded backend is not.
+type cpuMeter int64
+
+func startCPU() cpuMeter { return cpuMeter(processCPU()) }
+
+func (c cpuMeter) report(b *testing.B) {
+	b.ReportMetric(float64(processCPU()-int64(c))/float64(b.N), "cpu-ns/op")
+}
+
+// forEachBench runs fn for every grid and backend.
+func forEachBench(b *testing.B, fn func(b *testing.B, be benchBackend, m, m2 *testMatrix, grid []int)) {
+	for _, g := range benchGrids {
+		m, grid := benchMatrix(g.d, g.n, 1)
+		m2, _ := benchMatrix(g.d, g.n, 2)
+		for _, be := range benchBackends {
+			b.Run(fmt.Sprintf("d=%d,n=%d/%s", g.d, g.n, be.name), func(b *testing.B) {
+				fn(b, be, m, m2, grid)
+			})
+		}
+	}
+}
+
+// BenchmarkAnalyze times ordering and symbolic analysis, and reports nnz(L).
+func BenchmarkAnalyze(b *testing.B) {
+	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
+		var nnz int
+		cpu := startCPU()
+		for b.Loop() {
+			f, err := be.f.Analyze(m.pat, be.opt(grid))
+			if err != nil {
+				b.Fatal(err)
+			}
+			nnz = f.Info().NNZL
+			f.Close()
+		}
+		cpu.report(b)
+		b.ReportMetric(float64(nnz), "nnzL")
+	})
+}
+
+// BenchmarkFactorize times the first numeric factorisation after analysis.
+func BenchmarkFactorize(b *testing.B) {
+	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
+		b.ResetTimer()
+		var cpuNs int64
+		for range b.N {
+			b.StopTimer()
+			f, err := be.f.Analyze(m.pat, be.opt(grid))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			c0 := processCPU()
+			if err := f.Factorize(m.val); err != nil {
+				b.Fatal(err)
+			}
+			cpuNs += processCPU() - c0
+			b.StopTimer()
+			f.Close()
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(cpuNs)/float64(b.N), "cpu-ns/op")
+	})
+}
+
+// BenchmarkRefactorize times numeric refactorisations with new values on the
+// same pattern.
+func BenchmarkRefactorize(b *testing.B) {
+	forEachBench(b, func(b *testing.B, be benchBackend, m, m2 *testMatrix, grid []int) {
+		f, err := be.f.Analyze(m.pat, be.opt(grid))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Factorize(m.val); err != nil {
+			b.Fatal(err)
+		}
+		vals := [2][]float64{m2.val, m.val}
+		k := 0
+		cpu := startCPU()
+		for b.Loop() {
+			if err := f.Factorize(vals[k&1]); err != nil {
+				b.Fatal(err)
+			}
+			k++
+		}
+		cpu.report(b)
+	})
+}
+
+// BenchmarkSolve20 times the solve of a block of 20 right-hand sides.
+func BenchmarkSolve20(b *testing.B) {
+	const cols = 20
+	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
+		f, err := be.f.Analyze(m.pat, be.opt(grid))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Factorize(m.val); err != nil {
+			b.Fatal(err)
+		}
+		n := m.pat.N
+		rhs := randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)
+		x := make([]float64, n*cols)
+		b.ReportAllocs()
+		cpu := startCPU()
+		for b.Loop() {
+			if err := f.Solve(x, rhs, cols); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu.report(b)
+	})
+}
