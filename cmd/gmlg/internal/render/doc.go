@@ -32,7 +32,9 @@
 // [Strip] puts frames side by side in rows, for example the observations on
 // one row and the reconstructions below them. Each frame is scaled to its
 // own maximum and quantised as the reference's uint8(I/max·255) before
-// colouring, so with [Grey] the pixels equal the reference's pictures.
+// colouring, so with [Grey] the grey levels equal the reference's pictures.
+// [FramePicture] draws a single frame without labels, like the reference's
+// rec-image-XXXX-YY.png.
 //
 // # Loss curves
 //

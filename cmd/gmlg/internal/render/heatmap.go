@@ -265,7 +265,7 @@ func MetricPanels(metric []float64, d, n int) ([]Panel, error) {
 		panels = append(panels, Panel{
 			Title:   fmt.Sprintf("%s axis (metric row %d)", ax.name, ax.p),
 			Slices:  sl,
-			Caption: fmt.Sprintf("slices R = 0..%d; each: G down, B across", n-1),
+			Caption: fmt.Sprintf("slices R = 0..%d left to right, then down; in each, G down and B across", n-1),
 		})
 	}
 	return panels, nil

@@ -446,3 +446,27 @@ func TestSavePNG(t *testing.T) {
 		t.Error("missing folder: no error")
 	}
 }
+
+func TestFramePicture(t *testing.T) {
+	t.Parallel()
+	f := Field{Rows: 2, Cols: 3, Data: []float64{0, 1, 2, 3, 4, math.NaN()}}
+	img, err := FramePicture(f, Grey, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds() != image.Rect(0, 0, 6, 4) {
+		t.Fatalf("bounds %v", img.Bounds())
+	}
+	for i, v := range f.Data[:5] {
+		want := uint8(v / 4 * 255)
+		if got := img.RGBAAt(2*(i%3)+1, 2*(i/3)+1); got != (color.RGBA{want, want, want, 255}) {
+			t.Errorf("cell %d = %v, want grey %d", i, got, want)
+		}
+	}
+	if img.RGBAAt(5, 3) != NaNColor {
+		t.Errorf("NaN cell = %v", img.RGBAAt(5, 3))
+	}
+	if _, err := FramePicture(Field{Rows: 1, Cols: 2}, nil, 0); err == nil {
+		t.Error("bad field: no error")
+	}
+}

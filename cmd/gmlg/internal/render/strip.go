@@ -182,3 +182,36 @@ func level(v, mx float64) int {
 	}
 	return min(int(v/mx*255), 255)
 }
+
+// FramePicture draws one 2-D frame alone, without labels or border, each
+// cell as a scale×scale block (scale 0 means 1), quantised to its own
+// maximum like Strip. With Grey and scale 1 it has the grey levels of the
+// reference's rec-image-XXXX-YY.png pictures.
+func FramePicture(f Field, cm *Colormap, scale int) (*image.RGBA, error) {
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("render: frame picture: %w", err)
+	}
+	if cm == nil {
+		cm = Viridis
+	}
+	scale = max(scale, 1)
+	img := image.NewRGBA(image.Rect(0, 0, f.Cols*scale, f.Rows*scale))
+	c := &canvas{img: img}
+	mx := 0.0
+	for _, v := range f.Data {
+		if !math.IsInf(v, 0) && v > mx {
+			mx = v
+		}
+	}
+	for y := range f.Rows {
+		for x := range f.Cols {
+			v := f.Data[y*f.Cols+x]
+			col := cm.At(float64(level(v, mx)) / 255)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				col = NaNColor
+			}
+			c.fill(image.Rect(x*scale, y*scale, (x+1)*scale, (y+1)*scale), col)
+		}
+	}
+	return img, nil
+}
