@@ -16,7 +16,7 @@ type Backend struct {
 	// Ordering, when not OrderDefault, overrides the ordering asked for in
 	// factor.Options. Otherwise factor.OrderingDefault maps to
 	// DefaultOrdering, OrderingNatural to OrderNatural, OrderingAMD to
-	// OrderAMD and OrderingNestedDissection to OrderMETIS.
+	// OrderAMD and OrderingNestedDissection to OrderNESDIS.
 	Ordering Ordering
 	// Mode is the factorisation kind; zero is Supernodal.
 	Mode Mode
@@ -49,7 +49,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 		case factor.OrderingAMD:
 			ord = OrderAMD
 		case factor.OrderingNestedDissection:
-			ord = OrderMETIS
+			ord = OrderNESDIS
 		default:
 			return nil, fmt.Errorf("cholmod: analyze: unknown ordering %v", o.Ordering)
 		}

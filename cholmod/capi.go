@@ -102,12 +102,15 @@ static void gl_free_sparse(gl_ctx *ctx, cholmod_sparse *A) {
 	gl_end(ctx);
 }
 
-static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal) {
+static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal, double sswitch) {
 	cholmod_common *c = &ctx->c;
 	gl_begin();
 	cholmod_l_defaults(c);
 	gl_config(ctx);
 	c->supernodal = supernodal;
+	if (sswitch > 0) {
+		c->supernodal_switch = sswitch;
+	}
 	c->postorder = 1;
 	switch (ordering) {
 	case GL_NATURAL:
@@ -345,8 +348,10 @@ func allocLower(ctx *cCtx, n, nnz int) (a *cSparse, p, i []int64, x []float64, e
 
 func freeSparse(ctx *cCtx, a *cSparse) { C.gl_free_sparse(ctx, a) }
 
-func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int) (*cFactor, error) {
-	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal))
+// analyze runs cholmod_l_analyze; sswitch > 0 overrides
+// Common->supernodal_switch (used when supernodal is cAuto).
+func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, sswitch float64) (*cFactor, error) {
+	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), C.double(sswitch))
 	if L == nil {
 		if err := check(ctx, "analyze", nil); err != nil {
 			return nil, err

@@ -43,11 +43,11 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if err != nil {
 		return nil, err
 	}
-	mode, err := o.Mode.code()
+	mode, sswitch, err := o.Mode.code()
 	if err != nil {
 		return nil, err
 	}
-	L, err := analyze(c.ctx, a.a, ord, mode)
+	L, err := analyze(c.ctx, a.a, ord, mode, sswitch)
 	if err != nil {
 		return nil, fmt.Errorf("cholmod: analyze (%v, %v): %w", o.Ordering, o.Mode, err)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 var allOrderings = []Ordering{OrderDefault, OrderNatural, OrderAMD, OrderMETIS, OrderNESDIS, OrderCHOLMOD, OrderBest}
-var allModes = []Mode{Supernodal, Simplicial, Auto}
+var allModes = []Mode{Supernodal, Simplicial, Auto, AutoSolve}
 
 // TestSolveResidualAndOrderings solves a 7-column block on every test
 // matrix with every ordering and mode, checks ‖AX−B‖/‖B‖ ≤ 1e-12, and checks
@@ -523,5 +523,27 @@ func TestStatusError(t *testing.T) {
 	}
 	if !strings.HasPrefix(e.Error(), "cholmod: analyze: ") {
 		t.Errorf("message %q", e.Error())
+	}
+}
+
+// TestAutoSolve checks that AutoSolve picks a simplicial factor for a small
+// 2-D grid (flops/nnz(L) ≈ 30) and a supernodal one for 20³ (≈ 290).
+func TestAutoSolve(t *testing.T) {
+	for _, tc := range []struct {
+		d, n  int
+		super bool
+	}{{2, 30, false}, {3, 20, true}} {
+		m := benchSystem(tc.d, tc.n)
+		cc, _ := NewCommon()
+		a := mustSparse(t, cc, m)
+		f, err := cc.Analyze(a, &AnalyzeOptions{Mode: AutoSolve})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := f.Info()
+		if in.Supernodal != tc.super {
+			t.Errorf("d=%d n=%d: supernodal=%v (flops/nnzL=%.0f), want %v", tc.d, tc.n, in.Supernodal, in.Flops/float64(in.NNZL), tc.super)
+		}
+		cc.Close()
 	}
 }

@@ -7,7 +7,7 @@ type Ordering int
 
 const (
 	// OrderDefault is the package's choice for grid-like graphs:
-	// DefaultOrdering (METIS; see the benchmarks in doc.go).
+	// DefaultOrdering (NESDIS; see the benchmarks in doc.go).
 	OrderDefault Ordering = iota
 	// OrderNatural keeps the given vertex order (no postordering).
 	OrderNatural
@@ -27,7 +27,7 @@ const (
 )
 
 // DefaultOrdering is what OrderDefault resolves to.
-const DefaultOrdering = OrderMETIS
+const DefaultOrdering = OrderNESDIS
 
 func (o Ordering) String() string {
 	switch o {
@@ -80,9 +80,21 @@ const (
 	// can be faster for small or very sparse factors (e.g. 2-D grids of
 	// up to ~100² vertices).
 	Simplicial
-	// Auto lets CHOLMOD choose: simplicial when flops/nnz(L) < 40.
+	// Auto lets CHOLMOD choose: simplicial when flops/nnz(L) < 40, which
+	// on grids means only the smallest 2-D ones.
 	Auto
+	// AutoSolve chooses for solve-dominated work (many solves per
+	// factorisation, as in the heat kernel): simplicial when
+	// flops/nnz(L) < AutoSolveSwitch. On this project's grid Laplacians
+	// with NESDIS that is every 2-D grid up to 200² and 3-D up to 16³;
+	// supernodal from 20³ on.
+	AutoSolve
 )
+
+// AutoSolveSwitch is the flops/nnz(L) threshold of AutoSolve. With NESDIS
+// and one BLAS thread, simplicial 20-column solves were faster at 16³
+// (ratio 145) and 200² (100), supernodal ones from 20³ (286) on.
+const AutoSolveSwitch = 250
 
 func (m Mode) String() string {
 	switch m {
@@ -92,20 +104,26 @@ func (m Mode) String() string {
 		return "simplicial"
 	case Auto:
 		return "auto"
+	case AutoSolve:
+		return "autosolve"
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-func (m Mode) code() (int, error) {
+// code returns CHOLMOD's Common->supernodal value and the
+// supernodal_switch to use (0: CHOLMOD's default).
+func (m Mode) code() (int, float64, error) {
 	switch m {
 	case Supernodal:
-		return cSupernodal, nil
+		return cSupernodal, 0, nil
 	case Simplicial:
-		return cSimplicial, nil
+		return cSimplicial, 0, nil
 	case Auto:
-		return cAuto, nil
+		return cAuto, 0, nil
+	case AutoSolve:
+		return cAuto, AutoSolveSwitch, nil
 	}
-	return 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
+	return 0, 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
 }
 
 // AnalyzeOptions configures Analyze. A nil pointer or zero fields mean

@@ -1,0 +1,123 @@
+// Package cholmod binds SuiteSparse CHOLMOD, the supernodal sparse Cholesky
+// factorisation, for symmetric positive definite systems A X = B with many
+// right-hand sides. It is the only package of the module that uses cgo.
+//
+// # Lifecycle
+//
+// A Common owns CHOLMOD's state (cholmod_common). Matrices and factors are
+// created from it and freed explicitly; Close frees whatever is still open:
+//
+//	cc, err := cholmod.NewCommon()   // cholmod_l_start
+//	defer cc.Close()                 // frees a and f too, then cholmod_l_finish
+//	a, err := cc.NewSparse(n, colPtr, rowIdx, values) // lower triangle, CSC
+//	f, err := cc.Analyze(a, nil)     // ordering + symbolic analysis, once
+//	err = f.Factorize(a)             // numeric LLᵀ
+//	err = f.Solve(x, b, cols)        // b, x: n×cols column-major
+//	a.SetValues(newValues)           // same pattern, new weights
+//	err = f.Factorize(a)             // refactorise, no new analysis
+//
+// NewSparse validates the CSC arrays in Go (lengths, strictly increasing rows
+// of the lower triangle, finite values) and copies them once into
+// CHOLMOD-allocated memory; SetValues overwrites the values in place. Free,
+// Close and the adapter's Close are idempotent, and every other use of a
+// freed object panics with a "cholmod: ..." message instead of reaching C.
+// A runtime cleanup reports a Common that was garbage collected without
+// Close on stderr; it frees nothing.
+//
+// Solve makes one cholmod_solve2 call for the whole block. The right-hand
+// side is described to CHOLMOD by a header on the C stack that points into
+// the Go slice only during the call; the workspaces X, Y and E stay in
+// CHOLMOD memory and are reused, so Solve allocates nothing after warm-up.
+// Solve is safe for concurrent use on one factor: each concurrent call takes
+// its own workspace set (with its own cholmod_common) from a free list, and
+// L is only read. Factorize and Free must not overlap other calls, and a
+// Common with its objects is otherwise single-goroutine.
+//
+// # Errors
+//
+// CHOLMOD's Common->status is turned into a Go error in one place. A matrix
+// that is not positive definite gives a *factor.NotPosDefError with
+// Backend "cholmod" and the failing pivot's column in the original
+// (unpermuted) numbering; it matches factor.ErrNotPosDef (re-exported as
+// ErrNotPosDef). Other statuses give a *StatusError that wraps ErrNotInstalled,
+// ErrOutOfMemory, ErrTooLarge, ErrInvalid, ErrGPUProblem, ErrDSmall (a
+// warning: the factor is usable) or ErrUnknownStatus, with CHOLMOD's own
+// message. The factorisation is always LLᵀ, simplicial or supernodal, so
+// an indefinite matrix is never accepted.
+//
+// # Orderings
+//
+// AnalyzeOptions.Ordering selects OrderNatural, OrderAMD, OrderMETIS,
+// OrderNESDIS (CHOLMOD's nested dissection: METIS node separators applied
+// recursively, then constrained minimum degree), OrderCHOLMOD (CHOLMOD's
+// default: AMD, plus METIS when AMD's fill is high) or OrderBest (all nine
+// of CHOLMOD's methods). Info reports the ordering actually used, nnz(L) and
+// the flop count. OrderDefault is NESDIS: on the grid Laplacians of this
+// project it gives the least fill of the single methods at every size but
+// the smallest (on a 50² grid AMD is 6% better), and OrderBest gains at most
+// 0.5% over it at a much higher analysis cost. CHOLMOD's own default picks
+// AMD up to 16³, with 5–13% more fill on 2-D grids and twice the flops on
+// 16³. nnz(L) of I + c·L_w (from BenchmarkAnalyze):
+//
+//	grid    AMD        METIS      NESDIS     CHOLMOD default
+//	50²        35 913     40 203     38 326  (AMD)
+//	100²      206 332    199 554    195 631  (AMD)
+//	200²    1 081 911    964 455    957 582  (AMD)
+//	16³       281 014    262 798    216 410  (AMD)
+//	32³     7 746 501  5 271 841  5 260 269  (METIS)
+//
+// # Supernodal or simplicial
+//
+// AnalyzeOptions.Mode is Supernodal by default (dense BLAS kernels on
+// supernodes), or Simplicial (column by column), or Auto (CHOLMOD's choice,
+// simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D grids).
+// On this project's grids a simplicial factor solves faster on 2-D grids up
+// to 200² and on 16³, while supernodal wins by far on 32³ and factorises
+// faster on 3-D grids; see the benchmarks in bench_test.go and the figures
+// below (one BLAS thread, 20 right-hand sides, NESDIS):
+//
+//	SOLVE_TABLE
+//
+// # Threads
+//
+// CHOLMOD's supernodal kernels call the BLAS. SetBLASThreads sets OpenBLAS's
+// thread count for the whole process (found at run time through
+// openblas_set_num_threads; with another BLAS it returns false and the
+// library's own variable applies); BLASThreads reads it. The environment
+// variable OPENBLAS_NUM_THREADS sets the initial value. Backend.Analyze sets
+// it to factor.Options.Threads, 1 when zero, which suits the concurrent
+// solves of the heat kernel. The package never touches other OpenBLAS
+// settings such as OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE.
+//
+// # Using it as a factor.Factorizer
+//
+// Backend implements factor.Factorizer; each Factor it returns owns its own
+// Common, so factors are independent:
+//
+//	var fz factor.Factorizer = cholmod.Backend{}                   // NESDIS, supernodal
+//	var fz2 factor.Factorizer = cholmod.Backend{Mode: cholmod.Simplicial}
+//
+// Factor.ExportL copies a numeric factor out as a simplicial LLᵀ matrix in
+// CSC form plus its permutation, for solvers written in Go.
+//
+// # Building
+//
+// The cgo flags are in cgoflags.go and fit Debian's libsuitesparse-dev
+// (CHOLMOD 3.0.x, headers in /usr/include/suitesparse). For another
+// installation add flags through the environment, which the go command
+// appends to those of the package:
+//
+//	CGO_CFLAGS=-I/opt/ss/include CGO_LDFLAGS="-L/opt/ss/lib -Wl,-rpath,/opt/ss/lib" go build
+//
+// The package uses the 64-bit interface (cholmod_l_*, SuiteSparse_long
+// indices) and checks that width, and the library's major version against
+// the header's, when it is initialised.
+//
+// # Licence
+//
+// CHOLMOD's Core, Cholesky and Partition modules are LGPL-2.1+, but its
+// Supernodal module is GPL-2.0+. A binary that links this package (and so
+// libcholmod with its Supernodal module) is distributed under the GPL's
+// terms, whatever the licence of the Go source; SuiteSparse's other parts
+// (AMD, COLAMD, METIS) carry their own permissive licences.
+package cholmod
