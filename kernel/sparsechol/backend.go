@@ -40,7 +40,6 @@ func (Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, e
 		colPtr:   append([]int(nil), p.ColPtr...),
 	}
 	c.num = newNumeric(sym)
-	c.pool.New = func() any { return new(solveWork) }
 	return c, nil
 }
 
@@ -54,7 +53,8 @@ type chol struct {
 	colPtr   []int
 	valid    bool // a successful Factorize has happened
 	closed   bool
-	pool     sync.Pool
+	mu       sync.Mutex   // guards free
+	free     []*solveWork // idle Solve workspaces
 }
 
 func (c *chol) check() {
@@ -131,5 +131,6 @@ func (c *chol) Close() error {
 	c.closed = true
 	c.num = nil
 	c.valid = false
+	c.free = nil
 	return nil
 }

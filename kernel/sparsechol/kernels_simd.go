@@ -93,7 +93,7 @@ func subDot(y, l, xs []float64, cols int) {
 		for k, lk := range l {
 			a0 = archsimd.BroadcastFloat64x4(lk).MulAdd(archsimd.LoadFloat64x4Slice(xs[k*cols+c:k*cols+c+4]), a0)
 		}
-		archsimd.LoadFloat64x4Slice(y[c:c+4]).Sub(a0).StoreSlice(y[c : c+4])
+		archsimd.LoadFloat64x4Slice(y[c : c+4]).Sub(a0).StoreSlice(y[c : c+4])
 	}
 	for ; c < len(y); c++ {
 		s := 0.0
@@ -130,7 +130,7 @@ func subGather(y, l []float64, stride int, x []float64, idx []int32, cols int) {
 			o := int(i)*cols + c
 			a0 = archsimd.BroadcastFloat64x4(l[r*stride]).MulAdd(archsimd.LoadFloat64x4Slice(x[o:o+4]), a0)
 		}
-		archsimd.LoadFloat64x4Slice(y[c:c+4]).Sub(a0).StoreSlice(y[c : c+4])
+		archsimd.LoadFloat64x4Slice(y[c : c+4]).Sub(a0).StoreSlice(y[c : c+4])
 	}
 	for ; c < len(y); c++ {
 		s := 0.0
@@ -166,7 +166,7 @@ func subStrided(y, l []float64, stride int, xs []float64, m, cols int) {
 			o := r*cols + c
 			a0 = archsimd.BroadcastFloat64x4(l[r*stride]).MulAdd(archsimd.LoadFloat64x4Slice(xs[o:o+4]), a0)
 		}
-		archsimd.LoadFloat64x4Slice(y[c:c+4]).Sub(a0).StoreSlice(y[c : c+4])
+		archsimd.LoadFloat64x4Slice(y[c : c+4]).Sub(a0).StoreSlice(y[c : c+4])
 	}
 	for ; c < len(y); c++ {
 		s := 0.0

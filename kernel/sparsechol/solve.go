@@ -7,6 +7,14 @@ import "sync"
 type solveWork struct {
 	x    []float64
 	priv [][]float64 // per worker: its updates of the top rows
+
+	// The current call.
+	sym      *symbolic
+	lx       []float64
+	dst, b   []float64
+	cols     int
+	parallel bool
+	wg       sync.WaitGroup
 }
 
 // minParallelWork is the smallest cols·|L| for which Solve splits the work
@@ -17,17 +25,16 @@ const minParallelWork = 1 << 16
 // solve runs the forward and backward substitutions of L Lᵀ x = b for the
 // column-major N×cols blocks b and dst.
 func (c *chol) solve(dst, b []float64, cols int) {
-	sym, lx := c.sym, c.num.lx
+	sym := c.sym
 	n := sym.n
-	ws := c.pool.Get().(*solveWork)
-	defer c.pool.Put(ws)
+	ws := c.getWork()
 	if cap(ws.x) < n*cols {
 		ws.x = make([]float64, n*cols)
 	}
-	x := ws.x[:n*cols]
-	ntop := n - sym.topCol
-	parallel := sym.nw > 1 && cols*sym.lsize >= minParallelWork
-	if parallel {
+	ws.sym, ws.lx, ws.dst, ws.b, ws.cols = sym, c.num.lx, dst, b, cols
+	ws.parallel = sym.nw > 1 && cols*sym.lsize >= minParallelWork
+	if ws.parallel {
+		ntop := n - sym.topCol
 		if len(ws.priv) < sym.nw {
 			ws.priv = make([][]float64, sym.nw)
 		}
@@ -37,85 +44,123 @@ func (c *chol) solve(dst, b []float64, cols int) {
 			}
 		}
 	}
-	perm := sym.perm
-	gather := func(i0, i1 int) {
-		for i := i0; i < i1; i++ {
-			src := perm[i]
-			xi := x[i*cols : (i+1)*cols]
-			for k := range xi {
-				xi[k] = b[k*n+src]
-			}
-		}
-	}
-	scatter := func(i0, i1 int) {
-		for i := i0; i < i1; i++ {
-			d := perm[i]
-			xi := x[i*cols : (i+1)*cols]
-			for k, v := range xi {
-				dst[k*n+d] = v
-			}
-		}
-	}
-	// Forward substitution.
-	gather(sym.topCol, n)
-	fwdWorker := func(t int) {
-		s0, s1 := sym.wStart[t], sym.wStart[t+1]
-		gather(sym.first[s0], sym.first[s1])
-		tgt, base := x, 0
-		if parallel && t > 0 {
-			tgt, base = ws.priv[t][:ntop*cols], sym.topCol
-			clear(tgt)
-		}
-		for s := s0; s < s1; s++ {
-			forward(sym, lx, s, x, tgt, base, cols)
-		}
-	}
-	c.runWorkers(parallel, fwdWorker)
-	if parallel {
+	x := ws.x[:n*cols]
+	// Forward substitution: subtrees, then the top.
+	ws.gather(sym.topCol, n)
+	ws.run(phaseForward)
+	if ws.parallel {
 		xt := x[sym.topCol*cols:]
 		for t := 1; t < sym.nw; t++ {
-			for k, v := range ws.priv[t][:ntop*cols] {
+			for k, v := range ws.priv[t][:len(xt)] {
 				xt[k] += v
 			}
 		}
 	}
 	for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
-		forward(sym, lx, s, x, x, 0, cols)
+		forward(sym, ws.lx, s, x, x, 0, cols)
 	}
-	// Backward substitution.
+	// Backward substitution: the top, then the subtrees.
 	for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
-		backward(sym, lx, s, x, cols)
+		backward(sym, ws.lx, s, x, cols)
 	}
-	scatter(sym.topCol, n)
-	bwdWorker := func(t int) {
-		s0, s1 := sym.wStart[t], sym.wStart[t+1]
-		for s := s1 - 1; s >= s0; s-- {
-			backward(sym, lx, s, x, cols)
-		}
-		scatter(sym.first[s0], sym.first[s1])
-	}
-	c.runWorkers(parallel, bwdWorker)
+	ws.scatter(sym.topCol, n)
+	ws.run(phaseBackward)
+	ws.sym, ws.lx, ws.dst, ws.b = nil, nil, nil, nil
+	c.putWork(ws)
 }
 
-// runWorkers calls fn(t) for every worker t, concurrently when parallel.
-func (c *chol) runWorkers(parallel bool, fn func(t int)) {
-	nw := c.sym.nw
-	if !parallel {
+// getWork takes a workspace from the factor's free list. The list keeps
+// every workspace ever made (as many as the largest number of concurrent
+// Solves), so steady-state calls never allocate.
+func (c *chol) getWork() *solveWork {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := len(c.free); k > 0 {
+		ws := c.free[k-1]
+		c.free = c.free[:k-1]
+		return ws
+	}
+	return new(solveWork)
+}
+
+func (c *chol) putWork(ws *solveWork) {
+	c.mu.Lock()
+	c.free = append(c.free, ws)
+	c.mu.Unlock()
+}
+
+const (
+	phaseForward = iota
+	phaseBackward
+)
+
+// run calls ws.work(phase, t) for every worker t, concurrently when
+// ws.parallel.
+func (ws *solveWork) run(phase int) {
+	nw := ws.sym.nw
+	if !ws.parallel {
 		for t := 0; t < nw; t++ {
-			fn(t)
+			ws.work(phase, t)
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	wg.Add(nw - 1)
+	ws.wg.Add(nw - 1)
 	for t := 1; t < nw; t++ {
-		go func() {
-			defer wg.Done()
-			fn(t)
-		}()
+		go ws.work(phase, t)
 	}
-	fn(0)
-	wg.Wait()
+	ws.work(phase, 0)
+	ws.wg.Wait()
+}
+
+// work runs one phase of worker t on its subtrees.
+func (ws *solveWork) work(phase, t int) {
+	sym, cols := ws.sym, ws.cols
+	x := ws.x[:sym.n*cols]
+	s0, s1 := sym.wStart[t], sym.wStart[t+1]
+	switch phase {
+	case phaseForward:
+		ws.gather(sym.first[s0], sym.first[s1])
+		tgt, base := x, 0
+		if ws.parallel && t > 0 {
+			tgt, base = ws.priv[t][:(sym.n-sym.topCol)*cols], sym.topCol
+			clear(tgt)
+		}
+		for s := s0; s < s1; s++ {
+			forward(sym, ws.lx, s, x, tgt, base, cols)
+		}
+	case phaseBackward:
+		for s := s1 - 1; s >= s0; s-- {
+			backward(sym, ws.lx, s, x, cols)
+		}
+		ws.scatter(sym.first[s0], sym.first[s1])
+	}
+	if ws.parallel && t > 0 {
+		ws.wg.Done()
+	}
+}
+
+// gather copies rows i0..i1-1 (pivot order) of b into the vertex-major x.
+func (ws *solveWork) gather(i0, i1 int) {
+	n, cols, b, perm := ws.sym.n, ws.cols, ws.b, ws.sym.perm
+	for i := i0; i < i1; i++ {
+		src := perm[i]
+		xi := ws.x[i*cols : (i+1)*cols]
+		for k := range xi {
+			xi[k] = b[k*n+src]
+		}
+	}
+}
+
+// scatter copies rows i0..i1-1 of x back to the column-major dst.
+func (ws *solveWork) scatter(i0, i1 int) {
+	n, cols, dst, perm := ws.sym.n, ws.cols, ws.dst, ws.sym.perm
+	for i := i0; i < i1; i++ {
+		d := perm[i]
+		xi := ws.x[i*cols : (i+1)*cols]
+		for k, v := range xi {
+			dst[k*n+d] = v
+		}
+	}
 }
 
 // forwardGo eliminates supernode s: it solves its diagonal block in place in x
