@@ -74,50 +74,63 @@ func (d DType) order() binary.ByteOrder {
 }
 
 // decode converts len(dst) elements from src (len(dst)*d.Size bytes).
+// The type switch sits outside the loops.
 func (d DType) decode(dst []float64, src []byte) {
 	bo := d.order()
-	sz := d.Size
-	for i := range dst {
-		b := src[i*sz : i*sz+sz]
-		var v float64
-		switch d.Kind {
-		case 'b':
-			if b[0] != 0 {
-				v = 1
-			}
-		case 'i':
-			switch sz {
-			case 1:
-				v = float64(int8(b[0]))
-			case 2:
-				v = float64(int16(bo.Uint16(b)))
-			case 4:
-				v = float64(int32(bo.Uint32(b)))
-			case 8:
-				v = float64(int64(bo.Uint64(b)))
-			}
-		case 'u':
-			switch sz {
-			case 1:
-				v = float64(b[0])
-			case 2:
-				v = float64(bo.Uint16(b))
-			case 4:
-				v = float64(bo.Uint32(b))
-			case 8:
-				v = float64(bo.Uint64(b))
-			}
-		case 'f':
-			switch sz {
-			case 2:
-				v = float64(float16.Float16Frombits(bo.Uint16(b)).Float32())
-			case 4:
-				v = float64(math.Float32frombits(bo.Uint32(b)))
-			case 8:
-				v = math.Float64frombits(bo.Uint64(b))
+	switch {
+	case d.Kind == 'b':
+		for i := range dst {
+			dst[i] = 0
+			if src[i] != 0 {
+				dst[i] = 1
 			}
 		}
-		dst[i] = v
+	case d.Kind == 'i' && d.Size == 1:
+		for i := range dst {
+			dst[i] = float64(int8(src[i]))
+		}
+	case d.Kind == 'u' && d.Size == 1:
+		for i := range dst {
+			dst[i] = float64(src[i])
+		}
+	case d.Kind == 'i' && d.Size == 2:
+		for i := range dst {
+			dst[i] = float64(int16(bo.Uint16(src[2*i:])))
+		}
+	case d.Kind == 'u' && d.Size == 2:
+		for i := range dst {
+			dst[i] = float64(bo.Uint16(src[2*i:]))
+		}
+	case d.Kind == 'f' && d.Size == 2:
+		for i := range dst {
+			dst[i] = float64(float16.Float16Frombits(bo.Uint16(src[2*i:])).Float32())
+		}
+	case d.Kind == 'i' && d.Size == 4:
+		for i := range dst {
+			dst[i] = float64(int32(bo.Uint32(src[4*i:])))
+		}
+	case d.Kind == 'u' && d.Size == 4:
+		for i := range dst {
+			dst[i] = float64(bo.Uint32(src[4*i:]))
+		}
+	case d.Kind == 'f' && d.Size == 4:
+		for i := range dst {
+			dst[i] = float64(math.Float32frombits(bo.Uint32(src[4*i:])))
+		}
+	case d.Kind == 'i' && d.Size == 8:
+		for i := range dst {
+			dst[i] = float64(int64(bo.Uint64(src[8*i:])))
+		}
+	case d.Kind == 'u' && d.Size == 8:
+		for i := range dst {
+			dst[i] = float64(bo.Uint64(src[8*i:]))
+		}
+	case d.Kind == 'f' && d.Size == 8:
+		for i := range dst {
+			dst[i] = math.Float64frombits(bo.Uint64(src[8*i:]))
+		}
+	default:
+		panic("npyfile: decode of an unparsed dtype " + d.String())
 	}
 }
 

@@ -29,7 +29,11 @@ func (a *Array) Len() int {
 
 // Read reads a whole .npy stream and converts it to float64 in C order.
 func Read(r io.Reader) (*Array, error) {
-	a, _, err := read(r, -1)
+	size := int64(-1)
+	if l, ok := r.(interface{ Len() int }); ok { // bytes.Reader, bytes.Buffer, strings.Reader
+		size = int64(l.Len())
+	}
+	a, _, err := read(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("npyfile: %w", err)
 	}
