@@ -4,9 +4,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -546,4 +548,69 @@ func TestAutoSolve(t *testing.T) {
 		}
 		cc.Close()
 	}
+}
+
+// TestTinyAndDiagonal covers n = 1 and a matrix without off-diagonal
+// entries (a graph without edges) under every ordering.
+func TestTinyAndDiagonal(t *testing.T) {
+	for _, n := range []int{1, 10} {
+		colPtr := make([]int, n+1)
+		rowIdx := make([]int, n)
+		values := make([]float64, n)
+		for j := range n {
+			colPtr[j+1] = j + 1
+			rowIdx[j] = j
+			values[j] = float64(j + 2)
+		}
+		m := matrix{n: n, colPtr: colPtr, rowIdx: rowIdx, values: values}
+		for _, ord := range allOrderings {
+			for _, mode := range allModes {
+				cc, _ := NewCommon()
+				a := mustSparse(t, cc, m)
+				f, err := cc.Analyze(a, &AnalyzeOptions{Ordering: ord, Mode: mode})
+				if err != nil {
+					t.Fatalf("n=%d %v/%v: %v", n, ord, mode, err)
+				}
+				if err := f.Factorize(a); err != nil {
+					t.Fatalf("n=%d %v/%v: %v", n, ord, mode, err)
+				}
+				if f.Info().NNZL != n {
+					t.Errorf("n=%d %v/%v: nnz(L)=%d, want %d", n, ord, mode, f.Info().NNZL, n)
+				}
+				b := randomBlock(n, 2, rand.New(rand.NewPCG(5, 5)))
+				x := make([]float64, len(b))
+				if err := f.Solve(x, b, 2); err != nil {
+					t.Fatal(err)
+				}
+				for k := range x {
+					if want := b[k] / values[k%n]; math.Abs(x[k]-want) > 1e-15*math.Abs(want) {
+						t.Errorf("n=%d %v/%v: x[%d]=%v, want %v", n, ord, mode, k, x[k], want)
+					}
+				}
+				cc.Close()
+			}
+		}
+	}
+}
+
+// TestLeakDetector drops an open Common and checks that the cleanup
+// notices it. It polls a bounded number of garbage collections because
+// cleanups run asynchronously.
+func TestLeakDetector(t *testing.T) {
+	before := leaks.Load()
+	func() {
+		if _, err := NewCommon(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	closed, _ := NewCommon()
+	closed.Close()
+	for i := 0; i < 200 && leaks.Load() == before; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if got := leaks.Load() - before; got != 1 {
+		t.Errorf("leak detector counted %d leaked Commons, want 1", got)
+	}
+	runtime.KeepAlive(closed)
 }

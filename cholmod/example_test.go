@@ -97,3 +97,39 @@ func ExampleBackend() {
 	// cholmod: x = [1.0000 1.0000 1.0000 1.0000 1.0000]
 	// true true
 }
+
+func ExampleFactor_ExportL() {
+	n, colPtr, rowIdx, values := pathSystem()
+	cc, err := cholmod.NewCommon()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cc.Close()
+	a, _ := cc.NewSparse(n, colPtr, rowIdx, values)
+	f, _ := cc.Analyze(a, &cholmod.AnalyzeOptions{Ordering: cholmod.OrderNatural, Mode: cholmod.Simplicial})
+	if err := f.Factorize(a); err != nil {
+		log.Fatal(err)
+	}
+	l, err := f.ExportL()
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A path in natural order factorises without fill: L is bidiagonal.
+	fmt.Println("perm:", l.Perm)
+	fmt.Println("colPtr:", l.ColPtr)
+	fmt.Printf("L[0][0]² = %.4f\n", l.Values[0]*l.Values[0])
+	// Output:
+	// perm: [0 1 2 3 4]
+	// colPtr: [0 2 4 6 8 9]
+	// L[0][0]² = 2.0000
+}
+
+// The output assumes OpenBLAS, the BLAS of Debian's libcholmod.
+func ExampleSetBLASThreads() {
+	prev := cholmod.BLASThreads() // 0 when OpenBLAS is not the BLAS
+	ok := cholmod.SetBLASThreads(1)
+	fmt.Println("OpenBLAS found:", ok, "threads:", cholmod.BLASThreads())
+	cholmod.SetBLASThreads(prev)
+	// Output:
+	// OpenBLAS found: true threads: 1
+}
