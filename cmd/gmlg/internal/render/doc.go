@@ -18,7 +18,8 @@
 // top, column 0 at the left, as NumPy's imshow shows an [n,n] array) with
 // its own colour bar labelled with the panel's minimum and maximum. A panel
 // may instead hold several slices of a 3-D field, drawn as a grid sharing
-// one colour scale. [MetricPanels] builds the panels of a metric stored in
+// one colour scale. HeatMapOptions.Log switches to a logarithmic colour
+// scale for values spanning decades. [MetricPanels] builds the panels of a metric stored in
 // the reference's [d,N] layout (SPEC §1): in 2-D "Horizontal" is row 0 and
 // "Vertical" row 1; in 3-D the rows 2, 1, 0 are the R, G and B axes and each
 // is shown as n slices R = 0..n-1 of [G,B] images.

@@ -48,6 +48,10 @@ type HeatMapOptions struct {
 	// Size is the approximate side in pixels of each panel's map; cells are
 	// scaled by a whole number of pixels, at least one. Zero means 320.
 	Size int
+	// Log colours by the logarithm of the values, for data spanning
+	// decades. The scale then runs from the smallest positive finite value
+	// to the largest; values ≤ 0 are drawn in NaNColor.
+	Log bool
 }
 
 // Layout constants of heat maps, in pixels.
@@ -128,7 +132,7 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 		l.lo, l.hi = math.Inf(1), math.Inf(-1)
 		for _, f := range p.Slices {
 			for _, v := range f.Data {
-				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) && (!opt.Log || v > 0) {
 					l.lo, l.hi = min(l.lo, v), max(l.hi, v)
 				}
 			}
@@ -139,7 +143,11 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 		} else {
 			l.minLab, l.maxLab = fmt.Sprintf("min %.4g", l.lo), fmt.Sprintf("max %.4g", l.hi)
 			if l.hi > l.lo {
-				l.midLab = fmt.Sprintf("%.4g", l.lo+(l.hi-l.lo)/2)
+				mid := l.lo + (l.hi-l.lo)/2
+				if opt.Log {
+					mid = math.Sqrt(l.lo) * math.Sqrt(l.hi)
+				}
+				l.midLab = fmt.Sprintf("%.4g", mid)
 			}
 		}
 		labW := max(textWidth(l.minLab, labelSize), textWidth(l.maxLab, labelSize), textWidth(l.midLab, labelSize)) + 4
@@ -162,8 +170,9 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 }
 
 // HeatMaps draws the panels side by side, each with a colour bar labelled
-// with its minimum (bottom) and maximum (top) finite value. A constant panel
-// is drawn in the middle colour of the map.
+// with its minimum (bottom), middle and maximum (top) finite value (the
+// geometric middle with Options.Log). A constant panel is drawn in the
+// middle colour of the map.
 func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
 	if opt == nil {
 		opt = &HeatMapOptions{}
@@ -181,17 +190,24 @@ func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
 		c.text(bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, draw.XCenter, draw.YCenter)
 	}
 	for _, l := range layout {
-		span := l.hi - l.lo
+		lo, span := l.lo, l.hi-l.lo
+		if opt.Log && l.hi > 0 {
+			lo, span = math.Log(l.lo), math.Log(l.hi)-math.Log(l.lo)
+		}
 		for k, f := range l.p.Slices {
 			r := l.sliceRect(k)
 			for i := range f.Rows {
 				for j := range f.Cols {
 					v := f.Data[i*f.Cols+j]
 					t := 0.5
-					if span > 0 {
-						t = (v - l.lo) / span
+					x := v
+					if opt.Log {
+						x = math.Log(v) // NaN for v < 0, -Inf for 0: both drawn as NaN
 					}
-					if math.IsNaN(v) || math.IsInf(v, 0) {
+					if span > 0 {
+						t = (x - lo) / span
+					}
+					if math.IsNaN(x) || math.IsInf(x, 0) {
 						t = math.NaN()
 					}
 					x0, y0 := r.Min.X+j*l.scale, r.Min.Y+i*l.scale

@@ -470,3 +470,26 @@ func TestFramePicture(t *testing.T) {
 		t.Error("bad field: no error")
 	}
 }
+
+func TestHeatMapsLog(t *testing.T) {
+	t.Parallel()
+	f := Field{Rows: 1, Cols: 5, Data: []float64{1e-3, 1e-2, 1e-1, 1, 0}}
+	panels := []Panel{{Slices: []Field{f}}}
+	opt := &HeatMapOptions{Log: true, Size: 50}
+	img, err := HeatMaps(panels, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout, _, _ := heatLayout(panels, opt)
+	l := layout[0]
+	if l.lo != 1e-3 || l.hi != 1 || l.midLab != "0.03162" {
+		t.Errorf("log scale [%v, %v], middle label %q", l.lo, l.hi, l.midLab)
+	}
+	r := l.sliceRect(0)
+	for j, want := range []color.RGBA{Viridis.At(0), Viridis.At(1.0 / 3), Viridis.At(2.0 / 3), Viridis.At(1), NaNColor} {
+		got := img.RGBAAt(r.Min.X+j*l.scale+l.scale/2, r.Min.Y+l.scale/2)
+		if d := sq(float64(got.R)-float64(want.R)) + sq(float64(got.G)-float64(want.G)); d > 2 {
+			t.Errorf("cell %d = %v, want %v", j, got, want)
+		}
+	}
+}
