@@ -1,0 +1,121 @@
+// Command gmlg learns ground metrics on graphs from sequences of histograms,
+// interpolates with them and transfers colours. Run "gmlg help" for the list
+// of subcommands and "gmlg CMD -h" for the options of one.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand. Each lives in its own file and registers itself
+// from an init function.
+type command struct {
+	name    string
+	summary string // one line for "gmlg help"
+	usage   string // argument synopsis, e.g. "[options] DIR"
+	// setup declares the flags on fs and returns the function that runs the
+	// command with the remaining positional arguments.
+	setup func(fs *flag.FlagSet) func(ctx context.Context, args []string) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("gmlg: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// exitCode distinguishes usage errors (2) from failures (1).
+type usageError struct{ error }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one gmlg invocation and returns the process exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fs := newFlagSet(c, stderr)
+				c.setup(fs)
+				fs.SetOutput(stdout)
+				fs.Usage()
+				return 0
+			}
+		}
+		printHelp(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "gmlg: unknown command %q\n\n", args[0])
+		printHelp(stderr)
+		return 2
+	}
+	fs := newFlagSet(c, stderr)
+	runFn := c.setup(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if err := runFn(ctx, fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "gmlg %s: %v\n", c.name, err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("gmlg "+c.name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: gmlg %s %s\n\n%s\n\noptions:\n", c.name, c.usage, c.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintf(w, "gmlg — ground metric learning on graphs\n\nusage: gmlg COMMAND [options] [args]\n\ncommands:\n")
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "\nRun \"gmlg help COMMAND\" or \"gmlg COMMAND -h\" for the options of a command.\n")
+}
+
+// usagef returns a usage error (exit status 2).
+func usagef(format string, a ...any) error {
+	return usageError{fmt.Errorf(format, a...)}
+}
+

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+)
+
+func init() {
+	register(&command{
+		name:    "version",
+		summary: "print the version and the factorisation backends compiled in",
+		usage:   "",
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			return func(ctx context.Context, args []string) error {
+				fmt.Fprintf(os.Stdout, "gmlg %s (backends: %s; default %s)\n", runinfo.Version(),
+					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
+				return nil
+			}
+		},
+	})
+}
