@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -90,5 +91,8 @@ func EncodePNG(w io.Writer, img image.Image) error {
 
 // SavePNG writes img as a PNG file at path, atomically.
 func SavePNG(path string, img image.Image) error {
-	return atomicfile.Write(path, 0, func(w io.Writer) error { return png.Encode(w, img) })
+	if err := atomicfile.Write(path, 0, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+		return fmt.Errorf("render: save PNG: %w", err)
+	}
+	return nil
 }
