@@ -350,13 +350,13 @@ func freeSparse(ctx *cCtx, a *cSparse) { C.gl_free_sparse(ctx, a) }
 
 // analyze runs cholmod_l_analyze; sswitch > 0 overrides
 // Common->supernodal_switch (used when supernodal is cAuto).
-func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, sswitch float64) (*cFactor, error) {
+func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, sswitch float64, op string) (*cFactor, error) {
 	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), C.double(sswitch))
 	if L == nil {
-		if err := check(ctx, "analyze", nil); err != nil {
+		if err := check(ctx, op, nil); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("cholmod: analyze: %w", ErrOutOfMemory)
+		return nil, fmt.Errorf("cholmod: %s: %w", op, ErrOutOfMemory)
 	}
 	return L, nil
 }

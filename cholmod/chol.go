@@ -15,7 +15,7 @@ import (
 // and Free must not run concurrently with any other method.
 type Factor struct {
 	cc     *Common
-	L      *cFactor
+	lf     *cFactor
 	n      int
 	hash   uint64 // pattern fingerprint of the analysed matrix
 	nnzA   int
@@ -47,13 +47,13 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if err != nil {
 		return nil, err
 	}
-	L, err := analyze(c.ctx, a.a, ord, mode, sswitch)
+	L, err := analyze(c.ctx, a.a, ord, mode, sswitch, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
 	if err != nil {
-		return nil, fmt.Errorf("cholmod: analyze (%v, %v): %w", o.Ordering, o.Mode, err)
+		return nil, err
 	}
 	used, super, nnzL, fl, sel := factorStats(c.ctx, L)
 	f := &Factor{
-		cc: c, L: L, n: a.n, hash: a.hash, nnzA: len(a.i),
+		cc: c, lf: L, n: a.n, hash: a.hash, nnzA: len(a.i),
 		info: Info{
 			Requested: o.Ordering, Used: orderingName(used), Selected: sel,
 			NNZL: nnzL, Flops: fl, Supernodal: super,
@@ -81,7 +81,7 @@ func (f *Factor) Factorize(a *Sparse) error {
 		return fmt.Errorf("cholmod: factorize: %w (n=%d nnz=%d, analysed n=%d nnz=%d)", ErrPatternMismatch, a.n, len(a.i), f.n, f.nnzA)
 	}
 	f.valid = false
-	err := factorize(f.cc.ctx, a.a, f.L)
+	err := factorize(f.cc.ctx, a.a, f.lf)
 	if err == nil || isWarning(err) {
 		f.valid = true
 	}
@@ -99,9 +99,9 @@ func isWarning(err error) bool {
 // and b may be the same slice. It panics if len(b) or len(dst) is not
 // N*cols, and returns ErrNotFactorized when there is no valid factorisation.
 //
-// After the first call with a given cols on a goroutine-free path, Solve
-// allocates nothing: the workspaces live in CHOLMOD memory and are reused.
-// It is safe to call from several goroutines at once.
+// Solve is safe to call from several goroutines at once. Once each
+// workspace in use has seen a given cols, Solve allocates nothing: the
+// workspaces live in CHOLMOD memory and are reused.
 func (f *Factor) Solve(dst, b []float64, cols int) error {
 	f.mustBeOpen("Solve")
 	if cols < 0 || len(b) != f.n*cols || len(dst) != f.n*cols {
@@ -117,7 +117,7 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 	if err != nil {
 		return err
 	}
-	err = solve(ws, f.L, dst, b, f.n, cols)
+	err = solve(ws, f.lf, dst, b, f.n, cols)
 	f.mu.Lock()
 	f.idle = append(f.idle, ws)
 	f.mu.Unlock()
@@ -171,8 +171,8 @@ func (f *Factor) release() {
 		freeCtx(ws)
 	}
 	f.allWS, f.idle = nil, nil
-	freeFactor(f.cc.ctx, f.L)
-	f.L = nil
+	freeFactor(f.cc.ctx, f.lf)
+	f.lf = nil
 	f.valid = false
 	f.closed = true
 }
@@ -204,7 +204,7 @@ func (f *Factor) ExportL() (*LFactor, error) {
 	if !f.valid {
 		return nil, fmt.Errorf("cholmod: export: %w", ErrNotFactorized)
 	}
-	cp, ri, v, perm, err := exportSimplicial(f.cc.ctx, f.L)
+	cp, ri, v, perm, err := exportSimplicial(f.cc.ctx, f.lf)
 	if err != nil {
 		return nil, err
 	}

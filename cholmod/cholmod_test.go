@@ -523,7 +523,7 @@ func TestStatusError(t *testing.T) {
 	if !errors.Is(e, ErrOutOfMemory) || errors.Is(e, ErrInvalid) {
 		t.Errorf("errors.Is mismatch for %v", e)
 	}
-	if !strings.HasPrefix(e.Error(), "cholmod: analyze: ") {
+	if e.Error() != "cholmod: analyze: out of memory: out of memory" {
 		t.Errorf("message %q", e.Error())
 	}
 }
@@ -613,4 +613,23 @@ func TestLeakDetector(t *testing.T) {
 		t.Errorf("leak detector counted %d leaked Commons, want 1", got)
 	}
 	runtime.KeepAlive(closed)
+}
+
+// TestStatusFromCHOLMOD bypasses the Go-side checks to make CHOLMOD itself
+// report CHOLMOD_INVALID, and checks the mapped error and its message.
+func TestStatusFromCHOLMOD(t *testing.T) {
+	cc, _ := NewCommon()
+	defer cc.Close()
+	m := testMatrices()[0].m
+	a := mustSparse(t, cc, m)
+	small, _ := cc.NewSparse(2, []int{0, 1, 2}, []int{0, 1}, []float64{1, 1})
+	f, _ := cc.Analyze(a, nil)
+	err := factorize(cc.ctx, small.a, f.lf)
+	var se *StatusError
+	if !errors.Is(err, ErrInvalid) || !errors.As(err, &se) || se.Status != -4 || !strings.Contains(se.Message, "dimensions") {
+		t.Errorf("got %v, want a CHOLMOD_INVALID StatusError about dimensions", err)
+	}
+	if !strings.HasPrefix(err.Error(), "cholmod: factorize: invalid input: ") {
+		t.Errorf("message %q", err.Error())
+	}
 }

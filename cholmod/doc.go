@@ -70,7 +70,9 @@
 //
 // AnalyzeOptions.Mode is Supernodal by default (dense BLAS kernels on
 // supernodes), or Simplicial (column by column), or Auto (CHOLMOD's choice,
-// simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D grids).
+// simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D grids),
+// or AutoSolve (the same test with the threshold AutoSolveSwitch = 250,
+// tuned for many solves per factorisation).
 // On this project's grids a simplicial factor solves faster on 2-D grids up
 // to 200² and on 16³, while supernodal wins by far on 32³ and factorises
 // faster on 3-D grids; see the benchmarks in bench_test.go and the figures

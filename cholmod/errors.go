@@ -3,6 +3,7 @@ package cholmod
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -56,10 +57,11 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
+	what := strings.TrimPrefix(e.err.Error(), "cholmod: ")
 	if e.Message == "" {
-		return fmt.Sprintf("cholmod: %s: %v (status %d)", e.Op, e.err, e.Status)
+		return fmt.Sprintf("cholmod: %s: %s (status %d)", e.Op, what, e.Status)
 	}
-	return fmt.Sprintf("cholmod: %s: %v: %s", e.Op, e.err, e.Message)
+	return fmt.Sprintf("cholmod: %s: %s: %s", e.Op, what, e.Message)
 }
 
 // Unwrap returns the exported error value for the status (ErrInvalid, ...).
