@@ -1,0 +1,59 @@
+# gmlg — build, test and demo targets. Every target that needs SuiteSparse
+# depends on `deps`, which installs it only when missing (idempotent); the
+# README, .ci/run and the Dockerfile all go through these targets.
+
+GO        ?= go
+BIN       ?= bin/gmlg
+DEMO_DATA ?= runs/demo-data
+DEMO_RUN  ?= runs/demo
+APT_PKGS  := libsuitesparse-dev libopenblas-dev
+
+.PHONY: all deps build demo test test-short bench vet fmt docker clean
+
+all: build
+
+# Install the C libraries CHOLMOD needs, only when a package is missing.
+deps:
+	@missing=""; for p in $(APT_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	else echo "deps: $(APT_PKGS) already installed"; fi
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/gmlg
+
+# The main job on the built-in synthetic dataset (see README).
+demo: build
+	$(BIN) synth --force -o $(DEMO_DATA)
+	$(BIN) learn --force -o $(DEMO_RUN) $(DEMO_DATA)
+	@echo "pictures: $(DEMO_RUN)/*.png (metric, reconstructions, loss); data: $(DEMO_DATA)"
+
+vet:
+	$(GO) vet ./...
+
+# The test command of the README: vet, every package's tests, the race
+# detector on the cgo binding and the kernel, and the pure-Go build.
+test: deps vet
+	$(GO) test ./...
+	$(GO) test -race ./cholmod/... ./kernel/...
+	CGO_ENABLED=0 $(GO) test ./kernel/... ./ot/... ./learn/...
+
+test-short: deps
+	$(GO) test -short ./...
+
+# Regenerate BENCHMARKS.md (long: hours on two cores).
+bench: build
+	$(BIN) bench --markdown BENCHMARKS.md
+
+fmt:
+	gofmt -l -w .
+
+docker:
+	docker build -t gmlg .
+
+clean:
+	rm -rf bin runs
