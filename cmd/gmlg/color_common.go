@@ -1,0 +1,226 @@
+package main
+
+// Helpers shared by the colour subcommands (colorlearn, sunset, transfer).
+// Their names start with "color" so that they cannot clash with the helpers
+// of the other subcommands.
+
+import (
+	"bytes"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	_ "image/jpeg" // input images may be JPEG
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
+	"github.com/gmlg/gmlg/learn"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// colorParamsFile is the name of the parameters file of a colorlearn run.
+const colorParamsFile = "params.json"
+
+// colorCheckpointFile holds the optimiser state of a colorlearn run.
+const colorCheckpointFile = "checkpoint.gob"
+
+// colorLearnParams is what colorlearn records in params.json and what sunset
+// reads back to rebuild the heat kernel of a learned metric.
+type colorLearnParams struct {
+	Command       string   `json:"command"`
+	Version       string   `json:"version"`
+	Input         string   `json:"input"`
+	Pattern       string   `json:"pattern"`
+	Files         []string `json:"files"`
+	DataSHA256    string   `json:"data_sha256"`
+	Bins          int      `json:"n"`
+	N             int      `json:"N"`
+	Dim           int      `json:"dim"`
+	Alpha         float64  `json:"alpha"`
+	DropSaturated bool     `json:"drop_saturated"`
+	THeat         float64  `json:"t_heat"`
+	KHeat         int      `json:"k_heat"`
+	L             int      `json:"L"`
+	Loss          string   `json:"loss"`
+	LambdaC       float64  `json:"lambda_c"`
+	LambdaS       float64  `json:"lambda_s"`
+	MaxIter       int      `json:"max_iter"`
+	SaveEvery     int      `json:"save_every"`
+	Backend       string   `json:"backend"`
+}
+
+// colorListImages returns the files of dir matching pattern, sorted
+// lexicographically as the reference's sorted glob.
+func colorListImages(dir, pattern string) ([]string, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return nil, fmt.Errorf("bad pattern %q: %w", pattern, err)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// colorLoadImage decodes a PNG (or JPEG) file.
+func colorLoadImage(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", path, err)
+	}
+	b := img.Bounds()
+	if b.Dx() == 0 || b.Dy() == 0 {
+		return nil, fmt.Errorf("%s: empty image", path)
+	}
+	return img, nil
+}
+
+// colorSavePNG writes img atomically, with the best compression (the
+// pictures of the documentation are committed).
+func colorSavePNG(path string, img image.Image) error {
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
+}
+
+// colorStack puts pictures below each other on a white background, left
+// aligned.
+func colorStack(imgs ...image.Image) *image.NRGBA {
+	w, h := 0, 0
+	for _, im := range imgs {
+		w = max(w, im.Bounds().Dx())
+		h += im.Bounds().Dy()
+	}
+	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
+	y := 0
+	for _, im := range imgs {
+		b := im.Bounds()
+		draw.Draw(out, image.Rect(0, y, b.Dx(), y+b.Dy()), im, b.Min, draw.Over)
+		y += b.Dy()
+	}
+	return out
+}
+
+// colorRow puts pictures side by side, top aligned.
+func colorRow(imgs ...image.Image) *image.NRGBA {
+	w, h := 0, 0
+	for _, im := range imgs {
+		w += im.Bounds().Dx()
+		h = max(h, im.Bounds().Dy())
+	}
+	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
+	x := 0
+	for _, im := range imgs {
+		b := im.Bounds()
+		draw.Draw(out, image.Rect(x, 0, x+b.Dx(), b.Dy()), im, b.Min, draw.Over)
+		x += b.Dx()
+	}
+	return out
+}
+
+// colorThumb scales img down by an integer factor (box filter) so that its
+// width is at most maxW.
+func colorThumb(img image.Image, maxW int) *image.NRGBA {
+	b := img.Bounds()
+	f := (b.Dx() + maxW - 1) / maxW
+	if f < 1 {
+		f = 1
+	}
+	w, h := b.Dx()/f, b.Dy()/f
+	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var sr, sg, sb uint32
+			for dy := 0; dy < f; dy++ {
+				for dx := 0; dx < f; dx++ {
+					r, g, bb, _ := img.At(b.Min.X+x*f+dx, b.Min.Y+y*f+dy).RGBA()
+					sr += r >> 8
+					sg += g >> 8
+					sb += bb >> 8
+				}
+			}
+			n := uint32(f * f)
+			i := out.PixOffset(x, y)
+			out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = uint8(sr/n), uint8(sg/n), uint8(sb/n), 255
+		}
+	}
+	return out
+}
+
+// colorSaveCheckpoint writes the optimiser state atomically (gob keeps
+// float64 values exact).
+func colorSaveCheckpoint(path string, st *learn.State) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+		return fmt.Errorf("encode checkpoint: %w", err)
+	}
+	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// colorLoadCheckpoint reads a state written by colorSaveCheckpoint. A
+// missing file gives (nil, nil).
+func colorLoadCheckpoint(path string) (*learn.State, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := new(learn.State)
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(st); err != nil {
+		return nil, fmt.Errorf("decode checkpoint %s: %w", path, err)
+	}
+	return st, nil
+}
+
+// colorMetricPicture draws the three axes of a [3,N] metric.
+func colorMetricPicture(metric []float64, n int, title string) (image.Image, error) {
+	panels, err := render.MetricPanels(metric, 3, n)
+	if err != nil {
+		return nil, err
+	}
+	return render.HeatMaps(panels, &render.HeatMapOptions{Title: title, Size: 240})
+}
+
+// colorReadParams reads the params.json of a colorlearn run.
+func colorReadParams(path string) (*colorLearnParams, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p := new(colorLearnParams)
+	if err := json.Unmarshal(data, p); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	return p, nil
+}
+
+// colorLabel returns a white band of width w with text drawn in black.
+func colorLabel(text string, w int) image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, max(w, 7*len(text)+8), 18))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	d := &font.Drawer{Dst: img, Src: image.Black, Face: basicfont.Face7x13, Dot: fixed.P(4, 13)}
+	d.DrawString(text)
+	return img
+}

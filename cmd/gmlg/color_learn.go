@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/ot"
+	"github.com/gmlg/gmlg/ot/color"
+)
+
+// The paper's colour-learning preset (SPEC §7.2, "colour learning" row):
+// seldovia2 at 16³, loss L2, t_heat = 1e-3, 20 implicit steps, L = 50
+// Sinkhorn iterations, λ_c = 0, λ_s = 1, 500 L-BFGS iterations, a snapshot
+// every 50. These are colorlearn's defaults.
+const (
+	colorPresetBins      = 16
+	colorPresetT         = 1e-3
+	colorPresetSteps     = 20
+	colorPresetL         = 50
+	colorPresetLambdaS   = 1.0
+	colorPresetIters     = 500
+	colorPresetSaveEvery = 50
+)
+
+// colorLearnOptions are colorlearn's flags.
+type colorLearnOptions struct {
+	out           string
+	pattern       string
+	bins          int
+	dropSaturated bool
+	t             float64
+	steps         int
+	L             int
+	loss          ot.Loss
+	lambdaC       float64
+	lambdaS       float64
+	iters         int
+	saveEvery     int
+	resume        bool
+	backend       string
+	quiet         bool
+}
+
+func init() {
+	register(&command{
+		name:    "colorlearn",
+		summary: "learn the colour metric of a time-lapse (a folder of images) in RGB space",
+		usage: `[options] DIR
+
+Computes the RGB histogram of every image of DIR (sorted names matching
+-pattern) at n bins per channel, and learns the [3,N] vertex metric of the
+n³ colour grid (row 0 = B axis, 1 = G, 2 = R) whose heat-kernel displacement
+interpolation between the first and last histogram best reproduces the
+others. The defaults are the paper's preset (SPEC §7.2): n = 16, L2 loss,
+t = 1e-3, 20 steps, L = 50, λ_c = 0, λ_s = 1, 500 iterations, a snapshot
+every 50.
+
+Saturated pixels: by default a pixel with a channel equal to 255 counts in
+the top bin; -drop-saturated drops it, as the reference implementation does
+(its histograms are then bitwise identical to the reference's).
+
+The run directory (-o) receives params.json, metric-XXXX.npy ([3,N],
+float64, exp of the optimisation variable) and metric.npy (the latest),
+metric-XXXX.png (per-axis heat maps), hists-XXXX.png (observed histograms
+above their reconstructions), loss.npy and loss.png (rewritten every
+iteration) and checkpoint.gob (the optimiser state, every iteration).
+-resume continues an interrupted run from its checkpoint; the result is the
+same as an uninterrupted run. Interrupting (Ctrl-C) saves a checkpoint.`,
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			o := &colorLearnOptions{}
+			fs.StringVar(&o.out, "o", "colorlearn-out", "run `directory` for the results")
+			fs.StringVar(&o.pattern, "pattern", "*.png", "file name `glob` of the images inside DIR")
+			fs.IntVar(&o.bins, "n", colorPresetBins, "histogram `bins` per channel (N = n³)")
+			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
+			fs.Float64Var(&o.t, "t", colorPresetT, "heat diffusion `time` t_heat")
+			fs.IntVar(&o.steps, "steps", colorPresetSteps, "implicit Euler `steps` of the heat kernel (k_heat)")
+			fs.IntVar(&o.L, "L", colorPresetL, "Sinkhorn `iterations` of each barycenter")
+			fs.Var(&o.loss, "loss", "data term: l2, l1 or kl")
+			fs.Float64Var(&o.lambdaC, "lambda-c", 0, "weight of the closeness-to-1 regulariser")
+			fs.Float64Var(&o.lambdaS, "lambda-s", colorPresetLambdaS, "weight of the smoothness regulariser")
+			fs.IntVar(&o.iters, "iters", colorPresetIters, "L-BFGS `iterations` (in all, counting a resumed run's)")
+			fs.IntVar(&o.saveEvery, "save-every", colorPresetSaveEvery, "write metric and histogram snapshots every `k` iterations (and at 1 and the end)")
+			fs.BoolVar(&o.resume, "resume", false, "continue from the run directory's checkpoint")
+			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
+			fs.BoolVar(&o.quiet, "q", false, "no progress output")
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("want exactly one image directory, got %d arguments", len(args))
+				}
+				var progress io.Writer = os.Stderr
+				if o.quiet {
+					progress = io.Discard
+				}
+				return colorLearn(ctx, args[0], o, progress)
+			}
+		},
+	})
+}
+
+// colorLearn runs colorlearn.
+func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress io.Writer) error {
+	switch {
+	case o.bins < 2:
+		return usagef("-n must be at least 2, got %d", o.bins)
+	case !(o.t > 0):
+		return usagef("-t must be positive, got %g", o.t)
+	case o.steps < 1:
+		return usagef("-steps must be at least 1, got %d", o.steps)
+	case o.L < 1:
+		return usagef("-L must be at least 1, got %d", o.L)
+	case o.iters < 1:
+		return usagef("-iters must be at least 1, got %d", o.iters)
+	case o.saveEvery < 1:
+		return usagef("-save-every must be at least 1, got %d", o.saveEvery)
+	case o.lambdaC < 0 || o.lambdaS < 0:
+		return usagef("-lambda-c and -lambda-s must be non-negative")
+	}
+	files, err := colorListImages(dir, o.pattern)
+	if err != nil {
+		return err
+	}
+	if len(files) < 3 {
+		return fmt.Errorf("%s: need at least 3 images matching %q (first, last and one to fit), found %d", dir, o.pattern, len(files))
+	}
+	n := o.bins
+	hists := make([][]float64, len(files))
+	for i, f := range files {
+		img, err := colorLoadImage(f)
+		if err != nil {
+			return err
+		}
+		hists[i], err = color.Histogram(img, &color.HistOptions{Bins: n, DropSaturated: o.dropSaturated})
+		if err != nil {
+			return fmt.Errorf("histogram of %s: %w", f, err)
+		}
+	}
+	sum, _, err := runinfo.Checksum(files)
+	if err != nil {
+		return err
+	}
+	g, err := kernel.Cube(3, n)
+	if err != nil {
+		return err
+	}
+	var backend = kernel.DefaultBackend()
+	if o.backend != "" {
+		if backend, err = kernel.Backend(o.backend); err != nil {
+			return usagef("-backend: %v", err)
+		}
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.Base(f)
+	}
+	params := colorLearnParams{
+		Command: "colorlearn", Version: runinfo.Version(), Input: dir, Pattern: o.pattern, Files: names,
+		DataSHA256: sum, Bins: n, N: g.N(), Dim: 3, Alpha: kernel.GridAlpha(n), DropSaturated: o.dropSaturated,
+		THeat: o.t, KHeat: o.steps, L: o.L, Loss: o.loss.String(), LambdaC: o.lambdaC, LambdaS: o.lambdaS,
+		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend.Name(),
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	ckpt := filepath.Join(o.out, colorCheckpointFile)
+	var resume *learn.State
+	if o.resume {
+		if resume, err = colorLoadCheckpoint(ckpt); err != nil {
+			return err
+		}
+		if resume == nil {
+			return fmt.Errorf("-resume: no checkpoint %s", ckpt)
+		}
+		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), &params); err != nil {
+			return err
+		}
+		fmt.Fprintf(progress, "resuming %s at iteration %d (F = %.6g)\n", o.out, resume.Iter, resume.F)
+	} else if _, err := os.Stat(ckpt); err == nil {
+		return fmt.Errorf("%s already holds a run (%s); use -resume or another -o", o.out, colorCheckpointFile)
+	}
+	if err := runinfo.WriteJSON(filepath.Join(o.out, colorParamsFile), params); err != nil {
+		return err
+	}
+
+	obj, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &learn.Config{
+		Heat:       kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend},
+		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
+	})
+	if err != nil {
+		return err
+	}
+	defer obj.Close()
+	fmt.Fprintf(progress, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
+		len(files), dir, n, g.N(), obj.Dim(), o.t, o.steps, o.L, o.lambdaS, o.iters)
+
+	theta := make([]float64, obj.Dim())
+	last := time.Now()
+	lastIter := 0
+	if resume != nil {
+		lastIter = resume.Iter
+	}
+	snapshot := func(p *learn.Progress) error {
+		for i, x := range p.X {
+			theta[i] = math.Exp(x)
+		}
+		tag := fmt.Sprintf("%04d", p.Iter)
+		a := &npyfile.Array{Shape: []int{3, g.N()}, Data: theta}
+		if err := npyfile.WriteFile(filepath.Join(o.out, "metric-"+tag+".npy"), a, nil); err != nil {
+			return err
+		}
+		if err := npyfile.WriteFile(filepath.Join(o.out, "metric.npy"), a, nil); err != nil {
+			return err
+		}
+		pic, err := colorMetricPicture(theta, n, "metric, iteration "+tag)
+		if err != nil {
+			return err
+		}
+		if err := colorSavePNG(filepath.Join(o.out, "metric-"+tag+".png"), pic); err != nil {
+			return err
+		}
+		recs := obj.Reconstructions()[0]
+		pic2, err := colorHistComparison(hists, recs, n, "iteration "+tag)
+		if err != nil {
+			return err
+		}
+		return colorSavePNG(filepath.Join(o.out, "hists-"+tag+".png"), pic2)
+	}
+	cb := func(p *learn.Progress) error {
+		now := time.Now()
+		per := now.Sub(last) / time.Duration(max(1, p.Iter-lastIter))
+		last, lastIter = now, p.Iter
+		fmt.Fprintf(progress, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
+			p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
+		if err := colorSaveCheckpoint(ckpt, p.State); err != nil {
+			return err
+		}
+		if err := npyfile.WriteFile(filepath.Join(o.out, "loss.npy"), &npyfile.Array{Shape: []int{len(p.State.Losses)}, Data: p.State.Losses}, nil); err != nil {
+			return err
+		}
+		if lp, err := render.LossPlot(p.State.Losses, &render.LossOptions{Title: "colorlearn loss"}); err == nil {
+			if err := colorSavePNG(filepath.Join(o.out, "loss.png"), lp); err != nil {
+				return err
+			}
+		}
+		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
+			return snapshot(p)
+		}
+		return nil
+	}
+	res, err := learn.Minimize(ctx, obj, make([]float64, obj.Dim()), &learn.Settings{MaxIter: o.iters, Callback: cb}, resume)
+	if res != nil && res.State != nil && res.State.Iter > 0 {
+		if cerr := colorSaveCheckpoint(ckpt, res.State); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted; checkpoint saved, continue with -resume: %w", err)
+		}
+		return err
+	}
+	// Make sure the final point has its snapshot even when the optimiser
+	// stopped early (convergence), at the state it stopped in.
+	if res.State.Iter%o.saveEvery != 0 && res.State.Iter != o.iters && res.State.Iter > 1 {
+		if _, err := obj.Eval(nil, res.X); err != nil {
+			return err
+		}
+		if err := snapshot(&learn.Progress{Iter: res.State.Iter, X: res.X, State: res.State}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(progress, "done: %s after %d iterations, F = %.10g; metric in %s\n",
+		res.Status, res.State.Iter, res.F, filepath.Join(o.out, "metric.npy"))
+	return nil
+}
+
+// colorCheckResume makes sure a resumed run has the same settings.
+func colorCheckResume(path string, p *colorLearnParams) error {
+	old, err := colorReadParams(path)
+	if err != nil {
+		return fmt.Errorf("-resume: %w", err)
+	}
+	if old.DataSHA256 != p.DataSHA256 || old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
+		old.L != p.L || old.Loss != p.Loss || old.LambdaC != p.LambdaC || old.LambdaS != p.LambdaS ||
+		old.DropSaturated != p.DropSaturated {
+		return fmt.Errorf("-resume: the data or settings differ from those of %s", path)
+	}
+	return nil
+}
+
+// colorHistComparison draws the observed histograms above their
+// reconstructions, on a common scale.
+func colorHistComparison(obs, recs [][]float64, n int, title string) (image.Image, error) {
+	labels := make([]string, len(obs))
+	for i := range obs {
+		labels[i] = fmt.Sprintf("obs %d", i)
+	}
+	opt := &color.RenderOptions{Size: 160}
+	top, err := color.RenderStrip(obs, n, labels, opt)
+	if err != nil {
+		return nil, err
+	}
+	for i := range recs {
+		labels[i] = fmt.Sprintf("rec %d", i)
+	}
+	bottom, err := color.RenderStrip(recs, n, labels, opt)
+	if err != nil {
+		return nil, err
+	}
+	return colorStack(colorLabel(title, top.Bounds().Dx()), top, bottom), nil
+}

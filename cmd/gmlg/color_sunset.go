@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/ot"
+	"github.com/gmlg/gmlg/ot/color"
+)
+
+// colorSunsetOptions are sunset's flags.
+type colorSunsetOptions struct {
+	out           string
+	run           string
+	metricFile    string
+	method        string
+	prolong       int
+	bins          int
+	frames        int
+	gammaHi       float64
+	lHi           int
+	tHi           float64
+	stepsHi       int
+	sigmaCT       float64
+	lCT           int
+	dropSaturated bool
+	noBilateral   bool
+	interpolate   bool
+	lutSize       int
+	backend       string
+	quiet         bool
+}
+
+func init() {
+	register(&command{
+		name:    "sunset",
+		summary: "interpolate the colours of a day and a night image and transfer them onto the day image",
+		usage: `[options] DAY NIGHT
+
+Computes the RGB histograms of DAY and NIGHT at n_hi = 2^k(n−1)+1 bins per
+channel (k = -prolong), interpolates between them at -frames times in [0,1]
+(SPEC §9.3) with
+
+  -method learned  the heat kernel of a metric learned by colorlearn (-run
+                   DIR), prolonged from n to n_hi (alpha = (n_hi−1)²; t,
+                   steps and L from the run's params.json);
+  -method euclid   the separable Euclidean kernel exp(−|x−x'|²/γ), γ = -gamma;
+  -method linear   (1−t)·h_day + t·h_night;
+
+and transfers every interpolated histogram onto DAY by OT barycentric
+projection with a Euclidean kernel (γ = 2·-sigma-ct², -L-ct Sinkhorn
+iterations) and cross-bilateral smoothing (SPEC §9.5–9.6). The -o
+directory receives frame-XX.png (the image sequence), interp-hist-XX.npy
+([n_hi,n_hi,n_hi], R,G,B), lut-XX.cube (each frame's colour transfer as a
+3-D LUT for video tools), hists.png (the interpolated histograms) and
+frames.png (a strip of the images), and params.json.`,
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			o := &colorSunsetOptions{}
+			fs.StringVar(&o.out, "o", "sunset-out", "output `directory`")
+			fs.StringVar(&o.run, "run", "", "colorlearn run `directory` (for -method learned)")
+			fs.StringVar(&o.metricFile, "metric", "", "metric `file` [3,N] .npy (default RUN/metric.npy)")
+			fs.StringVar(&o.method, "method", "", "interpolation: learned, euclid or linear (default learned with -run, else euclid)")
+			fs.IntVar(&o.prolong, "prolong", 1, "prolongation `levels` k: n_hi = 2^k(n−1)+1")
+			fs.IntVar(&o.bins, "n", 16, "base bins per channel for euclid/linear (learned takes the run's n)")
+			fs.IntVar(&o.frames, "frames", 10, "number of `frames`, endpoints included")
+			fs.Float64Var(&o.gammaHi, "gamma", 0.001, "γ of the Euclidean interpolation kernel")
+			fs.IntVar(&o.lHi, "L", 0, "Sinkhorn `iterations` of the interpolation (0: the run's L, or 50)")
+			fs.Float64Var(&o.tHi, "t", 0, "heat `time` of the learned kernel (0: the run's t)")
+			fs.IntVar(&o.stepsHi, "steps", 0, "heat `steps` of the learned kernel (0: the run's)")
+			fs.Float64Var(&o.sigmaCT, "sigma-ct", 0.05, "σ of the transfer's Euclidean kernel, γ = 2σ²")
+			fs.IntVar(&o.lCT, "L-ct", 500, "Sinkhorn `iterations` of the transfer")
+			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
+			fs.BoolVar(&o.noBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
+			fs.BoolVar(&o.interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
+			fs.IntVar(&o.lutSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n_hi)")
+			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
+			fs.BoolVar(&o.quiet, "q", false, "no progress output")
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 2 {
+					return usagef("want a day and a night image, got %d arguments", len(args))
+				}
+				var progress io.Writer = os.Stderr
+				if o.quiet {
+					progress = io.Discard
+				}
+				return colorSunset(ctx, args[0], args[1], o, progress)
+			}
+		},
+	})
+}
+
+// colorSunset runs sunset.
+func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetOptions, progress io.Writer) error {
+	if o.method == "" {
+		o.method = "euclid"
+		if o.run != "" || o.metricFile != "" {
+			o.method = "learned"
+		}
+	}
+	switch {
+	case o.method != "learned" && o.method != "euclid" && o.method != "linear":
+		return usagef("-method must be learned, euclid or linear, got %q", o.method)
+	case o.method == "learned" && o.run == "":
+		return usagef("-method learned needs -run DIR (a colorlearn run)")
+	case o.prolong < 0 || o.prolong > 4:
+		return usagef("-prolong must be in 0..4, got %d", o.prolong)
+	case o.frames < 2:
+		return usagef("-frames must be at least 2, got %d", o.frames)
+	case o.bins < 2:
+		return usagef("-n must be at least 2, got %d", o.bins)
+	case !(o.gammaHi > 0) || !(o.sigmaCT > 0):
+		return usagef("-gamma and -sigma-ct must be positive")
+	case o.lHi < 0 || o.lCT < 1 || o.tHi < 0 || o.stepsHi < 0 || o.lutSize < 0 || o.lutSize == 1:
+		return usagef("-L, -L-ct, -t, -steps and -lut-size must be valid (non-negative; -L-ct ≥ 1; -lut-size 0 or ≥ 2)")
+	}
+	day, err := colorLoadImage(dayPath)
+	if err != nil {
+		return err
+	}
+	night, err := colorLoadImage(nightPath)
+	if err != nil {
+		return err
+	}
+	params := map[string]any{
+		"command": "sunset", "version": runinfo.Version(), "day": dayPath, "night": nightPath, "method": o.method,
+		"prolong": o.prolong, "frames": o.frames, "sigma_ct": o.sigmaCT, "gamma_ct": color.GammaFromSigma(o.sigmaCT),
+		"L_ct": o.lCT, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral, "interpolate": o.interpolate,
+	}
+	n := o.bins
+	var run *colorLearnParams
+	var theta []float64
+	if o.method == "learned" {
+		if run, err = colorReadParams(filepath.Join(o.run, colorParamsFile)); err != nil {
+			return fmt.Errorf("-run: %w", err)
+		}
+		n = run.Bins
+		mf := o.metricFile
+		if mf == "" {
+			mf = filepath.Join(o.run, "metric.npy")
+		}
+		a, err := npyfile.ReadFile(mf)
+		if err != nil {
+			return fmt.Errorf("-metric: %w", err)
+		}
+		if len(a.Data) != 3*n*n*n {
+			return fmt.Errorf("metric %s has shape %v, want [3,%d] for n = %d", mf, a.Shape, n*n*n, n)
+		}
+		theta = a.Data
+		params["run"], params["metric"] = o.run, mf
+	}
+	nHi := color.ProlongedSize(n, o.prolong)
+	params["n"], params["n_hi"] = n, nHi
+	hopt := &color.HistOptions{Bins: nHi, DropSaturated: o.dropSaturated}
+	h0, err := color.Histogram(day, hopt)
+	if err != nil {
+		return fmt.Errorf("histogram of %s: %w", dayPath, err)
+	}
+	h1, err := color.Histogram(night, hopt)
+	if err != nil {
+		return fmt.Errorf("histogram of %s: %w", nightPath, err)
+	}
+	times := color.Times(o.frames)
+	fmt.Fprintf(progress, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
+
+	var hists [][]float64
+	switch o.method {
+	case "linear":
+		hists = color.Linear(h0, h1, times)
+	case "euclid":
+		k, err := color.NewEuclidean(nHi, o.gammaHi)
+		if err != nil {
+			return err
+		}
+		L := o.lHi
+		if L == 0 {
+			L = ot.DefaultIterations
+		}
+		params["gamma"], params["L"] = o.gammaHi, L
+		if hists, err = color.Interpolate(k, h0, h1, times, &color.InterpOptions{Iterations: L}); err != nil {
+			return fmt.Errorf("-method euclid: %w", err)
+		}
+	case "learned":
+		heat, L, err := colorLearnedKernel(theta, run, o, nHi, params)
+		if err != nil {
+			return err
+		}
+		defer heat.Close()
+		if hists, err = color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L}); err != nil {
+			return fmt.Errorf("-method learned: %w", err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	if err := runinfo.WriteJSON(filepath.Join(o.out, "params.json"), params); err != nil {
+		return err
+	}
+	titles := make([]string, len(times))
+	for f, t := range times {
+		titles[f] = fmt.Sprintf("t=%.2f", t)
+		a := &npyfile.Array{Shape: []int{nHi, nHi, nHi}, Data: hists[f]}
+		if err := npyfile.WriteFile(filepath.Join(o.out, fmt.Sprintf("interp-hist-%02d.npy", f)), a, nil); err != nil {
+			return err
+		}
+	}
+	strip, err := color.RenderStrip(hists, nHi, titles, &color.RenderOptions{Size: 200})
+	if err != nil {
+		return err
+	}
+	if err := colorSavePNG(filepath.Join(o.out, "hists.png"), strip); err != nil {
+		return err
+	}
+
+	ek, err := color.NewEuclidean(nHi, color.GammaFromSigma(o.sigmaCT))
+	if err != nil {
+		return err
+	}
+	tr, err := color.NewTransfer(ek, nHi)
+	if err != nil {
+		return err
+	}
+	im := color.FromImage(day)
+	thumbs := make([]image.Image, len(hists))
+	topt := color.TransferOptions{Iterations: o.lCT, NoBilateral: o.noBilateral, Interpolate: o.interpolate}
+	for f, q := range hists {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		out, m, err := colorTransferImage(tr, im, h0, q, &topt)
+		if err != nil {
+			return fmt.Errorf("transfer of frame %d: %w", f, err)
+		}
+		rgba := out.NRGBA()
+		if err := colorSavePNG(filepath.Join(o.out, fmt.Sprintf("frame-%02d.png", f)), rgba); err != nil {
+			return err
+		}
+		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", f)), m, o.lutSize,
+			fmt.Sprintf("gmlg sunset %s frame %d t=%.4f", o.method, f, times[f])); err != nil {
+			return err
+		}
+		thumbs[f] = colorThumb(rgba, 200)
+		fmt.Fprintf(progress, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(hists), times[f], m.MarginalErr)
+	}
+	if err := colorSavePNG(filepath.Join(o.out, "frames.png"), colorRow(thumbs...)); err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "done: %d frames in %s\n", len(hists), o.out)
+	return nil
+}
+
+// colorLearnedKernel builds the heat kernel of a learned [3,n³] metric
+// prolonged to n_hi (SPEC §9.2): alpha = (n_hi−1)², t, steps and L from the
+// run unless overridden.
+func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOptions, nHi int, params map[string]any) (*kernel.Heat, int, error) {
+	n := run.Bins
+	th, got, err := color.Prolong(theta, 3, n, o.prolong)
+	if err != nil {
+		return nil, 0, fmt.Errorf("prolong the metric: %w", err)
+	}
+	if got != nHi {
+		panic(fmt.Sprintf("gmlg: prolonged size %d, want %d", got, nHi))
+	}
+	t, steps, L := run.THeat, run.KHeat, run.L
+	if o.tHi > 0 {
+		t = o.tHi
+	}
+	if o.stepsHi > 0 {
+		steps = o.stepsHi
+	}
+	if o.lHi > 0 {
+		L = o.lHi
+	}
+	alpha := float64((nHi - 1) * (nHi - 1))
+	if o.prolong == 0 {
+		alpha = run.Alpha // the learning's own 1/h² in floating point
+	}
+	g, err := kernel.Cube(3, nHi)
+	if err != nil {
+		return nil, 0, err
+	}
+	backend := kernel.DefaultBackend()
+	if o.backend != "" {
+		if backend, err = kernel.Backend(o.backend); err != nil {
+			return nil, 0, usagef("-backend: %v", err)
+		}
+	}
+	heat, err := kernel.NewHeat(g, &kernel.HeatOptions{T: t, Steps: steps, Alpha: alpha, Backend: backend})
+	if err != nil {
+		return nil, 0, err
+	}
+	w := make([]float64, g.NumEdges())
+	kernel.VertexMetric{G: g}.Weights(w, th)
+	if err := heat.SetWeights(w); err != nil {
+		heat.Close()
+		return nil, 0, fmt.Errorf("learned metric: %w", err)
+	}
+	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = t, steps, L, alpha
+	return heat, L, nil
+}
+
+// colorTransferImage transfers the colours of histogram q onto im (whose
+// histogram is p) and also returns the per-bin map, for the LUT. It does
+// what (*color.Transfer).Apply does, without running the Sinkhorn twice.
+func colorTransferImage(tr *color.Transfer, im *color.Image, p, q []float64, opt *color.TransferOptions) (*color.Image, *color.Map, error) {
+	m, err := tr.Map(p, q, opt.Iterations)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := color.NewImage(im.W, im.H)
+	if opt.Interpolate {
+		m.ApplyCorrect(out, im)
+	} else {
+		m.Apply(out, im)
+	}
+	if !opt.NoBilateral {
+		if err := color.Smooth(out, im, opt.SigmaSpatial, opt.SigmaRange); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, m, nil
+}
+
+// colorWriteLUT writes a map as a .cube file.
+func colorWriteLUT(path string, m *color.Map, size int, title string) error {
+	c, err := m.Cube(size, title)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
+		return err
+	})
+}
