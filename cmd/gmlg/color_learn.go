@@ -100,18 +100,18 @@ same as an uninterrupted run. Interrupting (Ctrl-C) saves a checkpoint.`,
 				if len(args) != 1 {
 					return usagef("want exactly one image directory, got %d arguments", len(args))
 				}
-				var progress io.Writer = os.Stderr
+				var logw io.Writer = os.Stderr
 				if o.quiet {
-					progress = io.Discard
+					logw = io.Discard
 				}
-				return colorLearn(ctx, args[0], o, progress)
+				return colorLearn(ctx, args[0], o, logw)
 			}
 		},
 	})
 }
 
 // colorLearn runs colorlearn.
-func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress io.Writer) error {
+func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.Writer) error {
 	switch {
 	case o.bins < 2:
 		return usagef("-n must be at least 2, got %d", o.bins)
@@ -186,7 +186,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress 
 		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), &params); err != nil {
 			return err
 		}
-		fmt.Fprintf(progress, "resuming %s at iteration %d (F = %.6g)\n", o.out, resume.Iter, resume.F)
+		fmt.Fprintf(logw, "resuming %s at iteration %d (F = %.6g)\n", o.out, resume.Iter, resume.F)
 	} else if _, err := os.Stat(ckpt); err == nil {
 		return fmt.Errorf("%s already holds a run (%s); use -resume or another -o", o.out, colorCheckpointFile)
 	}
@@ -202,7 +202,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress 
 		return err
 	}
 	defer obj.Close()
-	fmt.Fprintf(progress, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
+	fmt.Fprintf(logw, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
 		len(files), dir, n, g.N(), obj.Dim(), o.t, o.steps, o.L, o.lambdaS, o.iters)
 
 	theta := make([]float64, obj.Dim())
@@ -241,7 +241,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress 
 		now := time.Now()
 		per := now.Sub(last) / time.Duration(max(1, p.Iter-lastIter))
 		last, lastIter = now, p.Iter
-		fmt.Fprintf(progress, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
+		fmt.Fprintf(logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
 			p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
 		if err := colorSaveCheckpoint(ckpt, p.State); err != nil {
 			return err
@@ -271,9 +271,14 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress 
 		}
 		return err
 	}
+	if res.State.Iter == 0 {
+		// SPEC §11.4: f_s = ‖Lap θ‖ is not differentiable at the constant
+		// start, and a large λ_s can stall the first line search.
+		fmt.Fprintf(logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
+	}
 	// Make sure the final point has its snapshot even when the optimiser
 	// stopped early (convergence), at the state it stopped in.
-	if res.State.Iter%o.saveEvery != 0 && res.State.Iter != o.iters && res.State.Iter > 1 {
+	if res.State.Iter == 0 || (res.State.Iter%o.saveEvery != 0 && res.State.Iter != o.iters && res.State.Iter > 1) {
 		if _, err := obj.Eval(nil, res.X); err != nil {
 			return err
 		}
@@ -281,7 +286,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, progress 
 			return err
 		}
 	}
-	fmt.Fprintf(progress, "done: %s after %d iterations, F = %.10g; metric in %s\n",
+	fmt.Fprintf(logw, "done: %s after %d iterations, F = %.10g; metric in %s\n",
 		res.Status, res.State.Iter, res.F, filepath.Join(o.out, "metric.npy"))
 	return nil
 }

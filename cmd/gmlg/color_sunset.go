@@ -88,18 +88,18 @@ frames.png (a strip of the images), and params.json.`,
 				if len(args) != 2 {
 					return usagef("want a day and a night image, got %d arguments", len(args))
 				}
-				var progress io.Writer = os.Stderr
+				var logw io.Writer = os.Stderr
 				if o.quiet {
-					progress = io.Discard
+					logw = io.Discard
 				}
-				return colorSunset(ctx, args[0], args[1], o, progress)
+				return colorSunset(ctx, args[0], args[1], o, logw)
 			}
 		},
 	})
 }
 
 // colorSunset runs sunset.
-func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetOptions, progress io.Writer) error {
+func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetOptions, logw io.Writer) error {
 	if o.method == "" {
 		o.method = "euclid"
 		if o.run != "" || o.metricFile != "" {
@@ -169,7 +169,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		return fmt.Errorf("histogram of %s: %w", nightPath, err)
 	}
 	times := color.Times(o.frames)
-	fmt.Fprintf(progress, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
+	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
 
 	var hists [][]float64
 	switch o.method {
@@ -251,12 +251,12 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			return err
 		}
 		thumbs[f] = colorThumb(rgba, 200)
-		fmt.Fprintf(progress, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(hists), times[f], m.MarginalErr)
+		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(hists), times[f], m.MarginalErr)
 	}
 	if err := colorSavePNG(filepath.Join(o.out, "frames.png"), colorRow(thumbs...)); err != nil {
 		return err
 	}
-	fmt.Fprintf(progress, "done: %d frames in %s\n", len(hists), o.out)
+	fmt.Fprintf(logw, "done: %d frames in %s\n", len(hists), o.out)
 	return nil
 }
 

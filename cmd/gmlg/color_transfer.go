@@ -56,18 +56,18 @@ The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
 				if len(args) < 2 {
 					return usagef("want a target image and at least one source image, got %d arguments", len(args))
 				}
-				var progress io.Writer = os.Stderr
+				var logw io.Writer = os.Stderr
 				if o.quiet {
-					progress = io.Discard
+					logw = io.Discard
 				}
-				return colorTransfer(ctx, args[0], args[1:], o, progress)
+				return colorTransfer(ctx, args[0], args[1:], o, logw)
 			}
 		},
 	})
 }
 
 // colorTransfer runs transfer.
-func colorTransfer(ctx context.Context, targetPath string, sources []string, o *colorTransferOptions, progress io.Writer) error {
+func colorTransfer(ctx context.Context, targetPath string, sources []string, o *colorTransferOptions, logw io.Writer) error {
 	gamma := o.gamma
 	if gamma == 0 {
 		gamma = color.GammaFromSigma(o.sigmaGamma)
@@ -135,7 +135,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", j)), m, o.lutSize, title); err != nil {
 			return err
 		}
-		fmt.Fprintf(progress, "%s → %s (marginal error %.3g)\n", sp, name, m.MarginalErr)
+		fmt.Fprintf(logw, "%s → %s (marginal error %.3g)\n", sp, name, m.MarginalErr)
 	}
 	return nil
 }

@@ -70,13 +70,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs := newFlagSet(c, stderr)
 	runFn := c.setup(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	positional, err := parseInterleaved(fs, args[1:])
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if err := runFn(ctx, fs.Args()); err != nil {
+	ctx = context.WithValue(ctx, stdioKey{}, stdio{stdout, stderr})
+	if err := runFn(ctx, positional); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			fmt.Fprintf(stderr, "gmlg %s: %v\n", c.name, ee.error)
+			return ee.code
+		}
 		fmt.Fprintf(stderr, "gmlg %s: %v\n", c.name, err)
 		var ue usageError
 		if errors.As(err, &ue) {
@@ -85,6 +92,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseInterleaved parses options given before, between or after the
+// positional arguments ("gmlg learn DIR --max-iter 20"), which the flag
+// package alone stops at; everything after "--" is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		// fs.Parse consumed a "--" terminator if rest is shorter than what
+		// followed the last option; detect it by looking at the raw args.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
@@ -114,8 +144,29 @@ func printHelp(w io.Writer) {
 	fmt.Fprintf(w, "\nRun \"gmlg help COMMAND\" or \"gmlg COMMAND -h\" for the options of a command.\n")
 }
 
+// stdio carries the standard output and error of one run to the commands
+// (through the context, so that tests can run commands in-process).
+type stdio struct{ out, err io.Writer }
+
+type stdioKey struct{}
+
+// outputs returns the standard output and error of the run that ctx belongs
+// to (os.Stdout and os.Stderr outside run).
+func outputs(ctx context.Context) (stdout, stderr io.Writer) {
+	if s, ok := ctx.Value(stdioKey{}).(stdio); ok {
+		return s.out, s.err
+	}
+	return os.Stdout, os.Stderr
+}
+
+// exitError is a failure with a specific exit status (e.g. 130 after an
+// interruption).
+type exitError struct {
+	error
+	code int
+}
+
 // usagef returns a usage error (exit status 2).
 func usagef(format string, a ...any) error {
 	return usageError{fmt.Errorf(format, a...)}
 }
-

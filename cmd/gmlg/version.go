@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
@@ -18,7 +17,8 @@ func init() {
 		usage:   "",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {
-				fmt.Fprintf(os.Stdout, "gmlg %s (backends: %s; default %s)\n", runinfo.Version(),
+				stdout, _ := outputs(ctx)
+				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", runinfo.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
 				return nil
 			}

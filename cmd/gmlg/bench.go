@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/gmlg/gmlg/bench"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+)
+
+func init() {
+	register(&command{
+		name:    "bench",
+		summary: "reproduce the paper's timing table (t_500 and peak memory per row), CHOLMOD vs pure Go",
+		usage:   "[options]",
+		setup:   setupBench,
+	})
+}
+
+func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
+	rows := fs.String("rows", "all", "rows to run: comma-separated d:n:S, 1-based indices into the paper's table, \"all\" or \"quick\"")
+	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go as compiled in)")
+	iters := fs.Int("iters", 3, "L-BFGS iterations per measurement")
+	big := fs.String("iters-for", "", "per-row iteration counts, e.g. 3:32:20=2,2:100:100=2")
+	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, 1 iteration each (overrides -rows and -iters)")
+	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit)")
+	md := fs.String("md", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
+	tHeat := fs.Float64("t", 0, "diffusion time t_heat (0: 3e-3 in 2-D, 1e-3 in 3-D, the paper's settings)")
+	lambdaS := fs.Float64("lambda-s", 0, "λ_s (0: 0.03 in 2-D, 1 in 3-D, as in the README runs; negative disables)")
+	store := fs.Bool("store", false, "keep every heat sub-step for the adjoint (the reference's memory strategy) instead of recomputing")
+	return func(ctx context.Context, args []string) error {
+		if ok, err := bench.ChildFromEnv(ctx, os.Stdout); ok {
+			return err
+		}
+		if len(args) > 0 {
+			return usagef("unexpected arguments %q", args)
+		}
+		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr,
+			Spec: bench.Spec{T: *tHeat, LambdaS: *lambdaS, Store: *store}}
+		var err error
+		if *quick {
+			opt.Rows, opt.Iters = bench.QuickRows, 1
+		} else if opt.Rows, err = bench.ParseRows(*rows); err != nil {
+			return usageError{err}
+		}
+		if *backends != "" {
+			opt.Backends = strings.Split(*backends, ",")
+		}
+		if *big != "" {
+			if opt.IterOverride, err = parseIterOverride(*big); err != nil {
+				return usageError{err}
+			}
+		}
+		if opt.Iters < 1 {
+			return usagef("-iters must be at least 1")
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find own executable for the child processes: %w", err)
+		}
+		opt.Command = func(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, exe, "bench") }
+		rep, runErr := bench.Run(ctx, opt)
+		if rep == nil {
+			return runErr
+		}
+		rep.Machine.ProgramVersion = runinfo.Version()
+		if err := bench.WriteText(os.Stdout, rep.Results); err != nil {
+			return err
+		}
+		if *md != "" && len(rep.Results) > 0 {
+			var gen bytes.Buffer
+			if err := bench.WriteMarkdown(&gen, rep, "gmlg bench "+strings.Join(os.Args[2:], " ")); err != nil {
+				return err
+			}
+			old, err := os.ReadFile(*md)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("read %s: %w", *md, err)
+			}
+			doc, err := bench.Splice(string(old), gen.String())
+			if err != nil {
+				return fmt.Errorf("%s: %w", *md, err)
+			}
+			if err := atomicfile.WriteFile(*md, []byte(doc), 0o644); err != nil {
+				return err
+			}
+		}
+		return runErr
+	}
+}
+
+// parseIterOverride reads "d:n:S=k,…".
+func parseIterOverride(s string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, item := range strings.Split(s, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok {
+			return nil, fmt.Errorf("-iters-for: %q: want d:n:S=iterations", item)
+		}
+		rows, err := bench.ParseRows(key)
+		if err != nil || len(rows) != 1 {
+			return nil, fmt.Errorf("-iters-for: %q: want one row", key)
+		}
+		k, err := strconv.Atoi(val)
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("-iters-for: %q: iterations must be a positive integer", val)
+		}
+		out[rows[0].String()] = k
+	}
+	return out, nil
+}

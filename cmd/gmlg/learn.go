@@ -1,0 +1,520 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+)
+
+// learnParams is everything a learning run depends on; it is written to
+// params.json and read back by --resume.
+type learnParams struct {
+	Command   string      `json:"command"`
+	Version   string      `json:"version"`
+	Data      dataParams  `json:"data"`
+	Model     modelParams `json:"model"`
+	Optimizer optParams   `json:"optimizer"`
+	Kernel    kernelInfo  `json:"kernel"`
+	Resumed   int         `json:"resumed"`
+}
+
+// dataParams describes the input frames.
+type dataParams struct {
+	Dir       string            `json:"dir"`
+	Pattern   string            `json:"pattern"`
+	Floor     float64           `json:"floor"`
+	Checksum  string            `json:"checksum"`
+	Files     []runinfo.FileSum `json:"files"`
+	Dim       int               `json:"dim"`
+	Side      int               `json:"n"`
+	Vertices  int               `json:"N"`
+	Sequences []int             `json:"frames_per_sequence"`
+}
+
+// optParams are the optimiser's settings and the output cadence.
+type optParams struct {
+	MaxIter       int     `json:"max_iter"`
+	History       int     `json:"history"`
+	MaxLinesearch int     `json:"max_linesearch"`
+	FTol          float64 `json:"ftol"`
+	GTol          float64 `json:"gtol"`
+	SaveEvery     int     `json:"save_every"`
+	Init          string  `json:"init"`
+}
+
+// kernelInfo records the factorisation actually used.
+type kernelInfo struct {
+	Backend  string  `json:"backend"`
+	Ordering string  `json:"ordering"`
+	NNZL     int     `json:"nnz_l"`
+	Alpha    float64 `json:"alpha"`
+	Params   int     `json:"metric_params"`
+}
+
+// The files of a run directory (removed by --force).
+var learnOutputs = []string{
+	"params.json", "log.txt", "checkpoint.gob", "result.json", "loss.npy", "loss.png",
+	"metric.npy", "metric.png", "metric-*.npy", "metric-*.png", "rec-*.npy", "recs.png", "recs-*.png",
+}
+
+// Flags that --resume accepts (they do not change the result).
+var resumeFlags = map[string]bool{"resume": true, "max-iter": true, "threads": true, "progress": true}
+
+func init() {
+	register(&command{
+		name:    "learn",
+		summary: "learn a ground metric from a folder of frames (or continue a run with --resume)",
+		usage:   "[options] DIR | --resume RUN_DIR [--max-iter K]",
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			p := learnParams{Model: defaultModel(), Optimizer: optParams{MaxIter: 500, History: 20, MaxLinesearch: 20, SaveEvery: 1, Init: "ones"}}
+			var out, resume, progress string
+			var force bool
+			outFlag(fs, &out, "run", "run `folder` to write")
+			fs.BoolVar(&force, "force", false, "overwrite the run files of an existing run folder")
+			fs.StringVar(&resume, "resume", "", "continue the interrupted run in `RUN_DIR` with its own settings (only --max-iter and --threads may be given)")
+			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg")
+			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; SPEC uses 1e-6), ≥ 0")
+			p.Model.objectiveFlags(fs)
+			fs.IntVar(&p.Optimizer.MaxIter, "max-iter", p.Optimizer.MaxIter, "maximum number of L-BFGS `iterations` (accepted steps), ≥ 1")
+			fs.IntVar(&p.Optimizer.SaveEvery, "save-every", p.Optimizer.SaveEvery, "save the metric, pictures and a checkpoint every `K` iterations (and at iteration 1 and at the end), ≥ 1")
+			fs.IntVar(&p.Optimizer.History, "history", p.Optimizer.History, "L-BFGS memory: number of correction `pairs` m, ≥ 1")
+			fs.IntVar(&p.Optimizer.MaxLinesearch, "max-linesearch", p.Optimizer.MaxLinesearch, "maximum objective `evaluations` per line search, ≥ 1")
+			fs.Float64Var(&p.Optimizer.FTol, "ftol", 1e7*2.220446049250313e-16, "stop when the relative decrease of the objective is ≤ ftol (scipy's factr·eps); 0 disables")
+			fs.Float64Var(&p.Optimizer.GTol, "gtol", 1e-5, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
+			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric (not its log)")
+			fs.StringVar(&progress, "progress", "auto", "progress display: bar (on a terminal), log (structured lines on stderr), none, or auto (bar on a terminal, log otherwise)")
+			return func(ctx context.Context, args []string) error {
+				set := map[string]bool{}
+				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				switch progress {
+				case "auto", "bar", "log", "none":
+				default:
+					return usagef("--progress: unknown mode %q (want auto, bar, log or none)", progress)
+				}
+				if resume != "" {
+					if len(args) > 0 {
+						return usagef("--resume continues RUN_DIR with its own data; do not also give DIR (%q)", args[0])
+					}
+					var bad []string
+					for name := range set {
+						if !resumeFlags[name] {
+							bad = append(bad, "--"+name)
+						}
+					}
+					if len(bad) > 0 {
+						sort.Strings(bad)
+						return usagef("%v cannot be changed when resuming (the run's params.json sets them); only --max-iter and --threads can", bad)
+					}
+					maxIter := 0
+					if set["max-iter"] {
+						maxIter = p.Optimizer.MaxIter
+					}
+					threads := -1
+					if set["threads"] {
+						threads = p.Model.Threads
+					}
+					return resumeLearn(ctx, resume, maxIter, threads, progress)
+				}
+				switch len(args) {
+				case 0:
+					return usagef("missing the data folder DIR (see gmlg learn -h)")
+				case 1:
+				default:
+					return usagef("expected one data folder, got %d arguments", len(args))
+				}
+				p.Data.Dir = args[0]
+				return startLearn(ctx, &p, out, force, progress)
+			}
+		},
+	})
+}
+
+// check validates the optimiser's options.
+func (o *optParams) check() error {
+	switch {
+	case o.MaxIter < 1:
+		return usagef("--max-iter must be at least 1, got %d", o.MaxIter)
+	case o.SaveEvery < 1:
+		return usagef("--save-every must be at least 1, got %d", o.SaveEvery)
+	case o.History < 1:
+		return usagef("--history must be at least 1, got %d", o.History)
+	case o.MaxLinesearch < 1:
+		return usagef("--max-linesearch must be at least 1, got %d", o.MaxLinesearch)
+	case !(o.FTol >= 0) || math.IsInf(o.FTol, 0):
+		return usagef("--ftol must be a finite number ≥ 0, got %g", o.FTol)
+	case !(o.GTol >= 0) || math.IsInf(o.GTol, 0):
+		return usagef("--gtol must be a finite number ≥ 0, got %g", o.GTol)
+	case o.Init == "":
+		return usagef("--init must be ones or a .npy file")
+	}
+	return nil
+}
+
+// startLearn begins a new run.
+func startLearn(ctx context.Context, p *learnParams, out string, force bool, progress string) error {
+	if err := p.Model.check(); err != nil {
+		return err
+	}
+	if err := p.Optimizer.check(); err != nil {
+		return err
+	}
+	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
+		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
+	}
+	if p.Optimizer.Init != "ones" {
+		abs, err := filepath.Abs(p.Optimizer.Init)
+		if err == nil {
+			p.Optimizer.Init = abs
+		}
+	}
+	if abs, err := filepath.Abs(p.Data.Dir); err == nil {
+		p.Data.Dir = abs
+	}
+	r, err := newRun(p, out, progress)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	x0 := make([]float64, r.obj.Dim())
+	if p.Optimizer.Init != "ones" {
+		theta, err := readMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())
+		if err != nil {
+			return fmt.Errorf("--init: %w", err)
+		}
+		x0 = logOf(theta)
+	}
+	if err := prepareOutDir(out, force, learnOutputs); err != nil {
+		return err
+	}
+	return r.optimize(ctx, x0, nil, force)
+}
+
+// resumeLearn continues the run in dir from its checkpoint.
+func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress string) error {
+	raw, err := os.ReadFile(filepath.Join(dir, "params.json"))
+	if err != nil {
+		return fmt.Errorf("--resume: %s is not a run folder: %w", dir, err)
+	}
+	var p learnParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
+	}
+	if p.Command != "learn" {
+		return fmt.Errorf("--resume: %s was not written by gmlg learn", filepath.Join(dir, "params.json"))
+	}
+	if err := p.Model.check(); err != nil {
+		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
+	}
+	if err := p.Optimizer.check(); err != nil {
+		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
+	}
+	ck, err := readCheckpoint(filepath.Join(dir, checkpointName))
+	if err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
+	if maxIter > 0 {
+		p.Optimizer.MaxIter = maxIter
+	}
+	if threads >= 0 {
+		p.Model.Threads = threads
+	}
+	if ck.State.Iter >= p.Optimizer.MaxIter {
+		return fmt.Errorf("--resume: the run in %s already made %d iterations (max-iter %d); pass a larger --max-iter to continue it",
+			dir, ck.State.Iter, p.Optimizer.MaxIter)
+	}
+	if ck.Done && maxIter == 0 {
+		return fmt.Errorf("--resume: the run in %s finished (%s); pass --max-iter to continue it", dir, ck.Status)
+	}
+	checksum := p.Data.Checksum
+	r, err := newRun(&p, dir, progress)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	if r.p.Data.Checksum != checksum {
+		return fmt.Errorf("--resume: the frames in %s changed since the run started (checksum %s, now %s)", p.Data.Dir, checksum, r.p.Data.Checksum)
+	}
+	if len(ck.State.X) != r.obj.Dim() {
+		return fmt.Errorf("--resume: %s holds %d metric parameters, the data needs %d", filepath.Join(dir, checkpointName), len(ck.State.X), r.obj.Dim())
+	}
+	r.p.Resumed++
+	return r.optimize(ctx, nil, ck.State, false)
+}
+
+// learnRun is one learning run in progress.
+type learnRun struct {
+	p     *learnParams
+	dir   string
+	ds    *dataset
+	obj   *learn.Objective
+	mode  string
+	log   *slog.Logger
+	logf  *os.File
+	obs   [][][]float64
+	saved int // last iteration whose metric was saved
+}
+
+// newRun loads the data and builds the objective (nothing is written yet).
+func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
+	ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor)
+	if err != nil {
+		return nil, err
+	}
+	sum, files, err := runinfo.Checksum(ds.set.Files())
+	if err != nil {
+		return nil, err
+	}
+	p.Data.Checksum, p.Data.Files = sum, files
+	p.Data.Dim, p.Data.Side, p.Data.Vertices = ds.set.Dim(), ds.set.Side(), ds.set.N()
+	p.Data.Sequences = p.Data.Sequences[:0]
+	for _, s := range ds.seqs {
+		p.Data.Sequences = append(p.Data.Sequences, len(s.Frames))
+	}
+	obj, err := newObjective(ds, &p.Model)
+	if err != nil {
+		return nil, err
+	}
+	info := obj.Heat().Info()
+	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
+		Alpha: kernel.GridAlpha(ds.set.Side()), Params: obj.Dim()}
+	p.Command, p.Version = "learn", runinfo.Version()
+	r := &learnRun{p: p, dir: dir, ds: ds, obj: obj, mode: progress}
+	for _, s := range ds.seqs {
+		r.obs = append(r.obs, s.Frames)
+	}
+	return r, nil
+}
+
+func (r *learnRun) close() {
+	r.obj.Close()
+	if r.logf != nil {
+		r.logf.Close()
+	}
+}
+
+// optimize runs L-BFGS from x0 or from the resume state, writing the run
+// folder as it goes.
+func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.State, fresh bool) error {
+	stdout, stderr := outputs(ctx)
+	if err := runinfo.WriteJSON(filepath.Join(r.dir, "params.json"), r.p); err != nil {
+		return err
+	}
+	var err error
+	r.logf, err = os.OpenFile(filepath.Join(r.dir, "log.txt"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("log file: %w", err)
+	}
+	bar := r.mode == "bar" || (r.mode == "auto" && isTerminal(stderr))
+	logw := io.Writer(r.logf)
+	if r.mode == "log" || (r.mode == "auto" && !bar) {
+		logw = io.MultiWriter(r.logf, stderr)
+	}
+	r.log = slog.New(slog.NewTextHandler(logw, nil))
+	start := 0
+	if resume != nil {
+		start = resume.Iter
+		r.saved = resume.Iter
+		r.log.Info("resume", "dir", r.dir, "iter", resume.Iter, "evals", resume.Evals, "f", resume.F, "max_iter", r.p.Optimizer.MaxIter)
+	} else {
+		r.log.Info("start", "data", r.p.Data.Dir, "n", r.p.Data.Side, "dim", r.p.Data.Dim, "sequences", len(r.p.Data.Sequences),
+			"params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL,
+			"t", r.p.Model.T, "steps", r.p.Model.Steps, "sinkhorn_iters", r.p.Model.SinkhornIters, "loss", r.p.Model.Loss,
+			"lambda_c", r.p.Model.LambdaC, "lambda_s", r.p.Model.LambdaS, "max_iter", r.p.Optimizer.MaxIter)
+	}
+	pr := newProgress(stderr, bar, start, r.p.Optimizer.MaxIter)
+	if ctx.Err() == nil {
+		stop := context.AfterFunc(ctx, func() {
+			pr.note("interrupted: finishing the current iteration and saving a checkpoint (this can take a few seconds)…")
+		})
+		defer stop()
+	}
+	set := &learn.Settings{
+		MaxIter: r.p.Optimizer.MaxIter, History: r.p.Optimizer.History, MaxLinesearch: r.p.Optimizer.MaxLinesearch,
+		FTol: orDisabled(r.p.Optimizer.FTol), GTol: orDisabled(r.p.Optimizer.GTol),
+		Callback: func(pg *learn.Progress) error {
+			pr.update(pg)
+			r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
+				"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond))
+			if pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1 {
+				return r.save(pg.State, true)
+			}
+			return nil
+		},
+	}
+	t0 := time.Now()
+	res, err := learn.Minimize(ctx, r.obj, x0, set, resume)
+	pr.finish()
+	if err != nil {
+		if res == nil || res.State == nil || res.State.Iter == 0 && resume == nil {
+			if ctx.Err() != nil {
+				return exitError{fmt.Errorf("interrupted before the first iteration; nothing to resume (start again)"), 130}
+			}
+			return evalHint(err)
+		}
+		if serr := r.save(res.State, false); serr != nil {
+			return fmt.Errorf("%w; saving the checkpoint also failed: %v", err, serr)
+		}
+		if ctx.Err() != nil {
+			r.log.Info("interrupted", "iter", res.State.Iter, "evals", res.State.Evals, "f", res.State.F)
+			return exitError{fmt.Errorf("interrupted at iteration %d; checkpoint saved. Resume with:\n  gmlg learn --resume %s",
+				res.State.Iter, quoteArg(r.dir)), 130}
+		}
+		r.log.Error("failed", "iter", res.State.Iter, "err", err)
+		return fmt.Errorf("%w\n(the state at iteration %d is saved; after fixing the cause, continue with gmlg learn --resume %s)",
+			evalHint(err), res.State.Iter, quoteArg(r.dir))
+	}
+	if err := r.finish(res); err != nil {
+		return err
+	}
+	r.log.Info("done", "status", res.Status.String(), "iter", res.State.Iter, "evals", res.State.Evals, "f", res.F,
+		"elapsed", time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "gmlg learn: %s after %d iterations (%d evaluations, %.1fs): F = %.6g\n",
+		res.Status, res.State.Iter, res.State.Evals, time.Since(t0).Seconds(), res.F)
+	fmt.Fprintf(stdout, "  metric:   %s (%s)\n  pictures: %s, %s, %s\n",
+		filepath.Join(r.dir, "metric.npy"), filepath.Join(r.dir, "metric.png"),
+		filepath.Join(r.dir, "metric.png"), filepath.Join(r.dir, "recs.png"), filepath.Join(r.dir, "loss.png"))
+	return nil
+}
+
+// orDisabled maps the CLI's "0 disables" to learn's negative values.
+func orDisabled(v float64) float64 {
+	if v == 0 {
+		return -1
+	}
+	return v
+}
+
+// save writes the metric of the state's iteration with its picture, the
+// loss and the checkpoint; withRecs also draws the reconstructions when the
+// objective's last evaluation was at the state's point.
+func (r *learnRun) save(st *learn.State, withRecs bool) error {
+	g, kind := r.ds.graph, r.p.Model.metricKind()
+	theta := expOf(st.X)
+	if st.Iter > 0 {
+		base := filepath.Join(r.dir, fmt.Sprintf("metric-%04d", st.Iter))
+		if err := writeMetric(base+".npy", g, kind, theta); err != nil {
+			return err
+		}
+		if err := metricPicture(base+".png", g, kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
+			return err
+		}
+		r.saved = st.Iter
+	}
+	if err := r.saveLoss(st.Losses); err != nil {
+		return err
+	}
+	if withRecs && r.obj.LastTerms().F == st.F {
+		if err := recStrip(filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(), r.p.Data.Dim, r.p.Data.Side,
+			fmt.Sprintf("iteration %d", st.Iter)); err != nil {
+			return err
+		}
+	}
+	return writeCheckpoint(filepath.Join(r.dir, checkpointName), &checkpoint{State: st})
+}
+
+func (r *learnRun) saveLoss(losses []float64) error {
+	if len(losses) == 0 {
+		return nil
+	}
+	if err := npyfile.WriteFile(filepath.Join(r.dir, "loss.npy"), &npyfile.Array{Shape: []int{len(losses)}, Data: losses}, nil); err != nil {
+		return err
+	}
+	return lossPicture(filepath.Join(r.dir, "loss.png"), losses, "objective F per iteration")
+}
+
+// runResult is result.json.
+type runResult struct {
+	Status      string      `json:"status"`
+	Iterations  int         `json:"iterations"`
+	Evaluations int         `json:"evaluations"`
+	F           float64     `json:"F"`
+	Data        float64     `json:"data_term"`
+	Regularizer float64     `json:"regularizer"`
+	PerFrame    [][]float64 `json:"loss_per_frame"`
+	GradNorm    float64     `json:"grad_norm"`
+}
+
+// finish writes the final outputs.
+func (r *learnRun) finish(res *learn.Result) error {
+	st := res.State
+	g, kind := r.ds.graph, r.p.Model.metricKind()
+	if r.obj.LastTerms().F != st.F || r.obj.Reconstructions() == nil {
+		if _, err := r.obj.Eval(nil, st.X); err != nil {
+			return evalHint(err)
+		}
+	}
+	if st.Iter > 0 && r.saved != st.Iter {
+		if err := r.save(st, false); err != nil {
+			return err
+		}
+	}
+	theta := expOf(st.X)
+	if err := writeMetric(filepath.Join(r.dir, "metric.npy"), g, kind, theta); err != nil {
+		return err
+	}
+	if err := metricPicture(filepath.Join(r.dir, "metric.png"), g, kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F)); err != nil {
+		return err
+	}
+	if err := r.saveLoss(st.Losses); err != nil {
+		return err
+	}
+	recs := r.obj.Reconstructions()
+	shape := []int{r.p.Data.Side, r.p.Data.Side}
+	if r.p.Data.Dim == 3 {
+		shape = append(shape, r.p.Data.Side)
+	}
+	for s, seq := range recs {
+		for j, f := range seq {
+			if err := npyfile.WriteFile(filepath.Join(r.dir, recName(len(recs), s, j)), &npyfile.Array{Shape: shape, Data: f}, nil); err != nil {
+				return err
+			}
+		}
+	}
+	if err := recStrip(filepath.Join(r.dir, "recs.png"), r.obs, recs, r.p.Data.Dim, r.p.Data.Side,
+		fmt.Sprintf("iteration %d", st.Iter)); err != nil {
+		return err
+	}
+	terms := r.obj.LastTerms()
+	gn := 0.0
+	for _, v := range st.G {
+		gn += v * v
+	}
+	if err := runinfo.WriteJSON(filepath.Join(r.dir, "result.json"), runResult{
+		Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
+		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn),
+	}); err != nil {
+		return err
+	}
+	return writeCheckpoint(filepath.Join(r.dir, checkpointName), &checkpoint{State: st, Done: true, Status: res.Status.String()})
+}
+
+// recName is the file of reconstruction j of sequence s.
+func recName(nseq, s, j int) string {
+	if nseq > 1 {
+		return fmt.Sprintf("rec-%02d-%02d.npy", s, j)
+	}
+	return fmt.Sprintf("rec-%02d.npy", j)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

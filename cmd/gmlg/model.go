@@ -1,0 +1,189 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/ot"
+)
+
+// modelParams are the settings of the forward model and of the objective,
+// shared by learn, eval and interp and recorded in params.json. Their
+// defaults are the reference's (SPEC §7).
+type modelParams struct {
+	T              float64 `json:"t"`
+	Steps          int     `json:"steps"`
+	Scheme         string  `json:"scheme"`
+	SinkhornIters  int     `json:"sinkhorn_iters"`
+	Loss           string  `json:"loss"`
+	Metric         string  `json:"metric"`
+	LambdaC        float64 `json:"lambda_c"`
+	LambdaS        float64 `json:"lambda_s"`
+	Smooth         string  `json:"smooth"`
+	RegularizeOnce bool    `json:"regularize_once"`
+	Backend        string  `json:"backend"`
+	Ordering       string  `json:"ordering"`
+	Threads        int     `json:"threads"`
+}
+
+// defaultModel returns the reference's defaults.
+func defaultModel() modelParams {
+	return modelParams{
+		T: 1e-2, Steps: 20, Scheme: "backward-euler", SinkhornIters: 50,
+		Loss: "l2", Metric: "vertex", LambdaC: 0, LambdaS: 3, Smooth: "norm",
+		Backend: "auto", Ordering: "default",
+	}
+}
+
+// kernelFlags declares the heat-kernel options (used by every command that
+// builds a kernel).
+func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
+	fs.Float64Var(&m.T, "t", m.T, "diffusion time t of the heat kernel (the reference's t_heat = ε/4; unit: squared side of the unit grid), > 0")
+	fs.IntVar(&m.Steps, "steps", m.Steps, "implicit time `steps` S of the heat kernel (the reference's k_heat), ≥ 1")
+	fs.StringVar(&m.Scheme, "scheme", m.Scheme, "time scheme of the heat kernel: backward-euler or crank-nicolson")
+	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
+	fs.StringVar(&m.Backend, "backend", m.Backend, "sparse Cholesky backend: cholmod, go, dense or auto (= "+kernel.DefaultBackend().Name()+" in this build)")
+	fs.StringVar(&m.Ordering, "ordering", m.Ordering, "fill-reducing ordering: default, natural, amd or nd")
+	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads` Go may use (GOMAXPROCS); 0 = all cores")
+}
+
+// objectiveFlags declares the kernel options and those of the objective.
+func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
+	m.kernelFlags(fs)
+	fs.StringVar(&m.Loss, "loss", m.Loss, "data term: l2 (N·Σ(p−q)²), l1 (Σ|p−q|) or kl (KL(reconstruction‖observation))")
+	fs.StringVar(&m.Metric, "metric", m.Metric, "metric parameterisation: vertex (per-vertex axis weights, the reference's) or edge (one weight per edge)")
+	fs.Float64Var(&m.LambdaC, "lambda-c", m.LambdaC, "weight λ_c of the closeness regulariser Σ(w−1)²/N_metric, ≥ 0")
+	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
+	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
+	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once instead of once per sequence (the reference's)")
+}
+
+// checkKernel validates the kernel options; errors are usage errors naming
+// the option.
+func (m *modelParams) checkKernel() error {
+	switch {
+	case !(m.T > 0) || math.IsInf(m.T, 0):
+		return usagef("--t must be a positive finite number, got %g", m.T)
+	case m.Steps < 1:
+		return usagef("--steps must be at least 1, got %d", m.Steps)
+	case m.SinkhornIters < 1:
+		return usagef("--sinkhorn-iters must be at least 1, got %d", m.SinkhornIters)
+	case m.Threads < 0:
+		return usagef("--threads must be ≥ 0, got %d", m.Threads)
+	}
+	if _, err := kernel.ParseScheme(m.Scheme); err != nil {
+		return usagef("--scheme: %v", err)
+	}
+	if _, err := kernel.Backend(m.Backend); err != nil {
+		return usagef("--backend: %v", err)
+	}
+	if _, err := factor.ParseOrdering(m.Ordering); err != nil {
+		return usagef("--ordering: unknown ordering %q (want default, natural, amd or nd)", m.Ordering)
+	}
+	return nil
+}
+
+// check validates every option.
+func (m *modelParams) check() error {
+	if err := m.checkKernel(); err != nil {
+		return err
+	}
+	for _, l := range []struct {
+		name string
+		v    float64
+	}{{"--lambda-c", m.LambdaC}, {"--lambda-s", m.LambdaS}} {
+		if !(l.v >= 0) || math.IsInf(l.v, 0) {
+			return usagef("%s must be a finite number ≥ 0, got %g", l.name, l.v)
+		}
+	}
+	if _, err := ot.ParseLoss(m.Loss); err != nil {
+		return usagef("--loss: unknown loss %q (want l2, l1 or kl)", m.Loss)
+	}
+	if _, err := learn.ParseMetricKind(m.Metric); err != nil {
+		return usagef("--metric: unknown parameterisation %q (want vertex or edge)", m.Metric)
+	}
+	if _, err := learn.ParseSmoothness(m.Smooth); err != nil {
+		return usagef("--smooth: unknown form %q (want norm or squared)", m.Smooth)
+	}
+	return nil
+}
+
+// heatOptions returns the kernel options (check must have succeeded).
+func (m *modelParams) heatOptions() kernel.HeatOptions {
+	scheme, _ := kernel.ParseScheme(m.Scheme)
+	backend, _ := kernel.Backend(m.Backend)
+	ord, _ := factor.ParseOrdering(m.Ordering)
+	if m.Threads > 0 {
+		runtime.GOMAXPROCS(m.Threads)
+	}
+	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord, Serial: m.Threads == 1}
+}
+
+// config returns the objective's configuration (check must have succeeded).
+func (m *modelParams) config() *learn.Config {
+	loss, _ := ot.ParseLoss(m.Loss)
+	kind, _ := learn.ParseMetricKind(m.Metric)
+	smooth, _ := learn.ParseSmoothness(m.Smooth)
+	return &learn.Config{
+		Heat: m.heatOptions(), Iterations: m.SinkhornIters, Loss: loss, Metric: kind,
+		LambdaC: m.LambdaC, LambdaS: m.LambdaS, Smooth: smooth, RegularizeOnce: m.RegularizeOnce,
+	}
+}
+
+// metricKind returns the parsed parameterisation (check must have succeeded).
+func (m *modelParams) metricKind() learn.MetricKind {
+	k, _ := learn.ParseMetricKind(m.Metric)
+	return k
+}
+
+// dataset is a loaded folder of frames and its grid.
+type dataset struct {
+	set   *frames.Set
+	graph *kernel.Graph
+	seqs  []learn.Sequence
+}
+
+// loadData reads the frames of dir (see package frames) and builds the grid.
+func loadData(dir, pattern string, floor float64) (*dataset, error) {
+	set, err := frames.Load(dir, &frames.Options{Pattern: pattern, Floor: floor})
+	if err != nil {
+		return nil, err
+	}
+	g, err := kernel.Cube(set.Dim(), set.Side())
+	if err != nil {
+		return nil, err
+	}
+	ds := &dataset{set: set, graph: g}
+	for _, q := range set.Sequences {
+		var s learn.Sequence
+		for _, f := range q.Frames {
+			s.Frames = append(s.Frames, f.Data)
+		}
+		ds.seqs = append(ds.seqs, s)
+	}
+	return ds, nil
+}
+
+// newObjective builds the objective of ds, wrapping errors with a hint.
+func newObjective(ds *dataset, m *modelParams) (*learn.Objective, error) {
+	obj, err := learn.NewObjective(ds.graph, ds.seqs, m.config())
+	if err != nil {
+		return nil, fmt.Errorf("building the objective: %w", err)
+	}
+	return obj, nil
+}
+
+// evalHint explains a failed evaluation in terms of the options.
+func evalHint(err error) error {
+	if errors.Is(err, ot.ErrNonFinite) {
+		return fmt.Errorf("%w [options: --t, --sinkhorn-iters, --floor]", err)
+	}
+	return err
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
+	"github.com/gmlg/gmlg/ot"
+)
+
+// frameField turns a frame of side n in d dimensions into a picture: the
+// [n,n] array itself in 2-D, the projection Σ_R H[R,G,B] (G down, B across)
+// in 3-D.
+func frameField(data []float64, d, n int) render.Field {
+	if d == 2 {
+		return render.Field{Rows: n, Cols: n, Data: data}
+	}
+	proj := make([]float64, n*n)
+	for r := 0; r < n; r++ {
+		for i, v := range data[r*n*n : (r+1)*n*n] {
+			proj[i] += v
+		}
+	}
+	return render.Field{Rows: n, Cols: n, Data: proj}
+}
+
+// timeLabels returns "t=0.00" labels for a sequence of k frames at
+// linspace(0,1,k).
+func timeLabels(k int) []string {
+	out := make([]string, k)
+	for j, t := range ot.Linspace(k) {
+		out[j] = fmt.Sprintf("t=%.2f", t)
+	}
+	return out
+}
+
+// sizeFor picks the frame size of a strip so that wide strips stay readable.
+func sizeFor(cols int) int {
+	switch {
+	case cols <= 6:
+		return 160
+	case cols <= 12:
+		return 112
+	default:
+		return 80
+	}
+}
+
+// recStrip draws, for every sequence, the observed frames above the
+// reconstructed ones (either may be nil).
+func recStrip(path string, obs, recs [][][]float64, d, n int, title string) error {
+	var rows [][]render.Field
+	var labels []string
+	maxCols := 0
+	nseq := max(len(obs), len(recs))
+	for s := range nseq {
+		tag := ""
+		if nseq > 1 {
+			tag = fmt.Sprintf(" %d", s)
+		}
+		for _, part := range []struct {
+			name   string
+			frames [][][]float64
+		}{{"observed", obs}, {"reconstructed", recs}} {
+			if s >= len(part.frames) || part.frames[s] == nil {
+				continue
+			}
+			var row []render.Field
+			for _, f := range part.frames[s] {
+				row = append(row, frameField(f, d, n))
+			}
+			maxCols = max(maxCols, len(row))
+			rows = append(rows, row)
+			labels = append(labels, part.name+tag)
+		}
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("no frames to draw in %s", path)
+	}
+	img, err := render.Strip(rows, &render.StripOptions{
+		Title: title, RowLabels: labels, ColLabels: timeLabels(maxCols), Size: sizeFor(maxCols),
+	})
+	if err != nil {
+		return err
+	}
+	return render.SavePNG(path, img)
+}
+
+// lossPicture draws the loss curve.
+func lossPicture(path string, loss []float64, title string) error {
+	img, err := render.LossPlot(loss, &render.LossOptions{Title: title})
+	if err != nil {
+		return err
+	}
+	return render.SavePNG(path, img)
+}

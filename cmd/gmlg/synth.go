@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/synth"
+)
+
+// synthPoles are the pole pairs of the built-in sequences, in order: the
+// reference's sticks (SPEC §10), then Gaussians crossing the square along
+// other directions so that several sequences probe the metric in
+// different places (the paper's multi-sequence experiment).
+var synthPoles = [][2]synth.Pole{
+	{synth.StickTopLeft, synth.StickBottomRight},
+	{{Shape: "gauss", X0: 0.2, Y0: 0.8, Sigma: 0.07}, {Shape: "gauss", X0: 0.8, Y0: 0.2, Sigma: 0.07}},
+	{{Shape: "gauss", X0: 0.2, Y0: 0.2, Sigma: 0.07}, {Shape: "gauss", X0: 0.8, Y0: 0.8, Sigma: 0.07}},
+	{{Shape: "gauss", X0: 0.5, Y0: 0.12, Sigma: 0.07}, {Shape: "gauss", X0: 0.5, Y0: 0.88, Sigma: 0.07}},
+	{{Shape: "gauss", X0: 0.12, Y0: 0.5, Sigma: 0.07}, {Shape: "gauss", X0: 0.88, Y0: 0.5, Sigma: 0.07}},
+}
+
+// synthParams are recorded in the dataset's params.json.
+type synthParams struct {
+	Command   string      `json:"command"`
+	Version   string      `json:"version"`
+	N         int         `json:"n"`
+	Frames    int         `json:"frames"`
+	Sequences int         `json:"sequences"`
+	Truth     string      `json:"truth"`
+	Model     modelParams `json:"model"`
+	Backend   string      `json:"backend_used"`
+}
+
+// The files synth writes (removed by --force).
+var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json"}
+
+func init() {
+	register(&command{
+		name:    "synth",
+		summary: "make a synthetic dataset (frames + true metric) with gmlg's forward model",
+		usage:   "[options]",
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			p := synthParams{N: 32, Frames: 7, Sequences: 3, Truth: "analytic", Model: defaultModel()}
+			p.Model.T = 2e-3
+			var out string
+			var force bool
+			outFlag(fs, &out, "synth", "output `folder`")
+			fs.BoolVar(&force, "force", false, "overwrite the dataset files of an existing output folder")
+			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n), ≥ 4")
+			fs.IntVar(&p.Frames, "frames", p.Frames, "`frames` per sequence (t = 0 … 1), ≥ 3")
+			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synthPoles)))
+			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians, SPEC §10) or uniform")
+			p.Model.kernelFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				if len(args) > 0 {
+					return usagef("unexpected argument %q (synth takes options only)", args[0])
+				}
+				stdout, _ := outputs(ctx)
+				return runSynth(ctx, &p, out, force, stdout)
+			}
+		},
+	})
+}
+
+func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdout io.Writer) error {
+	switch {
+	case p.N < 4:
+		return usagef("--n must be at least 4, got %d", p.N)
+	case p.N > 512:
+		return usagef("--n must be at most 512, got %d", p.N)
+	case p.Frames < 3:
+		return usagef("--frames must be at least 3, got %d", p.Frames)
+	case p.Frames > 100:
+		return usagef("--frames must be at most 100, got %d", p.Frames)
+	case p.Sequences < 1 || p.Sequences > len(synthPoles):
+		return usagef("--sequences must be between 1 and %d, got %d", len(synthPoles), p.Sequences)
+	case p.Truth != "analytic" && p.Truth != "uniform":
+		return usagef("--truth: unknown metric %q (want analytic or uniform)", p.Truth)
+	}
+	if err := p.Model.checkKernel(); err != nil {
+		return err
+	}
+	if err := prepareOutDir(out, force, synthOutputs); err != nil {
+		return err
+	}
+	start := time.Now()
+	const d = 2
+	g, err := kernel.Cube(d, p.N)
+	if err != nil {
+		return err
+	}
+	var theta []float64
+	if p.Truth == "analytic" {
+		theta = synth.AnalyticMetric(p.N)
+	} else {
+		theta = make([]float64, d*g.N())
+		for i := range theta {
+			theta[i] = 1
+		}
+	}
+	var poles [][2][]float64
+	for _, pq := range synthPoles[:p.Sequences] {
+		a, err := pq[0].Histogram(d, p.N)
+		if err != nil {
+			return err
+		}
+		b, err := pq[1].Histogram(d, p.N)
+		if err != nil {
+			return err
+		}
+		poles = append(poles, [2][]float64{a, b})
+	}
+	heat := p.Model.heatOptions()
+	p.Backend = kernel.DefaultBackend().Name()
+	if heat.Backend != nil {
+		p.Backend = heat.Backend.Name()
+	}
+	seqs, err := synth.Generate(&synth.Config{
+		Graph: g, Metric: kernel.VertexMetric{G: g}, Theta: theta, Heat: heat,
+		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles,
+	})
+	if err != nil {
+		return evalHint(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for s, seq := range seqs {
+		for j, f := range seq {
+			name := fmt.Sprintf("array-%02d.npy", j)
+			if len(seqs) > 1 {
+				name = fmt.Sprintf("array-%02d-%02d.npy", s, j)
+			}
+			a := &npyfile.Array{Shape: []int{p.N, p.N}, Data: f}
+			if err := npyfile.WriteFile(filepath.Join(out, name), a, nil); err != nil {
+				return err
+			}
+		}
+	}
+	if err := writeMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
+		return err
+	}
+	p.Command, p.Version = "synth", runinfo.Version()
+	if err := runinfo.WriteJSON(filepath.Join(out, "params.json"), p); err != nil {
+		return err
+	}
+	if err := drawSynth(out, p.N, theta, seqs, p.Truth); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "gmlg synth: wrote %d sequence(s) of %d frames of %d×%d to %s in %.1fs\n",
+		len(seqs), p.Frames, p.N, p.N, out, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n",
+		filepath.Join(out, "frames.png"), filepath.Join(out, "a-metric.png"))
+	fmt.Fprintf(stdout, "  next: gmlg learn %s\n", quoteArg(out))
+	return nil
+}
+
+// drawSynth draws the pictures of a synthetic dataset.
+func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth string) error {
+	if err := metricPictureRaw(filepath.Join(out, "a-metric.png"), theta, 2, n, "true metric ("+truth+")"); err != nil {
+		return err
+	}
+	return recStrip(filepath.Join(out, "frames.png"), seqs, nil, 2, n, "synthetic frames")
+}
