@@ -75,6 +75,12 @@ type Config struct {
 	// RegularizeOnce counts the regulariser once in the objective. By default
 	// it is counted once per sequence, as the reference does.
 	RegularizeOnce bool
+	// SkipEndpoints leaves the first and last frame of every sequence out
+	// of the data term. They are the poles of the interpolation; the
+	// reference includes them, reconstructed as K(P/K·1), which no metric
+	// can make equal to P, so they bias the metric towards less diffusion
+	// around the poles. Off by default (reference behaviour).
+	SkipEndpoints bool
 }
 
 // Objective is the function minimised by the learner, over the log-domain
@@ -254,6 +260,10 @@ func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
 	var data float64
 	for s := range recs {
 		for j, rec := range recs[s] {
+			if o.cfg.SkipEndpoints && (j == 0 || j == len(recs[s])-1) {
+				o.last.PerFrame[s][j] = 0
+				continue // grec[s][j] stays zero
+			}
 			var g []float64
 			if grad != nil {
 				g = o.grec[s][j]

@@ -48,16 +48,18 @@ func TestObjectiveGradient(t *testing.T) {
 		scheme kernel.Scheme
 		nseq   int
 		times  bool
+		skip   bool
 	}
 	cases := []tc{
-		{"2d/vertex/l2", g2, VertexMetric, ot.L2, 0, 0, SmoothNorm, kernel.BackwardEuler, 1, false},
-		{"2d/vertex/l1/reg", g2, VertexMetric, ot.L1, 0.5, 0.7, SmoothNorm, kernel.BackwardEuler, 1, false},
-		{"2d/vertex/kl/reg2seq", g2, VertexMetric, ot.KL, 0.3, 0.2, SmoothNorm, kernel.BackwardEuler, 2, false},
-		{"2d/edge/l2/squared", g2, EdgeMetric, ot.L2, 0.4, 0.3, SmoothSquared, kernel.BackwardEuler, 1, false},
-		{"2d/edge/kl/cn/times", g2, EdgeMetric, ot.KL, 0, 0.5, SmoothNorm, kernel.CrankNicolson, 2, true},
-		{"3d/vertex/l2/reg", g3, VertexMetric, ot.L2, 0.5, 0.7, SmoothNorm, kernel.BackwardEuler, 1, false},
-		{"3d/edge/l1", g3, EdgeMetric, ot.L1, 0, 0.4, SmoothSquared, kernel.BackwardEuler, 1, false},
-		{"general/edge/l2/reg", gen, EdgeMetric, ot.L2, 0.2, 0.6, SmoothNorm, kernel.BackwardEuler, 2, false},
+		{"2d/vertex/l2", g2, VertexMetric, ot.L2, 0, 0, SmoothNorm, kernel.BackwardEuler, 1, false, false},
+		{"2d/vertex/l1/reg", g2, VertexMetric, ot.L1, 0.5, 0.7, SmoothNorm, kernel.BackwardEuler, 1, false, false},
+		{"2d/vertex/kl/reg2seq", g2, VertexMetric, ot.KL, 0.3, 0.2, SmoothNorm, kernel.BackwardEuler, 2, false, false},
+		{"2d/edge/l2/squared", g2, EdgeMetric, ot.L2, 0.4, 0.3, SmoothSquared, kernel.BackwardEuler, 1, false, false},
+		{"2d/edge/kl/cn/times", g2, EdgeMetric, ot.KL, 0, 0.5, SmoothNorm, kernel.CrankNicolson, 2, true, false},
+		{"3d/vertex/l2/reg", g3, VertexMetric, ot.L2, 0.5, 0.7, SmoothNorm, kernel.BackwardEuler, 1, false, false},
+		{"3d/edge/l1", g3, EdgeMetric, ot.L1, 0, 0.4, SmoothSquared, kernel.BackwardEuler, 1, false, false},
+		{"general/edge/l2/reg", gen, EdgeMetric, ot.L2, 0.2, 0.6, SmoothNorm, kernel.BackwardEuler, 2, false, false},
+		{"2d/vertex/l2/skip-endpoints", g2, VertexMetric, ot.L2, 0, 0.3, SmoothNorm, kernel.BackwardEuler, 2, false, true},
 	}
 	for ci, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -70,7 +72,7 @@ func TestObjectiveGradient(t *testing.T) {
 			}
 			o, err := NewObjective(c.g, seqs, &Config{
 				Heat:       kernel.HeatOptions{T: 2e-2, Steps: 3, Scheme: c.scheme, Backend: kernel.Dense{}},
-				Iterations: 6, Loss: c.loss, Metric: c.metric, LambdaC: c.lc, LambdaS: c.ls, Smooth: c.smooth,
+				Iterations: 6, Loss: c.loss, Metric: c.metric, LambdaC: c.lc, LambdaS: c.ls, Smooth: c.smooth, SkipEndpoints: c.skip,
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -160,6 +160,11 @@ type Config struct {
 	Frames int
 	// Poles lists the two poles of each sequence, as histograms.
 	Poles [][2][]float64
+	// RawEndpoints makes the first and last frames the poles themselves
+	// instead of the reference's blurred poles K(P/K·1). A learner whose
+	// poles are the observed first and last frames then reproduces the
+	// interior frames exactly at the true metric.
+	RawEndpoints bool
 }
 
 // Generate returns, for each pair of poles, the frames of the displacement
@@ -200,7 +205,13 @@ func Generate(c *Config) ([][][]float64, error) {
 	}
 	out := make([][][]float64, len(recs))
 	for s := range recs {
-		for _, f := range recs[s] {
+		for j, f := range recs[s] {
+			switch {
+			case c.RawEndpoints && j == 0:
+				f = c.Poles[s][0]
+			case c.RawEndpoints && j == len(recs[s])-1:
+				f = c.Poles[s][1]
+			}
 			out[s] = append(out[s], append([]float64(nil), f...))
 		}
 	}
