@@ -94,10 +94,16 @@ func colorLoadImage(path string) (image.Image, error) {
 	return img, nil
 }
 
-// colorSavePNG writes img atomically, with the best compression (the
+// colorSavePNG writes a picture atomically, with the best compression (the
 // pictures of the documentation are committed).
 func colorSavePNG(path string, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
+}
+
+// colorSaveFrame writes a full-size image atomically, favouring speed.
+func colorSaveFrame(path string, img image.Image) error {
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
 }
 

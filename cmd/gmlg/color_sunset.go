@@ -243,7 +243,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			return fmt.Errorf("transfer of frame %d: %w", f, err)
 		}
 		rgba := out.NRGBA()
-		if err := colorSavePNG(filepath.Join(o.out, fmt.Sprintf("frame-%02d.png", f)), rgba); err != nil {
+		if err := colorSaveFrame(filepath.Join(o.out, fmt.Sprintf("frame-%02d.png", f)), rgba); err != nil {
 			return err
 		}
 		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", f)), m, o.lutSize,

@@ -128,7 +128,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 			return fmt.Errorf("transfer from %s: %w", sp, err)
 		}
 		name := filepath.Join(o.out, fmt.Sprintf("transfer-%02d.png", j))
-		if err := colorSavePNG(name, out.NRGBA()); err != nil {
+		if err := colorSaveFrame(name, out.NRGBA()); err != nil {
 			return err
 		}
 		title := "gmlg transfer from " + strings.ReplaceAll(filepath.Base(sp), `"`, "")
