@@ -44,3 +44,28 @@ func Example_notPosDef() {
 	// Output:
 	// sparsechol: factorize: go: matrix not positive definite (non-positive pivot at column 2)
 }
+
+// Order exposes the fill-reducing permutation; on a grid the default is the
+// geometric nested dissection.
+func ExampleOrder() {
+	// The 3×3 grid graph (axis 0 fastest), M = I + L.
+	const n = 3
+	pat := &factor.Pattern{N: n * n, ColPtr: []int{0}}
+	for v := 0; v < n*n; v++ {
+		pat.RowIdx = append(pat.RowIdx, v)
+		if v%n < n-1 {
+			pat.RowIdx = append(pat.RowIdx, v+1)
+		}
+		if v+n < n*n {
+			pat.RowIdx = append(pat.RowIdx, v+n)
+		}
+		pat.ColPtr = append(pat.ColPtr, len(pat.RowIdx))
+	}
+	perm, name, err := sparsechol.Order(pat, &factor.Options{Grid: []int{n, n}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(name, len(perm))
+	// Output:
+	// nd-geometric 9
+}

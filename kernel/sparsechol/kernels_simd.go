@@ -50,7 +50,11 @@ func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 	h := len(rows)
 	if h > w {
 		l21 := ls[w*w:]
-		for k := 0; k < w; k++ {
+		k := 0
+		for ; k+2 <= w; k += 2 {
+			subGather2(x1[k*cols:(k+1)*cols], x1[(k+1)*cols:(k+2)*cols], l21[k:], w, x, rows[w:], cols)
+		}
+		for ; k < w; k++ {
 			subGather(x1[k*cols:(k+1)*cols], l21[k:], w, x, rows[w:], cols)
 		}
 	}
@@ -174,5 +178,65 @@ func subStrided(y, l []float64, stride int, xs []float64, m, cols int) {
 			s += l[r*stride] * xs[r*cols+c]
 		}
 		y[c] -= s
+	}
+}
+
+// subGather2 is subGather for two outputs: y0 uses the coefficients
+// l[r*stride] and y1 the coefficients l[r*stride+1]; the rows of x are loaded
+// once for both.
+func subGather2(y0, y1, l []float64, stride int, x []float64, idx []int32, cols int) {
+	y1 = y1[:len(y0)]
+	c := 0
+	for ; c+16 <= len(y0); c += 16 {
+		var a0, a1, a2, a3, b0, b1, b2, b3 archsimd.Float64x4
+		for r, i := range idx {
+			u := archsimd.BroadcastFloat64x4(l[r*stride])
+			v := archsimd.BroadcastFloat64x4(l[r*stride+1])
+			o := int(i)*cols + c
+			p := x[o : o+16]
+			p0 := archsimd.LoadFloat64x4Slice(p[0:4])
+			a0 = u.MulAdd(p0, a0)
+			b0 = v.MulAdd(p0, b0)
+			p1 := archsimd.LoadFloat64x4Slice(p[4:8])
+			a1 = u.MulAdd(p1, a1)
+			b1 = v.MulAdd(p1, b1)
+			p2 := archsimd.LoadFloat64x4Slice(p[8:12])
+			a2 = u.MulAdd(p2, a2)
+			b2 = v.MulAdd(p2, b2)
+			p3 := archsimd.LoadFloat64x4Slice(p[12:16])
+			a3 = u.MulAdd(p3, a3)
+			b3 = v.MulAdd(p3, b3)
+		}
+		q := y0[c : c+16]
+		archsimd.LoadFloat64x4Slice(q[0:4]).Sub(a0).StoreSlice(q[0:4])
+		archsimd.LoadFloat64x4Slice(q[4:8]).Sub(a1).StoreSlice(q[4:8])
+		archsimd.LoadFloat64x4Slice(q[8:12]).Sub(a2).StoreSlice(q[8:12])
+		archsimd.LoadFloat64x4Slice(q[12:16]).Sub(a3).StoreSlice(q[12:16])
+		q = y1[c : c+16]
+		archsimd.LoadFloat64x4Slice(q[0:4]).Sub(b0).StoreSlice(q[0:4])
+		archsimd.LoadFloat64x4Slice(q[4:8]).Sub(b1).StoreSlice(q[4:8])
+		archsimd.LoadFloat64x4Slice(q[8:12]).Sub(b2).StoreSlice(q[8:12])
+		archsimd.LoadFloat64x4Slice(q[12:16]).Sub(b3).StoreSlice(q[12:16])
+	}
+	for ; c+4 <= len(y0); c += 4 {
+		var a0, b0 archsimd.Float64x4
+		for r, i := range idx {
+			o := int(i)*cols + c
+			p := archsimd.LoadFloat64x4Slice(x[o : o+4])
+			a0 = archsimd.BroadcastFloat64x4(l[r*stride]).MulAdd(p, a0)
+			b0 = archsimd.BroadcastFloat64x4(l[r*stride+1]).MulAdd(p, b0)
+		}
+		archsimd.LoadFloat64x4Slice(y0[c : c+4]).Sub(a0).StoreSlice(y0[c : c+4])
+		archsimd.LoadFloat64x4Slice(y1[c : c+4]).Sub(b0).StoreSlice(y1[c : c+4])
+	}
+	for ; c < len(y0); c++ {
+		s0, s1 := 0.0, 0.0
+		for r, i := range idx {
+			v := x[int(i)*cols+c]
+			s0 += l[r*stride] * v
+			s1 += l[r*stride+1] * v
+		}
+		y0[c] -= s0
+		y1[c] -= s1
 	}
 }
