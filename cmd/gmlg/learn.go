@@ -345,6 +345,9 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		MaxIter: r.p.Optimizer.MaxIter, History: r.p.Optimizer.History, MaxLinesearch: r.p.Optimizer.MaxLinesearch,
 		FTol: orDisabled(r.p.Optimizer.FTol), GTol: orDisabled(r.p.Optimizer.GTol),
 		Callback: func(pg *learn.Progress) error {
+			if testHookIteration != nil {
+				testHookIteration(pg.Iter)
+			}
 			pr.update(pg)
 			r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
 				"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond))
@@ -379,6 +382,17 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 	if err := r.finish(res); err != nil {
 		return err
 	}
+	if res.Status == learn.LinesearchFailure {
+		msg := fmt.Sprintf("the line search could not decrease F at iteration %d", res.State.Iter+1)
+		r.log.Warn("linesearch failed", "iter", res.State.Iter)
+		if res.State.Iter == 0 {
+			// SPEC §11.4: the non-smooth ‖Lap w‖ at the constant start can
+			// stop L-BFGS at once when λ_s outweighs the data term.
+			return fmt.Errorf("%s: nothing was learned; at the uniform start this usually means --lambda-s (%g) is too large for the data term (try a 10× smaller value or --smooth squared)",
+				msg, r.p.Model.LambdaS)
+		}
+		fmt.Fprintf(stderr, "gmlg learn: warning: %s; the metric of iteration %d is kept\n", msg, res.State.Iter)
+	}
 	r.log.Info("done", "status", res.Status.String(), "iter", res.State.Iter, "evals", res.State.Evals, "f", res.F,
 		"elapsed", time.Since(t0).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "gmlg learn: %s after %d iterations (%d evaluations, %.1fs): F = %.6g\n",
@@ -388,6 +402,10 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		filepath.Join(r.dir, "metric.png"), filepath.Join(r.dir, "recs.png"), filepath.Join(r.dir, "loss.png"))
 	return nil
 }
+
+// testHookIteration, when set by a test, is called after each accepted
+// iteration (before anything is saved).
+var testHookIteration func(iter int)
 
 // orDisabled maps the CLI's "0 disables" to learn's negative values.
 func orDisabled(v float64) float64 {

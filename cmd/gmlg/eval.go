@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+)
+
+// evalParams are recorded in eval.json with the results.
+type evalParams struct {
+	Command    string      `json:"command"`
+	Version    string      `json:"version"`
+	Data       dataParams  `json:"data"`
+	MetricFile string      `json:"metric_file"`
+	Run        string      `json:"run,omitempty"`
+	Model      modelParams `json:"model"`
+	Kernel     kernelInfo  `json:"kernel"`
+	Result     evalResult  `json:"result"`
+}
+
+// evalResult is the value of the objective and its parts.
+type evalResult struct {
+	F           float64     `json:"F"`
+	Data        float64     `json:"data_term"`
+	FC          float64     `json:"f_c"`
+	FS          float64     `json:"f_s"`
+	Regularizer float64     `json:"regularizer"`
+	PerFrame    [][]float64 `json:"loss_per_frame"`
+	GradNorm    float64     `json:"grad_norm"`
+	GradMax     float64     `json:"grad_max"`
+	Seconds     float64     `json:"seconds"`
+}
+
+// The files eval writes (removed by --force).
+var evalOutputs = []string{"eval.json", "grad.npy", "recs.png"}
+
+func init() {
+	register(&command{
+		name:    "eval",
+		summary: "evaluate the objective and its gradient at a metric on a dataset (F in eval.json, ∇ in grad.npy)",
+		usage:   "[options] DIR | --run RUN_DIR [DIR]",
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			p := evalParams{Model: defaultModel()}
+			var out string
+			var force bool
+			outFlag(fs, &out, "eval", "output `folder` for eval.json, grad.npy and recs.png")
+			fs.BoolVar(&force, "force", false, "overwrite the files of an existing output folder")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
+			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings (and data folder, when DIR is not given) are used unless given here")
+			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
+			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every frame before normalising, ≥ 0")
+			p.Model.objectiveFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				set := map[string]bool{}
+				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				if p.Run != "" {
+					rp, err := readRunParams(p.Run)
+					if err != nil {
+						return err
+					}
+					if err := overlay(fs, &rp.Model, set, (*modelParams).objectiveFlags); err != nil {
+						return err
+					}
+					p.Model = rp.Model
+					if !set["pattern"] {
+						p.Data.Pattern = rp.Data.Pattern
+					}
+					if !set["floor"] {
+						p.Data.Floor = rp.Data.Floor
+					}
+					if len(args) == 0 {
+						args = []string{rp.Data.Dir}
+					}
+					if p.MetricFile == "" {
+						p.MetricFile = filepath.Join(p.Run, "metric.npy")
+					}
+				}
+				switch len(args) {
+				case 0:
+					return usagef("missing the data folder DIR (see gmlg eval -h)")
+				case 1:
+				default:
+					return usagef("expected one data folder, got %d arguments", len(args))
+				}
+				p.Data.Dir = args[0]
+				stdout, _ := outputs(ctx)
+				return runEval(ctx, &p, out, force, stdout)
+			}
+		},
+	})
+}
+
+func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout io.Writer) error {
+	if err := p.Model.check(); err != nil {
+		return err
+	}
+	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
+		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
+	}
+	ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor)
+	if err != nil {
+		return err
+	}
+	sum, files, err := runinfo.Checksum(ds.set.Files())
+	if err != nil {
+		return err
+	}
+	p.Data.Checksum, p.Data.Files = sum, files
+	p.Data.Dim, p.Data.Side, p.Data.Vertices = ds.set.Dim(), ds.set.Side(), ds.set.N()
+	for _, s := range ds.seqs {
+		p.Data.Sequences = append(p.Data.Sequences, len(s.Frames))
+	}
+	g, kind := ds.graph, p.Model.metricKind()
+	obj, err := newObjective(ds, &p.Model)
+	if err != nil {
+		return err
+	}
+	defer obj.Close()
+	x := make([]float64, obj.Dim())
+	if p.MetricFile != "" {
+		theta, err := readMetric(p.MetricFile, g, kind)
+		if err != nil {
+			return err
+		}
+		x = logOf(theta)
+	} else {
+		p.MetricFile = "ones"
+	}
+	info := obj.Heat().Info()
+	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: obj.Heat().Options().Alpha, Params: obj.Dim()}
+	grad := make([]float64, obj.Dim())
+	t0 := time.Now()
+	f, err := obj.Eval(grad, x)
+	if err != nil {
+		return evalHint(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	terms := obj.LastTerms()
+	gn, gm := 0.0, 0.0
+	for _, v := range grad {
+		gn += v * v
+		gm = math.Max(gm, math.Abs(v))
+	}
+	p.Result = evalResult{F: f, Data: terms.Data, FC: terms.FC, FS: terms.FS, Regularizer: terms.Regularizer,
+		PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn), GradMax: gm, Seconds: time.Since(t0).Seconds()}
+	if err := prepareOutDir(out, force, evalOutputs); err != nil {
+		return err
+	}
+	d := len(g.Dims())
+	if err := npyfile.WriteFile(filepath.Join(out, "grad.npy"), &npyfile.Array{Shape: []int{d, g.N()}, Data: padMetric(g, kind, grad)}, nil); err != nil {
+		return err
+	}
+	p.Command, p.Version = "eval", runinfo.Version()
+	if err := runinfo.WriteJSON(filepath.Join(out, "eval.json"), p); err != nil {
+		return err
+	}
+	var obs [][][]float64
+	for _, s := range ds.seqs {
+		obs = append(obs, s.Frames)
+	}
+	if err := recStrip(filepath.Join(out, "recs.png"), obs, obj.Reconstructions(), d, g.Dims()[0], "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "F = %.17g\n  data term %.17g, regularizer %.17g (f_c %.6g, f_s %.6g)\n  ‖∇_x F‖ = %.6g, max |∂F/∂x| = %.6g\n  wrote %s and %s\n",
+		f, terms.Data, terms.Regularizer, terms.FC, terms.FS, p.Result.GradNorm, gm,
+		filepath.Join(out, "eval.json"), filepath.Join(out, "grad.npy"))
+	return nil
+}

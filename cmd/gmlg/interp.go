@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/ot"
+)
+
+// interpParams are recorded in the interpolation's params.json.
+type interpParams struct {
+	Command    string      `json:"command"`
+	Version    string      `json:"version"`
+	Method     string      `json:"method"`
+	Source     string      `json:"source"`
+	Target     string      `json:"target"`
+	Run        string      `json:"run,omitempty"`
+	MetricFile string      `json:"metric_file,omitempty"`
+	Frames     int         `json:"frames"`
+	Floor      float64     `json:"floor"`
+	Model      modelParams `json:"model"`
+}
+
+// The files interp writes (removed by --force).
+var interpOutputs = []string{"interp-*.npy", "interp.png", "params.json"}
+
+func init() {
+	register(&command{
+		name:    "interp",
+		summary: "interpolate between two histograms with a learned metric, a uniform one, or linearly",
+		usage:   "[options] SOURCE TARGET | [options] DIR",
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			p := interpParams{Frames: 10, Model: defaultModel()}
+			var out, pattern string
+			var force bool
+			var seq int
+			outFlag(fs, &out, "interp", "output `folder`")
+			fs.BoolVar(&force, "force", false, "overwrite the interpolation files of an existing output folder")
+			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
+			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, Sinkhorn iterations and metric kind unless given here")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (overrides the run's metric.npy)")
+			fs.StringVar(&p.Model.Metric, "metric", p.Model.Metric, "parameterisation of --metric-file: vertex or edge")
+			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2")
+			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
+			fs.StringVar(&pattern, "pattern", "", "file `glob` inside DIR (as for gmlg learn)")
+			fs.IntVar(&seq, "sequence", 0, "with DIR: which `sequence` (0-based) gives the first and last frames")
+			p.Model.kernelFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				set := map[string]bool{}
+				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				if p.Run != "" {
+					rp, err := readRunParams(p.Run)
+					if err != nil {
+						return err
+					}
+					if err := overlay(fs, &rp.Model, set, (*modelParams).kernelFlags, "metric"); err != nil {
+						return err
+					}
+					p.Model = rp.Model
+					if p.MetricFile == "" {
+						p.MetricFile = filepath.Join(p.Run, "metric.npy")
+					}
+				}
+				stdout, _ := outputs(ctx)
+				return runInterp(ctx, &p, args, pattern, seq, out, force, stdout)
+			}
+		},
+	})
+}
+
+// overlay re-applies the explicitly set flags of fs onto dst (declared by
+// declare, plus the extra flag names), so that command-line options win
+// over a run's params.json.
+func overlay(fs *flag.FlagSet, dst *modelParams, set map[string]bool, declare func(*modelParams, *flag.FlagSet), extra ...string) error {
+	fs2 := flag.NewFlagSet("", flag.ContinueOnError)
+	fs2.SetOutput(io.Discard)
+	declare(dst, fs2)
+	for _, name := range extra {
+		switch name {
+		case "metric":
+			fs2.StringVar(&dst.Metric, "metric", dst.Metric, "")
+		}
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if set[f.Name] && fs2.Lookup(f.Name) != nil && err == nil {
+			err = fs2.Set(f.Name, f.Value.String())
+		}
+	})
+	return err
+}
+
+// readRunParams reads the params.json of a learning run.
+func readRunParams(dir string) (*learnParams, error) {
+	path := filepath.Join(dir, "params.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--run: %s is not a run folder: %w", dir, err)
+	}
+	p := learnParams{Model: defaultModel()}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("--run: %s: %w", path, err)
+	}
+	if p.Command != "learn" {
+		return nil, fmt.Errorf("--run: %s was not written by gmlg learn", path)
+	}
+	return &p, nil
+}
+
+func runInterp(ctx context.Context, p *interpParams, args []string, pattern string, seq int, out string, force bool, stdout io.Writer) error {
+	switch p.Method {
+	case "":
+		p.Method = "uniform"
+		if p.MetricFile != "" {
+			p.Method = "metric"
+		}
+	case "metric":
+		if p.MetricFile == "" {
+			return usagef("--method metric needs --run RUN_DIR or --metric-file FILE.npy")
+		}
+	case "uniform", "linear":
+	default:
+		return usagef("--method: unknown method %q (want metric, uniform or linear)", p.Method)
+	}
+	if p.Frames < 2 {
+		return usagef("--frames must be at least 2, got %d", p.Frames)
+	}
+	if !(p.Floor >= 0) || math.IsInf(p.Floor, 0) {
+		return usagef("--floor must be a finite number ≥ 0, got %g", p.Floor)
+	}
+	if err := p.Model.check(); err != nil {
+		return err
+	}
+	var src, dst []float64
+	var shape []int
+	switch len(args) {
+	case 1:
+		set, err := frames.Load(args[0], &frames.Options{Pattern: pattern, Floor: p.Floor, MinFrames: 2})
+		if err != nil {
+			return err
+		}
+		if seq < 0 || seq >= len(set.Sequences) {
+			return usagef("--sequence %d out of range: %s holds %d sequence(s)", seq, args[0], len(set.Sequences))
+		}
+		fr := set.Sequences[seq].Frames
+		src, dst, shape = fr[0].Data, fr[len(fr)-1].Data, set.Shape
+		p.Source, p.Target = fr[0].Path, fr[len(fr)-1].Path
+	case 2:
+		var err error
+		var shape2 []int
+		if src, shape, err = readHistogram(args[0], p.Floor); err != nil {
+			return err
+		}
+		if dst, shape2, err = readHistogram(args[1], p.Floor); err != nil {
+			return err
+		}
+		if npyfile.ShapeString(shape) != npyfile.ShapeString(shape2) {
+			return fmt.Errorf("%s has shape %s but %s has shape %s", args[0], npyfile.ShapeString(shape), args[1], npyfile.ShapeString(shape2))
+		}
+		p.Source, p.Target = args[0], args[1]
+	case 0:
+		return usagef("missing the histograms: give SOURCE TARGET files or a folder DIR")
+	default:
+		return usagef("expected SOURCE TARGET or DIR, got %d arguments", len(args))
+	}
+	d, n := len(shape), shape[0]
+	g, err := kernel.Cube(d, n)
+	if err != nil {
+		return err
+	}
+	var recs [][]float64
+	if p.Method == "linear" {
+		for _, t := range ot.Linspace(p.Frames) {
+			f := make([]float64, len(src))
+			for i := range f {
+				f[i] = (1-t)*src[i] + t*dst[i]
+			}
+			recs = append(recs, f)
+		}
+	} else {
+		kind := p.Model.metricKind()
+		var theta []float64
+		if p.Method == "metric" {
+			if theta, err = readMetric(p.MetricFile, g, kind); err != nil {
+				return err
+			}
+		} else {
+			kind = learn.VertexMetric
+			theta = make([]float64, d*g.N())
+			for i := range theta {
+				theta[i] = 1
+			}
+		}
+		var m kernel.Metric = kernel.VertexMetric{G: g}
+		if kind == learn.EdgeMetric {
+			m = kernel.EdgeMetric{G: g}
+		}
+		opt := p.Model.heatOptions()
+		h, err := kernel.NewHeat(g, &opt)
+		if err != nil {
+			return err
+		}
+		defer h.Close()
+		w := make([]float64, g.NumEdges())
+		m.Weights(w, theta)
+		if err := h.SetWeights(w); err != nil {
+			return err
+		}
+		ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
+			&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
+		if err != nil {
+			return err
+		}
+		all, err := ip.Forward()
+		if err != nil {
+			return evalHint(err)
+		}
+		recs = all[0]
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := prepareOutDir(out, force, interpOutputs); err != nil {
+		return err
+	}
+	for j, f := range recs {
+		a := &npyfile.Array{Shape: shape, Data: f}
+		if err := npyfile.WriteFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a, nil); err != nil {
+			return err
+		}
+	}
+	p.Command, p.Version = "interp", runinfo.Version()
+	if err := runinfo.WriteJSON(filepath.Join(out, "params.json"), p); err != nil {
+		return err
+	}
+	title := p.Method + " interpolation"
+	if p.Method == "metric" {
+		title += " (" + filepath.Base(p.MetricFile) + ")"
+	}
+	if err := recStrip(filepath.Join(out, "interp.png"), [][][]float64{recs}, nil, d, n, title); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s; picture %s\n", len(recs), p.Method, out, filepath.Join(out, "interp.png"))
+	return nil
+}
+
+// readHistogram reads one histogram file (as a frame: .npy, PNG or JPEG),
+// checks its values and normalises it to unit mass.
+func readHistogram(path string, floor float64) ([]float64, []int, error) {
+	a, err := frames.ReadFrame(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum, mx := 0.0, 0.0
+	for i, v := range a.Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, nil, fmt.Errorf("%s: value %g at flat index %d is not a finite non-negative number", path, v, i)
+		}
+		sum += v
+		mx = math.Max(mx, v)
+	}
+	if !(sum > 0) {
+		return nil, nil, fmt.Errorf("%s: all values are zero (an empty histogram cannot be interpolated)", path)
+	}
+	if floor > 0 {
+		add := floor * mx / float64(len(a.Data))
+		sum = 0
+		for i := range a.Data {
+			a.Data[i] += add
+			sum += a.Data[i]
+		}
+	}
+	for i := range a.Data {
+		a.Data[i] /= sum
+	}
+	return a.Data, a.Shape, nil
+}
