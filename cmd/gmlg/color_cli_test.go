@@ -145,6 +145,20 @@ func TestColorLearnResume(t *testing.T) {
 		t.Fatalf("sunset: exit %d: %s", code, msg)
 	}
 	colorCheckSunset(t, sun, 3, 7)
+
+	// The same from the checkpoint's current point gives the same frames.
+	sun2 := filepath.Join(tmp, "sun2")
+	if code, msg := colorTestRun(t, "sunset", "-run", full, "-metric", filepath.Join(full, "checkpoint.gob"), "-prolong", "1",
+		"-frames", "3", "-L-ct", "20", "-q", "-o", sun2, day, night); code != 0 {
+		t.Fatalf("sunset -metric checkpoint.gob: exit %d: %s", code, msg)
+	}
+	a := colorTestNpy(t, filepath.Join(sun, "interp-hist-01.npy"))
+	b := colorTestNpy(t, filepath.Join(sun2, "interp-hist-01.npy"))
+	for i := range a.Data {
+		if a.Data[i] != b.Data[i] {
+			t.Fatalf("frame 1 bin %d: %v from metric.npy, %v from the checkpoint", i, a.Data[i], b.Data[i])
+		}
+	}
 }
 
 // colorCheckSunset checks the outputs of a sunset run with nf frames at

@@ -73,7 +73,8 @@ the top bin; -drop-saturated drops it, as the reference implementation does
 (its histograms are then bitwise identical to the reference's).
 
 The run directory (-o) receives params.json, metric-XXXX.npy ([3,N],
-float64, exp of the optimisation variable) and metric.npy (the latest),
+float64, exp of the optimisation variable) and metric.npy (the latest,
+rewritten every iteration),
 metric-XXXX.png (per-axis heat maps), hists-XXXX.png (observed histograms
 above their reconstructions), loss.npy and loss.png (rewritten every
 iteration) and checkpoint.gob (the optimiser state, every iteration).
@@ -220,9 +221,6 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := npyfile.WriteFile(filepath.Join(o.out, "metric-"+tag+".npy"), a, nil); err != nil {
 			return err
 		}
-		if err := npyfile.WriteFile(filepath.Join(o.out, "metric.npy"), a, nil); err != nil {
-			return err
-		}
 		pic, err := colorMetricPicture(theta, n, "metric, iteration "+tag)
 		if err != nil {
 			return err
@@ -253,6 +251,12 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 			if err := colorSavePNG(filepath.Join(o.out, "loss.png"), lp); err != nil {
 				return err
 			}
+		}
+		for i, x := range p.X {
+			theta[i] = math.Exp(x)
+		}
+		if err := npyfile.WriteFile(filepath.Join(o.out, "metric.npy"), &npyfile.Array{Shape: []int{3, g.N()}, Data: theta}, nil); err != nil {
+			return err
 		}
 		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
 			return snapshot(p)

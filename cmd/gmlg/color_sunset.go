@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -67,7 +68,7 @@ frames.png (a strip of the images), and params.json.`,
 			o := &colorSunsetOptions{}
 			fs.StringVar(&o.out, "o", "sunset-out", "output `directory`")
 			fs.StringVar(&o.run, "run", "", "colorlearn run `directory` (for -method learned)")
-			fs.StringVar(&o.metricFile, "metric", "", "metric `file` [3,N] .npy (default RUN/metric.npy)")
+			fs.StringVar(&o.metricFile, "metric", "", "metric `file`: a [3,N] .npy or a colorlearn checkpoint.gob (default RUN/metric.npy)")
 			fs.StringVar(&o.method, "method", "", "interpolation: learned, euclid or linear (default learned with -run, else euclid)")
 			fs.IntVar(&o.prolong, "prolong", 1, "prolongation `levels` k: n_hi = 2^k(n−1)+1")
 			fs.IntVar(&o.bins, "n", 16, "base bins per channel for euclid/linear (learned takes the run's n)")
@@ -147,14 +148,9 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		if mf == "" {
 			mf = filepath.Join(o.run, "metric.npy")
 		}
-		a, err := npyfile.ReadFile(mf)
-		if err != nil {
+		if theta, err = colorReadMetric(mf, n); err != nil {
 			return fmt.Errorf("-metric: %w", err)
 		}
-		if len(a.Data) != 3*n*n*n {
-			return fmt.Errorf("metric %s has shape %v, want [3,%d] for n = %d", mf, a.Shape, n*n*n, n)
-		}
-		theta = a.Data
 		params["run"], params["metric"] = o.run, mf
 	}
 	nHi := color.ProlongedSize(n, o.prolong)
@@ -342,4 +338,40 @@ func colorWriteLUT(path string, m *color.Map, size int, title string) error {
 		_, err := c.WriteTo(w)
 		return err
 	})
+}
+
+// colorReadMetric reads a [3,n³] metric from a .npy file, or the current
+// point exp(x) of a colorlearn checkpoint (.gob).
+func colorReadMetric(path string, n int) ([]float64, error) {
+	var data []float64
+	var shape []int
+	if filepath.Ext(path) == ".gob" {
+		st, err := colorLoadCheckpoint(path)
+		if err != nil {
+			return nil, err
+		}
+		if st == nil {
+			return nil, fmt.Errorf("%s: no such checkpoint", path)
+		}
+		data = make([]float64, len(st.X))
+		for i, x := range st.X {
+			data[i] = math.Exp(x)
+		}
+		shape = []int{len(data)}
+	} else {
+		a, err := npyfile.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		data, shape = a.Data, a.Shape
+	}
+	if len(data) != 3*n*n*n {
+		return nil, fmt.Errorf("metric %s has shape %v, want [3,%d] for n = %d", path, shape, n*n*n, n)
+	}
+	for i, v := range data {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("metric %s: entry %d is %v, want positive and finite", path, i, v)
+		}
+	}
+	return data, nil
 }
