@@ -229,11 +229,25 @@ func backwardGo(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 			sub4(x1[k*cols:(k+1)*cols], y0, y1, y2, y3, l0[k], l1[k], l2[k], l3[k])
 		}
 	}
-	for ; r < h; r++ {
+	switch h - r {
+	case 3:
+		i0, i1, i2 := int(rows[r]), int(rows[r+1]), int(rows[r+2])
+		y0, y1, y2 := x[i0*cols:(i0+1)*cols], x[i1*cols:(i1+1)*cols], x[i2*cols:(i2+1)*cols]
+		l0, l1, l2 := ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w], ls[(r+2)*w:(r+3)*w]
+		for k := range l0 {
+			sub3(x1[k*cols:(k+1)*cols], y0, y1, y2, l0[k], l1[k], l2[k])
+		}
+	case 2:
+		i0, i1 := int(rows[r]), int(rows[r+1])
+		y0, y1 := x[i0*cols:(i0+1)*cols], x[i1*cols:(i1+1)*cols]
+		l0, l1 := ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w]
+		for k := range l0 {
+			sub2(x1[k*cols:(k+1)*cols], y0, y1, l0[k], l1[k])
+		}
+	case 1:
 		i := int(rows[r])
 		y := x[i*cols : (i+1)*cols]
-		lr := ls[r*w : (r+1)*w]
-		for k, l := range lr {
+		for k, l := range ls[r*w : (r+1)*w] {
 			sub1(x1[k*cols:(k+1)*cols], y, l)
 		}
 	}
@@ -245,7 +259,12 @@ func backwardGo(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 			sub4(xr, x1[i*cols:(i+1)*cols], x1[(i+1)*cols:(i+2)*cols], x1[(i+2)*cols:(i+3)*cols], x1[(i+3)*cols:(i+4)*cols],
 				ls[i*w+r], ls[(i+1)*w+r], ls[(i+2)*w+r], ls[(i+3)*w+r])
 		}
-		for ; i < w; i++ {
+		switch w - i {
+		case 3:
+			sub3(xr, x1[i*cols:(i+1)*cols], x1[(i+1)*cols:(i+2)*cols], x1[(i+2)*cols:(i+3)*cols], ls[i*w+r], ls[(i+1)*w+r], ls[(i+2)*w+r])
+		case 2:
+			sub2(xr, x1[i*cols:(i+1)*cols], x1[(i+1)*cols:(i+2)*cols], ls[i*w+r], ls[(i+1)*w+r])
+		case 1:
 			sub1(xr, x1[i*cols:(i+1)*cols], ls[i*w+r])
 		}
 		inv := 1 / ls[r*w+r]
@@ -262,7 +281,12 @@ func subRows(y, l, xs []float64, cols int) {
 		sub4(y, xs[k*cols:(k+1)*cols], xs[(k+1)*cols:(k+2)*cols], xs[(k+2)*cols:(k+3)*cols], xs[(k+3)*cols:(k+4)*cols],
 			l[k], l[k+1], l[k+2], l[k+3])
 	}
-	for ; k < len(l); k++ {
+	switch len(l) - k {
+	case 3:
+		sub3(y, xs[k*cols:(k+1)*cols], xs[(k+1)*cols:(k+2)*cols], xs[(k+2)*cols:(k+3)*cols], l[k], l[k+1], l[k+2])
+	case 2:
+		sub2(y, xs[k*cols:(k+1)*cols], xs[(k+1)*cols:(k+2)*cols], l[k], l[k+1])
+	case 1:
 		sub1(y, xs[k*cols:(k+1)*cols], l[k])
 	}
 }
@@ -280,9 +304,7 @@ func subRows2(y0, y1, l0, l1, xs []float64, cols int) {
 		sub4x2(y0, y1, a0, a1, a2, a3, l0[k], l0[k+1], l0[k+2], l0[k+3], l1[k], l1[k+1], l1[k+2], l1[k+3])
 	}
 	for ; k < len(l0); k++ {
-		a := xs[k*cols : (k+1)*cols]
-		sub1(y0, a, l0[k])
-		sub1(y1, a, l1[k])
+		sub1x2(y0, y1, xs[k*cols:(k+1)*cols], l0[k], l1[k])
 	}
 }
 
@@ -308,6 +330,36 @@ func sub4(y, a0, a1, a2, a3 []float64, c0, c1, c2, c3 float64) {
 	a3 = a3[:len(y)]
 	for i := range y {
 		y[i] -= c0*a0[i] + c1*a1[i] + c2*a2[i] + c3*a3[i]
+	}
+}
+
+// sub3 computes y -= c0·a0 + c1·a1 + c2·a2.
+func sub3(y, a0, a1, a2 []float64, c0, c1, c2 float64) {
+	a0 = a0[:len(y)]
+	a1 = a1[:len(y)]
+	a2 = a2[:len(y)]
+	for i := range y {
+		y[i] -= c0*a0[i] + c1*a1[i] + c2*a2[i]
+	}
+}
+
+// sub2 computes y -= c0·a0 + c1·a1.
+func sub2(y, a0, a1 []float64, c0, c1 float64) {
+	a0 = a0[:len(y)]
+	a1 = a1[:len(y)]
+	for i := range y {
+		y[i] -= c0*a0[i] + c1*a1[i]
+	}
+}
+
+// sub1x2 computes y0 -= c0·a and y1 -= c1·a.
+func sub1x2(y0, y1, a []float64, c0, c1 float64) {
+	y1 = y1[:len(y0)]
+	a = a[:len(y0)]
+	for i := range y0 {
+		v := a[i]
+		y0[i] -= c0 * v
+		y1[i] -= c1 * v
 	}
 }
 
