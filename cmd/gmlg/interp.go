@@ -146,6 +146,9 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	var shape []int
 	switch len(args) {
 	case 1:
+		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
+			return usagef("one file given (%s): interp needs SOURCE and TARGET files, or a folder DIR", args[0])
+		}
 		set, err := frames.Load(args[0], &frames.Options{Pattern: pattern, Floor: p.Floor, MinFrames: 2})
 		if err != nil {
 			return err

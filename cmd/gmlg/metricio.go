@@ -57,7 +57,7 @@ func readMetric(path string, g *kernel.Graph, k learn.MetricKind) ([]float64, er
 		}
 	}
 	if !ok {
-		want := fmt.Sprintf("[%d,%d]", d, N)
+		want := npyfile.ShapeString([]int{d, N})
 		return nil, fmt.Errorf("metric file %s: shape %s does not match the data's grid (%d-D, side %d): want %s",
 			path, npyfile.ShapeString(a.Shape), d, n, want)
 	}
