@@ -1,0 +1,332 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestMain lets the test binary serve as the benchmark child: Run re-executes
+// it with ChildEnv set.
+func TestMain(m *testing.M) {
+	if ok, err := ChildFromEnv(context.Background(), os.Stdout); ok {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func selfCommand(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, os.Args[0]) }
+
+func TestParseRows(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []string
+		paper   float64 // PaperT500 of the first row
+		wantErr bool
+	}{
+		{in: "2:50:20", want: []string{"2:50:20"}, paper: 1.6},
+		{in: "3:32:20", want: []string{"3:32:20"}, paper: 110},
+		{in: " 2:8:3 , 3:16:100", want: []string{"2:8:3", "3:16:100"}, paper: 0},
+		{in: "quick", want: []string{"2:50:20", "3:16:20"}, paper: 1.6},
+		{in: "4,1,4", want: []string{"2:100:100", "2:50:20"}, paper: 60},
+		{in: "all", want: []string{"2:50:20", "2:50:100", "2:100:20", "2:100:100", "3:16:20", "3:16:50", "3:16:100", "3:32:20"}, paper: 1.6},
+		{in: "", wantErr: true},
+		{in: "9", wantErr: true},
+		{in: "0", wantErr: true},
+		{in: "2:50", wantErr: true},
+		{in: "4:10:10", wantErr: true},
+		{in: "2:x:10", wantErr: true},
+		{in: "2:50:0", wantErr: true},
+	}
+	for _, tc := range tests {
+		rows, err := ParseRows(tc.in)
+		if tc.wantErr {
+			if err == nil {
+				t.Errorf("ParseRows(%q) = %v, want an error", tc.in, rows)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseRows(%q): %v", tc.in, err)
+			continue
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.String())
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("ParseRows(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+		if rows[0].PaperT500 != tc.paper {
+			t.Errorf("ParseRows(%q)[0].PaperT500 = %v, want %v", tc.in, rows[0].PaperT500, tc.paper)
+		}
+	}
+}
+
+func TestPaperRows(t *testing.T) {
+	// Table 1 of the paper: t_500 in hours, memory in GB.
+	t500 := []float64{1.6, 7, 13, 60, 9, 25, 46, 110}
+	mem := []float64{1.3, 4.7, 4, 16, 1.7, 3.3, 6.2, 10.9}
+	verts := []int{2500, 2500, 10000, 10000, 4096, 4096, 4096, 32768}
+	for i, r := range PaperRows {
+		if r.PaperT500 != t500[i] || r.PaperMemGB != mem[i] || r.Vertices() != verts[i] {
+			t.Errorf("row %d = %+v (N=%d), want t500 %v, mem %v, N %d", i+1, r, r.Vertices(), t500[i], mem[i], verts[i])
+		}
+	}
+	for _, q := range QuickRows {
+		for _, r := range PaperRows {
+			if r.Vertices()*r.Steps < q.Vertices()*q.Steps && r.D == q.D {
+				t.Errorf("quick row %v is not the smallest %d-D row (%v is smaller)", q, q.D, r)
+			}
+		}
+	}
+}
+
+func TestDerive(t *testing.T) {
+	tests := []struct {
+		name                                      string
+		m                                         Measurement
+		perEval, perIter, evalsPerIter, t500, cpu float64
+	}{
+		// 4 iterations after x0, 7 evaluations in 26 s, the first taking 2 s:
+		// 6 s per iteration, 1.5 evaluations per iteration,
+		// t500 = (2 + 500·6)/3600 h; the process used 13 s of CPU in the
+		// 26 s, so half of every figure in CPU time.
+		{name: "regular", m: Measurement{Iters: 4, Evals: 7, Minimize: 26, FirstEval: 2, MinimizeCPU: 13},
+			perEval: 26.0 / 7, perIter: 6, evalsPerIter: 1.5, t500: 3002.0 / 3600, cpu: 1501.0 / 3600},
+		{name: "no iteration", m: Measurement{Iters: 0, Evals: 3, Minimize: 9, FirstEval: 3},
+			perEval: 3},
+	}
+	for _, tc := range tests {
+		m := tc.m
+		m.Derive()
+		for _, c := range []struct {
+			what      string
+			got, want float64
+		}{
+			{"SecPerEval", m.SecPerEval, tc.perEval},
+			{"SecPerIter", m.SecPerIter, tc.perIter},
+			{"EvalsPerIter", m.EvalsPerIter, tc.evalsPerIter},
+			{"T500Hours", m.T500Hours, tc.t500},
+			{"T500CPUHours", m.T500CPUHours, tc.cpu},
+		} {
+			if math.Abs(c.got-c.want) > 1e-12*math.Max(1, math.Abs(c.want)) {
+				t.Errorf("%s: %s = %v, want %v", tc.name, c.what, c.got, c.want)
+			}
+		}
+	}
+	if got := T500(0, 7.2); got != 1 {
+		t.Errorf("T500(0, 7.2 s/iter) = %v h, want 1", got)
+	}
+}
+
+func fakeMeasurement(row string, backend string, t500cpu, t500wall float64, rss int64) *Measurement {
+	rows, err := ParseRows(row)
+	if err != nil {
+		panic(err)
+	}
+	return &Measurement{Spec: Spec{Row: rows[0], Backend: backend}, Backend: backend, Ordering: "amd", NNZL: 1234,
+		Threads: 2, Iters: 2, Evals: 5, Minimize: 10, FirstEval: 2, SecPerIter: 4, EvalsPerIter: 2,
+		T500Hours: t500wall, T500CPUHours: t500cpu, MaxRSS: rss, Solves: 1000, SolveColumns: 20000, SolveSeconds: 5}
+}
+
+func TestSummarize(t *testing.T) {
+	ms := []*Measurement{
+		fakeMeasurement("2:50:20", "cholmod", 0.1, 0.3, 100e6),
+		fakeMeasurement("2:50:20", "go", 0.08, 0.2, 65e6),
+		fakeMeasurement("3:32:20", "cholmod", 20, 40, 2e9),
+		fakeMeasurement("2:8:2", "go", 0.001, 0.002, 10e6),
+	}
+	sum := Summarize(ms)
+	if len(sum) != 3 {
+		t.Fatalf("Summarize gave %d rows, want 3", len(sum))
+	}
+	s := sum[0]
+	if s.Fastest.Spec.Backend != "go" {
+		t.Errorf("fastest of 2:50:20 is %s, want go", s.Fastest.Spec.Backend)
+	}
+	if math.Abs(s.SpeedUp-1.6/0.08) > 1e-9 || math.Abs(s.WallSpeedUp-1.6/0.2) > 1e-9 {
+		t.Errorf("speed-ups %v / %v, want %v / %v", s.SpeedUp, s.WallSpeedUp, 1.6/0.08, 1.6/0.2)
+	}
+	if math.Abs(s.MemFraction-65e6/1.3e9) > 1e-12 || !s.Met {
+		t.Errorf("2:50:20: mem fraction %v met %v, want %v and true", s.MemFraction, s.Met, 65e6/1.3e9)
+	}
+	if sum[1].Met {
+		t.Errorf("3:32:20 at 20 h and 2 GB meets the target (paper 110 h, 10.9 GB): %+v", sum[1])
+	}
+	if sum[2].Met || sum[2].SpeedUp != 0 {
+		t.Errorf("a row without paper figures: %+v", sum[2])
+	}
+}
+
+func TestWriteTables(t *testing.T) {
+	ms := []*Measurement{
+		fakeMeasurement("2:50:20", "cholmod", 0.1, 0.3, 100e6),
+		fakeMeasurement("2:50:20", "go", 0.08, 0.2, 65e6),
+	}
+	var txt bytes.Buffer
+	if err := WriteText(&txt, ms); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200"} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text table lacks %q:\n%s", want, txt.String())
+		}
+	}
+	rep := &Report{Results: ms, Machine: Machine{CPU: "Test CPU", NumCPU: 2, LoadBefore: [3]float64{3, 2, 1}, GoVersion: "go1.x"}}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, rep, "gmlg bench -rows all"); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all", "| 2 | 50 | 2500 | 20 | 1.60 |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+	// Every table line has the same number of cells as its header.
+	for _, block := range strings.Split(out, "\n\n") {
+		lines := strings.Split(strings.TrimSpace(block), "\n")
+		if !strings.HasPrefix(lines[0], "|") {
+			continue
+		}
+		n := strings.Count(lines[0], "|")
+		for _, l := range lines[1:] {
+			if strings.Count(l, "|") != n {
+				t.Errorf("markdown line %q has %d bars, header %d", l, strings.Count(l, "|"), n)
+			}
+		}
+	}
+}
+
+func TestSplice(t *testing.T) {
+	gen := "TABLE\n"
+	block := BeginMarker + "\nTABLE\n" + EndMarker + "\n"
+	tests := []struct {
+		doc, want string
+		wantErr   bool
+	}{
+		{doc: "", want: block},
+		{doc: "# Title\nnotes", want: "# Title\nnotes\n" + block},
+		{doc: "head\n" + BeginMarker + "\nold\nlines\n" + EndMarker + "\ntail\n", want: "head\n" + block + "tail\n"},
+		{doc: EndMarker + "\n" + BeginMarker, wantErr: true},
+		{doc: BeginMarker + " only", wantErr: true},
+	}
+	for _, tc := range tests {
+		got, err := Splice(tc.doc, gen)
+		if tc.wantErr {
+			if err == nil {
+				t.Errorf("Splice(%q) = %q, want an error", tc.doc, got)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("Splice(%q) = %q, %v; want %q", tc.doc, got, err, tc.want)
+		}
+		// Regenerating is idempotent.
+		if again, _ := Splice(got, gen); again != got {
+			t.Errorf("Splice is not idempotent: %q → %q", got, again)
+		}
+	}
+}
+
+func TestMetric3D(t *testing.T) {
+	n := 5
+	th := Metric3D(n)
+	if len(th) != 3*n*n*n {
+		t.Fatalf("len = %d, want %d", len(th), 3*n*n*n)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range th {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo < 0.4-1e-12 || hi > 1.6+1e-12 || hi-lo < 0.5 {
+		t.Errorf("Metric3D range [%v, %v], want a non-constant metric within [0.4, 1.6]", lo, hi)
+	}
+}
+
+// TestRunTiny is the --quick path on the tiniest grid: each backend in a
+// child process (this test binary, see TestMain), peak RSS from the OS.
+func TestRunTiny(t *testing.T) {
+	rows, err := ParseRows("2:8:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	rep, err := Run(context.Background(), &Options{Rows: rows, Iters: 1, Threads: 1, Command: selfCommand, Log: &log,
+		Spec: Spec{Sinkhorn: 5, Frames: 4, T: 1e-2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(DefaultBackends()); len(rep.Results) != want {
+		t.Fatalf("%d results, want %d (one per backend)", len(rep.Results), want)
+	}
+	for _, m := range rep.Results {
+		if m.Backend != m.Spec.Backend || m.Ordering == "" || m.NNZL < 64 || m.Threads != 1 {
+			t.Errorf("%s: backend %q ordering %q nnz(L) %d threads %d", m.Spec.Backend, m.Backend, m.Ordering, m.NNZL, m.Threads)
+		}
+		// A Go process holds several MB resident; a 64-vertex problem
+		// should not need 1 GB.
+		if m.MaxRSS < 1<<20 || m.MaxRSS > 1<<30 {
+			t.Errorf("%s: MaxRSS = %d bytes", m.Spec.Backend, m.MaxRSS)
+		}
+		if m.Iters != 1 || m.Evals < 2 || m.Solves == 0 || m.Factorizations < int64(m.Evals) {
+			t.Errorf("%s: iters %d evals %d solves %d factorisations %d", m.Spec.Backend, m.Iters, m.Evals, m.Solves, m.Factorizations)
+		}
+		if !(m.T500Hours > 0) || !(m.F < m.F0) {
+			t.Errorf("%s: t500 %v, F %v → %v (want a decrease)", m.Spec.Backend, m.T500Hours, m.F0, m.F)
+		}
+	}
+	if !strings.Contains(log.String(), "2:8:2") {
+		t.Errorf("no progress line in %q", log.String())
+	}
+}
+
+func TestRunChildError(t *testing.T) {
+	rows, _ := ParseRows("2:8:2")
+	_, err := Run(context.Background(), &Options{Rows: rows, Backends: []string{"nosuch"}, Iters: 1, Command: selfCommand})
+	if err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("Run with an unknown backend: %v, want an error naming it", err)
+	}
+	if _, err := Run(context.Background(), &Options{}); err == nil {
+		t.Error("Run without Command succeeded")
+	}
+}
+
+// BenchmarkEval times one objective + gradient evaluation of a row (use with
+// -cpuprofile for the hot path), at the unit metric.
+func BenchmarkEval(b *testing.B) {
+	for _, row := range []string{"2:50:20", "3:16:20"} {
+		for _, be := range DefaultBackends() {
+			b.Run(row+"/"+be, func(b *testing.B) {
+				rows, _ := ParseRows(row)
+				p, err := NewProblem(Spec{Row: rows[0], Backend: be}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				obj, err := newObjective(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer obj.Close()
+				x := make([]float64, obj.Dim())
+				g := make([]float64, obj.Dim())
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := obj.Eval(g, x); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
