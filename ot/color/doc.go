@@ -44,6 +44,18 @@
 // (31, 61, …) with Prolong before building the heat kernel there (the
 // reference then uses alpha = (n_hi−1)² and histograms recomputed at n_hi).
 //
+// # Interpolating histograms
+//
+// Interpolate computes the displacement interpolation between a day and a
+// night histogram at the given times (Times(f) spreads f frames over
+// [0,1]) with any ot.Kernel: a learned heat kernel or a Euclidean one.
+// It follows the reference's colour interpolation (SPEC §9.3), in which
+// every frame, the endpoints included, runs the full Sinkhorn loop, so the
+// end frames are the poles blurred by the kernel. Linear is the linear
+// interpolation (1−t)·h₀ + t·h₁ that the paper compares against.
+//
+//	frames, err := color.Interpolate(k, day, night, color.Times(10), &color.InterpOptions{Iterations: 50})
+//
 // # Colour transfer
 //
 // A Transfer runs a two-marginal Sinkhorn between the histogram p of an
