@@ -264,7 +264,8 @@ type learnRun struct {
 	log   *slog.Logger
 	logf  *os.File
 	obs   [][][]float64
-	saved int // last iteration whose metric was saved
+	saved int       // last iteration whose metric was saved
+	drawn time.Time // last time loss.png and recs.png were drawn
 }
 
 // newRun loads the data and builds the objective (nothing is written yet).
@@ -431,10 +432,17 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 		}
 		r.saved = st.Iter
 	}
-	if err := r.saveLoss(st.Losses); err != nil {
+	// The loss curve and the reconstruction strip take a good fraction of
+	// a second to draw; during the run they are refreshed at most every
+	// picturePeriod (finish and interruptions always draw them).
+	draw := !withRecs || time.Since(r.drawn) >= picturePeriod
+	if err := r.saveLoss(st.Losses, draw); err != nil {
 		return err
 	}
-	if withRecs && r.obj.LastTerms().F == st.F {
+	if draw {
+		r.drawn = time.Now()
+	}
+	if draw && withRecs && r.obj.LastTerms().F == st.F {
 		if err := recStrip(filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(), r.p.Data.Dim, r.p.Data.Side,
 			fmt.Sprintf("iteration %d", st.Iter)); err != nil {
 			return err
@@ -443,12 +451,19 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 	return writeCheckpoint(filepath.Join(r.dir, checkpointName), &checkpoint{State: st})
 }
 
-func (r *learnRun) saveLoss(losses []float64) error {
+// picturePeriod is the shortest time between two redraws of loss.png and
+// recs.png during a run.
+const picturePeriod = 10 * time.Second
+
+func (r *learnRun) saveLoss(losses []float64, draw bool) error {
 	if len(losses) == 0 {
 		return nil
 	}
 	if err := npyfile.WriteFile(filepath.Join(r.dir, "loss.npy"), &npyfile.Array{Shape: []int{len(losses)}, Data: losses}, nil); err != nil {
 		return err
+	}
+	if !draw {
+		return nil
 	}
 	return lossPicture(filepath.Join(r.dir, "loss.png"), losses, "objective F per iteration")
 }
@@ -486,7 +501,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 	if err := metricPicture(filepath.Join(r.dir, "metric.png"), g, kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F)); err != nil {
 		return err
 	}
-	if err := r.saveLoss(st.Losses); err != nil {
+	if err := r.saveLoss(st.Losses, true); err != nil {
 		return err
 	}
 	recs := r.obj.Reconstructions()
