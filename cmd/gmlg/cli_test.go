@@ -256,3 +256,30 @@ func strconvItoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
 }
+
+// Test3D runs learn, eval, interp and render on 3-D histograms ([n,n,n]
+// frames, float32 on disk), which the pictures show as projections.
+func Test3D(t *testing.T) {
+	const n = 4
+	var fr []*npyfile.Array
+	for k := range 3 {
+		a := &npyfile.Array{Shape: []int{n, n, n}, Data: make([]float64, n*n*n)}
+		for i := range a.Data {
+			a.Data[i] = 1e-3 + math.Exp(-float64((i%n-k)*(i%n-k)+(i/n%n-1)*(i/n%n-1)+(i/(n*n)-k)*(i/(n*n)-k)))
+		}
+		fr = append(fr, a)
+	}
+	data := writeFrames(t, fr...)
+	runDir := filepath.Join(t.TempDir(), "run")
+	mustGmlg(t, append([]string{"learn", data, "-o", runDir, "--max-iter", "2", "--lambda-s", "0.01", "--progress", "none"}, tinyModel...)...)
+	sameShape(t, readNpy(t, filepath.Join(runDir, "metric.npy")), 3, n*n*n)
+	sameShape(t, readNpy(t, filepath.Join(runDir, "rec-01.npy")), n, n, n)
+	mustExist(t, filepath.Join(runDir, "metric.png"), filepath.Join(runDir, "recs.png"))
+	mustGmlg(t, "render", runDir)
+	evalDir := filepath.Join(t.TempDir(), "eval")
+	mustGmlg(t, "eval", "--run", runDir, "-o", evalDir)
+	sameShape(t, readNpy(t, filepath.Join(evalDir, "grad.npy")), 3, n*n*n)
+	interpDir := filepath.Join(t.TempDir(), "interp")
+	mustGmlg(t, "interp", "--run", runDir, data, "-o", interpDir, "--frames", "3")
+	sameShape(t, readNpy(t, filepath.Join(interpDir, "interp-01.npy")), n, n, n)
+}
