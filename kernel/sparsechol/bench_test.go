@@ -116,6 +116,7 @@ func BenchmarkRefactorize(b *testing.B) {
 		}
 		vals := [2][]float64{m2.val, m.val}
 		k := 0
+		b.ReportAllocs()
 		cpu := startCPU()
 		for b.Loop() {
 			if err := f.Factorize(vals[k&1]); err != nil {

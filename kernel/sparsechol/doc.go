@@ -64,5 +64,10 @@
 //
 // Each reports wall time and cpu-ns/op (process CPU time per operation,
 // the steadier figure on a shared machine); BenchmarkAnalyze also reports
-// nnzL.
+// nnzL. On a 2-core amd64 box (2026-11), measured in CPU time against
+// CHOLMOD with METIS and one OpenBLAS thread: nnz(L) is 0.80–0.98× CHOLMOD's
+// best ordering on the grids 50², 100², 200², 16³ and 32³; a 20-column solve
+// takes 0.6–0.75× CHOLMOD's time on the 2-D grids and 16³ and 1.4–1.85× on
+// 32³ (1.2× with GOEXPERIMENT=simd); factorisation takes 0.3–0.9× except on
+// 32³ (1.8×, where gonum's native BLAS is slower than OpenBLAS).
 package sparsechol
