@@ -105,6 +105,11 @@ func TestDerive(t *testing.T) {
 			perEval: 26.0 / 7, perIter: 6, evalsPerIter: 1.5, t500: 3002.0 / 3600, cpu: 1501.0 / 3600},
 		{name: "no iteration", m: Measurement{Iters: 0, Evals: 3, Minimize: 9, FirstEval: 3},
 			perEval: 3},
+		// One evaluation of 4 s using 2 s of CPU: AssumedEvalsPerIter
+		// evaluations per iteration.
+		{name: "eval only", m: Measurement{Spec: Spec{EvalOnly: true}, Evals: 1, Minimize: 4, FirstEval: 4, MinimizeCPU: 2},
+			perEval: 4, perIter: 4 * AssumedEvalsPerIter, evalsPerIter: AssumedEvalsPerIter,
+			t500: (4 + 500*4*AssumedEvalsPerIter) / 3600, cpu: (2 + 500*2*AssumedEvalsPerIter) / 3600},
 	}
 	for _, tc := range tests {
 		m := tc.m
@@ -288,6 +293,17 @@ func TestRunTiny(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "2:8:2") {
 		t.Errorf("no progress line in %q", log.String())
+	}
+	// The quick path: a single evaluation per backend.
+	rep, err = Run(context.Background(), &Options{Rows: rows, Iters: -1, Command: selfCommand,
+		Spec: Spec{Sinkhorn: 5, Frames: 4, T: 1e-2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rep.Results {
+		if !m.Spec.EvalOnly || m.Evals != 1 || m.Iters != 0 || m.EvalsPerIter != AssumedEvalsPerIter || !(m.T500Hours > 0) || m.MaxRSS <= 0 {
+			t.Errorf("eval-only %s: %+v", m.Spec.Backend, m)
+		}
 	}
 }
 

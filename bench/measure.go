@@ -36,6 +36,11 @@ type Spec struct {
 	// (0.03 in 2-D, figures 3–4; 1 in 3-D, the colour run). Negative
 	// disables it.
 	LambdaS float64
+	// EvalOnly times a single objective + gradient evaluation at x0
+	// instead of running L-BFGS iterations, and extrapolates with
+	// AssumedEvalsPerIter evaluations per iteration (for the big rows on a
+	// busy machine, and the CI's quick mode).
+	EvalOnly bool
 	// Store selects the heat kernel's Store memory strategy (the
 	// reference's: every sub-step is kept) instead of Recompute.
 	Store bool
@@ -70,6 +75,11 @@ func (s Spec) Defaults() Spec {
 	return s
 }
 
+// AssumedEvalsPerIter is the number of evaluations per L-BFGS iteration
+// assumed by EvalOnly measurements: the middle of the 1.1–1.7 that the
+// reference's L-BFGS-B spends (SPEC §12).
+const AssumedEvalsPerIter = 1.4
+
 // Measurement is the outcome of one Spec. Durations are in seconds. MaxRSS
 // is filled in by the parent from the child's resource usage (0 when
 // measured in-process).
@@ -94,7 +104,7 @@ type Measurement struct {
 	// Derived figures (see Derive).
 	SecPerEval   float64 // mean over all evaluations
 	SecPerIter   float64 // (Minimize − FirstEval)/Iters
-	EvalsPerIter float64 // (Evals − 1)/Iters
+	EvalsPerIter float64 // (Evals − 1)/Iters, or AssumedEvalsPerIter for EvalOnly
 	T500Hours    float64 // FirstEval + 500·SecPerIter, in hours
 	CPUPerIter   float64 // MinimizeCPU per iteration, first evaluation's share removed
 	// T500CPUHours is T500 from CPU time instead of wall time: what 500
@@ -122,9 +132,15 @@ func (m *Measurement) Derive() {
 	if m.Evals > 0 {
 		m.SecPerEval = m.Minimize / float64(m.Evals)
 	}
-	if m.Iters > 0 {
+	switch {
+	case m.Iters > 0:
 		m.SecPerIter = (m.Minimize - m.FirstEval) / float64(m.Iters)
 		m.EvalsPerIter = float64(m.Evals-1) / float64(m.Iters)
+	case m.Spec.EvalOnly && m.Evals > 0:
+		m.EvalsPerIter = AssumedEvalsPerIter
+		m.SecPerIter = m.SecPerEval * AssumedEvalsPerIter
+	}
+	if m.SecPerIter > 0 {
 		m.T500Hours = T500(m.FirstEval, m.SecPerIter)
 		if m.Minimize > 0 && m.MinimizeCPU > 0 {
 			share := m.MinimizeCPU / m.Minimize
@@ -268,7 +284,15 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	fn := &timedFunc{obj: obj}
 	x0 := make([]float64, obj.Dim())
 	t0, c0 := time.Now(), cpuTime()
-	res, err := learn.Minimize(ctx, fn, x0, &learn.Settings{MaxIter: s.Iters, FTol: -1, GTol: -1}, nil)
+	var res *learn.Result
+	if s.EvalOnly {
+		grad := make([]float64, len(x0))
+		var f float64
+		f, err = fn.Eval(grad, x0)
+		res = &learn.Result{F: f, State: &learn.State{}, Status: learn.IterationLimit}
+	} else {
+		res, err = learn.Minimize(ctx, fn, x0, &learn.Settings{MaxIter: s.Iters, FTol: -1, GTol: -1}, nil)
+	}
 	m.Minimize = time.Since(t0).Seconds()
 	m.MinimizeCPU = cpuTime() - c0
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
@@ -280,6 +304,9 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	m.Evals = fn.evals
 	m.Iters = res.State.Iter
 	m.Status = res.Status.String()
+	if s.EvalOnly {
+		m.Status = "one evaluation"
+	}
 	m.F0, m.F = fn.f0, res.F
 	m.Solves, m.SolveColumns = stats.solves.Load(), stats.cols.Load()
 	m.SolveSeconds = time.Duration(stats.solveNanos.Load()).Seconds()

@@ -56,10 +56,11 @@ type Options struct {
 	// Backends to measure each row with, side by side; nil means every
 	// backend of ["cholmod", "go"] compiled in.
 	Backends []string
-	// Iters is the number of L-BFGS iterations per measurement; 0 means 3.
+	// Iters is the number of L-BFGS iterations per measurement; 0 means 3,
+	// negative means a single evaluation (Spec.EvalOnly).
 	Iters int
 	// IterOverride sets the iterations of single rows (key Row.String()),
-	// e.g. fewer for the big ones.
+	// e.g. fewer for the big ones; 0 means a single evaluation.
 	IterOverride map[string]int
 	// Threads sets GOMAXPROCS in the children; 0 leaves the environment's.
 	Threads int
@@ -121,6 +122,12 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 			s.Row, s.Backend, s.Iters = r, be, opt.Iters
 			if n, ok := opt.IterOverride[r.String()]; ok {
 				s.Iters = n
+				if n == 0 {
+					s.Iters = -1
+				}
+			}
+			if s.Iters < 0 {
+				s.Iters, s.EvalOnly = 0, true
 			}
 			s = s.Defaults()
 			cmd := opt.Command(ctx)

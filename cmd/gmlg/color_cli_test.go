@@ -288,6 +288,9 @@ func TestColorTransferSelf(t *testing.T) {
 	if d := diff(orig, other); d < 10 {
 		t.Errorf("transfer from the night frame changed the image by only %.3g grey levels", d)
 	}
+	if _, err := os.Stat(filepath.Join(out2, "transfers.png")); err != nil {
+		t.Errorf("missing strip: %v", err)
+	}
 	for _, f := range []string{filepath.Join(out, "lut-00.cube"), filepath.Join(out2, "lut-00.cube")} {
 		fh, err := os.Open(f)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,7 +39,8 @@ histograms of TARGET and of each SOURCE at n bins per channel, a Sinkhorn
 plan under the Euclidean kernel exp(−|x−x'|²/γ) (γ = -gamma, or 2·σ² with
 σ = -sigma-gamma), barycentric projection of the bins, cross-bilateral
 smoothing guided by TARGET. For source j it writes transfer-JJ.png and
-lut-JJ.cube (the colour correction as a 3-D LUT for video tools) into -o.
+lut-JJ.cube (the colour correction as a 3-D LUT for video tools) into -o,
+and transfers.png, a strip of thumbnails.
 The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorTransferOptions{}
@@ -111,6 +113,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	}
 	im := color.FromImage(target)
 	topt := &color.TransferOptions{Iterations: o.L, NoBilateral: o.noBilateral, Interpolate: o.interpolate}
+	thumbs := make([]image.Image, len(sources))
 	for j, sp := range sources {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -128,14 +131,16 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 			return fmt.Errorf("transfer from %s: %w", sp, err)
 		}
 		name := filepath.Join(o.out, fmt.Sprintf("transfer-%02d.png", j))
-		if err := colorSaveFrame(name, out.NRGBA()); err != nil {
+		rgba := out.NRGBA()
+		if err := colorSaveFrame(name, rgba); err != nil {
 			return err
 		}
+		thumbs[j] = colorThumb(rgba, 200)
 		title := "gmlg transfer from " + strings.ReplaceAll(filepath.Base(sp), `"`, "")
 		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", j)), m, o.lutSize, title); err != nil {
 			return err
 		}
 		fmt.Fprintf(logw, "%s → %s (marginal error %.3g)\n", sp, name, m.MarginalErr)
 	}
-	return nil
+	return colorSavePNG(filepath.Join(o.out, "transfers.png"), colorRow(thumbs...))
 }

@@ -1,6 +1,47 @@
 // Command gmlg learns ground metrics on graphs from sequences of histograms,
 // interpolates with them and transfers colours. Run "gmlg help" for the list
 // of subcommands and "gmlg CMD -h" for the options of one.
+//
+// # A first run
+//
+//	gmlg synth                                  # frames + true metric in ./synth
+//	gmlg learn synth --t 2e-3 --lambda-s 0.3 --max-iter 50   # learn it back into ./run
+//	gmlg render run                             # redraw the pictures
+//	gmlg interp --run run synth                 # interpolate with the learned metric
+//	gmlg eval --run run                         # F and ∇F at the learned metric
+//
+// Options may come before or after the folder names. Every default is the
+// reference implementation's (SPEC §7): t = 1e-2, 20 kernel steps, 50
+// Sinkhorn iterations, the l2 loss, λ_c = 0, λ_s = 3, the vertex metric,
+// backward Euler, 500 L-BFGS iterations, saving at every iteration.
+//
+// # Data
+//
+// A data folder holds frames array-XX.npy (one sequence) or array-SS-TT.npy
+// (several), 2-D [n,n] or 3-D [n,n,n] arrays of any NumPy dtype and order, or
+// grey PNG/JPEG images; --pattern selects other names. Each frame is
+// normalised to unit mass; the first and last frames of a sequence are the
+// poles of the interpolation.
+//
+// # The run folder
+//
+// gmlg learn writes, atomically (temporary file + rename):
+//
+//	params.json        every setting, the version, the backend, ordering and nnz(L), the data's checksums
+//	log.txt            structured log lines (log/slog)
+//	metric-XXXX.npy    the metric w = e^x at iteration XXXX, float64 [d,N] (edge metrics zero-padded), every --save-every
+//	metric-XXXX.png    its heat maps, one per axis, with colour bars
+//	metric.npy/.png    the final metric
+//	loss.npy/.png      F after each iteration (entry k−1 is iteration k) and its curve
+//	rec-XX.npy         final reconstructions (rec-SS-XX.npy for several sequences)
+//	recs.png           observations above reconstructions
+//	checkpoint.gob     the optimiser's complete state, for --resume
+//	result.json        why it stopped, the final F and its parts
+//
+// A run interrupted by Ctrl-C or SIGTERM saves a checkpoint and exits with
+// status 130; "gmlg learn --resume RUN_DIR" continues it and ends with the
+// result of an uninterrupted run, bit for bit. Exit status 2 means a usage
+// error, 1 a failure.
 package main
 
 import (

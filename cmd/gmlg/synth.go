@@ -48,7 +48,7 @@ func init() {
 		summary: "make a synthetic dataset (frames + true metric) with gmlg's forward model",
 		usage:   "[options]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := synthParams{N: 32, Frames: 7, Sequences: 3, Truth: "analytic", Model: defaultModel()}
+			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", Model: defaultModel()}
 			p.Model.T = 2e-3
 			var out string
 			var force bool

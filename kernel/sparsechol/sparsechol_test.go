@@ -30,6 +30,8 @@ func testCases() []testCase {
 		{[]int{6, 5, 4}, 1},
 		{[]int{10, 10, 10}, 3},
 		{[]int{2, 2}, 0.01},
+		{[]int{40}, 1},      // a 1-D grid
+		{[]int{1, 9, 5}, 1}, // an axis of extent 1
 	} {
 		n, es := gridEdges(rng, g.dims...)
 		m := heatMatrix(n, es, g.c)
