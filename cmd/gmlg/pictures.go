@@ -76,6 +76,9 @@ func recStrip(path string, obs, recs [][][]float64, d, n int, title string) erro
 	if len(rows) == 0 {
 		return fmt.Errorf("no frames to draw in %s", path)
 	}
+	if d == 3 {
+		title += " (3-D frames summed over axis 0, the slowest)"
+	}
 	img, err := render.Strip(rows, &render.StripOptions{
 		Title: title, RowLabels: labels, ColLabels: timeLabels(maxCols), Size: sizeFor(maxCols),
 	})
