@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMain lets the test binary serve as the benchmark child: Run re-executes
@@ -146,14 +147,17 @@ func fakeMeasurement(row string, backend string, t500cpu, t500wall float64, rss 
 
 func TestSummarize(t *testing.T) {
 	ms := []*Measurement{
+		fakeMeasurement("2:8:2", "go", 0.001, 0.002, 10e6),
+		fakeMeasurement("3:32:20", "cholmod", 20, 40, 2e9),
 		fakeMeasurement("2:50:20", "cholmod", 0.1, 0.3, 100e6),
 		fakeMeasurement("2:50:20", "go", 0.08, 0.2, 65e6),
-		fakeMeasurement("3:32:20", "cholmod", 20, 40, 2e9),
-		fakeMeasurement("2:8:2", "go", 0.001, 0.002, 10e6),
 	}
 	sum := Summarize(ms)
 	if len(sum) != 3 {
 		t.Fatalf("Summarize gave %d rows, want 3", len(sum))
+	}
+	if sum[0].Row.String() != "2:50:20" || sum[1].Row.String() != "3:32:20" || sum[2].Row.String() != "2:8:2" {
+		t.Errorf("Summarize order %v %v %v, want the paper's order, other rows last", sum[0].Row, sum[1].Row, sum[2].Row)
 	}
 	s := sum[0]
 	if s.Fastest.Spec.Backend != "go" {
@@ -312,6 +316,11 @@ func TestRunChildError(t *testing.T) {
 	_, err := Run(context.Background(), &Options{Rows: rows, Backends: []string{"nosuch"}, Iters: 1, Command: selfCommand})
 	if err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("Run with an unknown backend: %v, want an error naming it", err)
+	}
+	rep, err := Run(context.Background(), &Options{Rows: rows, Budget: time.Nanosecond, Command: selfCommand,
+		Spec: Spec{Sinkhorn: 5, Frames: 4, T: 1e-2}, Iters: -1})
+	if err != nil || len(rep.Results) != 0 || len(rep.Skipped) != len(DefaultBackends()) {
+		t.Errorf("Run with a 1 ns budget: %d results, skipped %v, %v; want every measurement skipped", len(rep.Results), rep.Skipped, err)
 	}
 	if _, err := Run(context.Background(), &Options{}); err == nil {
 		t.Error("Run without Command succeeded")

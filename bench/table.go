@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 	"text/tabwriter"
 )
@@ -60,6 +61,7 @@ func Summarize(ms []*Measurement) []Summary {
 			s.Fastest = m
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return paperIndex(out[i].Row) < paperIndex(out[j].Row) })
 	for i := range out {
 		s := &out[i]
 		if s.Fastest == nil {
@@ -77,6 +79,16 @@ func Summarize(ms []*Measurement) []Summary {
 		s.Met = s.SpeedUp >= Target.SpeedUp && s.MemFraction > 0 && s.MemFraction <= Target.MemFraction
 	}
 	return out
+}
+
+// paperIndex is the row's position in PaperRows, len(PaperRows) if absent.
+func paperIndex(r Row) int {
+	for i, p := range PaperRows {
+		if p.D == r.D && p.N == r.N && p.Steps == r.Steps {
+			return i
+		}
+	}
+	return len(PaperRows)
 }
 
 // ratio formats a/b, or "–" when either is missing.
@@ -294,6 +306,9 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 		rows = append(rows, detailCells(m))
 	}
 	mdTable(&b, detailHeader, rows)
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(&b, "\nNot run (time budget): %s.\n", strings.Join(rep.Skipped, ", "))
+	}
 	for _, m := range rep.Results {
 		if m.Spec.EvalOnly {
 			fmt.Fprintf(&b, "\n\\* one evaluation measured; %.1f evaluations per iteration assumed (the reference's L-BFGS-B spends 1.1–1.7).\n", AssumedEvalsPerIter)

@@ -32,9 +32,10 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	big := fs.String("iters-for", "", "per-row iteration counts overriding -iters, e.g. 3:32:20=0,2:100:100=1")
 	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, one evaluation each (overrides -rows and -iters)")
 	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit)")
-	md := fs.String("md", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
+	md := fs.String("markdown", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
 	tHeat := fs.Float64("t", 0, "diffusion time t_heat (0: 3e-3 in 2-D, 1e-3 in 3-D, the paper's settings)")
 	lambdaS := fs.Float64("lambda-s", 0, "λ_s (0: 0.03 in 2-D, 1 in 3-D, as in the README runs; negative disables)")
+	budget := fs.Duration("budget", 0, "start no new measurement after this much time (e.g. 90m); 0: no limit")
 	store := fs.Bool("store", false, "keep every heat sub-step for the adjoint (the reference's memory strategy) instead of recomputing")
 	return func(ctx context.Context, args []string) error {
 		if ok, err := bench.ChildFromEnv(ctx, os.Stdout); ok {
@@ -43,7 +44,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected arguments %q", args)
 		}
-		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr,
+		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr, Budget: *budget,
 			Spec: bench.Spec{T: *tHeat, LambdaS: *lambdaS, Store: *store}}
 		var err error
 		if *quick {
