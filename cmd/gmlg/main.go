@@ -53,6 +53,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -163,9 +164,32 @@ func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
 	fs.SetOutput(out)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: gmlg %s %s\n\n%s\n\noptions:\n", c.name, c.usage, c.summary)
-		fs.PrintDefaults()
+		printDefaults(fs)
 	}
 	return fs
+}
+
+// printDefaults lists every option with its default, like
+// flag.PrintDefaults but showing zero defaults too and spelling long
+// options with two dashes (both spellings are accepted).
+func printDefaults(fs *flag.FlagSet) {
+	w := fs.Output()
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if f.Name == "o" || f.Name == "h" {
+			dash = "-"
+		}
+		typ, usage := flag.UnquoteUsage(f)
+		line := "  " + dash + f.Name
+		if typ != "" {
+			line += " " + typ
+		}
+		def := f.DefValue
+		if typ == "string" || strings.HasSuffix(typ, "string") || def == "" {
+			def = fmt.Sprintf("%q", def)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s (default %s)\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"), def)
+	})
 }
 
 func printHelp(w io.Writer) {

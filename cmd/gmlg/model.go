@@ -62,7 +62,7 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.LambdaC, "lambda-c", m.LambdaC, "weight λ_c of the closeness regulariser Σ(w−1)²/N_metric, ≥ 0")
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
-	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once instead of once per sequence (the reference's)")
+	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
 }
 
 // checkKernel validates the kernel options; errors are usage errors naming
