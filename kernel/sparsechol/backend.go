@@ -1,6 +1,7 @@
 package sparsechol
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -90,7 +91,8 @@ func (c *chol) Factorize(values []float64) error {
 }
 
 // Solve solves A X = B for the column-major N×cols block b, writing X to dst
-// (which may alias b). It is safe for concurrent use; each call takes its own
+// (which may alias b). It returns an error when the solution contains NaN or
+// Inf (which, after a successful Factorize, means b did). It is safe for concurrent use; each call takes its own
 // workspace from a pool, so steady-state calls do not allocate large buffers.
 func (c *chol) Solve(dst, b []float64, cols int) error {
 	c.check()
@@ -104,7 +106,9 @@ func (c *chol) Solve(dst, b []float64, cols int) error {
 	if cols == 0 {
 		return nil
 	}
-	c.solve(dst, b, cols)
+	if !c.solve(dst, b, cols) {
+		return errors.New("sparsechol: solve: solution is not finite (check the right-hand side b for NaN/Inf)")
+	}
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package sparsechol
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // solveWork is the workspace of one Solve call. The right-hand sides are
 // held vertex-major: the cols values of pivot i are x[i*cols:(i+1)*cols].
@@ -15,6 +18,7 @@ type solveWork struct {
 	cols     int
 	parallel bool
 	wg       sync.WaitGroup
+	sums     []float64 // per worker, then the top: Σ|x| written by scatter
 }
 
 // minParallelWork is the smallest cols·|L| for which Solve splits the work
@@ -23,8 +27,9 @@ type solveWork struct {
 const minParallelWork = 1 << 16
 
 // solve runs the forward and backward substitutions of L Lᵀ x = b for the
-// column-major N×cols blocks b and dst.
-func (c *chol) solve(dst, b []float64, cols int) {
+// column-major N×cols blocks b and dst. It reports whether every value
+// written is finite.
+func (c *chol) solve(dst, b []float64, cols int) bool {
 	sym := c.sym
 	n := sym.n
 	ws := c.getWork()
@@ -32,6 +37,9 @@ func (c *chol) solve(dst, b []float64, cols int) {
 		ws.x = make([]float64, n*cols)
 	}
 	ws.sym, ws.lx, ws.dst, ws.b, ws.cols = sym, c.num.lx, dst, b, cols
+	if len(ws.sums) < sym.nw+1 {
+		ws.sums = make([]float64, sym.nw+1)
+	}
 	ws.parallel = sym.nw > 1 && cols*sym.lsize >= minParallelWork
 	if ws.parallel {
 		ntop := n - sym.topCol
@@ -63,10 +71,17 @@ func (c *chol) solve(dst, b []float64, cols int) {
 	for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
 		backward(sym, ws.lx, s, x, cols)
 	}
-	ws.scatter(sym.topCol, n)
+	ws.sums[sym.nw] = ws.scatter(sym.topCol, n)
 	ws.run(phaseBackward)
+	// A sum of finite values may overflow only if some |x| is near
+	// MaxFloat64/N; treating that as non-finite is acceptable.
+	total := 0.0
+	for _, v := range ws.sums[:sym.nw+1] {
+		total += v
+	}
 	ws.sym, ws.lx, ws.dst, ws.b = nil, nil, nil, nil
 	c.putWork(ws)
+	return !math.IsNaN(total) && !math.IsInf(total, 0)
 }
 
 // getWork takes a workspace from the factor's free list. The list keeps
@@ -132,7 +147,7 @@ func (ws *solveWork) work(phase, t int) {
 		for s := s1 - 1; s >= s0; s-- {
 			backward(sym, ws.lx, s, x, cols)
 		}
-		ws.scatter(sym.first[s0], sym.first[s1])
+		ws.sums[t] = ws.scatter(sym.first[s0], sym.first[s1])
 	}
 	if ws.parallel && t > 0 {
 		ws.wg.Done()
@@ -151,16 +166,21 @@ func (ws *solveWork) gather(i0, i1 int) {
 	}
 }
 
-// scatter copies rows i0..i1-1 of x back to the column-major dst.
-func (ws *solveWork) scatter(i0, i1 int) {
+// scatter copies rows i0..i1-1 of x back to the column-major dst and
+// returns the sum of the absolute values copied (NaN or +Inf when one of them
+// is not finite).
+func (ws *solveWork) scatter(i0, i1 int) float64 {
 	n, cols, dst, perm := ws.sym.n, ws.cols, ws.dst, ws.sym.perm
+	sum := 0.0
 	for i := i0; i < i1; i++ {
 		d := perm[i]
 		xi := ws.x[i*cols : (i+1)*cols]
 		for k, v := range xi {
 			dst[k*n+d] = v
+			sum += math.Abs(v)
 		}
 	}
+	return sum
 }
 
 // forwardGo eliminates supernode s: it solves its diagonal block in place in x

@@ -266,9 +266,19 @@ func TestNotPosDef(t *testing.T) {
 			}
 		}
 	}
+	// A non-finite right-hand side gives an error, not a silent NaN.
+	f, _ := Backend{}.Analyze(m.pat, &factor.Options{Threads: 2})
+	if err := f.Factorize(m.val); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]float64, 3*n)
+	b[n+7] = math.Inf(1)
+	if err := f.Solve(make([]float64, 3*n), b, 3); err == nil {
+		t.Error("Inf right-hand side: no error")
+	}
 	val := append([]float64(nil), m.val...)
 	val[5] = math.NaN()
-	f, _ := Backend{}.Analyze(m.pat, nil)
+	f, _ = Backend{}.Analyze(m.pat, nil)
 	if err := f.Factorize(val); err == nil {
 		t.Error("NaN value: no error")
 	}
