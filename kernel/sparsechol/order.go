@@ -46,7 +46,8 @@ func newGraph(p *factor.Pattern) *graph {
 // Order returns the fill-reducing permutation that Analyze would use for p
 // with the given options, together with the name of the ordering actually
 // used ("natural", "amd" or "nd-geometric"). perm[k] is the original index of
-// the k-th pivot.
+// the k-th pivot. Analyze then postorders the elimination tree and groups
+// subtrees per worker, which reorders pivots without changing the fill.
 //
 // OrderingDefault and OrderingNestedDissection use the geometric nested
 // dissection when opt.Grid is set and minimum degree otherwise (a nested
