@@ -119,6 +119,17 @@ func TestColorLearnResume(t *testing.T) {
 	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "2", "-o", part, data)...); code != 0 {
 		t.Fatalf("colorlearn (first part): exit %d: %s", code, msg)
 	}
+	// A run directory in use by another process is refused.
+	lock := filepath.Join(part, "lock")
+	if err := os.WriteFile(lock, []byte("12345\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-resume", "-o", part, data)...); code != 1 || !strings.Contains(msg, "12345") {
+		t.Errorf("locked run directory: exit %d (%s), want 1 and the other process id", code, msg)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
 	// A second start without -resume must refuse to overwrite the run.
 	if code, _ := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-o", part, data)...); code != 1 {
 		t.Errorf("restart without -resume: exit %d, want 1", code)

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
@@ -175,6 +176,11 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	unlock, err := colorLock(o.out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ckpt := filepath.Join(o.out, colorCheckpointFile)
 	var resume *learn.State
 	if o.resume {
@@ -329,4 +335,25 @@ func colorHistComparison(obs, recs [][]float64, n int, title string) (image.Imag
 		return nil, err
 	}
 	return colorStack(colorLabel(title, top.Bounds().Dx()), top, bottom), nil
+}
+
+// colorLock makes sure that only one colorlearn writes into dir: it creates
+// dir/lock exclusively (holding the process id) and returns the function
+// that removes it. A lock left by a killed process must be removed by hand.
+func colorLock(dir string) (func(), error) {
+	path := filepath.Join(dir, "lock")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			pid, _ := os.ReadFile(path)
+			return nil, fmt.Errorf("%s is in use by another colorlearn (process %s); if none is running, remove %s",
+				dir, strings.TrimSpace(string(pid)), path)
+		}
+		return nil, err
+	}
+	fmt.Fprintf(f, "%d\n", os.Getpid())
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	return func() { os.Remove(path) }, nil
 }
