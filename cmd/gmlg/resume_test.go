@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gmlg/gmlg/kernel"
 )
 
 // TestMain lets the test binary act as the gmlg command when
@@ -82,6 +85,15 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		for _, f := range []string{"metric.npy", "loss.npy", "rec-01-02.npy", "metric-0006.npy"} {
 			sameFile(t, filepath.Join(full, f), filepath.Join(dir, f))
 		}
+	}
+	// The same with CHOLMOD, when this build has it.
+	if slices.Contains(kernel.Backends(), "cholmod") {
+		fullC, splitC := filepath.Join(tmp, "full-cholmod"), filepath.Join(tmp, "split-cholmod")
+		mustGmlg(t, learnArgs(data, fullC, "--max-iter", "5", "--backend", "cholmod")...)
+		mustGmlg(t, learnArgs(data, splitC, "--max-iter", "2", "--backend", "cholmod")...)
+		mustGmlg(t, "learn", "--resume", splitC, "--max-iter", "5", "--progress", "none")
+		sameFile(t, filepath.Join(fullC, "metric.npy"), filepath.Join(splitC, "metric.npy"))
+		sameFile(t, filepath.Join(fullC, "loss.npy"), filepath.Join(splitC, "loss.npy"))
 	}
 	// A finished run cannot be resumed without a larger --max-iter.
 	if code, _, errs := gmlg(t, context.Background(), "learn", "--resume", full); code != 1 || !strings.Contains(errs, "--max-iter") {
