@@ -1,0 +1,508 @@
+package ot
+
+import (
+	"fmt"
+	"math"
+)
+
+// Defaults of FastSettings.
+const (
+	// DefaultFastTol is the default marginal tolerance of a
+	// FastInterpolator: the largest L1 violation of the barycenter marginal
+	// over all columns (histograms have mass ≈ 1).
+	DefaultFastTol = 1e-9
+	// DefaultFastMaxIterations bounds the Sinkhorn iterations of one
+	// FastInterpolator.Forward and the adjoint iterations of one Backward.
+	DefaultFastMaxIterations = 5000
+)
+
+// FastSettings configures a FastInterpolator. A nil *FastSettings and zero
+// fields mean the documented defaults.
+type FastSettings struct {
+	// Tol stops the Sinkhorn iterations when the marginal violation (see
+	// FastInterpolator) falls to Tol or below. 0 means DefaultFastTol;
+	// a negative Tol disables the test, so that Forward always runs
+	// MaxIterations iterations.
+	Tol float64
+	// MaxIterations bounds the Sinkhorn iterations of one Forward. 0 means
+	// DefaultFastMaxIterations. Reaching it is not an error: Stats reports
+	// Converged = false.
+	MaxIterations int
+	// AdjointTol stops the adjoint iterations of Backward when the L1 norm
+	// of the last increment is at most AdjointTol times that of the adjoint
+	// vector. 0 means Tol (1e-12 when Tol is negative).
+	AdjointTol float64
+	// AdjointMaxIterations bounds the adjoint iterations of one Backward.
+	// 0 means MaxIterations.
+	AdjointMaxIterations int
+	// Cold disables the warm start: every Forward starts from b = 1 and
+	// every Backward from a zero adjoint, like Interpolator.
+	Cold bool
+}
+
+// FastStats describes the last Forward and Backward of a FastInterpolator.
+type FastStats struct {
+	// Iterations is the number of Sinkhorn iterations of the last Forward
+	// (each two N×C kernel applications), Violation the marginal violation
+	// after the last one, and Converged whether it reached Tol.
+	Iterations int
+	Violation  float64
+	Converged  bool
+	// Warm says that the last Forward started from stored scalings;
+	// ColdRetry that it did, failed with a non-finite value, and was redone
+	// from b = 1 (Iterations then counts both attempts).
+	Warm, ColdRetry bool
+	// AdjointIterations is the number of adjoint iterations of the last
+	// Backward (each two N×C kernel applications), AdjointResidual the
+	// relative L1 norm of its last increment and AdjointConverged whether
+	// it reached AdjointTol.
+	AdjointIterations int
+	AdjointResidual   float64
+	AdjointConverged  bool
+}
+
+// WarmStart is a snapshot of a FastInterpolator's warm-start state (the
+// scalings b and the adjoint vector of the last call). The zero value is
+// the cold state. Reusing a WarmStart in SaveWarm reuses its buffers.
+type WarmStart struct {
+	b, z       []float64
+	hasB, hasZ bool
+}
+
+// FastInterpolator computes the same reconstructions as Interpolator, the
+// Sinkhorn barycenters of every frame of every sequence with the same
+// update order and endpoint rule, but runs the iterations to convergence
+// instead of a fixed L, starts them from the scalings of the previous call
+// (warm start), and differentiates the fixed point implicitly instead of
+// unrolling the iterations.
+//
+// # Forward
+//
+// For the interior columns (pole k of frame f, weights λ), one iteration
+// from the scalings b is
+//
+//	u = K·b,  a = P/u,  v = K·a,  q = Π_k v_k^λ_k,  b' = q/v.
+//
+// The coupling diag(a_k)·K·diag(b_k) has first marginal a⊙K·b = P exactly;
+// its second marginal b⊙K·a should equal the barycenter q. The marginal
+// violation of a column is ‖b_k⊙v_k − q‖₁, and Forward stops when the
+// largest one over all columns is at most Tol (or after MaxIterations).
+// The reconstruction is the q of the last iteration. Started cold (b = 1)
+// with Tol < 0 and MaxIterations = L, Forward is bitwise Interpolator's.
+//
+// # Implicit gradient
+//
+// Let T(b, θ) be one iteration and Q(b, θ) its q. At the fixed point
+// b* = T(b*), the gradient of a loss ℓ(q*) is
+//
+//	∂ℓ/∂θ = Q_θᵀ·ḡ + T_θᵀ·z,   z = J_bᵀ·z + Q_bᵀ·ḡ   (J_b = ∂T/∂b),
+//
+// and Backward solves for z by the fixed-point iteration on the right
+// (two kernel applications per iteration, the kernel being symmetric, until
+// the relative increment is at most AdjointTol; started from the previous
+// call's z unless Cold). The parameter gradient is then accumulated once:
+// one Adjoint call on the N×2C block [a* | b*] of the kernel inputs at the
+// fixed point, with the sum of all adjoint contributions of each input, plus
+// one call for the endpoint frames and one for K·1, as in Interpolator.
+// (The fixed point has a one-parameter gauge freedom per frame, b_k → c_k·b_k
+// with Π c_k^λ_k = 1, that leaves q unchanged; J_b has the eigenvalue 1
+// along it, but the right-hand side Q_bᵀ·ḡ is orthogonal to it, so the
+// iteration converges at the rate of the forward iterations.)
+//
+// The gradient is that of the converged objective: it matches finite
+// differences of Forward's reconstructions once Tol is tight, and the
+// unrolled gradient of Interpolator.Backward when L is large enough that
+// both have converged. It is only as accurate as the convergence: check
+// Stats().Converged.
+//
+// # Warm start
+//
+// Every successful Forward stores its final scalings, and the next Forward
+// starts from them (the learner calls it at successive, close trial
+// points). SaveWarm and LoadWarm snapshot and restore them (with the adjoint
+// vector), e.g. to go back to those of the last accepted point of a line
+// search; ResetWarm returns to the cold start. A Forward that fails leaves
+// the stored state unchanged.
+//
+// The workspace is allocated once by NewFastInterpolator; Forward and
+// Backward do not allocate (beyond what the kernel does). A
+// FastInterpolator is not safe for concurrent use.
+type FastInterpolator struct {
+	base *Interpolator // layout, poles, endpoint buffers, q and recs
+	k    Kernel
+	n    int
+	set  FastSettings
+
+	src2     []float64 // N×2C: a (first C columns) | b_in (last C)
+	a, bIn   []float64 // views into src2
+	u, v     []float64 // N×C: K·b_in, K·a of the last iteration
+	bOut     []float64 // N×C: q/v
+	viol     []float64 // per column
+	warm     WarmStart
+	z, zNew  []float64 // N×C adjoint vector and its next iterate
+	g2       []float64 // N×2C: v̄ | ū
+	vb, ub   []float64 // views into g2
+	gEnd     []float64 // N×E
+	abEnd    []float64 // N×E
+	g1       []float64 // N
+	stats    FastStats
+	done     bool
+	hasEnd   bool
+	hasInter bool
+}
+
+// NewFastInterpolator builds the workspace for the sequences seqs over the
+// kernel k, with the same validation as NewInterpolator. The warm start is
+// cold.
+func NewFastInterpolator(k Kernel, seqs []Sequence, s *FastSettings) (*FastInterpolator, error) {
+	var set FastSettings
+	if s != nil {
+		set = *s
+	}
+	if set.Tol == 0 {
+		set.Tol = DefaultFastTol
+	}
+	if set.MaxIterations == 0 {
+		set.MaxIterations = DefaultFastMaxIterations
+	}
+	if set.AdjointTol == 0 {
+		set.AdjointTol = set.Tol
+		if set.Tol < 0 {
+			set.AdjointTol = 1e-12
+		}
+	}
+	if set.AdjointMaxIterations == 0 {
+		set.AdjointMaxIterations = set.MaxIterations
+	}
+	if set.MaxIterations < 0 || set.AdjointMaxIterations < 0 || math.IsNaN(set.Tol) || math.IsNaN(set.AdjointTol) {
+		panic(fmt.Sprintf("ot: NewFastInterpolator: invalid settings %+v", set))
+	}
+	base, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 1, ForwardOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("ot: NewFastInterpolator: %w", err)
+	}
+	n := base.n
+	c := 2 * base.nInt
+	nc := n * c
+	fi := &FastInterpolator{base: base, k: k, n: n, set: set,
+		hasEnd: base.nEnd > 0, hasInter: c > 0}
+	fi.src2 = make([]float64, 2*nc)
+	fi.a, fi.bIn = fi.src2[:nc:nc], fi.src2[nc:]
+	fi.u, fi.v, fi.bOut = base.tapeU, base.tapeV, base.b
+	fi.viol = make([]float64, c)
+	fi.z = make([]float64, nc)
+	fi.zNew = make([]float64, nc)
+	fi.g2 = make([]float64, 2*nc)
+	fi.vb, fi.ub = fi.g2[:nc:nc], fi.g2[nc:]
+	fi.gEnd = make([]float64, n*base.nEnd)
+	fi.abEnd = make([]float64, n*base.nEnd)
+	fi.g1 = make([]float64, n)
+	fi.warm.b = make([]float64, nc) // the adjoint's warm start is z itself
+	return fi, nil
+}
+
+// Size returns N, the length of every histogram.
+func (fi *FastInterpolator) Size() int { return fi.n }
+
+// Settings returns the settings in effect, defaults filled in.
+func (fi *FastInterpolator) Settings() FastSettings { return fi.set }
+
+// Columns returns C = 2F and E as Interpolator.Columns does.
+func (fi *FastInterpolator) Columns() (c, e int) { return fi.base.Columns() }
+
+// Stats returns the iteration counts and residuals of the last Forward and
+// Backward.
+func (fi *FastInterpolator) Stats() FastStats { return fi.stats }
+
+// Recs returns the reconstructions of the last Forward, indexed
+// [sequence][frame], as views into the workspace.
+func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
+
+// MemoryBytes returns the size of the workspace in bytes, about
+// 8·N·(12.5·C + 4E + 3): no tape, whatever the number of iterations.
+func (fi *FastInterpolator) MemoryBytes() int {
+	b := fi.base
+	f := len(b.k1) + len(b.ones) + len(b.q) + len(b.a) + len(b.b) + len(b.tapeU) + len(b.tapeV) +
+		len(b.aEnd) + len(b.rEnd) + len(fi.src2) + len(fi.z) + len(fi.zNew) + len(fi.g2) +
+		len(fi.gEnd) + len(fi.abEnd) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
+	return 8 * f
+}
+
+// SaveWarm copies the warm-start state (scalings and adjoint vector) into
+// w, reusing its buffers.
+func (fi *FastInterpolator) SaveWarm(w *WarmStart) {
+	w.hasB, w.hasZ = fi.warm.hasB, fi.warm.hasZ
+	w.b = append(w.b[:0], fi.warm.b...)
+	w.z = append(w.z[:0], fi.z...)
+}
+
+// LoadWarm restores a state saved by SaveWarm (of this FastInterpolator);
+// the zero WarmStart means the cold start. It panics if w comes from an
+// interpolator of another size.
+func (fi *FastInterpolator) LoadWarm(w *WarmStart) {
+	if w.hasB && len(w.b) != len(fi.warm.b) || w.hasZ && len(w.z) != len(fi.z) {
+		panic("ot: LoadWarm: state of another interpolator")
+	}
+	fi.warm.hasB, fi.warm.hasZ = w.hasB, w.hasZ
+	if w.hasB {
+		copy(fi.warm.b, w.b)
+	}
+	if w.hasZ {
+		copy(fi.z, w.z)
+	} else {
+		clear(fi.z)
+	}
+}
+
+// ResetWarm returns to the cold start: the next Forward starts from b = 1
+// and the next Backward from z = 0.
+func (fi *FastInterpolator) ResetWarm() {
+	fi.warm.hasB, fi.warm.hasZ = false, false
+	clear(fi.z)
+}
+
+// Forward reconstructs every frame of every sequence with the current
+// kernel, iterating to the marginal tolerance from the stored scalings, and
+// returns the reconstructions (the same views as Recs). Errors are those of
+// Interpolator.Forward; when a warm-started Forward meets a non-finite value
+// it is retried once from b = 1 before the error is returned.
+func (fi *FastInterpolator) Forward() ([][][]float64, error) {
+	fi.done = false
+	fi.stats = FastStats{}
+	warm := fi.warm.hasB && !fi.set.Cold
+	err := fi.forward(warm)
+	if err != nil && warm && isNonFinite(err) {
+		its := fi.stats.Iterations
+		fi.stats.ColdRetry = true
+		err = fi.forward(false)
+		fi.stats.Iterations += its
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.hasInter {
+		copy(fi.warm.b, fi.bOut)
+		fi.warm.hasB = true
+	}
+	fi.done = true
+	return fi.base.recs, nil
+}
+
+func isNonFinite(err error) bool {
+	_, ok := err.(*NonFiniteError)
+	return ok
+}
+
+func (fi *FastInterpolator) forward(warm bool) error {
+	b := fi.base
+	fi.stats.Warm = warm
+	if fi.hasEnd || !warm {
+		if err := fi.k.Apply(b.k1, b.ones, 1); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+		}
+	}
+	if fi.hasEnd {
+		for e, p := range b.endPole {
+			ae := b.col(b.aEnd, e)
+			for i := range ae {
+				ae[i] = p[i] / b.k1[i]
+			}
+		}
+		if err := fi.k.Apply(b.rEnd, b.aEnd, b.nEnd); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+		}
+		for e, r := range b.endRef {
+			if !positiveFinite(sum(b.col(b.rEnd, e))) {
+				return &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Hint: hintUnderflow}
+			}
+		}
+	}
+	if !fi.hasInter {
+		fi.stats.Converged = true
+		return nil
+	}
+	c := 2 * b.nInt
+	if warm {
+		copy(fi.bIn, fi.warm.b)
+	}
+	for it := 1; it <= fi.set.MaxIterations; it++ {
+		fi.stats.Iterations++
+		if it == 1 && !warm {
+			for j := 0; j < c; j++ {
+				copy(b.col(fi.u, j), b.k1)
+				copy(b.col(fi.bIn, j), b.ones)
+			}
+		} else if err := fi.k.Apply(fi.u, fi.bIn, c); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+		}
+		for j := 0; j < c; j++ {
+			aj, uj, pj := b.col(fi.a, j), b.col(fi.u, j), b.pole[j]
+			for i := range aj {
+				aj[i] = pj[i] / uj[i]
+			}
+		}
+		if err := fi.k.Apply(fi.v, fi.a, c); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+		}
+		var worst float64
+		for f := 0; f < b.nInt; f++ {
+			l0, l1 := b.lam0[f], b.lam1[f]
+			v0, v1 := b.col(fi.v, 2*f), b.col(fi.v, 2*f+1)
+			bi0, bi1 := b.col(fi.bIn, 2*f), b.col(fi.bIn, 2*f+1)
+			b0, b1 := b.col(fi.bOut, 2*f), b.col(fi.bOut, 2*f+1)
+			qf := b.col(b.q, f)
+			var mass, e0, e1 float64
+			for i := range qf {
+				qi := geo(l0, l1, v0[i], v1[i])
+				qf[i] = qi
+				mass += qi
+				b0[i] = qi / v0[i]
+				b1[i] = qi / v1[i]
+				e0 += math.Abs(bi0[i]*v0[i] - qi)
+				e1 += math.Abs(bi1[i]*v1[i] - qi)
+			}
+			if !positiveFinite(mass) || math.IsNaN(e0+e1) {
+				r := b.intRef[f]
+				return &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Iteration: fi.stats.Iterations, Hint: hintUnderflow}
+			}
+			fi.viol[2*f], fi.viol[2*f+1] = e0, e1
+			worst = math.Max(worst, math.Max(e0, e1))
+		}
+		fi.stats.Violation = worst
+		if worst <= fi.set.Tol {
+			fi.stats.Converged = true
+			break
+		}
+		if it < fi.set.MaxIterations {
+			copy(fi.bIn, fi.bOut)
+		}
+	}
+	return nil
+}
+
+// Backward writes into gparam (ADDING, like Interpolator.Backward) the
+// gradient with respect to the kernel parameters of a scalar objective of
+// the reconstructions of the last Forward, given its gradient grec (same
+// shape as Recs), by implicit differentiation of the Sinkhorn fixed point
+// (see FastInterpolator). It returns an error if a kernel call fails or
+// the gradient is not finite; not reaching AdjointTol is reported by Stats,
+// not as an error.
+//
+// It panics if the kernel is not a DiffKernel, no successful Forward
+// preceded it, or a length is wrong.
+func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error {
+	dk, ok := fi.k.(DiffKernel)
+	if !ok {
+		panic("ot: FastInterpolator.Backward: the kernel is not a DiffKernel")
+	}
+	if !fi.done {
+		panic("ot: FastInterpolator.Backward: no successful Forward to differentiate")
+	}
+	b := fi.base
+	if len(gparam) != dk.NumParams() {
+		panic(fmt.Sprintf("ot: FastInterpolator.Backward: len(gparam) = %d, want NumParams() = %d", len(gparam), dk.NumParams()))
+	}
+	if len(grec) != len(b.recs) {
+		panic("ot: FastInterpolator.Backward: grec must have one entry per sequence")
+	}
+	for s := range grec {
+		if len(grec[s]) != len(b.recs[s]) {
+			panic(fmt.Sprintf("ot: FastInterpolator.Backward: grec[%d] has %d frames, want %d", s, len(grec[s]), len(b.recs[s])))
+		}
+		for j := range grec[s] {
+			if len(grec[s][j]) != fi.n {
+				panic(fmt.Sprintf("ot: FastInterpolator.Backward: grec[%d][%d] has length %d, want %d", s, j, len(grec[s][j]), fi.n))
+			}
+		}
+	}
+	fi.stats.AdjointIterations, fi.stats.AdjointResidual, fi.stats.AdjointConverged = 0, 0, false
+	n := fi.n
+	c := 2 * b.nInt
+	if fi.hasInter {
+		if fi.set.Cold || !fi.warm.hasZ {
+			clear(fi.z)
+		}
+		for m := 1; m <= fi.set.AdjointMaxIterations; m++ {
+			fi.stats.AdjointIterations = m
+			// v̄ from z = b̄' and ḡ = q̄.
+			for f := 0; f < b.nInt; f++ {
+				l0, l1 := b.lam0[f], b.lam1[f]
+				c0, c1 := 2*f, 2*f+1
+				v0, v1 := b.col(fi.v, c0), b.col(fi.v, c1)
+				bo0, bo1 := b.col(fi.bOut, c0), b.col(fi.bOut, c1)
+				z0, z1 := b.col(fi.z, c0), b.col(fi.z, c1)
+				vb0, vb1 := b.col(fi.vb, c0), b.col(fi.vb, c1)
+				qf := b.col(b.q, f)
+				r := b.intRef[f]
+				gq := grec[r.seq][r.frame]
+				for i := 0; i < n; i++ {
+					qi := qf[i]
+					qb := gq[i] + z0[i]/v0[i] + z1[i]/v1[i]
+					vb0[i] = (qb*qi*l0 - z0[i]*bo0[i]) / v0[i]
+					vb1[i] = (qb*qi*l1 - z1[i]*bo1[i]) / v1[i]
+				}
+			}
+			// ā = Kᵀ·v̄ = K·v̄ (into zNew), ū = −ā⊙a/u.
+			if err := fi.k.Apply(fi.zNew, fi.vb, c); err != nil {
+				return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
+			}
+			for i, ab := range fi.zNew {
+				fi.ub[i] = -ab * fi.a[i] / fi.u[i]
+			}
+			// z ← Kᵀ·ū.
+			if err := fi.k.Apply(fi.zNew, fi.ub, c); err != nil {
+				return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
+			}
+			var diff, norm float64
+			for i, zn := range fi.zNew {
+				diff += math.Abs(zn - fi.z[i])
+				norm += math.Abs(zn)
+			}
+			copy(fi.z, fi.zNew)
+			if math.IsNaN(diff) || math.IsInf(diff, 0) {
+				return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: m, Hint: hintGrad}
+			}
+			res := 0.0
+			if norm > 0 {
+				res = diff / norm
+			}
+			fi.stats.AdjointResidual = res
+			if res <= fi.set.AdjointTol {
+				fi.stats.AdjointConverged = true
+				break
+			}
+		}
+		fi.warm.hasZ = true
+		// The weight gradient, once per kernel input: v = K·a with v̄ and
+		// u = K·b with ū, in one call on [a | b].
+		if err := dk.Adjoint(nil, gparam, fi.src2, fi.g2, 2*c); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
+		}
+	} else {
+		fi.stats.AdjointConverged = true
+	}
+	if fi.hasEnd {
+		for e, r := range b.endRef {
+			copy(b.col(fi.gEnd, e), grec[r.seq][r.frame])
+		}
+		if err := dk.Adjoint(fi.abEnd, gparam, b.aEnd, fi.gEnd, b.nEnd); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
+		}
+		clear(fi.g1)
+		for e := 0; e < b.nEnd; e++ {
+			abe, ae := b.col(fi.abEnd, e), b.col(b.aEnd, e)
+			for i := range fi.g1 {
+				fi.g1[i] -= abe[i] * ae[i] / b.k1[i]
+			}
+		}
+		if err := dk.Adjoint(nil, gparam, b.ones, fi.g1, 1); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
+		}
+	}
+	for _, g := range gparam {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Hint: hintGrad}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package ot
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// fastObjective is objective for a FastInterpolator.
+func fastObjective(t *testing.T, fi *FastInterpolator, loss Loss, obs, grec [][][]float64) float64 {
+	t.Helper()
+	recs, err := fi.Forward()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total float64
+	for s := range recs {
+		for j := range recs[s] {
+			var g []float64
+			if grec != nil {
+				g = grec[s][j]
+			}
+			v, err := loss.Eval(g, recs[s][j], obs[s][j])
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += v
+		}
+	}
+	return total
+}
+
+func randObs(rng *rand.Rand, recs [][][]float64, n int) [][][]float64 {
+	obs := shapeLike(recs)
+	for s := range obs {
+		for j := range obs[s] {
+			obs[s][j] = normalized(randVec(rng, n, 0.05, 1))
+		}
+	}
+	return obs
+}
+
+// convergentKernels are the test kernels whose Sinkhorn iterations converge
+// in a few hundred iterations: chainStep (I − τL, nearly the identity) is
+// left out, its barycenters converge too slowly and underflow first.
+func convergentKernels() []testKernel {
+	var out []testKernel
+	for _, tk := range testKernels {
+		if tk.name != "chainStep" {
+			out = append(out, tk)
+		}
+	}
+	return out
+}
+
+// TestFastColdEqualsInterpolator: cold, without the tolerance test and with
+// MaxIterations = L, Forward is bitwise Interpolator.Forward.
+func TestFastColdEqualsInterpolator(t *testing.T) {
+	for _, tk := range testKernels {
+		for _, sc := range seqCases {
+			t.Run(tk.name+"/"+sc.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(11, 12))
+				k := tk.make(tk.theta(rng))
+				seqs := makeSeqs(rng, k.Size(), sc.times)
+				ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 7})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: -1, MaxIterations: 7, Cold: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ip.Forward()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rep := 0; rep < 2; rep++ { // the second call must not warm-start
+					got, err := fi.Forward()
+					if err != nil {
+						t.Fatal(err)
+					}
+					for s := range want {
+						for j := range want[s] {
+							for i := range want[s][j] {
+								if got[s][j][i] != want[s][j][i] {
+									t.Fatalf("rep %d: rec[%d][%d][%d] = %v, want %v", rep, s, j, i, got[s][j][i], want[s][j][i])
+								}
+							}
+						}
+					}
+					if st := fi.Stats(); sc.name != "endpoints-only" && (st.Iterations != 7 || st.Converged || st.Warm) {
+						t.Errorf("stats %+v, want 7 cold iterations, not converged", st)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFastGradientFD checks the implicit gradient against central finite
+// differences of the converged objective (relative error ≤ 1e-5), for every
+// test kernel, sequence layout and loss.
+func TestFastGradientFD(t *testing.T) {
+	for _, tk := range convergentKernels() {
+		for _, sc := range seqCases {
+			for _, loss := range []Loss{L2, KL} {
+				t.Run(tk.name+"/"+sc.name+"/"+loss.String(), func(t *testing.T) {
+					rng := rand.New(rand.NewPCG(5, uint64(loss)))
+					theta := tk.theta(rng)
+					k := tk.make(theta)
+					n := k.Size()
+					fi, err := NewFastInterpolator(k, makeSeqs(rng, n, sc.times), &FastSettings{Tol: 1e-14, AdjointTol: 1e-14})
+					if err != nil {
+						t.Fatal(err)
+					}
+					obs := randObs(rng, fi.Recs(), n)
+					grec := shapeLike(fi.Recs())
+					fastObjective(t, fi, loss, obs, grec)
+					gp := make([]float64, k.NumParams())
+					if err := fi.Backward(gp, grec); err != nil {
+						t.Fatal(err)
+					}
+					st := fi.Stats()
+					if !st.Converged || !st.AdjointConverged {
+						t.Fatalf("not converged: %+v", st)
+					}
+					fd := fdGrad(func(th []float64) float64 {
+						k.setParams(th)
+						return fastObjective(t, fi, loss, obs, nil)
+					}, theta, 1e-5)
+					e := relErr(gp, fd)
+					t.Logf("relative error %.2g, %d iterations, %d adjoint iterations", e, st.Iterations, st.AdjointIterations)
+					if e > 1e-5 || math.IsNaN(e) {
+						t.Errorf("relative error %.3g (stats %+v)\ngot  %v\nwant %v", e, st, gp, fd)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestFastVsUnrolled compares the implicit gradient with the unrolled one
+// of Interpolator.Backward when L is large enough for both to be
+// converged, and the reconstructions.
+func TestFastVsUnrolled(t *testing.T) {
+	for _, tk := range convergentKernels() {
+		t.Run(tk.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(21, 22))
+			k := tk.make(tk.theta(rng))
+			n := k.Size()
+			seqs := makeSeqs(rng, n, seqCases[0].times)
+			fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-14})
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs := randObs(rng, fi.Recs(), n)
+			grec := shapeLike(fi.Recs())
+			fastObjective(t, fi, L2, obs, grec)
+			st := fi.Stats()
+			if !st.Converged {
+				t.Fatalf("forward not converged: %+v", st)
+			}
+			gFast := make([]float64, k.NumParams())
+			if err := fi.Backward(gFast, grec); err != nil {
+				t.Fatal(err)
+			}
+			recFast := fi.Recs()
+			L := 3*st.Iterations + 20
+			ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: L})
+			if err != nil {
+				t.Fatal(err)
+			}
+			grecU := shapeLike(ip.Recs())
+			objective(t, ip, L2, obs, grecU)
+			for s := range recFast {
+				for j := range recFast[s] {
+					if e := relErr(recFast[s][j], ip.Recs()[s][j]); e > 1e-10 {
+						t.Errorf("rec[%d][%d]: relative difference %.3g", s, j, e)
+					}
+				}
+			}
+			gU := make([]float64, k.NumParams())
+			if err := ip.Backward(gU, grecU); err != nil {
+				t.Fatal(err)
+			}
+			if e := relErr(gFast, gU); e > 1e-8 {
+				t.Errorf("implicit vs unrolled (L = %d): relative difference %.3g\nfast     %v\nunrolled %v", L, e, gFast, gU)
+			}
+		})
+	}
+}
+
+// TestFastWarmStart checks that a warm start after a small change of the
+// kernel needs fewer iterations than a cold one and reaches the same
+// reconstructions, and that SaveWarm/LoadWarm/ResetWarm restore states.
+func TestFastWarmStart(t *testing.T) {
+	tk := testKernels[1] // heat kernel
+	rng := rand.New(rand.NewPCG(31, 32))
+	theta := tk.theta(rng)
+	k := tk.make(theta)
+	seqs := makeSeqs(rng, k.Size(), seqCases[0].times)
+	fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-11, Cold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := func(f *FastInterpolator) FastStats {
+		t.Helper()
+		if _, err := f.Forward(); err != nil {
+			t.Fatal(err)
+		}
+		return f.Stats()
+	}
+	st0 := fwd(fi)
+	var saved WarmStart
+	fi.SaveWarm(&saved)
+	th := append([]float64(nil), theta...)
+	for i := range th {
+		th[i] *= 1 + 1e-3*(rng.Float64()-0.5)
+	}
+	k.setParams(th)
+	stW := fwd(fi)
+	stC := fwd(cold)
+	if !stW.Warm || stC.Warm || !stW.Converged || !stC.Converged {
+		t.Fatalf("warm %+v, cold %+v", stW, stC)
+	}
+	if 3*stW.Iterations > 2*stC.Iterations {
+		t.Errorf("warm start took %d iterations, cold %d: want at most 2/3", stW.Iterations, stC.Iterations)
+	}
+	for s := range fi.Recs() {
+		for j := range fi.Recs()[s] {
+			if e := relErr(fi.Recs()[s][j], cold.Recs()[s][j]); e > 1e-9 {
+				t.Errorf("rec[%d][%d]: warm and cold differ by %.3g", s, j, e)
+			}
+		}
+	}
+	t.Logf("cold %d iterations, warm after a 0.1%% change %d (first call %d)", stC.Iterations, stW.Iterations, st0.Iterations)
+	// Back at θ from the saved state: converged at once.
+	k.setParams(theta)
+	fi.LoadWarm(&saved)
+	if st := fwd(fi); st.Iterations > 2 {
+		t.Errorf("after LoadWarm at the same point: %d iterations, want ≤ 2", st.Iterations)
+	}
+	fi.ResetWarm()
+	if st := fwd(fi); st.Warm || st.Iterations != st0.Iterations {
+		t.Errorf("after ResetWarm: %+v, want the cold %d iterations", st, st0.Iterations)
+	}
+	// The zero WarmStart is the cold state.
+	fi.LoadWarm(&WarmStart{})
+	if st := fwd(fi); st.Warm {
+		t.Errorf("after LoadWarm(zero): warm start")
+	}
+}
+
+// TestFastNotConverged: MaxIterations reached is reported, not an error.
+func TestFastNotConverged(t *testing.T) {
+	tk := testKernels[1]
+	rng := rand.New(rand.NewPCG(41, 42))
+	k := tk.make(tk.theta(rng))
+	fi, err := NewFastInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &FastSettings{Tol: 1e-15, MaxIterations: 3, AdjointMaxIterations: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fi.Forward(); err != nil {
+		t.Fatal(err)
+	}
+	grec := shapeLike(fi.Recs())
+	grec[0][1][0] = 1
+	if err := fi.Backward(make([]float64, k.NumParams()), grec); err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Stats()
+	if st.Converged || st.Iterations != 3 || !(st.Violation > 1e-15) || st.AdjointConverged || st.AdjointIterations != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestFastNoAllocs: Forward and Backward allocate nothing once warmed up
+// (with a kernel that allocates nothing).
+func TestFastNoAllocs(t *testing.T) {
+	tk := testKernels[2]
+	rng := rand.New(rand.NewPCG(51, 52))
+	k := tk.make(tk.theta(rng))
+	fi, err := NewFastInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &FastSettings{MaxIterations: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grec := shapeLike(fi.Recs())
+	gp := make([]float64, k.NumParams())
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, err := fi.Forward(); err != nil {
+			t.Fatal(err)
+		}
+		if err := fi.Backward(gp, grec); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per Forward+Backward", allocs)
+	}
+}
