@@ -169,6 +169,9 @@ func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resum
 			return nil, fmt.Errorf("learn: evaluate at the starting point: %w", err)
 		}
 		st.F = f
+		if acc, ok := fn.(Accepter); ok {
+			acc.Accept(st.X, st.F)
+		}
 	}
 	dim := len(st.X)
 	res := &Result{State: st}
@@ -251,6 +254,9 @@ func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resum
 		st.F = ft
 		st.Iter++
 		st.Losses = append(st.Losses, ft)
+		if acc, ok := fn.(Accepter); ok {
+			acc.Accept(st.X, st.F)
+		}
 		if set.Callback != nil {
 			p := &Progress{Iter: st.Iter, F: st.F, GradNorm: floats.Norm(st.G, 2), GradMax: floats.Norm(st.G, math.Inf(1)),
 				Evals: st.Evals, Elapsed: time.Since(start), X: st.X, State: st}

@@ -1,0 +1,221 @@
+package learn
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/ot"
+)
+
+func maxRelErr(got, want []float64) float64 {
+	var d, m float64
+	for i := range got {
+		d = math.Max(d, math.Abs(got[i]-want[i]))
+		m = math.Max(m, math.Abs(want[i]))
+	}
+	return d / m
+}
+
+// TestFastObjectiveGradient checks ∇F of the fast objective against
+// central finite differences of the converged objective (relative error ≤
+// 1e-5, issue #8) on small grids.
+func TestFastObjectiveGradient(t *testing.T) {
+	g2, _ := kernel.Cube(2, 4)
+	g3, _ := kernel.Cube(3, 3)
+	cases := []struct {
+		name   string
+		g      *kernel.Graph
+		metric MetricKind
+		loss   ot.Loss
+		lc, ls float64
+		nseq   int
+		skip   bool
+	}{
+		{"2d/vertex/l2", g2, VertexMetric, ot.L2, 0, 0, 1, false},
+		{"2d/vertex/kl/reg/2seq", g2, VertexMetric, ot.KL, 0.3, 0.2, 2, false},
+		{"2d/edge/l1/skip", g2, EdgeMetric, ot.L1, 0, 0.5, 1, true},
+		{"3d/vertex/l2/reg", g3, VertexMetric, ot.L2, 0.5, 0.7, 1, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			seqs := randSeqs(rng, tc.g.N(), tc.nseq, 4)
+			cfg := &Config{Heat: kernel.HeatOptions{T: 0.05, Steps: 4}, Metric: tc.metric, Loss: tc.loss,
+				LambdaC: tc.lc, LambdaS: tc.ls, SkipEndpoints: tc.skip}
+			obj, err := NewFastObjective(tc.g, seqs, cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-14}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer obj.Close()
+			x := make([]float64, obj.Dim())
+			for i := range x {
+				x[i] = 0.3 * (rng.Float64() - 0.5)
+			}
+			grad := make([]float64, len(x))
+			if _, err := obj.Eval(grad, x); err != nil {
+				t.Fatal(err)
+			}
+			if st := obj.Stats(); !st.Converged || !st.AdjointConverged {
+				t.Fatalf("not converged: %+v", st)
+			}
+			fd := make([]float64, len(x))
+			const h = 1e-5
+			for i := range x {
+				xi := x[i]
+				x[i] = xi + h
+				fp, err := obj.Eval(nil, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				x[i] = xi - h
+				fm, err := obj.Eval(nil, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				x[i] = xi
+				fd[i] = (fp - fm) / (2 * h)
+			}
+			if e := maxRelErr(grad, fd); e > 1e-5 || math.IsNaN(e) {
+				t.Errorf("relative error %.3g", e)
+			}
+		})
+	}
+}
+
+// TestFastEqualsExactManyIterations: with L large enough for exact mode to
+// converge, the exact and fast objectives and gradients agree.
+func TestFastEqualsExactManyIterations(t *testing.T) {
+	g, _ := kernel.Cube(2, 5)
+	rng := rand.New(rand.NewPCG(3, 4))
+	seqs := randSeqs(rng, g.N(), 2, 5)
+	cfg := &Config{Heat: kernel.HeatOptions{T: 0.05, Steps: 4}, LambdaS: 0.5}
+	fast, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-14}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fast.Close()
+	x := make([]float64, fast.Dim())
+	for i := range x {
+		x[i] = 0.4 * (rng.Float64() - 0.5)
+	}
+	gf := make([]float64, len(x))
+	ff, err := fast.Eval(gf, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecfg := *cfg
+	ecfg.Iterations = 3*fast.Stats().Iterations + 20
+	exact, err := NewObjective(g, seqs, &ecfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exact.Close()
+	ge := make([]float64, len(x))
+	fe, err := exact.Eval(ge, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(ff-fe) > 1e-10*math.Abs(fe) {
+		t.Errorf("F fast %v, exact (L = %d) %v", ff, ecfg.Iterations, fe)
+	}
+	if e := maxRelErr(gf, ge); e > 1e-7 {
+		t.Errorf("gradients differ by %.3g (relative)", e)
+	}
+}
+
+// acceptCounter counts Accept calls.
+type acceptCounter struct {
+	Function
+	n     int
+	lastF float64
+}
+
+func (a *acceptCounter) Accept(x []float64, f float64) { a.n++; a.lastF = f }
+
+// TestMinimizeCallsAccepter: Accept once for x0 and once per accepted
+// iteration, with the accepted value.
+func TestMinimizeCallsAccepter(t *testing.T) {
+	fn := &acceptCounter{Function: rosenbrock()}
+	res, err := Minimize(context.Background(), fn, []float64{-1.2, 1, -1.2, 1}, &Settings{MaxIter: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fn.n != res.State.Iter+1 || fn.lastF != res.F {
+		t.Errorf("%d Accept calls (last F %v) for %d iterations (F %v)", fn.n, fn.lastF, res.State.Iter, res.F)
+	}
+}
+
+
+// TestResample checks the restriction and prolongation: mass preserved,
+// constants kept, the co-located property for odd sides, and that
+// restriction is the transpose of interpolation (⟨P·x, y⟩ = ⟨x, R·y⟩).
+func TestResample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct{ fine, coarse []int }{
+		{[]int{9, 9}, []int{5, 5}},
+		{[]int{16, 16}, []int{8, 8}},
+		{[]int{5, 7, 4}, []int{3, 4, 2}},
+		{[]int{33}, []int{17}},
+	} {
+		nf, nc := gridSize(tc.fine), gridSize(tc.coarse)
+		y := randVec(rng, nf)
+		ry := RestrictHistogram(y, tc.fine, tc.coarse)
+		if math.Abs(sumOf(ry)-sumOf(y)) > 1e-12*sumOf(y) {
+			t.Errorf("%v: restriction changed the mass %v → %v", tc.fine, sumOf(y), sumOf(ry))
+		}
+		d := len(tc.fine)
+		x := randVec(rng, d*nc)
+		px := ProlongVertexMetric(x, tc.coarse, tc.fine)
+		// Row 0 against the restriction (transpose).
+		var lhs, rhs float64
+		for i := 0; i < nf; i++ {
+			lhs += px[i] * y[i]
+		}
+		for i := 0; i < nc; i++ {
+			rhs += x[i] * ry[i]
+		}
+		if math.Abs(lhs-rhs) > 1e-12*math.Abs(lhs) {
+			t.Errorf("%v: ⟨Px,y⟩ = %v, ⟨x,Ry⟩ = %v", tc.fine, lhs, rhs)
+		}
+		one := make([]float64, d*nc)
+		for i := range one {
+			one[i] = 2.5
+		}
+		for i, v := range ProlongVertexMetric(one, tc.coarse, tc.fine) {
+			if math.Abs(v-2.5) > 1e-14 {
+				t.Fatalf("%v: constant not kept at %d: %v", tc.fine, i, v)
+			}
+		}
+	}
+	// Co-located (odd side, 2-D): fine node (2i, 2j) is coarse node (i, j).
+	x := randVec(rng, 2*25)
+	px := ProlongVertexMetric(x, []int{5, 5}, []int{9, 9})
+	for p := 0; p < 2; p++ {
+		for j := 0; j < 5; j++ {
+			for i := 0; i < 5; i++ {
+				if px[p*81+2*j*9+2*i] != x[p*25+j*5+i] {
+					t.Fatalf("not co-located at (%d,%d,%d)", p, i, j)
+				}
+			}
+		}
+	}
+}
+
+func randVec(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 0.1 + rng.Float64()
+	}
+	return v
+}
+
+func sumOf(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
