@@ -251,7 +251,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if p.Method == "metric" {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
-	if err := recStrip(filepath.Join(out, "interp.png"), [][][]float64{recs}, nil, d, n, title); err != nil {
+	if err := drawStrip(filepath.Join(out, "interp.png"), []stripPart{{"interpolated", [][][]float64{recs}}}, d, n, title); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s; picture %s\n", len(recs), p.Method, out, filepath.Join(out, "interp.png"))

@@ -33,34 +33,47 @@ func timeLabels(k int) []string {
 	return out
 }
 
-// sizeFor picks the frame size of a strip so that wide strips stay readable.
-func sizeFor(cols int) int {
+// sizeFor picks the frame size of a strip so that wide or tall strips stay
+// readable and not too large.
+func sizeFor(cols, rows int) int {
+	size := 80
 	switch {
 	case cols <= 6:
-		return 160
+		size = 160
 	case cols <= 12:
-		return 112
-	default:
-		return 80
+		size = 112
 	}
+	return max(48, min(size, 1200/max(rows, 1)))
+}
+
+// stripPart is one kind of row of a strip: a name and frames per sequence.
+type stripPart struct {
+	name   string
+	frames [][][]float64
 }
 
 // recStrip draws, for every sequence, the observed frames above the
 // reconstructed ones (either may be nil).
 func recStrip(path string, obs, recs [][][]float64, d, n int, title string) error {
+	return drawStrip(path, []stripPart{{"observed", obs}, {"reconstructed", recs}}, d, n, title)
+}
+
+// drawStrip draws the frames of every part, sequence by sequence: for
+// sequence s one row per part, labelled with the part's name (and s when
+// there are several sequences).
+func drawStrip(path string, parts []stripPart, d, n int, title string) error {
 	var rows [][]render.Field
 	var labels []string
-	maxCols := 0
-	nseq := max(len(obs), len(recs))
+	maxCols, nseq := 0, 0
+	for _, part := range parts {
+		nseq = max(nseq, len(part.frames))
+	}
 	for s := range nseq {
 		tag := ""
 		if nseq > 1 {
 			tag = fmt.Sprintf(" %d", s)
 		}
-		for _, part := range []struct {
-			name   string
-			frames [][][]float64
-		}{{"observed", obs}, {"reconstructed", recs}} {
+		for _, part := range parts {
 			if s >= len(part.frames) || part.frames[s] == nil {
 				continue
 			}
@@ -80,7 +93,7 @@ func recStrip(path string, obs, recs [][][]float64, d, n int, title string) erro
 		title += " (3-D frames summed over axis 0, the slowest)"
 	}
 	img, err := render.Strip(rows, &render.StripOptions{
-		Title: title, RowLabels: labels, ColLabels: timeLabels(maxCols), Size: sizeFor(maxCols),
+		Title: title, RowLabels: labels, ColLabels: timeLabels(maxCols), Size: sizeFor(maxCols, len(rows)),
 	})
 	if err != nil {
 		return err

@@ -214,7 +214,7 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
 	out := filepath.Join(dir, "interp.png")
-	if err := recStrip(out, [][][]float64{recs}, nil, len(shape), shape[0], title); err != nil {
+	if err := drawStrip(out, []stripPart{{"interpolated", [][][]float64{recs}}}, len(shape), shape[0], title); err != nil {
 		return nil, err
 	}
 	return []string{out}, nil

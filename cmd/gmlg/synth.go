@@ -168,5 +168,5 @@ func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth str
 	if err := metricPictureRaw(filepath.Join(out, "a-metric.png"), theta, 2, n, "true metric ("+truth+")"); err != nil {
 		return err
 	}
-	return recStrip(filepath.Join(out, "frames.png"), seqs, nil, 2, n, "synthetic frames")
+	return drawStrip(filepath.Join(out, "frames.png"), []stripPart{{"sequence", seqs}}, 2, n, "synthetic frames ("+truth+" metric)")
 }
