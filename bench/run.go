@@ -62,6 +62,8 @@ type Options struct {
 	// IterOverride sets the iterations of single rows (key Row.String()),
 	// e.g. fewer for the big ones; 0 means a single evaluation.
 	IterOverride map[string]int
+	// BackendOverride sets the backends of single rows (key Row.String()).
+	BackendOverride map[string][]string
 	// Threads sets GOMAXPROCS in the children; 0 leaves the environment's.
 	Threads int
 	// Spec is the template of each measurement (t, λ_s, frames, …); its
@@ -122,7 +124,11 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 		rep.Machine.LoadAfter = loadAvg()
 	}()
 	for _, r := range rows {
-		for _, be := range backends {
+		bes := backends
+		if o, ok := opt.BackendOverride[r.String()]; ok {
+			bes = o
+		}
+		for _, be := range bes {
 			s := opt.Spec
 			s.Row, s.Backend, s.Iters = r, be, opt.Iters
 			if n, ok := opt.IterOverride[r.String()]; ok {

@@ -81,6 +81,12 @@ func Summarize(ms []*Measurement) []Summary {
 	return out
 }
 
+// SolveFlops is the floating-point work of the measurement's solves: a
+// forward and a backward substitution with L cost 2·nnz(L) multiply-adds,
+// i.e. 4·nnz(L) flops, per right-hand side (the diagonal counted as the
+// rest).
+func SolveFlops(m *Measurement) float64 { return 4 * float64(m.NNZL) * float64(m.SolveColumns) }
+
 // paperIndex is the row's position in PaperRows, len(PaperRows) if absent.
 func paperIndex(r Row) int {
 	for i, p := range PaperRows {
@@ -145,17 +151,20 @@ func backendOrder(ms []*Measurement) []string {
 // detailHeader and detailCells define the per-measurement table.
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
-	"mem/paper", "solve share", "solves/eval", "RHS/solve"}
+	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/s"}
 
 func detailCells(m *Measurement) []string {
 	r := m.Spec.Row
-	share, perEval, rhs := "–", "–", "–"
+	share, perEval, rhs, gflops := "–", "–", "–", "–"
 	if m.Minimize > 0 {
 		share = fmt.Sprintf("%.0f%%", 100*m.SolveSeconds/m.Minimize)
 	}
 	if m.Evals > 0 && m.Solves > 0 {
 		perEval = fmt.Sprintf("%d", m.Solves/int64(m.Evals))
 		rhs = fmt.Sprintf("%d", m.SolveColumns/m.Solves)
+	}
+	if m.SolveSeconds > 0 && m.NNZL > 0 {
+		gflops = num(SolveFlops(m) / m.SolveSeconds / 1e9)
 	}
 	speed, mem := "–", "–"
 	if r.PaperT500 > 0 && Hours(m) > 0 {
@@ -174,7 +183,7 @@ func detailCells(m *Measurement) []string {
 	}
 	return []string{r.String(), fmt.Sprint(r.Vertices()), m.Backend, m.Ordering, fmt.Sprint(m.NNZL), fmt.Sprint(m.Threads),
 		fmt.Sprint(m.Iters), fmt.Sprint(m.Evals), epi, num(m.SecPerEval), num(m.SecPerIter),
-		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs}
+		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gflops}
 }
 
 // summaryHeader lists the side-by-side columns for the given backends.
