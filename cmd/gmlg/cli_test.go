@@ -126,6 +126,10 @@ func TestEndToEnd(t *testing.T) {
 			if res.Iterations != 3 || res.F != loss.Data[2] {
 				t.Errorf("result.json: %d iterations, F = %v; loss.npy ends with %v", res.Iterations, res.F, loss.Data[2])
 			}
+			if res.TruthCorrelation == nil || math.IsNaN(*res.TruthCorrelation) {
+				t.Error("result.json lacks the correlation with the true metric of the synthetic data")
+			}
+			mustExist(t, filepath.Join(runDir, "metric-vs-truth.png"))
 			if !(loss.Data[2] < loss.Data[0]) {
 				t.Errorf("the loss did not decrease: %v", loss.Data)
 			}
@@ -205,6 +209,14 @@ func TestEvalUniform(t *testing.T) {
 	readJSON(t, filepath.Join(dir, "eval.json"), &ev)
 	if !strings.Contains(out, "F = ") || !(ev.Result.F > 0) || ev.Result.F != ev.Result.Data || ev.MetricFile != "ones" {
 		t.Errorf("eval output %q, result %+v", out, ev.Result)
+	}
+	// --skip-endpoints leaves the poles out of the data term.
+	mustGmlg(t, append([]string{"eval", data, "-o", dir, "--force", "--lambda-s", "0", "--skip-endpoints"}, tinyModel...)...)
+	var skip evalParams
+	readJSON(t, filepath.Join(dir, "eval.json"), &skip)
+	pf, all := skip.Result.PerFrame[0], ev.Result.PerFrame[0]
+	if pf[0] != 0 || pf[3] != 0 || pf[1] != all[1] || !(all[0] > 0) || !skip.Model.SkipEndpoints {
+		t.Errorf("--skip-endpoints: per-frame losses %v, without it %v", pf, all)
 	}
 }
 

@@ -67,7 +67,7 @@ type kernelInfo struct {
 // The files of a run directory (removed by --force).
 var learnOutputs = []string{
 	"params.json", "log.txt", "checkpoint.gob", "result.json", "loss.npy", "loss.png",
-	"metric.npy", "metric.png", "metric-*.npy", "metric-*.png", "rec-*.npy", "recs.png", "recs-*.png",
+	"metric.npy", "metric.png", "metric-*.npy", "metric-*.png", "metric-vs-truth.png", "rec-*.npy", "recs.png", "recs-*.png",
 }
 
 // Flags that --resume accepts (they do not change the result).
@@ -266,6 +266,8 @@ type learnRun struct {
 	obs   [][][]float64
 	saved int       // last iteration whose metric was saved
 	drawn time.Time // last time loss.png and recs.png were drawn
+
+	truthCorr string // correlation with the true metric, when known
 }
 
 // newRun loads the data and builds the objective (nothing is written yet).
@@ -398,9 +400,13 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		"elapsed", time.Since(t0).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "gmlg learn: %s after %d iterations (%d evaluations, %.1fs): F = %.6g\n",
 		res.Status, res.State.Iter, res.State.Evals, time.Since(t0).Seconds(), res.F)
-	fmt.Fprintf(stdout, "  metric:   %s (%s)\n  pictures: %s, %s, %s\n",
-		filepath.Join(r.dir, "metric.npy"), filepath.Join(r.dir, "metric.png"),
+	fmt.Fprintf(stdout, "  metric:   %s\n  pictures: %s, %s, %s\n",
+		filepath.Join(r.dir, "metric.npy"),
 		filepath.Join(r.dir, "metric.png"), filepath.Join(r.dir, "recs.png"), filepath.Join(r.dir, "loss.png"))
+	if r.truthCorr != "" {
+		fmt.Fprintf(stdout, "  truth:    %s (correlation of the edge weights with %s: %s)\n",
+			filepath.Join(r.dir, "metric-vs-truth.png"), truthName, r.truthCorr)
+	}
 	return nil
 }
 
@@ -478,6 +484,9 @@ type runResult struct {
 	Regularizer float64     `json:"regularizer"`
 	PerFrame    [][]float64 `json:"loss_per_frame"`
 	GradNorm    float64     `json:"grad_norm"`
+	// TruthCorrelation is the Pearson correlation of the learned edge
+	// weights with those of the true metric, for data made by gmlg synth.
+	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
 }
 
 // finish writes the final outputs.
@@ -499,6 +508,10 @@ func (r *learnRun) finish(res *learn.Result) error {
 		return err
 	}
 	if err := metricPicture(filepath.Join(r.dir, "metric.png"), g, kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F)); err != nil {
+		return err
+	}
+	if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, padMetric(g, kind, theta),
+		r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
 		return err
 	}
 	if err := r.saveLoss(st.Losses, true); err != nil {
@@ -525,10 +538,15 @@ func (r *learnRun) finish(res *learn.Result) error {
 	for _, v := range st.G {
 		gn += v * v
 	}
-	if err := runinfo.WriteJSON(filepath.Join(r.dir, "result.json"), runResult{
+	rr := runResult{
 		Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
 		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn),
-	}); err != nil {
+	}
+	if c, ok := truthCorrelation(r.p.Data.Dir, g, r.obj.Metric(), theta); ok {
+		rr.TruthCorrelation = &c
+		r.truthCorr = fmt.Sprintf("%.3f", c)
+	}
+	if err := runinfo.WriteJSON(filepath.Join(r.dir, "result.json"), rr); err != nil {
 		return err
 	}
 	return writeCheckpoint(filepath.Join(r.dir, checkpointName), &checkpoint{State: st, Done: true, Status: res.Status.String()})

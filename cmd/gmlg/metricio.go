@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
@@ -109,4 +110,70 @@ func expOf(x []float64) []float64 {
 		w[i] = math.Exp(v)
 	}
 	return w
+}
+
+// truthName is the file in which gmlg synth stores the true metric.
+const truthName = "a-metric.npy"
+
+// truthPicture draws, when the data folder holds the true metric (gmlg
+// synth writes a-metric.npy), the true and the learned metric side by side,
+// axis by axis, into path. It returns false when there is no usable truth.
+func truthPicture(path, dataDir string, learned []float64, d, n int, title string) (bool, error) {
+	a, err := npyfile.ReadFile(filepath.Join(dataDir, truthName))
+	if err != nil || len(a.Shape) != 2 || a.Shape[0] != d || a.Shape[1] != len(learned)/d {
+		return false, nil
+	}
+	tp, err := render.MetricPanels(a.Data, d, n)
+	if err != nil {
+		return false, nil
+	}
+	lp, err := render.MetricPanels(learned, d, n)
+	if err != nil {
+		return false, err
+	}
+	var panels []render.Panel
+	for i := range tp {
+		t, l := tp[i], lp[i]
+		t.Title += " (true)"
+		l.Title += " (learned)"
+		panels = append(panels, t, l)
+	}
+	img, err := render.HeatMaps(panels, &render.HeatMapOptions{Title: title, Size: 240})
+	if err != nil {
+		return false, err
+	}
+	return true, render.SavePNG(path, img)
+}
+
+// truthCorrelation returns the Pearson correlation between the edge weights
+// of the learned metric θ (of parameterisation m) and those of the true
+// vertex metric in dataDir/a-metric.npy, when that file exists and fits.
+func truthCorrelation(dataDir string, g *kernel.Graph, m kernel.Metric, theta []float64) (float64, bool) {
+	a, err := npyfile.ReadFile(filepath.Join(dataDir, truthName))
+	d := len(g.Dims())
+	if err != nil || len(a.Shape) != 2 || a.Shape[0] != d || a.Shape[1] != g.N() {
+		return 0, false
+	}
+	wt := make([]float64, g.NumEdges())
+	kernel.VertexMetric{G: g}.Weights(wt, a.Data)
+	wl := make([]float64, g.NumEdges())
+	m.Weights(wl, theta)
+	var mt, ml float64
+	for e := range wt {
+		mt += wt[e]
+		ml += wl[e]
+	}
+	mt /= float64(len(wt))
+	ml /= float64(len(wl))
+	var ctl, ctt, cll float64
+	for e := range wt {
+		ctl += (wt[e] - mt) * (wl[e] - ml)
+		ctt += (wt[e] - mt) * (wt[e] - mt)
+		cll += (wl[e] - ml) * (wl[e] - ml)
+	}
+	r := ctl / math.Sqrt(ctt*cll)
+	if math.IsNaN(r) {
+		return 0, false
+	}
+	return r, true
 }

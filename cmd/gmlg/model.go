@@ -28,6 +28,7 @@ type modelParams struct {
 	LambdaS        float64 `json:"lambda_s"`
 	Smooth         string  `json:"smooth"`
 	RegularizeOnce bool    `json:"regularize_once"`
+	SkipEndpoints  bool    `json:"skip_endpoints"`
 	Backend        string  `json:"backend"`
 	Ordering       string  `json:"ordering"`
 	Threads        int     `json:"threads"`
@@ -63,6 +64,7 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
+	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
 
 // checkKernel validates the kernel options; errors are usage errors naming
@@ -134,6 +136,7 @@ func (m *modelParams) config() *learn.Config {
 	return &learn.Config{
 		Heat: m.heatOptions(), Iterations: m.SinkhornIters, Loss: loss, Metric: kind,
 		LambdaC: m.LambdaC, LambdaS: m.LambdaS, Smooth: smooth, RegularizeOnce: m.RegularizeOnce,
+		SkipEndpoints: m.SkipEndpoints,
 	}
 }
 

@@ -121,6 +121,16 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 		}
 		drawn = append(drawn, out)
 	}
+	if a, d, n, err := readMetricArray(filepath.Join(dir, "metric.npy")); err == nil {
+		out := filepath.Join(dir, "metric-vs-truth.png")
+		ok, err := truthPicture(out, p.Data.Dir, a.Data, d, n, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
+		if err != nil {
+			return drawn, err
+		}
+		if ok {
+			drawn = append(drawn, out)
+		}
+	}
 	if len(losses) > 0 {
 		out := filepath.Join(dir, "loss.png")
 		if err := lossPicture(out, losses, "objective F per iteration"); err != nil {

@@ -35,6 +35,7 @@ type synthParams struct {
 	Frames    int         `json:"frames"`
 	Sequences int         `json:"sequences"`
 	Truth     string      `json:"truth"`
+	RawEnds   bool        `json:"raw_endpoints"`
 	Model     modelParams `json:"model"`
 	Backend   string      `json:"backend_used"`
 }
@@ -48,7 +49,7 @@ func init() {
 		summary: "make a synthetic dataset (frames + true metric) with gmlg's forward model",
 		usage:   "[options]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", Model: defaultModel()}
+			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", RawEnds: true, Model: defaultModel()}
 			p.Model.T = 2e-3
 			var out string
 			var force bool
@@ -58,6 +59,7 @@ func init() {
 			fs.IntVar(&p.Frames, "frames", p.Frames, "`frames` per sequence (t = 0 … 1), ≥ 3")
 			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synthPoles)))
 			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians, SPEC §10) or uniform")
+			fs.BoolVar(&p.RawEnds, "raw-endpoints", p.RawEnds, "make the first and last frames the poles themselves, so that the true metric reproduces every frame when learning with --skip-endpoints; false gives the reference's blurred poles K(P/K·1) (SPEC §10)")
 			p.Model.kernelFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) > 0 {
@@ -125,7 +127,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	}
 	seqs, err := synth.Generate(&synth.Config{
 		Graph: g, Metric: kernel.VertexMetric{G: g}, Theta: theta, Heat: heat,
-		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles,
+		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles, RawEndpoints: p.RawEnds,
 	})
 	if err != nil {
 		return evalHint(err)
