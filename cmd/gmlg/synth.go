@@ -50,7 +50,8 @@ func init() {
 		usage:   "[options]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", RawEnds: true, Model: defaultModel()}
-			p.Model.T = 2e-3
+			// A quick forward model: the demo learns it back in about a minute.
+			p.Model.T, p.Model.Steps = 3e-3, 10
 			var out string
 			var force bool
 			outFlag(fs, &out, "synth", "output `folder`")
