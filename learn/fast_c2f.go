@@ -157,12 +157,15 @@ type Level struct {
 }
 
 // DefaultSchedule is the schedule used when CoarseToFineSettings.Schedule is
-// nil: 100 iterations on the grid halved once, then the finest grid with
-// the Settings' MaxIter. Measured on the 2-D toy problem of the tests, the
-// coarse stage costs a few per cent of a fine one per iteration (N/2^d
-// unknowns, faster Sinkhorn convergence) and saves most of the fine
-// iterations.
-var DefaultSchedule = []Level{{Coarsen: 1, MaxIter: 100}, {Coarsen: 0}}
+// nil: 10 iterations on the grid halved once, then the finest grid with the
+// Settings' MaxIter. Measured on the 2-D toy of TestCoarseToFineToy (17²
+// from 9²), 10 coarse iterations then 30 fine ones reach, in exact mode, an
+// objective 0.6% above exact mode's after 40 iterations, and 10 + 40 one
+// 4.4% below it; but 20 or 40 coarse iterations made the fine start worse
+// (25% and 12% above after 30 and 40 fine iterations): the restricted data
+// are not the coarse model's barycenters, and fitting them closely learns
+// coarse-grid artefacts. Keep the coarse stages short.
+var DefaultSchedule = []Level{{Coarsen: 1, MaxIter: 10}, {Coarsen: 0}}
 
 // CoarseToFineSettings configures CoarseToFine. Zero fields mean defaults.
 type CoarseToFineSettings struct {

@@ -10,7 +10,7 @@ const (
 	// DefaultFastTol is the default marginal tolerance of a
 	// FastInterpolator: the largest L1 violation of the barycenter marginal
 	// over all columns (histograms have mass ≈ 1).
-	DefaultFastTol = 1e-9
+	DefaultFastTol = 1e-6
 	// DefaultFastMaxIterations bounds the Sinkhorn iterations of one
 	// FastInterpolator.Forward and the adjoint iterations of one Backward.
 	DefaultFastMaxIterations = 5000
