@@ -148,7 +148,6 @@ func TestMinimizeCallsAccepter(t *testing.T) {
 	}
 }
 
-
 // TestResample checks the restriction and prolongation: mass preserved,
 // constants kept, the co-located property for odd sides, and that
 // restriction is the transpose of interpolation (⟨P·x, y⟩ = ⟨x, R·y⟩).
