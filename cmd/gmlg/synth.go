@@ -162,7 +162,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		len(seqs), p.Frames, p.N, p.N, out, time.Since(start).Seconds())
 	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n",
 		filepath.Join(out, "frames.png"), filepath.Join(out, "a-metric.png"))
-	fmt.Fprintf(stdout, "  next: gmlg learn %s\n", quoteArg(out))
+	fmt.Fprintf(stdout, "  next: %s\n", learnHint(p, out))
 	return nil
 }
 
@@ -172,4 +172,21 @@ func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth str
 		return err
 	}
 	return drawStrip(filepath.Join(out, "frames.png"), []stripPart{{"sequence", seqs}}, 2, n, "synthetic frames ("+truth+" metric)")
+}
+
+// learnHint is the learn command that fits a synthetic dataset with its own
+// forward model.
+func learnHint(p *synthParams, out string) string {
+	cmd := fmt.Sprintf("gmlg learn %s --t %g --steps %d", quoteArg(out), p.Model.T, p.Model.Steps)
+	if p.Model.SinkhornIters != 50 {
+		cmd += fmt.Sprintf(" --sinkhorn-iters %d", p.Model.SinkhornIters)
+	}
+	if p.Model.Scheme != "backward-euler" {
+		cmd += " --scheme " + p.Model.Scheme
+	}
+	cmd += " --lambda-s 0.01"
+	if p.RawEnds {
+		cmd += " --skip-endpoints"
+	}
+	return cmd + " --max-iter 50"
 }
