@@ -104,10 +104,17 @@ type WarmStart struct {
 // one Adjoint call on the N×2C block [a* | b*] of the kernel inputs at the
 // fixed point, with the sum of all adjoint contributions of each input, plus
 // one call for the endpoint frames and one for K·1, as in Interpolator.
-// (The fixed point has a one-parameter gauge freedom per frame, b_k → c_k·b_k
-// with Π c_k^λ_k = 1, that leaves q unchanged; J_b has the eigenvalue 1
-// along it, but the right-hand side Q_bᵀ·ḡ is orthogonal to it, so the
-// iteration converges at the rate of the forward iterations.)
+//
+// The fixed point has a one-parameter gauge freedom per frame, b_k → c_k·b_k
+// with Π c_k^λ_k = 1, which leaves q unchanged and gives J_b the eigenvalue
+// 1: with an only approximately converged forward pass the plain iteration
+// then drifts along it and stalls at a relative increment of about Tol.
+// Backward therefore differentiates T̃ = G∘T instead, where G fixes the
+// gauge (b₀·s^λ₁, b₁·s^−λ₀ with s = Σb₁/Σb₀, so that Σb₀ = Σb₁): T̃ has the
+// same q and fixed points up to gauge, its Jacobian sends the gauge
+// direction to 0, and the adjoint iteration converges at the rate of the
+// forward one. Forward ends by moving its last iterate to that gauge
+// (elementwise scalings, no kernel application).
 //
 // The gradient is that of the converged objective: it matches finite
 // differences of Forward's reconstructions once Tol is tight, and the
@@ -138,6 +145,8 @@ type FastInterpolator struct {
 	u, v     []float64 // N×C: K·b_in, K·a of the last iteration
 	bOut     []float64 // N×C: q/v
 	viol     []float64 // per column
+	gaugeS   []float64 // per frame: s = Σb'₁/Σb'₀ of the last iteration
+	gaugeS0  []float64 // per frame: Σb'₀
 	warm     WarmStart
 	z, zNew  []float64 // N×C adjoint vector and its next iterate
 	g2       []float64 // N×2C: v̄ | ū
@@ -190,6 +199,8 @@ func NewFastInterpolator(k Kernel, seqs []Sequence, s *FastSettings) (*FastInter
 	fi.a, fi.bIn = fi.src2[:nc:nc], fi.src2[nc:]
 	fi.u, fi.v, fi.bOut = base.tapeU, base.tapeV, base.b
 	fi.viol = make([]float64, c)
+	fi.gaugeS = make([]float64, base.nInt)
+	fi.gaugeS0 = make([]float64, base.nInt)
 	fi.z = make([]float64, nc)
 	fi.zNew = make([]float64, nc)
 	fi.g2 = make([]float64, 2*nc)
@@ -281,11 +292,39 @@ func (fi *FastInterpolator) Forward() ([][][]float64, error) {
 		return nil, err
 	}
 	if fi.hasInter {
+		fi.fixGauge()
 		copy(fi.warm.b, fi.bOut)
 		fi.warm.hasB = true
 	}
 	fi.done = true
 	return fi.base.recs, nil
+}
+
+// fixGauge moves the last iteration along the gauge of each frame,
+// b_k → c_k·b_k with c₀ = s^λ₁, c₁ = s^−λ₀ and s = Σb₁/Σb₀ (so that Π c_k^λ_k
+// = 1 and afterwards Σb₀ = Σb₁), scaling u, a, v and b' alike: q is
+// unchanged. It then records s and Σb'₀ of b' for the gauge map G of
+// Backward.
+func (fi *FastInterpolator) fixGauge() {
+	b := fi.base
+	for f := 0; f < b.nInt; f++ {
+		l0, l1 := b.lam0[f], b.lam1[f]
+		c0, c1 := 2*f, 2*f+1
+		s := sum(b.col(fi.bIn, c1)) / sum(b.col(fi.bIn, c0))
+		for k, ck := range [2]float64{math.Pow(s, l1), math.Pow(s, -l0)} {
+			col := 2*f + k
+			bi, uc, ac, vc, bo := b.col(fi.bIn, col), b.col(fi.u, col), b.col(fi.a, col), b.col(fi.v, col), b.col(fi.bOut, col)
+			for i := range bi {
+				bi[i] *= ck
+				uc[i] *= ck
+				ac[i] /= ck
+				vc[i] /= ck
+				bo[i] *= ck
+			}
+		}
+		s0 := sum(b.col(fi.bOut, c0))
+		fi.gaugeS[f], fi.gaugeS0[f] = sum(b.col(fi.bOut, c1))/s0, s0
+	}
 }
 
 func isNonFinite(err error) bool {
@@ -424,13 +463,27 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 		}
 		for m := 1; m <= fi.set.AdjointMaxIterations; m++ {
 			fi.stats.AdjointIterations = m
-			// v̄ from z = b̄' and ḡ = q̄.
 			for f := 0; f < b.nInt; f++ {
 				l0, l1 := b.lam0[f], b.lam1[f]
 				c0, c1 := 2*f, 2*f+1
 				v0, v1 := b.col(fi.v, c0), b.col(fi.v, c1)
 				bo0, bo1 := b.col(fi.bOut, c0), b.col(fi.bOut, c1)
-				z0, z1 := b.col(fi.z, c0), b.col(fi.z, c1)
+				// Through the gauge map G: b̄' = DGᵀ·z (into zNew).
+				zg0, zg1 := b.col(fi.z, c0), b.col(fi.z, c1)
+				z0, z1 := b.col(fi.zNew, c0), b.col(fi.zNew, c1)
+				s, s0 := fi.gaugeS[f], fi.gaugeS0[f]
+				p0, p1 := math.Pow(s, l1), math.Pow(s, -l0)
+				var d0, d1 float64
+				for i := 0; i < n; i++ {
+					d0 += zg0[i] * bo0[i]
+					d1 += zg1[i] * bo1[i]
+				}
+				sb := l1*p0/s*d0 - l0*p1/s*d1
+				for i := 0; i < n; i++ {
+					z0[i] = p0*zg0[i] - sb*s/s0
+					z1[i] = p1*zg1[i] + sb/s0
+				}
+				// v̄ from b̄' and ḡ = q̄.
 				vb0, vb1 := b.col(fi.vb, c0), b.col(fi.vb, c1)
 				qf := b.col(b.q, f)
 				r := b.intRef[f]

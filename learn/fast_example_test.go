@@ -1,0 +1,104 @@
+package learn_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot/color"
+)
+
+// toy returns a 2-D sequence of 4 frames on an n×n grid, generated under
+// the analytic metric.
+func toy(n int) (*kernel.Graph, []learn.Sequence, kernel.HeatOptions) {
+	g, _ := kernel.Cube(2, n)
+	heat := kernel.HeatOptions{T: 5e-3, Steps: 5}
+	p, _ := synth.Pole{Shape: "gauss", X0: 0.2, Y0: 0.3, Sigma: 0.15}.Histogram(2, n)
+	q, _ := synth.Pole{Shape: "gauss", X0: 0.8, Y0: 0.7, Sigma: 0.15}.Histogram(2, n)
+	frames, err := synth.Generate(&synth.Config{Graph: g, Metric: kernel.VertexMetric{G: g},
+		Theta: synth.AnalyticMetric(n), Heat: heat, Frames: 4, Poles: [][2][]float64{{p, q}}, RawEndpoints: true})
+	if err != nil {
+		panic(err)
+	}
+	return g, []learn.Sequence{{Frames: frames[0]}}, heat
+}
+
+// Fast mode: Minimize drives a FastObjective unchanged (it warm-starts
+// each evaluation and is told of accepted points through learn.Accepter).
+func ExampleNewFastObjective() {
+	g, seqs, heat := toy(9)
+	obj, err := learn.NewFastObjective(g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer obj.Close()
+	x0 := make([]float64, obj.Dim())
+	f0, _ := obj.Eval(nil, x0)
+	res, err := learn.Minimize(context.Background(), obj, x0, &learn.Settings{MaxIter: 5}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tot := obj.Totals()
+	fmt.Printf("F decreased %v, %d iterations\n", res.F < f0/2, res.State.Iter)
+	fmt.Printf("every solve converged: %v\n", tot.NotConverged == 0)
+	// Output:
+	// F decreased true, 5 iterations
+	// every solve converged: true
+}
+
+// Coarse to fine: a few iterations on the 5×5 grid, then the 9×9 one.
+func ExampleCoarseToFine() {
+	g, seqs, heat := toy(9)
+	res, err := learn.CoarseToFine(context.Background(), g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
+		&learn.CoarseToFineSettings{Schedule: []learn.Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 3}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, l := range res.Levels {
+		fmt.Printf("level %d: grid %v, %d iterations\n", l.Level, l.Dims, l.Iter)
+	}
+	fmt.Println("metric parameters:", len(res.X))
+	// Output:
+	// level 0: grid [5 5], 3 iterations
+	// level 1: grid [9 9], 3 iterations
+	// metric parameters: 162
+}
+
+// TestProlongMatchesColor: on cubes of odd side, ProlongVertexMetric is
+// ot/color.Prolong (SPEC §9.2's co-located prolongation), in 2-D and 3-D.
+func TestProlongMatchesColor(t *testing.T) {
+	for _, tc := range []struct{ d, n int }{{2, 5}, {3, 3}, {3, 9}} {
+		N := 1
+		for range tc.d {
+			N *= tc.n
+		}
+		w := make([]float64, tc.d*N)
+		for i := range w {
+			w[i] = 1 + math.Sin(float64(i)*0.7)
+		}
+		want, nHi, err := color.Prolong(w, tc.d, tc.n, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		coarse, fine := make([]int, tc.d), make([]int, tc.d)
+		for p := range coarse {
+			coarse[p], fine[p] = tc.n, nHi
+		}
+		got := learn.ProlongVertexMetric(w, coarse, fine)
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-15 {
+				t.Fatalf("d=%d n=%d: entry %d: %v, color.Prolong %v", tc.d, tc.n, i, got[i], want[i])
+			}
+		}
+		if learn.CoarseSide(nHi) != tc.n {
+			t.Errorf("CoarseSide(%d) = %d, want %d", nHi, learn.CoarseSide(nHi), tc.n)
+		}
+	}
+}
