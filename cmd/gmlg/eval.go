@@ -11,6 +11,7 @@ import (
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
 )
 
 // evalParams are recorded in eval.json with the results.
@@ -134,7 +135,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		p.MetricFile = "ones"
 	}
 	info := obj.Heat().Info()
-	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: obj.Heat().Options().Alpha, Params: obj.Dim()}
+	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: kernel.GridAlpha(g.Dims()[0]), Params: obj.Dim()}
 	grad := make([]float64, obj.Dim())
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)

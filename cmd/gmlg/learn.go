@@ -364,9 +364,9 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 	res, err := learn.Minimize(ctx, r.obj, x0, set, resume)
 	pr.finish()
 	if err != nil {
-		if res == nil || res.State == nil || res.State.Iter == 0 && resume == nil {
+		if res == nil || res.State == nil {
 			if ctx.Err() != nil {
-				return exitError{fmt.Errorf("interrupted before the first iteration; nothing to resume (start again)"), 130}
+				return exitError{fmt.Errorf("interrupted during the first evaluation; nothing to resume (start again with --force)"), 130}
 			}
 			return evalHint(err)
 		}

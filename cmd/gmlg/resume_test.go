@@ -81,7 +81,17 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 	mustGmlg(t, "learn", "--resume", cut, "--progress", "none")
 
-	for _, dir := range []string{split, cut} {
+	// Interrupted before the first iteration (the context is already
+	// cancelled): the state at the starting point is saved and resumable.
+	zero := filepath.Join(tmp, "zero")
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if code, _, errs := gmlg(t, done, learnArgs(data, zero, "--max-iter", "6", "--save-every", "2")...); code != 130 || !strings.Contains(errs, "interrupted at iteration 0") {
+		t.Fatalf("run interrupted at once: exit %d, stderr:\n%s", code, errs)
+	}
+	mustGmlg(t, "learn", "--resume", zero, "--progress", "none")
+
+	for _, dir := range []string{split, cut, zero} {
 		for _, f := range []string{"metric.npy", "loss.npy", "rec-01-02.npy", "metric-0006.npy"} {
 			sameFile(t, filepath.Join(full, f), filepath.Join(dir, f))
 		}
