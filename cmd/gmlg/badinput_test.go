@@ -175,3 +175,34 @@ func TestCorruptCheckpoint(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// TestResumeDataChanged checks that --resume refuses to continue on frames
+// that changed since the run started, and that --init starts from a metric
+// file (here the run's own result, so F starts where the run ended).
+func TestResumeDataChanged(t *testing.T) {
+	data := tinyData(t, "1")
+	runDir := filepath.Join(t.TempDir(), "run")
+	mustGmlg(t, learnArgs(data, runDir, "--max-iter", "2")...)
+
+	again := filepath.Join(t.TempDir(), "again")
+	mustGmlg(t, learnArgs(data, again, "--max-iter", "1", "--init", filepath.Join(runDir, "metric.npy"))...)
+	var p learnParams
+	readJSON(t, filepath.Join(again, "params.json"), &p)
+	var r1, r2 runResult
+	readJSON(t, filepath.Join(runDir, "result.json"), &r1)
+	readJSON(t, filepath.Join(again, "result.json"), &r2)
+	if p.Optimizer.Init != filepath.Join(runDir, "metric.npy") || !(r2.F <= r1.F) {
+		t.Errorf("--init: params %q, F %v after one more iteration from a run that ended at %v", p.Optimizer.Init, r2.F, r1.F)
+	}
+
+	frame := filepath.Join(data, "array-01.npy")
+	a := readNpy(t, frame)
+	a.Data[5] *= 2
+	if err := npyfile.WriteFile(frame, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := gmlg(t, context.Background(), "learn", "--resume", runDir, "--max-iter", "4")
+	if code != 1 || !strings.Contains(errs, "changed") || !strings.Contains(errs, data) {
+		t.Errorf("resume on changed data: exit %d, stderr:\n%s", code, errs)
+	}
+}
