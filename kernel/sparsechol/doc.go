@@ -64,10 +64,12 @@
 //
 // Each reports wall time and cpu-ns/op (process CPU time per operation,
 // the steadier figure on a shared machine); BenchmarkAnalyze also reports
-// nnzL. On a 2-core amd64 box (2026-11), measured in CPU time against
-// CHOLMOD with METIS and one OpenBLAS thread: nnz(L) is 0.80–0.98× CHOLMOD's
-// best ordering on the grids 50², 100², 200², 16³ and 32³; a 20-column solve
-// takes 0.6–0.75× CHOLMOD's time on the 2-D grids and 16³ and 1.4–1.85× on
-// 32³ (1.2× with GOEXPERIMENT=simd); factorisation takes 0.3–0.9× except on
-// 32³ (1.8×, where gonum's native BLAS is slower than OpenBLAS).
+// nnzL. On a 2-core amd64 box (2026-11, heavily shared, so only CPU time
+// was meaningful), against CHOLMOD with METIS and one OpenBLAS thread:
+// nnz(L) is 0.80–0.98× CHOLMOD's best ordering on the grids 50², 100², 200²,
+// 16³ and 32³; a 20-column solve took 0.4–0.95× CHOLMOD's CPU time on the
+// 2-D grids, 0.7–1.06× on 16³ and 1.4–2.2× on 32³ (1.2–1.4× with
+// GOEXPERIMENT=simd); factorisation 0.25–0.8× except on 32³ (1.7–2.4×:
+// gonum's native BLAS is slower than OpenBLAS); analysis 0.5–1.4×. The
+// plain-Go kernels are scalar; GOAMD64=v3 (FMA) makes them 15–25% faster.
 package sparsechol

@@ -243,10 +243,9 @@ func TestNotPosDef(t *testing.T) {
 	m := heatMatrix(n, es, 1)
 	for _, bad := range []int{0, 17, n - 1} {
 		val := append([]float64(nil), m.val...)
-		// Make the diagonal of vertex bad strongly negative: the leading
-		// principal minor containing it fails at that pivot whatever the
-		// order... unless an earlier pivot fails, which cannot happen since
-		// the rest of the matrix stays diagonally dominant.
+		// A strongly negative diagonal at vertex bad: its pivot fails in
+		// any order, while every other pivot stays positive because the
+		// rest of the matrix is diagonally dominant.
 		val[m.pat.ColPtr[bad]] = -100
 		for _, threads := range []int{1, 2} {
 			f, err := Backend{}.Analyze(m.pat, &factor.Options{Grid: []int{9, 8}, Threads: threads})
@@ -352,10 +351,9 @@ func TestClose(t *testing.T) {
 	f.Factorize(m.val)
 }
 
-// TestFill checks nnz(L) of the geometric nested dissection on grids against
-// the exact count of a dense symbolic factorisation... of the supernodal
-// structure: every stored row set must contain the true structure, and the
-// reported count must equal the sum of true column counts.
+// TestFillCount checks the reported nnz(L) against the nonzeros of a dense
+// Cholesky factor of the matrix in the analysed pivot order (structural
+// zeros of L stay exactly zero in the dense factorisation).
 func TestFillCount(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))

@@ -43,7 +43,7 @@ type symbolic struct {
 	maxGath int // largest off-diagonal height (rows)
 }
 
-// lowerPermuted returns, for the symmetric pattern p permuted by pinv, the
+// lowerByRows returns, for the symmetric pattern p permuted by pinv, the
 // strictly lower part by rows: for row k the columns m<k with A(k,m) ≠ 0
 // (rows[ptr[k]:ptr[k+1]], unsorted).
 func lowerByRows(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
