@@ -31,6 +31,13 @@ type FastOptions struct {
 	// used. (On the 2-D toy of TestCoarseToFineToy both give the same
 	// counts: every line search accepted its first trial.)
 	FromAccepted bool
+	// LooseTol, when positive, makes the tolerances adaptive: evaluations
+	// start with marginal and adjoint tolerance LooseTol, and after each
+	// accepted point both become LooseTol·‖g_k‖∞/‖g₀‖∞ (g₀ the gradient
+	// at the starting point, g_k at the accepted one), clamped to
+	// [Sinkhorn.Tol, LooseTol]. A line search sees one tolerance
+	// throughout. 0 keeps Sinkhorn.Tol fixed.
+	LooseTol float64
 }
 
 // FastTotals accumulates a FastObjective's work since it was built.
@@ -67,6 +74,8 @@ type FastObjective struct {
 	accepted ot.WarmStart
 	hasAcc   bool
 	totals   FastTotals
+	gmax     float64 // ‖∇F‖∞ of the last evaluation with a gradient
+	gmax0    float64 // that of the first accepted point (adaptive tolerance)
 }
 
 // NewFastObjective builds the fast-mode objective for sequences observed on
@@ -102,6 +111,13 @@ func NewFastObjective(g *kernel.Graph, seqs []Sequence, cfg *Config, opt *FastOp
 		return nil, fmt.Errorf("learn: %w", err)
 	}
 	f.opt.Sinkhorn = f.fi.Settings()
+	if f.opt.LooseTol < 0 || math.IsNaN(f.opt.LooseTol) {
+		o.Close()
+		return nil, fmt.Errorf("learn: LooseTol = %v, want ≥ 0", f.opt.LooseTol)
+	}
+	if f.opt.LooseTol > 0 {
+		f.fi.SetTol(math.Max(f.opt.LooseTol, f.opt.Sinkhorn.Tol), math.Max(f.opt.LooseTol, f.opt.Sinkhorn.AdjointTol))
+	}
 	return f, nil
 }
 
@@ -150,6 +166,21 @@ func (f *FastObjective) Totals() FastTotals { return f.totals }
 func (f *FastObjective) Accept(x []float64, fx float64) {
 	f.fi.SaveWarm(&f.accepted)
 	f.hasAcc = true
+	if f.opt.LooseTol > 0 && f.gmax > 0 {
+		if f.gmax0 == 0 {
+			f.gmax0 = f.gmax
+		}
+		tol := f.opt.LooseTol * f.gmax / f.gmax0
+		f.fi.SetTol(math.Min(math.Max(tol, f.opt.Sinkhorn.Tol), f.opt.LooseTol),
+			math.Min(math.Max(tol, f.opt.Sinkhorn.AdjointTol), f.opt.LooseTol))
+	}
+}
+
+// Tol returns the current marginal and adjoint tolerances (they change
+// with FastOptions.LooseTol).
+func (f *FastObjective) Tol() (tol, adjointTol float64) {
+	s := f.fi.Settings()
+	return s.Tol, s.AdjointTol
 }
 
 // RestoreAccepted makes the next evaluation start from the state of the
@@ -274,6 +305,7 @@ func (f *FastObjective) eval(grad []float64, logDomain bool) (float64, error) {
 		return 0, fmt.Errorf("learn: backward: %w", err)
 	}
 	o.metric.WeightsAdjoint(o.gtheta, o.gw)
+	f.gmax = 0
 	for i, v := range o.gtheta {
 		if logDomain {
 			v *= o.theta[i]
@@ -282,6 +314,7 @@ func (f *FastObjective) eval(grad []float64, logDomain bool) (float64, error) {
 			return 0, fmt.Errorf("learn: gradient entry %d is %v: %w", i, v, ot.ErrNonFinite)
 		}
 		grad[i] = v
+		f.gmax = math.Max(f.gmax, math.Abs(v))
 	}
 	return fv, nil
 }

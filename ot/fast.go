@@ -221,6 +221,20 @@ func (fi *FastInterpolator) Settings() FastSettings { return fi.set }
 // Columns returns C = 2F and E as Interpolator.Columns does.
 func (fi *FastInterpolator) Columns() (c, e int) { return fi.base.Columns() }
 
+// SetTol changes the marginal and adjoint tolerances (0 leaves one
+// unchanged), e.g. to tighten them as an optimisation converges.
+func (fi *FastInterpolator) SetTol(tol, adjointTol float64) {
+	if math.IsNaN(tol) || math.IsNaN(adjointTol) {
+		panic("ot: SetTol: NaN tolerance")
+	}
+	if tol != 0 {
+		fi.set.Tol = tol
+	}
+	if adjointTol != 0 {
+		fi.set.AdjointTol = adjointTol
+	}
+}
+
 // Stats returns the iteration counts and residuals of the last Forward and
 // Backward.
 func (fi *FastInterpolator) Stats() FastStats { return fi.stats }
