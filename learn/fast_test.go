@@ -218,3 +218,87 @@ func sumOf(v []float64) float64 {
 	}
 	return s
 }
+
+// TestFastWarmBookkeeping: with FromAccepted, an evaluation after a
+// rejected far trial starts from the accepted point's scalings (converged
+// at once when back at that point); without it, from the far trial's.
+// RestoreAccepted does the same on demand.
+func TestFastWarmBookkeeping(t *testing.T) {
+	g, _ := kernel.Cube(2, 5)
+	rng := rand.New(rand.NewPCG(7, 8))
+	seqs := randSeqs(rng, g.N(), 1, 4)
+	cfg := &Config{Heat: kernel.HeatOptions{T: 0.02, Steps: 4}}
+	x0 := make([]float64, 2*g.N())
+	far := make([]float64, len(x0))
+	for i := range far {
+		far[i] = rng.Float64() - 0.5
+	}
+	for _, fromAcc := range []bool{false, true} {
+		obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{FromAccepted: fromAcc, Sinkhorn: ot.FastSettings{Tol: 1e-10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eval := func(x []float64) int {
+			t.Helper()
+			if _, err := obj.Eval(nil, x); err != nil {
+				t.Fatal(err)
+			}
+			return obj.Stats().Iterations
+		}
+		cold := eval(x0)
+		obj.Accept(x0, 0)
+		eval(far)
+		back := eval(x0)
+		if fromAcc && back > 2 || !fromAcc && back <= 2 {
+			t.Errorf("FromAccepted %v: %d iterations back at the accepted point (cold %d)", fromAcc, back, cold)
+		}
+		eval(far)
+		obj.RestoreAccepted()
+		if it := eval(x0); it > 2 {
+			t.Errorf("FromAccepted %v: %d iterations after RestoreAccepted", fromAcc, it)
+		}
+		obj.ResetWarm()
+		if it := eval(x0); it != cold {
+			t.Errorf("after ResetWarm: %d iterations, want the cold %d", it, cold)
+		}
+		obj.Close()
+	}
+}
+
+// TestFastAdaptiveTol: with LooseTol the tolerance starts loose and
+// tightens as the gradient falls, within [Tol, LooseTol].
+func TestFastAdaptiveTol(t *testing.T) {
+	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
+	g, seqs, _ := recoveryData(t, 9, heat, 4, 30)
+	obj, err := NewFastObjective(g, seqs, &Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
+		&FastOptions{LooseTol: 1e-5, Sinkhorn: ot.FastSettings{Tol: 1e-10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer obj.Close()
+	if tol, atol := obj.Tol(); tol != 1e-5 || atol != 1e-5 {
+		t.Fatalf("initial tolerances %v, %v, want 1e-5", tol, atol)
+	}
+	var g0 float64
+	res, err := Minimize(context.Background(), obj, make([]float64, obj.Dim()), &Settings{MaxIter: 8, Callback: func(p *Progress) error {
+		tol, _ := obj.Tol()
+		if g0 == 0 {
+			g0 = p.GradMax
+		}
+		if tol < 1e-10 || tol > 1e-5 {
+			t.Errorf("iteration %d: tolerance %v outside [1e-10, 1e-5]", p.Iter, tol)
+		}
+		return nil
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol, _ := obj.Tol()
+	gmax := 0.0
+	for _, v := range res.State.G {
+		gmax = math.Max(gmax, math.Abs(v))
+	}
+	if !(tol < 1e-5) {
+		t.Errorf("tolerance did not tighten: %v (‖g‖∞ %v, first %v, %d iterations, %v)", tol, gmax, obj.gmax0, res.State.Iter, res.Status)
+	}
+}
