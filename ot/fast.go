@@ -244,7 +244,8 @@ func (fi *FastInterpolator) Stats() FastStats { return fi.stats }
 func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 
 // MemoryBytes returns the size of the workspace in bytes, about
-// 8·N·(12.5·C + 4E + 3): no tape, whatever the number of iterations.
+// 8·N·(12.5·C + 4E + 3), one N×C block of which is unused: no tape,
+// whatever the number of iterations.
 func (fi *FastInterpolator) MemoryBytes() int {
 	b := fi.base
 	f := len(b.k1) + len(b.ones) + len(b.q) + len(b.a) + len(b.b) + len(b.tapeU) + len(b.tapeV) +
