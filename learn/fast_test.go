@@ -302,3 +302,31 @@ func TestFastAdaptiveTol(t *testing.T) {
 		t.Errorf("tolerance did not tighten: %v (‖g‖∞ %v, first %v, %d iterations, %v)", tol, gmax, obj.gmax0, res.State.Iter, res.Status)
 	}
 }
+
+// TestCoarseToFineErrors: the settings CoarseToFine refuses.
+func TestCoarseToFineErrors(t *testing.T) {
+	g, _ := kernel.Cube(2, 5)
+	rect, _ := kernel.Grid(5, 4)
+	gen, _ := kernel.FromEdges(3, [][2]int{{0, 1}, {1, 2}})
+	rng := rand.New(rand.NewPCG(11, 12))
+	seqs := randSeqs(rng, g.N(), 1, 3)
+	cases := []struct {
+		name  string
+		g     *kernel.Graph
+		cfg   Config
+		sched []Level
+	}{
+		{"general graph", gen, Config{Metric: EdgeMetric}, nil},
+		{"edge metric", g, Config{Metric: EdgeMetric}, nil},
+		{"unequal extents", rect, Config{}, nil},
+		{"alpha set", g, Config{Heat: kernel.HeatOptions{Alpha: 2}}, nil},
+		{"no finest level", g, Config{}, []Level{{Coarsen: 1}}},
+		{"not decreasing", g, Config{}, []Level{{Coarsen: 1}, {Coarsen: 1}, {Coarsen: 0}}},
+		{"too coarse", g, Config{}, []Level{{Coarsen: 3}, {Coarsen: 0}}},
+	}
+	for _, tc := range cases {
+		if _, err := CoarseToFine(context.Background(), tc.g, seqs, &tc.cfg, &CoarseToFineSettings{Schedule: tc.sched}); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
