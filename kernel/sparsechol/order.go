@@ -1,6 +1,8 @@
 package sparsechol
 
 import (
+	"slices"
+
 	"fmt"
 
 	"github.com/gmlg/gmlg/kernel/factor"
@@ -250,9 +252,9 @@ func gridND(dims []int, leaf int) []int32 {
 // of AMD (Amestoy, Davis and Duff): eliminated vertices become elements,
 // elements adjacent to a pivot are absorbed into it, and the external degree
 // of each variable is replaced by the approximate upper bound
-// |A_i| + |L_p \ i| + Σ_e |L_e \ L_p|. Indistinguishable variables are not
-// merged (no supervariables), which keeps the code short at some cost in
-// ordering time.
+// |A_i| + |L_p \ i| + Σ_e |L_e \ L_p|, and indistinguishable variables are
+// merged into supervariables (found by hashing their lists) that are
+// eliminated together.
 //
 // When label is non-nil the ordering is constrained (like CAMD): all
 // vertices with label k are eliminated before any vertex with a larger
@@ -323,38 +325,58 @@ func minDegree(g *graph, label []int32) []int {
 	cur, left := int32(-1), 0
 
 	mark := make([]int, n) // mark[v] == stamp: v is in the current L_p
-	w := make([]int, n)    // |L_e \ L_p| while wstamp[e] == stamp
+	w := make([]int, n)    // |L_e \ L_p| (weighted) while wstamp[e] == stamp
 	wstamp := make([]int, n)
+	smark := make([]int, n) // marks for the supervariable comparison
 	for i := range mark {
-		mark[i] = -1
-		wstamp[i] = -1
+		mark[i], wstamp[i], smark[i] = -1, -1, -1
 	}
+	// Supervariables: nv[i] original vertices are represented by the
+	// principal variable i (0 for absorbed ones); they are chained through
+	// member, starting at i.
+	nv := make([]int, n)
+	member := make([]int32, n)
+	last := make([]int32, n)
+	for v := range nv {
+		nv[v], member[v], last[v] = 1, -1, int32(v)
+	}
+	elemW := make([]int, n) // weighted size of each element
+	ext := make([]int, n)   // Σ_e |L_e \ L_p| of each variable of L_p
+	hash := make([]uint64, n)
+	var L, byHash []int32
+	sstamp := 0
 	perm := make([]int, 0, n)
 	mindeg := 0
-	for k := 0; k < n; k++ {
+	for len(perm) < n {
 		for left == 0 {
 			cur++
 			left = lptr[cur+1] - lptr[cur]
 			for _, v := range byLabel[lptr[cur]:lptr[cur+1]] {
-				insert(v)
+				if state[v] == isVar && nv[v] > 0 {
+					insert(v)
+				}
 			}
 			mindeg = 0
 		}
-		left--
 		for head[mindeg] < 0 {
 			mindeg++
 		}
 		p := head[mindeg]
 		remove(p)
-		perm = append(perm, int(p))
-		stamp := k
+		left -= nv[p]
+		for v := int32(p); v >= 0; v = member[v] {
+			perm = append(perm, int(v))
+		}
+		stamp := len(perm)
 		mark[p] = stamp
-		// Form L_p.
-		var L []int32
+		// Form L_p (principal variables only).
+		L = L[:0]
+		lw := 0
 		for _, v := range vars[p] {
-			if state[v] == isVar && mark[v] != stamp {
+			if state[v] == isVar && nv[v] > 0 && mark[v] != stamp {
 				mark[v] = stamp
 				L = append(L, v)
+				lw += nv[v]
 			}
 		}
 		for _, e := range elems[p] {
@@ -362,16 +384,18 @@ func minDegree(g *graph, label []int32) []int {
 				continue
 			}
 			for _, v := range lp[e] {
-				if state[v] == isVar && mark[v] != stamp {
+				if state[v] == isVar && nv[v] > 0 && mark[v] != stamp {
 					mark[v] = stamp
 					L = append(L, v)
+					lw += nv[v]
 				}
 			}
 			state[e] = isDead
 			lp[e] = nil
 		}
 		state[p] = isElem
-		lp[p] = L
+		lp[p] = append([]int32(nil), L...)
+		elemW[p] = lw
 		vars[p], elems[p] = nil, nil
 		// |L_e \ L_p| for the elements adjacent to L_p.
 		for _, i := range L {
@@ -381,20 +405,19 @@ func minDegree(g *graph, label []int32) []int {
 				}
 				if wstamp[e] != stamp {
 					wstamp[e] = stamp
-					w[e] = len(lp[e])
+					w[e] = elemW[e]
 				}
-				w[e]--
+				w[e] -= nv[i]
 			}
 		}
-		remaining := n - k - 1
+		// Prune the lists of L_p, absorbing elements inside L_p, and hash
+		// them for the supervariable detection.
 		for _, i := range L {
-			in := label[i] == cur
-			if in {
+			if label[i] == cur {
 				remove(i)
 			}
-			// Prune element list, absorbing elements inside L_p.
 			es := elems[i][:0]
-			ext := 0
+			x, h := 0, uint64(p)
 			for _, e := range elems[i] {
 				if state[e] != isElem || e == p {
 					continue
@@ -404,30 +427,99 @@ func minDegree(g *graph, label []int32) []int {
 					lp[e] = nil
 					continue
 				}
-				ext += w[e]
+				x += w[e]
+				h += uint64(e)
 				es = append(es, e)
 			}
 			elems[i] = append(es, p)
-			// Prune variable list: neighbours in L_p are now reached through p.
+			ext[i] = x
 			vs := vars[i][:0]
 			for _, v := range vars[i] {
-				if state[v] == isVar && mark[v] != stamp {
+				if state[v] == isVar && nv[v] > 0 && mark[v] != stamp {
 					vs = append(vs, v)
+					h += uint64(v) * 0x9e3779b97f4a7c15
 				}
 			}
 			vars[i] = vs
-			d := len(vs) + len(L) - 1 + ext
-			if alt := deg[i] + len(L) - 1; alt < d {
+			hash[i] = h
+		}
+		// Supervariables: merge variables of L_p with identical element and
+		// variable lists (and the same constraint set).
+		byHash = append(byHash[:0], L...)
+		slices.SortFunc(byHash, func(a, b int32) int {
+			switch {
+			case hash[a] < hash[b]:
+				return -1
+			case hash[a] > hash[b]:
+				return 1
+			}
+			return int(a - b)
+		})
+		for a := 0; a < len(byHash); a++ {
+			i := byHash[a]
+			if nv[i] == 0 {
+				continue
+			}
+			marked := false
+			for b := a + 1; b < len(byHash) && hash[byHash[b]] == hash[i]; b++ {
+				j := byHash[b]
+				if nv[j] == 0 || label[j] != label[i] ||
+					len(elems[j]) != len(elems[i]) || len(vars[j]) != len(vars[i]) {
+					continue
+				}
+				if !marked {
+					sstamp++
+					for _, e := range elems[i] {
+						smark[e] = sstamp
+					}
+					for _, v := range vars[i] {
+						smark[v] = sstamp
+					}
+					marked = true
+				}
+				same := true
+				for _, e := range elems[j] {
+					if smark[e] != sstamp {
+						same = false
+						break
+					}
+				}
+				for _, v := range vars[j] {
+					if !same {
+						break
+					}
+					if smark[v] != sstamp {
+						same = false
+					}
+				}
+				if !same {
+					continue
+				}
+				nv[i] += nv[j]
+				nv[j] = 0
+				member[last[i]] = j
+				last[i] = last[j]
+				elems[j], vars[j] = nil, nil
+			}
+		}
+		// Approximate external degrees of the principal variables of L_p.
+		remaining := n - len(perm)
+		for _, i := range L {
+			if nv[i] == 0 {
+				continue
+			}
+			vw := 0
+			for _, v := range vars[i] {
+				vw += nv[v]
+			}
+			d := vw + lw - nv[i] + ext[i]
+			if alt := deg[i] + lw - nv[i]; alt < d {
 				d = alt
 			}
-			if d > remaining-1 {
-				d = remaining - 1
-			}
-			if d < 0 {
-				d = 0
-			}
+			d = min(d, remaining-nv[i])
+			d = max(d, 0)
 			deg[i] = d
-			if in {
+			if label[i] == cur {
 				insert(i)
 				if d < mindeg {
 					mindeg = d
