@@ -18,13 +18,19 @@ type solveWork struct {
 	cols     int
 	parallel bool
 	wg       sync.WaitGroup
-	sums     []float64 // per worker, then the top: Σ|x| written by scatter
+	sums     []float64   // per worker, then the top: Σ|x| written by scatter
+	top      [][]float64 // per worker: its columns of the top rows
+	windows  int         // number of column windows of the top phase
 }
 
 // minParallelWork is the smallest cols·|L| for which Solve splits the work
 // between goroutines; below it the goroutine start-up costs more than it
 // saves.
 const minParallelWork = 1 << 16
+
+// minWindow is the fewest right-hand sides a worker gets when the top of the
+// tree is split by columns.
+const minWindow = 4
 
 // solve runs the forward and backward substitutions of L Lᵀ x = b for the
 // column-major N×cols blocks b and dst. It reports whether every value
@@ -64,13 +70,30 @@ func (c *chol) solve(dst, b []float64, cols int) bool {
 			}
 		}
 	}
-	for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
-		forward(sym, ws.lx, s, x, x, 0, cols)
+	// The top: forward and backward, split by columns when parallel.
+	ws.windows = 1
+	if ws.parallel && sym.topCol < n {
+		ws.windows = min(sym.nw, cols/minWindow)
 	}
-	// Backward substitution: the top, then the subtrees.
-	for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
-		backward(sym, ws.lx, s, x, cols)
+	if ws.windows > 1 {
+		if len(ws.top) < sym.nw {
+			ws.top = make([][]float64, sym.nw)
+		}
+		for t := 0; t < ws.windows; t++ {
+			if m := (t+1)*cols/ws.windows - t*cols/ws.windows; cap(ws.top[t]) < n*m {
+				ws.top[t] = make([]float64, n*m)
+			}
+		}
+		ws.run(phaseTop)
+	} else {
+		for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
+			forward(sym, ws.lx, s, x, x, 0, cols)
+		}
+		for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
+			backward(sym, ws.lx, s, x, cols)
+		}
 	}
+	// Backward substitution of the subtrees.
 	ws.sums[sym.nw] = ws.scatter(sym.topCol, n)
 	ws.run(phaseBackward)
 	// A sum of finite values may overflow only if some |x| is near
@@ -106,6 +129,7 @@ func (c *chol) putWork(ws *solveWork) {
 
 const (
 	phaseForward = iota
+	phaseTop
 	phaseBackward
 )
 
@@ -142,6 +166,27 @@ func (ws *solveWork) work(phase, t int) {
 		}
 		for s := s0; s < s1; s++ {
 			forward(sym, ws.lx, s, x, tgt, base, cols)
+		}
+	case phaseTop:
+		if t >= ws.windows {
+			break
+		}
+		// Columns c0..c1-1 of the top rows, in a private block of stride
+		// m (rows below topCol unused), so workers share no cache lines.
+		c0, c1 := t*cols/ws.windows, (t+1)*cols/ws.windows
+		m := c1 - c0
+		buf := ws.top[t][:sym.n*m]
+		for i := sym.topCol; i < sym.n; i++ {
+			copy(buf[i*m:(i+1)*m], x[i*cols+c0:i*cols+c1])
+		}
+		for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
+			forward(sym, ws.lx, s, buf, buf, 0, m)
+		}
+		for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
+			backward(sym, ws.lx, s, buf, m)
+		}
+		for i := sym.topCol; i < sym.n; i++ {
+			copy(x[i*cols+c0:i*cols+c1], buf[i*m:(i+1)*m])
 		}
 	case phaseBackward:
 		for s := s1 - 1; s >= s0; s-- {
