@@ -143,6 +143,21 @@ func TestColorLearnResume(t *testing.T) {
 			t.Fatalf("resumed metric[%d] = %v, uninterrupted %v", i, m2.Data[i], m.Data[i])
 		}
 	}
+	// Resuming a finished run only writes the final snapshot (here the
+	// existing one at iteration 3 is kept; remove it to see it rewritten).
+	snap := filepath.Join(part, "metric-0003.npy")
+	if err := os.Remove(snap); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-resume", "-o", part, data)...); code != 0 {
+		t.Fatalf("colorlearn -resume of a finished run: exit %d: %s", code, msg)
+	}
+	m3 := colorTestNpy(t, snap)
+	for i := range m.Data {
+		if m.Data[i] != m3.Data[i] {
+			t.Fatalf("re-written snapshot metric[%d] = %v, want %v", i, m3.Data[i], m.Data[i])
+		}
+	}
 	// Resuming with different settings is refused.
 	if code, msg := colorTestRun(t, "colorlearn", "-n", "4", "-t", "2e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01", "-iters", "4",
 		"-resume", "-q", "-o", part, data); code != 1 || !strings.Contains(msg, "differ") {
@@ -156,6 +171,9 @@ func TestColorLearnResume(t *testing.T) {
 		t.Fatalf("sunset: exit %d: %s", code, msg)
 	}
 	colorCheckSunset(t, sun, 3, 7)
+	if _, err := os.Stat(filepath.Join(sun, "metric.png")); err != nil {
+		t.Errorf("sunset with a learned metric: %v", err)
+	}
 
 	// The same from the checkpoint's current point gives the same frames.
 	sun2 := filepath.Join(tmp, "sun2")

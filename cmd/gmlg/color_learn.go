@@ -80,7 +80,9 @@ metric-XXXX.png (per-axis heat maps), hists-XXXX.png (observed histograms
 above their reconstructions), loss.npy and loss.png (rewritten every
 iteration) and checkpoint.gob (the optimiser state, every iteration).
 -resume continues an interrupted run from its checkpoint; the result is the
-same as an uninterrupted run. Interrupting (Ctrl-C) saves a checkpoint.`,
+same as an uninterrupted run. Interrupting (Ctrl-C) saves a checkpoint.
+The final point always gets its snapshot, so -resume with -iters equal to
+the checkpoint's iteration just writes the pictures of that point.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorLearnOptions{}
 			fs.StringVar(&o.out, "o", "colorlearn-out", "run `directory` for the results")
@@ -287,12 +289,16 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		fmt.Fprintf(logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
 	}
 	// Make sure the final point has its snapshot even when the optimiser
-	// stopped early (convergence), at the state it stopped in.
-	if res.State.Iter == 0 || (res.State.Iter%o.saveEvery != 0 && res.State.Iter != o.iters && res.State.Iter > 1) {
+	// stopped early (convergence) or a resumed run had nothing left to do.
+	final := filepath.Join(o.out, fmt.Sprintf("metric-%04d.npy", res.State.Iter))
+	if _, err := os.Stat(final); err != nil {
 		if _, err := obj.Eval(nil, res.X); err != nil {
 			return err
 		}
 		if err := snapshot(&learn.Progress{Iter: res.State.Iter, X: res.X, State: res.State}); err != nil {
+			return err
+		}
+		if err := npyfile.WriteFile(filepath.Join(o.out, "metric.npy"), &npyfile.Array{Shape: []int{3, g.N()}, Data: theta}, nil); err != nil {
 			return err
 		}
 	}

@@ -62,8 +62,9 @@ projection with a Euclidean kernel (γ = 2·-sigma-ct², -L-ct Sinkhorn
 iterations) and cross-bilateral smoothing (SPEC §9.5–9.6). The -o
 directory receives frame-XX.png (the image sequence), interp-hist-XX.npy
 ([n_hi,n_hi,n_hi], R,G,B), lut-XX.cube (each frame's colour transfer as a
-3-D LUT for video tools), hists.png (the interpolated histograms) and
-frames.png (a strip of the images), and params.json.`,
+3-D LUT for video tools), hists.png (the interpolated histograms),
+frames.png (a strip of the images), params.json and, with a learned
+metric, metric.png (the metric before prolongation, per axis).`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorSunsetOptions{}
 			fs.StringVar(&o.out, "o", "sunset-out", "output `directory`")
@@ -152,6 +153,16 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			return fmt.Errorf("-metric: %w", err)
 		}
 		params["run"], params["metric"] = o.run, mf
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
+		}
+		pic, err := colorMetricPicture(theta, n, "metric "+filepath.Base(mf))
+		if err != nil {
+			return err
+		}
+		if err := colorSavePNG(filepath.Join(o.out, "metric.png"), pic); err != nil {
+			return err
+		}
 	}
 	nHi := color.ProlongedSize(n, o.prolong)
 	params["n"], params["n_hi"] = n, nHi
