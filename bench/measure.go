@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -280,6 +281,9 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	}
 	defer obj.Close()
 	m.Setup = time.Since(start).Seconds()
+	// The data generation's buffers are garbage now: return them to the OS
+	// so that the peak RSS is the learner's, not the generator's.
+	debug.FreeOSMemory()
 	stats.reset()
 	fn := &timedFunc{obj: obj}
 	x0 := make([]float64, obj.Dim())
