@@ -78,6 +78,10 @@ type HeatOptions struct {
 	Ordering factor.Ordering
 	// Memory is the adjoint's memory strategy; zero is Recompute.
 	Memory Memory
+	// Threads bounds the threads the factorisation backend may use (BLAS
+	// threads for CHOLMOD, goroutines for the pure-Go backend); zero means
+	// the backend's default (1 BLAS thread; GOMAXPROCS goroutines).
+	Threads int
 	// Serial disables running the adjoint's two solve chains on two
 	// goroutines. By default they run concurrently when GOMAXPROCS > 1,
 	// which keeps both chains (2·Steps blocks) instead of one.
@@ -171,7 +175,10 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 		h.c /= 2
 	}
 	h.buildPattern()
-	fopt := &factor.Options{Ordering: o.Ordering}
+	if o.Threads < 0 {
+		return nil, fmt.Errorf("kernel: threads=%d must be ≥ 0", o.Threads)
+	}
+	fopt := &factor.Options{Ordering: o.Ordering, Threads: o.Threads}
 	if g.IsGrid() {
 		fopt.Grid = g.Dims()
 	}

@@ -52,7 +52,7 @@ func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
 	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
 	fs.StringVar(&m.Backend, "backend", m.Backend, "sparse Cholesky backend: cholmod, go, dense or auto (= "+kernel.DefaultBackend().Name()+" in this build)")
 	fs.StringVar(&m.Ordering, "ordering", m.Ordering, "fill-reducing ordering: default, natural, amd or nd")
-	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads` Go may use (GOMAXPROCS); 0 = all cores")
+	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the factorisation backend's threads (BLAS for cholmod); 0 = all cores for Go, 1 BLAS thread")
 }
 
 // objectiveFlags declares the kernel options and those of the objective.
@@ -125,7 +125,8 @@ func (m *modelParams) heatOptions() kernel.HeatOptions {
 	if m.Threads > 0 {
 		runtime.GOMAXPROCS(m.Threads)
 	}
-	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord, Serial: m.Threads == 1}
+	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord,
+		Threads: m.Threads, Serial: m.Threads == 1}
 }
 
 // config returns the objective's configuration (check must have succeeded).
