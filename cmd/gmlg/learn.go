@@ -259,7 +259,7 @@ type learnRun struct {
 	p     *learnParams
 	dir   string
 	ds    *dataset
-	obj   *learn.Objective
+	obj   objective
 	mode  string
 	log   *slog.Logger
 	logf  *os.File
@@ -352,8 +352,16 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 				testHookIteration(pg.Iter)
 			}
 			pr.update(pg)
-			r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
-				"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond))
+			if fo, ok := r.obj.(*learn.FastObjective); ok {
+				// Fast mode: record the Sinkhorn work of the accepted point.
+				st, tot := fo.Stats(), fo.Totals()
+				r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
+					"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond), "sinkhorn_iters", st.Iterations,
+					"adjoint_iters", st.AdjointIterations, "sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
+			} else {
+				r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
+					"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond))
+			}
 			if pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1 {
 				return r.save(pg.State, true)
 			}
@@ -487,6 +495,9 @@ type runResult struct {
 	// TruthCorrelation is the Pearson correlation of the learned edge
 	// weights with those of the true metric, for data made by gmlg synth.
 	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
+	// Fast holds the Sinkhorn and adjoint iteration totals of a fast-mode
+	// run (--mode fast).
+	Fast *learn.FastTotals `json:"fast,omitempty"`
 }
 
 // finish writes the final outputs.
@@ -541,6 +552,10 @@ func (r *learnRun) finish(res *learn.Result) error {
 	rr := runResult{
 		Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
 		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn),
+	}
+	if fo, ok := r.obj.(*learn.FastObjective); ok {
+		tot := fo.Totals()
+		rr.Fast = &tot
 	}
 	if c, ok := truthCorrelation(r.p.Data.Dir, g, r.obj.Metric(), theta); ok {
 		rr.TruthCorrelation = &c

@@ -32,6 +32,8 @@ type modelParams struct {
 	Backend        string  `json:"backend"`
 	Ordering       string  `json:"ordering"`
 	Threads        int     `json:"threads"`
+	Mode           string  `json:"mode"`
+	Tol            float64 `json:"tol"`
 }
 
 // defaultModel returns the reference's defaults.
@@ -39,7 +41,7 @@ func defaultModel() modelParams {
 	return modelParams{
 		T: 1e-2, Steps: 20, Scheme: "backward-euler", SinkhornIters: 50,
 		Loss: "l2", Metric: "vertex", LambdaC: 0, LambdaS: 3, Smooth: "norm",
-		Backend: "auto", Ordering: "default",
+		Backend: "auto", Ordering: "default", Mode: "exact",
 	}
 }
 
@@ -64,6 +66,8 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
+	fs.StringVar(&m.Mode, "mode", m.Mode, "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn with the implicit gradient; --sinkhorn-iters is then only an upper bound per evaluation)")
+	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
 	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
 
@@ -113,6 +117,14 @@ func (m *modelParams) check() error {
 	}
 	if _, err := learn.ParseSmoothness(m.Smooth); err != nil {
 		return usagef("--smooth: unknown form %q (want norm or squared)", m.Smooth)
+	}
+	switch m.Mode {
+	case "", "exact", "fast":
+	default:
+		return usagef("--mode: unknown mode %q (want exact or fast)", m.Mode)
+	}
+	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
+		return usagef("--tol must be a finite number ≥ 0, got %g", m.Tol)
 	}
 	return nil
 }
@@ -176,12 +188,34 @@ func loadData(dir, pattern string, floor float64) (*dataset, error) {
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint.
-func newObjective(ds *dataset, m *modelParams) (*learn.Objective, error) {
-	obj, err := learn.NewObjective(ds.graph, ds.seqs, m.config())
+func newObjective(ds *dataset, m *modelParams) (objective, error) {
+	var obj objective
+	var err error
+	if m.Mode == "fast" {
+		// In fast mode --sinkhorn-iters bounds the iterations of one
+		// (warm-started, converged) barycenter solve.
+		obj, err = learn.NewFastObjective(ds.graph, ds.seqs, m.config(), &learn.FastOptions{
+			Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000)},
+		})
+	} else {
+		obj, err = learn.NewObjective(ds.graph, ds.seqs, m.config())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("building the objective: %w", err)
 	}
 	return obj, nil
+}
+
+// objective is what the commands need of learn.Objective and
+// learn.FastObjective.
+type objective interface {
+	learn.Function
+	Dim() int
+	Close() error
+	Heat() *kernel.Heat
+	Metric() kernel.Metric
+	Reconstructions() [][][]float64
+	LastTerms() learn.Terms
 }
 
 // evalHint explains a failed evaluation in terms of the options.
