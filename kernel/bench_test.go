@@ -62,3 +62,22 @@ func BenchmarkHeat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAccumulate measures the weight-gradient accumulation of one
+// adjoint (Steps=20, 20 columns) on a 50×50 grid, without the solves.
+func BenchmarkAccumulate(b *testing.B) {
+	g, _ := Cube(2, 50)
+	h, err := NewHeat(g, &HeatOptions{Steps: 20, Backend: Dense{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	rng := rand.New(rand.NewPCG(1, 1))
+	cols := 20
+	u := randBlock(rng, 21*g.N()*cols)
+	v := randBlock(rng, 20*g.N()*cols)
+	gw := make([]float64, g.NumEdges())
+	for b.Loop() {
+		h.accumulate(gw, u, v, cols)
+	}
+}

@@ -15,6 +15,26 @@ type Graph struct {
 	to   []int
 	axis []int // nil for general graphs
 	dims []int // nil for general graphs
+	// runs groups consecutive edges e, e+1, … joining i, i+1, … to
+	// i+s, i+1+s, …: the hot loops over edges then run over contiguous
+	// slices (a grid has a few long runs per axis).
+	runs []edgeRun
+}
+
+// edgeRun is the edges e0..e0+len−1, edge e0+m joining i0+m and i0+m+stride.
+type edgeRun struct{ e0, i0, len, stride int }
+
+// buildRuns fills g.runs from the edge list.
+func (g *Graph) buildRuns() {
+	g.runs = g.runs[:0]
+	for e := 0; e < len(g.from); {
+		r := edgeRun{e0: e, i0: g.from[e], len: 1, stride: g.to[e] - g.from[e]}
+		for e+r.len < len(g.from) && g.from[e+r.len] == r.i0+r.len && g.to[e+r.len]-g.from[e+r.len] == r.stride {
+			r.len++
+		}
+		g.runs = append(g.runs, r)
+		e += r.len
+	}
 }
 
 // Grid returns the Cartesian grid graph with dims[p] vertices along axis p
@@ -61,6 +81,7 @@ func Grid(dims ...int) (*Graph, error) {
 		}
 		stride *= m
 	}
+	g.buildRuns()
 	return g, nil
 }
 
@@ -108,6 +129,7 @@ func FromEdges(n int, edges [][2]int) (*Graph, error) {
 		seen[[2]int{i, j}] = e
 		g.from[e], g.to[e] = i, j
 	}
+	g.buildRuns()
 	return g, nil
 }
 

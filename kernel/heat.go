@@ -531,12 +531,13 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	return nil
 }
 
-// accumulate adds the weight gradient of one application.
+// accumulate adds the weight gradient of one application. It walks the
+// graph's runs of consecutive edges so that the inner loops read contiguous
+// slices (no gathers, no bounds checks).
 func (h *Heat) accumulate(gw, u, v []float64, cols int) {
 	n := h.g.n
 	nb := n * cols
 	s := h.opt.Steps
-	from, to := h.g.from, h.g.to
 	cn := h.opt.Scheme == CrankNicolson
 	c := h.c
 	for l := 1; l <= s; l++ {
@@ -547,17 +548,26 @@ func (h *Heat) accumulate(gw, u, v []float64, cols int) {
 		}
 		for k := 0; k < cols; k++ {
 			uc, vc := ul[k*n:(k+1)*n], vl[k*n:(k+1)*n]
+			var pc []float64
 			if cn {
-				pc := up[k*n : (k+1)*n]
-				for e, i := range from {
-					j := to[e]
-					gw[e] -= c * (uc[i] + pc[i] - uc[j] - pc[j]) * (vc[i] - vc[j])
-				}
-				continue
+				pc = up[k*n : (k+1)*n]
 			}
-			for e, i := range from {
-				j := to[e]
-				gw[e] -= c * (uc[i] - uc[j]) * (vc[i] - vc[j])
+			for _, r := range h.g.runs {
+				g := gw[r.e0 : r.e0+r.len]
+				ua, ub := uc[r.i0:r.i0+r.len], uc[r.i0+r.stride:r.i0+r.stride+r.len]
+				va, vb := vc[r.i0:r.i0+len(g)], vc[r.i0+r.stride:r.i0+r.stride+len(g)]
+				ua, ub = ua[:len(g)], ub[:len(g)]
+				vb = vb[:len(va)]
+				if cn {
+					pa, pb := pc[r.i0:r.i0+len(g)], pc[r.i0+r.stride:r.i0+r.stride+len(g)]
+					for m := range g {
+						g[m] -= c * (ua[m] + pa[m] - ub[m] - pb[m]) * (va[m] - vb[m])
+					}
+					continue
+				}
+				for m := range g {
+					g[m] -= c * (ua[m] - ub[m]) * (va[m] - vb[m])
+				}
 			}
 		}
 	}
