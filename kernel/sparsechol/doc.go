@@ -37,7 +37,9 @@
 //
 // The supernodal tree is split into whole subtrees, one group per worker
 // (factor.Options.Threads, default GOMAXPROCS), and a top part handled
-// after them. Factorize and Solve process the subtrees concurrently.
+// after them. Factorize and Solve process the subtrees concurrently; Solve
+// also splits the top part between workers by right-hand-side columns
+// (at least 4 each). Small solves run on one goroutine.
 //
 // # Solve
 //
