@@ -82,9 +82,10 @@ type HeatOptions struct {
 	// threads for CHOLMOD, goroutines for the pure-Go backend); zero means
 	// the backend's default (1 BLAS thread; GOMAXPROCS goroutines).
 	Threads int
-	// Serial disables running the adjoint's two solve chains on two
-	// goroutines. By default they run concurrently when GOMAXPROCS > 1,
-	// which keeps both chains (2·Steps blocks) instead of one.
+	// Serial keeps all solves on the caller's goroutine. By default, when
+	// GOMAXPROCS > 1, Apply solves the two halves of its columns as two
+	// concurrent streams, and Adjoint runs its forward and adjoint chains
+	// concurrently (keeping both, 2·Steps blocks, instead of one).
 	Serial bool
 }
 
@@ -114,7 +115,7 @@ type Heat struct {
 
 	// Work buffers, grown on demand and then reused.
 	chainU, chainV []float64
-	tmp            []float64
+	tmp, tmpW      []float64
 	tape           []tapeEntry
 	spare          [][]float64
 
@@ -123,15 +124,35 @@ type Heat struct {
 	done chan error
 }
 
+// chainJob is work for the worker goroutine: the forward chain into buf
+// (Adjoint), or the S sub-steps from src into dst (the second half of an
+// Apply's columns).
 type chainJob struct {
-	buf  []float64
-	cols int
+	buf, dst, src []float64
+	cols          int
 }
 
 func (h *Heat) worker() {
 	for j := range h.jobs {
-		h.done <- h.chain(j.buf, j.cols)
+		if j.buf != nil {
+			h.done <- h.chain(j.buf, j.cols)
+		} else {
+			h.tmpW = grow(h.tmpW, len(j.src))
+			h.done <- h.steps(j.dst, j.src, j.cols, h.tmpW)
+		}
 	}
+}
+
+// concurrent reports whether work may be split over the worker goroutine.
+func (h *Heat) concurrent() bool {
+	if h.opt.Serial || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	if h.jobs == nil {
+		h.jobs, h.done = make(chan chainJob), make(chan error)
+		go h.worker()
+	}
+	return true
 }
 
 type tapeEntry struct {
@@ -328,7 +349,7 @@ func (h *Heat) Close() error {
 		close(h.jobs)
 		h.jobs = nil
 	}
-	h.tape, h.spare, h.chainU, h.chainV, h.tmp = nil, nil, nil, nil, nil
+	h.tape, h.spare, h.chainU, h.chainV, h.tmp, h.tmpW = nil, nil, nil, nil, nil, nil
 	return h.fac.Close()
 }
 
@@ -382,11 +403,23 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 		h.tape = append(h.tape, ent)
 		return nil
 	}
-	return h.steps(dst, src, cols)
+	if cols >= 2 && h.concurrent() {
+		// Two independent solve streams: the worker takes the second half
+		// of the columns.
+		half := cols / 2
+		nh := half * h.g.n
+		h.jobs <- chainJob{dst: dst[nh:], src: src[nh:], cols: cols - half}
+		h.tmp = grow(h.tmp, nh)
+		err := h.steps(dst[:nh], src[:nh], half, h.tmp)
+		return errors.Join(err, <-h.done)
+	}
+	h.tmp = grow(h.tmp, len(src))
+	return h.steps(dst, src, cols, h.tmp)
 }
 
-// steps runs the S sub-steps from src into dst without keeping iterates.
-func (h *Heat) steps(dst, src []float64, cols int) error {
+// steps runs the S sub-steps from src into dst without keeping iterates (tmp,
+// of length len(src), is scratch for Crank–Nicolson).
+func (h *Heat) steps(dst, src []float64, cols int, tmp []float64) error {
 	if h.opt.Scheme == BackwardEuler {
 		if err := h.fac.Solve(dst, src, cols); err != nil {
 			return fmt.Errorf("kernel: solve: %w", err)
@@ -398,11 +431,10 @@ func (h *Heat) steps(dst, src []float64, cols int) error {
 		}
 		return nil
 	}
-	h.tmp = grow(h.tmp, len(src))
 	copy(dst, src)
 	for l := 0; l < h.opt.Steps; l++ {
-		h.mulMcn(h.tmp, dst, cols)
-		if err := h.fac.Solve(dst, h.tmp, cols); err != nil {
+		h.mulMcn(tmp, dst, cols)
+		if err := h.fac.Solve(dst, tmp, cols); err != nil {
 			return fmt.Errorf("kernel: solve: %w", err)
 		}
 	}
@@ -498,13 +530,9 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	h.chainV = grow(h.chainV, s*nb)
 	v := h.chainV
 	var errU, errV error
-	if recompute && !h.opt.Serial && runtime.GOMAXPROCS(0) > 1 {
+	if recompute && h.concurrent() {
 		// The two chains are independent: run the forward one on the
 		// Heat's worker goroutine (started once, stopped by Close).
-		if h.jobs == nil {
-			h.jobs, h.done = make(chan chainJob), make(chan error)
-			go h.worker()
-		}
 		h.jobs <- chainJob{buf: u, cols: cols}
 		errV = h.adjointChain(v, gdst, cols)
 		errU = <-h.done
