@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -224,9 +223,8 @@ func (f *FastObjective) EvalMetric(grad, theta []float64) (float64, error) {
 // eval mirrors Objective.evalTheta with the FastInterpolator.
 func (f *FastObjective) eval(grad []float64, logDomain bool) (float64, error) {
 	o := f.o
-	o.metric.Weights(o.w, o.theta)
-	if err := o.heat.SetWeights(o.w); err != nil {
-		return 0, fmt.Errorf("learn: %w", err)
+	if err := o.setWeights(); err != nil {
+		return 0, err
 	}
 	if f.opt.FromAccepted && f.hasAcc {
 		f.fi.LoadWarm(&f.accepted)
@@ -241,57 +239,9 @@ func (f *FastObjective) eval(grad []float64, logDomain bool) (float64, error) {
 	if !st.Converged {
 		f.totals.NotConverged++
 	}
-	var data float64
-	for s := range recs {
-		for j, rec := range recs[s] {
-			if o.cfg.SkipEndpoints && (j == 0 || j == len(recs[s])-1) {
-				o.last.PerFrame[s][j] = 0
-				clear(o.grec[s][j])
-				continue
-			}
-			var g []float64
-			if grad != nil {
-				g = o.grec[s][j]
-			}
-			v, err := o.cfg.Loss.Eval(g, rec, o.obs[s][j])
-			if err != nil {
-				var nf *ot.NonFiniteError
-				if errors.As(err, &nf) {
-					nf.Sequence, nf.Frame = s, j
-				}
-				return 0, fmt.Errorf("learn: loss of sequence %d frame %d: %w", s, j, err)
-			}
-			o.last.PerFrame[s][j] = v
-			data += v
-		}
-	}
-	reps := float64(o.nseq)
-	if o.cfg.RegularizeOnce {
-		reps = 1
-	}
-	if grad != nil {
-		clear(o.gtheta)
-	}
-	var regGrad []float64
-	if grad != nil {
-		regGrad = o.gtheta
-	}
-	rv := o.reg.Eval(regGrad, o.theta)
-	if grad != nil && reps != 1 {
-		for i := range o.gtheta {
-			o.gtheta[i] *= reps
-		}
-	}
-	o.last.FC, o.last.FS = o.reg.Terms(o.theta)
-	o.last.Data = data
-	o.last.Regularizer = reps * rv
-	fv := data + reps*rv
-	o.last.F = fv
-	if math.IsNaN(fv) || math.IsInf(fv, 0) {
-		return 0, fmt.Errorf("learn: objective is %v: %w", fv, ot.ErrNonFinite)
-	}
-	if grad == nil {
-		return fv, nil
+	fv, err := o.terms(recs, grad != nil)
+	if err != nil || grad == nil {
+		return fv, err
 	}
 	f.totals.Gradients++
 	clear(o.gw)
@@ -304,16 +254,11 @@ func (f *FastObjective) eval(grad []float64, logDomain bool) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("learn: backward: %w", err)
 	}
-	o.metric.WeightsAdjoint(o.gtheta, o.gw)
+	if err := o.pullBack(grad, logDomain); err != nil {
+		return 0, err
+	}
 	f.gmax = 0
-	for i, v := range o.gtheta {
-		if logDomain {
-			v *= o.theta[i]
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("learn: gradient entry %d is %v: %w", i, v, ot.ErrNonFinite)
-		}
-		grad[i] = v
+	for _, v := range grad {
 		f.gmax = math.Max(f.gmax, math.Abs(v))
 	}
 	return fv, nil

@@ -249,23 +249,49 @@ func (o *Objective) EvalMetric(grad, theta []float64) (float64, error) {
 }
 
 func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
-	o.metric.Weights(o.w, o.theta)
-	if err := o.heat.SetWeights(o.w); err != nil {
-		return 0, fmt.Errorf("learn: %w", err)
+	if err := o.setWeights(); err != nil {
+		return 0, err
 	}
 	recs, err := o.interp.Forward()
 	if err != nil {
 		return 0, fmt.Errorf("learn: forward: %w", err)
 	}
+	f, err := o.terms(recs, grad != nil)
+	if err != nil || grad == nil {
+		return f, err
+	}
+	clear(o.gw)
+	if err := o.interp.Backward(o.gw, o.grec); err != nil {
+		return 0, fmt.Errorf("learn: backward: %w", err)
+	}
+	return f, o.pullBack(grad, logDomain)
+}
+
+// setWeights maps the metric parameters o.theta to edge weights and
+// refactorises the heat kernel.
+func (o *Objective) setWeights() error {
+	o.metric.Weights(o.w, o.theta)
+	if err := o.heat.SetWeights(o.w); err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	return nil
+}
+
+// terms adds up the losses of the reconstructions recs and the
+// regularisers at o.theta, records the breakdown in o.last and returns F.
+// With withGrad it also leaves ∂F/∂rec in o.grec and the regularisers'
+// gradient with respect to θ in o.gtheta, for pullBack.
+func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 	var data float64
 	for s := range recs {
 		for j, rec := range recs[s] {
 			if o.cfg.SkipEndpoints && (j == 0 || j == len(recs[s])-1) {
 				o.last.PerFrame[s][j] = 0
-				continue // grec[s][j] stays zero
+				clear(o.grec[s][j])
+				continue
 			}
 			var g []float64
-			if grad != nil {
+			if withGrad {
 				g = o.grec[s][j]
 			}
 			v, err := o.cfg.Loss.Eval(g, rec, o.obs[s][j])
@@ -284,15 +310,13 @@ func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
 	if o.cfg.RegularizeOnce {
 		reps = 1
 	}
-	if grad != nil {
-		clear(o.gtheta)
-	}
 	var regGrad []float64
-	if grad != nil {
+	if withGrad {
+		clear(o.gtheta)
 		regGrad = o.gtheta
 	}
 	rv := o.reg.Eval(regGrad, o.theta)
-	if grad != nil && reps != 1 {
+	if withGrad && reps != 1 {
 		for i := range o.gtheta {
 			o.gtheta[i] *= reps
 		}
@@ -305,22 +329,22 @@ func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, fmt.Errorf("learn: objective is %v: %w", f, ot.ErrNonFinite)
 	}
-	if grad == nil {
-		return f, nil
-	}
-	clear(o.gw)
-	if err := o.interp.Backward(o.gw, o.grec); err != nil {
-		return 0, fmt.Errorf("learn: backward: %w", err)
-	}
+	return f, nil
+}
+
+// pullBack adds the edge-weight gradient o.gw, pulled back through the
+// metric parameterisation, to o.gtheta and writes the gradient with respect
+// to θ (or to x = log θ with logDomain) into grad.
+func (o *Objective) pullBack(grad []float64, logDomain bool) error {
 	o.metric.WeightsAdjoint(o.gtheta, o.gw)
 	for i, v := range o.gtheta {
 		if logDomain {
 			v *= o.theta[i]
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("learn: gradient entry %d is %v: %w", i, v, ot.ErrNonFinite)
+			return fmt.Errorf("learn: gradient entry %d is %v: %w", i, v, ot.ErrNonFinite)
 		}
 		grad[i] = v
 	}
-	return f, nil
+	return nil
 }
