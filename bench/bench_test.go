@@ -186,7 +186,9 @@ func TestWriteTables(t *testing.T) {
 	if err := WriteText(&txt, ms); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200"} {
+	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200",
+		"0.0197"} { // 4·1234·20000 flops over 5 evaluations
+
 		if !strings.Contains(txt.String(), want) {
 			t.Errorf("text table lacks %q:\n%s", want, txt.String())
 		}
@@ -214,6 +216,27 @@ func TestWriteTables(t *testing.T) {
 				t.Errorf("markdown line %q has %d bars, header %d", l, strings.Count(l, "|"), n)
 			}
 		}
+	}
+}
+
+func TestReportJSON(t *testing.T) {
+	rep := &Report{Results: []*Measurement{fakeMeasurement("3:16:20", "go", 1, 2, 3e6)}, Skipped: []string{"3:32:20 go"},
+		Machine: Machine{CPU: "x", LoadBefore: [3]float64{1, 2, 3}}}
+	var buf bytes.Buffer
+	if err := rep.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, w := back.Results[0], rep.Results[0]
+	if m.Spec.Row != w.Spec.Row || m.NNZL != w.NNZL || m.T500CPUHours != w.T500CPUHours || m.MaxRSS != w.MaxRSS ||
+		back.Skipped[0] != "3:32:20 go" || back.Machine.LoadBefore != rep.Machine.LoadBefore {
+		t.Errorf("round trip: got %+v %+v, want %+v %+v", back, m, rep, w)
+	}
+	if _, err := ReadJSON(strings.NewReader("{")); err == nil {
+		t.Error("ReadJSON of a truncated report succeeded")
 	}
 }
 

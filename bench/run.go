@@ -88,6 +88,24 @@ type Report struct {
 	Machine Machine
 	Started time.Time
 	Elapsed time.Duration
+	Command string // the command line that produced it, set by the caller
+}
+
+// WriteJSON writes the report as indented JSON (ReadJSON reads it back), so
+// that tables can be re-rendered without measuring again.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadJSON reads a report written by WriteJSON.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("bench: read report: %w", err)
+	}
+	return &r, nil
 }
 
 // Machine describes where a report was measured.

@@ -151,11 +151,11 @@ func backendOrder(ms []*Measurement) []string {
 // detailHeader and detailCells define the per-measurement table.
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
-	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/s"}
+	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s"}
 
 func detailCells(m *Measurement) []string {
 	r := m.Spec.Row
-	share, perEval, rhs, gflops := "–", "–", "–", "–"
+	share, perEval, rhs, gfEval, gflops := "–", "–", "–", "–", "–"
 	if m.Minimize > 0 {
 		share = fmt.Sprintf("%.0f%%", 100*m.SolveSeconds/m.Minimize)
 	}
@@ -163,8 +163,11 @@ func detailCells(m *Measurement) []string {
 		perEval = fmt.Sprintf("%d", m.Solves/int64(m.Evals))
 		rhs = fmt.Sprintf("%d", m.SolveColumns/m.Solves)
 	}
-	if m.SolveSeconds > 0 && m.NNZL > 0 {
-		gflops = num(SolveFlops(m) / m.SolveSeconds / 1e9)
+	if m.Evals > 0 && m.NNZL > 0 {
+		gfEval = num(SolveFlops(m) / float64(m.Evals) / 1e9)
+	}
+	if m.MinimizeCPU > 0 && m.NNZL > 0 {
+		gflops = num(SolveFlops(m) / m.MinimizeCPU / 1e9)
 	}
 	speed, mem := "–", "–"
 	if r.PaperT500 > 0 && Hours(m) > 0 {
@@ -183,7 +186,7 @@ func detailCells(m *Measurement) []string {
 	}
 	return []string{r.String(), fmt.Sprint(r.Vertices()), m.Backend, m.Ordering, fmt.Sprint(m.NNZL), fmt.Sprint(m.Threads),
 		fmt.Sprint(m.Iters), fmt.Sprint(m.Evals), epi, num(m.SecPerEval), num(m.SecPerIter),
-		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gflops}
+		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops}
 }
 
 // summaryHeader lists the side-by-side columns for the given backends.
@@ -290,7 +293,10 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 	if m.ProgramVersion != "" {
 		fmt.Fprintf(&b, " with gmlg %s", m.ProgramVersion)
 	}
-	fmt.Fprintf(&b, " (%s).\n\n", m.GoVersion)
+	if !strings.Contains(m.ProgramVersion, m.GoVersion) {
+		fmt.Fprintf(&b, " (%s)", m.GoVersion)
+	}
+	fmt.Fprintf(&b, ".\n\n")
 	cpu := m.CPU
 	if cpu == "" {
 		cpu = "unknown CPU"
@@ -309,7 +315,7 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 		rows = append(rows, summaryCells(s, backends))
 	}
 	mdTable(&b, summaryHeader(backends), rows)
-	fmt.Fprintf(&b, "\nPer measurement (solve share: time inside the backend's Solve, summed over the adjoint's two concurrent chains, over the L-BFGS wall time):\n\n")
+	fmt.Fprintf(&b, "\nPer measurement. Solve share: wall time inside the backend's Solve, summed over the adjoint's two concurrent chains, over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput.\n\n")
 	rows = rows[:0]
 	for _, m := range rep.Results {
 		rows = append(rows, detailCells(m))

@@ -36,6 +36,8 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	md := fs.String("markdown", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
 	tHeat := fs.Float64("t", 0, "diffusion time t_heat (0: 3e-3 in 2-D, 1e-3 in 3-D, the paper's settings)")
 	lambdaS := fs.Float64("lambda-s", 0, "λ_s (0: 0.03 in 2-D, 1 in 3-D, as in the README runs; negative disables)")
+	jsonOut := fs.String("json", "", "also write the raw report as JSON to this file")
+	from := fs.String("from", "", "do not measure: render the report saved by -json in this file (with -markdown to update the table)")
 	budget := fs.Duration("budget", 0, "start no new measurement after this much time (e.g. 90m); 0: no limit")
 	store := fs.Bool("store", false, "keep every heat sub-step for the adjoint (the reference's memory strategy) instead of recomputing")
 	return func(ctx context.Context, args []string) error {
@@ -78,22 +80,44 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		case *iters == 0:
 			opt.Iters = -1
 		}
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("find own executable for the child processes: %w", err)
+		var rep *bench.Report
+		var runErr error
+		command := "gmlg bench " + strings.Join(os.Args[2:], " ")
+		if *from != "" {
+			f, err := os.Open(*from)
+			if err != nil {
+				return err
+			}
+			rep, err = bench.ReadJSON(f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			command = rep.Command
+		} else {
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find own executable for the child processes: %w", err)
+			}
+			opt.Command = func(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, exe, "bench") }
+			rep, runErr = bench.Run(ctx, opt)
+			if rep == nil {
+				return runErr
+			}
+			rep.Machine.ProgramVersion = runinfo.Version()
+			rep.Command = command
+			if *jsonOut != "" {
+				if err := atomicfile.Write(*jsonOut, 0o644, rep.WriteJSON); err != nil {
+					return err
+				}
+			}
 		}
-		opt.Command = func(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, exe, "bench") }
-		rep, runErr := bench.Run(ctx, opt)
-		if rep == nil {
-			return runErr
-		}
-		rep.Machine.ProgramVersion = runinfo.Version()
 		if err := bench.WriteText(os.Stdout, rep.Results); err != nil {
 			return err
 		}
 		if *md != "" && len(rep.Results) > 0 {
 			var gen bytes.Buffer
-			if err := bench.WriteMarkdown(&gen, rep, "gmlg bench "+strings.Join(os.Args[2:], " ")); err != nil {
+			if err := bench.WriteMarkdown(&gen, rep, command); err != nil {
 				return err
 			}
 			old, err := os.ReadFile(*md)
