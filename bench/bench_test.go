@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gmlg/gmlg/kernel"
 )
 
 // TestMain lets the test binary serve as the benchmark child: Run re-executes
@@ -375,6 +377,49 @@ func BenchmarkEval(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkSolveColumns times one heat sub-step solve of an N×cols block at
+// the unit metric, for the block widths the learner could use: 8 (half a
+// block per core), 16 (today's Sinkhorn block) and 32 (the adjoint's two
+// chains batched). Compare ns/op per column.
+func BenchmarkSolveColumns(b *testing.B) {
+	for _, row := range []string{"2:50:20", "3:16:20"} {
+		rows, _ := ParseRows(row)
+		g, err := kernel.Cube(rows[0].D, rows[0].N)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, be := range DefaultBackends() {
+			for _, cols := range []int{8, 16, 32} {
+				b.Run(fmt.Sprintf("%s/%s/cols=%d", row, be, cols), func(b *testing.B) {
+					fz, _ := kernel.Backend(be)
+					h, err := kernel.NewHeat(g, &kernel.HeatOptions{Backend: fz, Steps: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer h.Close()
+					w := make([]float64, g.NumEdges())
+					for i := range w {
+						w[i] = 1
+					}
+					if err := h.SetWeights(w); err != nil {
+						b.Fatal(err)
+					}
+					src := make([]float64, g.N()*cols)
+					for i := range src {
+						src[i] = float64(i%7) + 1
+					}
+					dst := make([]float64, len(src))
+					for b.Loop() {
+						if err := h.Apply(dst, src, cols); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }
