@@ -14,7 +14,8 @@ import (
 // datasets (issue #4): toydataF4 (n=50, 11 frames, L=50) with K_heat=100 and
 // 20, and seldovia2 (16³, 10 frames, L=50, K_heat=20), for each sparse
 // backend. It reports the process's peak resident memory (getrusage maxrss)
-// as maxRSS-MB: run one sub-benchmark per process for a clean figure, e.g.
+// as maxRSS-MB and the CPU time per evaluation (all threads) as cpu-ns/op:
+// run one sub-benchmark per process for a clean figure, e.g.
 //
 //	go test -run '^$' -bench 'BenchmarkEval/F4-K100/cholmod' -benchtime 3x ./learn/
 func BenchmarkEval(b *testing.B) {
@@ -49,6 +50,8 @@ func BenchmarkEval(b *testing.B) {
 				defer o.Close()
 				x := make([]float64, o.Dim())
 				grad := make([]float64, len(x))
+				var r0 syscall.Rusage
+				syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
 				for b.Loop() {
 					if _, err := o.Eval(grad, x); err != nil {
 						b.Fatal(err)
@@ -57,6 +60,8 @@ func BenchmarkEval(b *testing.B) {
 				var ru syscall.Rusage
 				if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 					b.ReportMetric(float64(ru.Maxrss)/1024, "maxRSS-MB")
+					cpu := ru.Utime.Nano() + ru.Stime.Nano() - r0.Utime.Nano() - r0.Stime.Nano()
+					b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 				}
 			})
 		}
