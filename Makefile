@@ -28,7 +28,7 @@ build: deps
 
 # The main job on the built-in synthetic dataset (see README).
 # 20×20 grid, 5 sequences of 5 frames made from the reference's analytic
-# metric; 50 L-BFGS iterations (about 40 s on two idle cores).
+# metric; 50 L-BFGS iterations (25 s on two idle cores).
 DEMO_LEARN ?= --t 0.003 --steps 10 --lambda-s 0.01 --skip-endpoints --max-iter 50
 
 demo: build
