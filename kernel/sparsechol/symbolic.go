@@ -47,12 +47,26 @@ type symbolic struct {
 // strictly lower part by rows: for row k the columns m<k with A(k,m) ≠ 0
 // (rows[ptr[k]:ptr[k+1]], unsorted).
 func lowerByRows(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
+	return permutedLower(p, pinv, true)
+}
+
+// permutedLower lists the strictly lower entries (hi, lo) of the pattern
+// permuted by pinv, grouped by hi (byRows) or by lo, in CSR/CSC form.
+func permutedLower(p *factor.Pattern, pinv []int, byRows bool) (ptr []int, idx []int32) {
 	n := p.N
+	split := func(j, k int) (key, val int) {
+		a, b := pinv[p.RowIdx[k]], pinv[j]
+		hi, lo := max(a, b), min(a, b)
+		if byRows {
+			return hi, lo
+		}
+		return lo, hi
+	}
 	ptr = make([]int, n+1)
 	for j := 0; j < n; j++ {
 		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
-			a, b := pinv[p.RowIdx[k]], pinv[j]
-			ptr[max(a, b)+1]++
+			key, _ := split(j, k)
+			ptr[key+1]++
 		}
 	}
 	for k := 0; k < n; k++ {
@@ -62,10 +76,9 @@ func lowerByRows(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
 	pos := append([]int(nil), ptr[:n]...)
 	for j := 0; j < n; j++ {
 		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
-			a, b := pinv[p.RowIdx[k]], pinv[j]
-			hi, lo := max(a, b), min(a, b)
-			idx[pos[hi]] = int32(lo)
-			pos[hi]++
+			key, val := split(j, k)
+			idx[pos[key]] = int32(val)
+			pos[key]++
 		}
 	}
 	return ptr, idx
@@ -361,28 +374,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 // lowerByCols returns the strictly lower part of the permuted pattern by
 // columns: for column j the rows i>j with A(i,j) ≠ 0.
 func lowerByCols(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
-	n := p.N
-	ptr = make([]int, n+1)
-	for j := 0; j < n; j++ {
-		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
-			a, b := pinv[p.RowIdx[k]], pinv[j]
-			ptr[min(a, b)+1]++
-		}
-	}
-	for k := 0; k < n; k++ {
-		ptr[k+1] += ptr[k]
-	}
-	idx = make([]int32, ptr[n])
-	pos := append([]int(nil), ptr[:n]...)
-	for j := 0; j < n; j++ {
-		for k := p.ColPtr[j] + 1; k < p.ColPtr[j+1]; k++ {
-			a, b := pinv[p.RowIdx[k]], pinv[j]
-			hi, lo := max(a, b), min(a, b)
-			idx[pos[lo]] = int32(hi)
-			pos[lo]++
-		}
-	}
-	return ptr, idx
+	return permutedLower(p, pinv, false)
 }
 
 // splitTree chooses whole subtrees of the forest (parent, in postorder) for
