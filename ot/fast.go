@@ -550,18 +550,9 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 		fi.stats.AdjointConverged = true
 	}
 	if fi.hasEnd {
-		for e, r := range b.endRef {
-			copy(b.col(fi.gEnd, e), grec[r.seq][r.frame])
-		}
-		if err := dk.Adjoint(fi.abEnd, gparam, b.aEnd, fi.gEnd, b.nEnd); err != nil {
-			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
-		}
 		clear(fi.g1)
-		for e := 0; e < b.nEnd; e++ {
-			abe, ae := b.col(fi.abEnd, e), b.col(b.aEnd, e)
-			for i := range fi.g1 {
-				fi.g1[i] -= abe[i] * ae[i] / b.k1[i]
-			}
+		if err := b.endpointAdjoint(dk, gparam, grec, fi.gEnd, fi.abEnd, fi.g1); err != nil {
+			return fmt.Errorf("ot: FastInterpolator.Backward: %w", err)
 		}
 		if err := dk.Adjoint(nil, gparam, b.ones, fi.g1, 1); err != nil {
 			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)

@@ -460,19 +460,8 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 		}
 	}
 	// Endpoint frames: r = K·a, a = P / K·1.
-	if ip.nEnd > 0 {
-		for e, r := range ip.endRef {
-			copy(ip.col(ip.gEnd, e), grec[r.seq][r.frame])
-		}
-		if err := dk.Adjoint(ip.abEnd, gparam, ip.aEnd, ip.gEnd, ip.nEnd); err != nil {
-			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
-		}
-		for e := 0; e < ip.nEnd; e++ {
-			abe, ae := ip.col(ip.abEnd, e), ip.col(ip.aEnd, e)
-			for i := range ip.g1 {
-				ip.g1[i] -= abe[i] * ae[i] / ip.k1[i]
-			}
-		}
+	if err := ip.endpointAdjoint(dk, gparam, grec, ip.gEnd, ip.abEnd, ip.g1); err != nil {
+		return fmt.Errorf("ot: Backward: %w", err)
 	}
 	// Through K·1 (shared by the endpoint rule and the first iteration).
 	if err := dk.Adjoint(nil, gparam, ip.ones, ip.g1, 1); err != nil {
@@ -481,6 +470,28 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	for _, g := range gparam {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
 			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Hint: hintGrad}
+		}
+	}
+	return nil
+}
+
+// endpointAdjoint back-propagates through the endpoint frames r = K·a,
+// a = P/K·1: it adds their parameter gradient to gparam and the gradient
+// with respect to K·1 to g1. gEnd and abEnd are N×E scratch blocks.
+func (ip *Interpolator) endpointAdjoint(dk DiffKernel, gparam []float64, grec [][][]float64, gEnd, abEnd, g1 []float64) error {
+	if ip.nEnd == 0 {
+		return nil
+	}
+	for e, r := range ip.endRef {
+		copy(ip.col(gEnd, e), grec[r.seq][r.frame])
+	}
+	if err := dk.Adjoint(abEnd, gparam, ip.aEnd, gEnd, ip.nEnd); err != nil {
+		return fmt.Errorf("kernel adjoint: %w", err)
+	}
+	for e := 0; e < ip.nEnd; e++ {
+		abe, ae := ip.col(abEnd, e), ip.col(ip.aEnd, e)
+		for i := range g1 {
+			g1[i] -= abe[i] * ae[i] / ip.k1[i]
 		}
 	}
 	return nil
