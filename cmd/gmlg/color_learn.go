@@ -104,7 +104,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 				if len(args) != 1 {
 					return usagef("want exactly one image directory, got %d arguments", len(args))
 				}
-				var logw io.Writer = os.Stderr
+				_, logw := outputs(ctx)
 				if o.quiet {
 					logw = io.Discard
 				}

@@ -90,7 +90,7 @@ metric, metric.png (the metric before prolongation, per axis).`,
 				if len(args) != 2 {
 					return usagef("want a day and a night image, got %d arguments", len(args))
 				}
-				var logw io.Writer = os.Stderr
+				_, logw := outputs(ctx)
 				if o.quiet {
 					logw = io.Discard
 				}

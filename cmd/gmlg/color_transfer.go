@@ -58,7 +58,7 @@ The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
 				if len(args) < 2 {
 					return usagef("want a target image and at least one source image, got %d arguments", len(args))
 				}
-				var logw io.Writer = os.Stderr
+				_, logw := outputs(ctx)
 				if o.quiet {
 					logw = io.Discard
 				}
