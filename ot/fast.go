@@ -453,22 +453,7 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 		panic("ot: FastInterpolator.Backward: no successful Forward to differentiate")
 	}
 	b := fi.base
-	if len(gparam) != dk.NumParams() {
-		panic(fmt.Sprintf("ot: FastInterpolator.Backward: len(gparam) = %d, want NumParams() = %d", len(gparam), dk.NumParams()))
-	}
-	if len(grec) != len(b.recs) {
-		panic("ot: FastInterpolator.Backward: grec must have one entry per sequence")
-	}
-	for s := range grec {
-		if len(grec[s]) != len(b.recs[s]) {
-			panic(fmt.Sprintf("ot: FastInterpolator.Backward: grec[%d] has %d frames, want %d", s, len(grec[s]), len(b.recs[s])))
-		}
-		for j := range grec[s] {
-			if len(grec[s][j]) != fi.n {
-				panic(fmt.Sprintf("ot: FastInterpolator.Backward: grec[%d][%d] has length %d, want %d", s, j, len(grec[s][j]), fi.n))
-			}
-		}
-	}
+	b.checkGrads("FastInterpolator.Backward", dk, gparam, grec)
 	fi.stats.AdjointIterations, fi.stats.AdjointResidual, fi.stats.AdjointConverged = 0, 0, false
 	n := fi.n
 	c := 2 * b.nInt

@@ -9,25 +9,7 @@ import (
 // fastObjective is objective for a FastInterpolator.
 func fastObjective(t *testing.T, fi *FastInterpolator, loss Loss, obs, grec [][][]float64) float64 {
 	t.Helper()
-	recs, err := fi.Forward()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total float64
-	for s := range recs {
-		for j := range recs[s] {
-			var g []float64
-			if grec != nil {
-				g = grec[s][j]
-			}
-			v, err := loss.Eval(g, recs[s][j], obs[s][j])
-			if err != nil {
-				t.Fatal(err)
-			}
-			total += v
-		}
-	}
-	return total
+	return objective(t, fi, loss, obs, grec)
 }
 
 func randObs(rng *rand.Rand, recs [][][]float64, n int) [][][]float64 {

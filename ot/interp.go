@@ -361,22 +361,7 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	if !ip.done {
 		panic("ot: Backward: no successful Forward to back-propagate through")
 	}
-	if len(gparam) != dk.NumParams() {
-		panic(fmt.Sprintf("ot: Backward: len(gparam) = %d, want NumParams() = %d", len(gparam), dk.NumParams()))
-	}
-	if len(grec) != len(ip.recs) {
-		panic("ot: Backward: grec must have one entry per sequence")
-	}
-	for s := range grec {
-		if len(grec[s]) != len(ip.recs[s]) {
-			panic(fmt.Sprintf("ot: Backward: grec[%d] has %d frames, want %d", s, len(grec[s]), len(ip.recs[s])))
-		}
-		for j := range grec[s] {
-			if len(grec[s][j]) != ip.n {
-				panic(fmt.Sprintf("ot: Backward: grec[%d][%d] has length %d, want %d", s, j, len(grec[s][j]), ip.n))
-			}
-		}
-	}
+	ip.checkGrads("Backward", dk, gparam, grec)
 	n := ip.n
 	clear(ip.g1)
 	c := 2 * ip.nInt
@@ -495,4 +480,25 @@ func (ip *Interpolator) endpointAdjoint(dk DiffKernel, gparam []float64, grec []
 		}
 	}
 	return nil
+}
+
+// checkGrads panics unless gparam has one entry per kernel parameter and grec
+// one length-N gradient per reconstructed frame (op names the caller).
+func (ip *Interpolator) checkGrads(op string, dk DiffKernel, gparam []float64, grec [][][]float64) {
+	if len(gparam) != dk.NumParams() {
+		panic(fmt.Sprintf("ot: %s: len(gparam) = %d, want NumParams() = %d", op, len(gparam), dk.NumParams()))
+	}
+	if len(grec) != len(ip.recs) {
+		panic("ot: " + op + ": grec must have one entry per sequence")
+	}
+	for s := range grec {
+		if len(grec[s]) != len(ip.recs[s]) {
+			panic(fmt.Sprintf("ot: %s: grec[%d] has %d frames, want %d", op, s, len(grec[s]), len(ip.recs[s])))
+		}
+		for j := range grec[s] {
+			if len(grec[s][j]) != ip.n {
+				panic(fmt.Sprintf("ot: %s: grec[%d][%d] has length %d, want %d", op, s, j, len(grec[s][j]), ip.n))
+			}
+		}
+	}
 }

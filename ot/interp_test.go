@@ -47,9 +47,14 @@ func makeSeqs(rng *rand.Rand, n int, times [][]float64) []Sequence {
 	return seqs
 }
 
+// forwarder is what objective needs of Interpolator and FastInterpolator.
+type forwarder interface {
+	Forward() ([][][]float64, error)
+}
+
 // objective returns Σ_s Σ_j loss(rec_sj, obs_sj) for the current kernel and
 // fills grec (if non-nil) with its gradient.
-func objective(t *testing.T, ip *Interpolator, loss Loss, obs, grec [][][]float64) float64 {
+func objective(t *testing.T, ip forwarder, loss Loss, obs, grec [][][]float64) float64 {
 	t.Helper()
 	recs, err := ip.Forward()
 	if err != nil {
