@@ -91,32 +91,6 @@ func mustPanic(t *testing.T, name string, f func()) {
 func TestBackwardFewIterations(t *testing.T) {
 	for _, L := range []int{1, 2} {
 		rng := rand.New(rand.NewPCG(21, uint64(L)))
-		tk := testKernels[0]
-		theta := tk.theta(rng)
-		k := tk.make(theta)
-		n := k.Size()
-		ip, err := NewInterpolator(k, makeSeqs(rng, n, seqCases[0].times), &InterpSettings{Iterations: L})
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs := shapeLike(ip.Recs())
-		for s := range obs {
-			for j := range obs[s] {
-				obs[s][j] = normalized(randVec(rng, n, 0.05, 1))
-			}
-		}
-		grec := shapeLike(ip.Recs())
-		objective(t, ip, L2, obs, grec)
-		gp := make([]float64, k.NumParams())
-		if err := ip.Backward(gp, grec); err != nil {
-			t.Fatal(err)
-		}
-		fd := fdGrad(func(th []float64) float64 {
-			k.setParams(th)
-			return objective(t, ip, L2, obs, nil)
-		}, theta, 1e-6)
-		if e := relErr(gp, fd); !(e <= 1e-6) {
-			t.Errorf("L=%d: relative error %.3g", L, e)
-		}
+		checkBackward(t, testKernels[0], rng, seqCases[0].times, L, L2)
 	}
 }

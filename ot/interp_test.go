@@ -97,37 +97,43 @@ func TestBackwardFiniteDifferences(t *testing.T) {
 			for _, loss := range []Loss{L2, L1, KL} {
 				t.Run(tk.name+"/"+sc.name+"/"+loss.String(), func(t *testing.T) {
 					rng := rand.New(rand.NewPCG(7, uint64(loss)))
-					theta := tk.theta(rng)
-					k := tk.make(theta)
-					n := k.Size()
-					ip, err := NewInterpolator(k, makeSeqs(rng, n, sc.times), &InterpSettings{Iterations: 6})
-					if err != nil {
-						t.Fatal(err)
-					}
-					obs := shapeLike(ip.Recs())
-					for s := range obs {
-						for j := range obs[s] {
-							obs[s][j] = normalized(randVec(rng, n, 0.05, 1))
-						}
-					}
-					grec := shapeLike(ip.Recs())
-					objective(t, ip, loss, obs, grec)
-					gp := make([]float64, k.NumParams())
-					if err := ip.Backward(gp, grec); err != nil {
-						t.Fatal(err)
-					}
-					fd := fdGrad(func(th []float64) float64 {
-						k.setParams(th)
-						return objective(t, ip, loss, obs, nil)
-					}, theta, 1e-6)
-					// Central differences with h = 1e-6 are accurate to
-					// ~1e-9 relative on these smooth objectives.
-					if e := relErr(gp, fd); e > 1e-6 || math.IsNaN(e) {
-						t.Errorf("relative error %.3g\ngot  %v\nwant %v", e, gp, fd)
-					}
+					checkBackward(t, tk, rng, sc.times, 6, loss)
 				})
 			}
 		}
+	}
+}
+
+// checkBackward compares Backward with central finite differences of
+// Σ loss(rec, obs) (h = 1e-6, accurate to ~1e-9 relative on these smooth
+// objectives) for kernel tk, sequences with the given times and L iterations.
+func checkBackward(t *testing.T, tk testKernel, rng *rand.Rand, times [][]float64, L int, loss Loss) {
+	t.Helper()
+	theta := tk.theta(rng)
+	k := tk.make(theta)
+	n := k.Size()
+	ip, err := NewInterpolator(k, makeSeqs(rng, n, times), &InterpSettings{Iterations: L})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := shapeLike(ip.Recs())
+	for s := range obs {
+		for j := range obs[s] {
+			obs[s][j] = normalized(randVec(rng, n, 0.05, 1))
+		}
+	}
+	grec := shapeLike(ip.Recs())
+	objective(t, ip, loss, obs, grec)
+	gp := make([]float64, k.NumParams())
+	if err := ip.Backward(gp, grec); err != nil {
+		t.Fatal(err)
+	}
+	fd := fdGrad(func(th []float64) float64 {
+		k.setParams(th)
+		return objective(t, ip, loss, obs, nil)
+	}, theta, 1e-6)
+	if e := relErr(gp, fd); e > 1e-6 || math.IsNaN(e) {
+		t.Errorf("L=%d %v: relative error %.3g\ngot  %v\nwant %v", L, loss, e, gp, fd)
 	}
 }
 
