@@ -70,42 +70,10 @@ func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 	}
 }
 
-// subDot computes y -= Σ_k l[k]·xs[k*cols : k*cols+len(y)].
+// subDot computes y -= Σ_k l[k]·xs[k*cols : k*cols+len(y)]: subStrided with
+// contiguous coefficients.
 func subDot(y, l, xs []float64, cols int) {
-	if len(l) == 0 {
-		return
-	}
-	c := 0
-	for ; c+16 <= len(y); c += 16 {
-		var a0, a1, a2, a3 archsimd.Float64x4
-		for k, lk := range l {
-			v := archsimd.BroadcastFloat64x4(lk)
-			p := xs[k*cols+c : k*cols+c+16]
-			a0 = v.MulAdd(archsimd.LoadFloat64x4Slice(p[0:4]), a0)
-			a1 = v.MulAdd(archsimd.LoadFloat64x4Slice(p[4:8]), a1)
-			a2 = v.MulAdd(archsimd.LoadFloat64x4Slice(p[8:12]), a2)
-			a3 = v.MulAdd(archsimd.LoadFloat64x4Slice(p[12:16]), a3)
-		}
-		q := y[c : c+16]
-		archsimd.LoadFloat64x4Slice(q[0:4]).Sub(a0).StoreSlice(q[0:4])
-		archsimd.LoadFloat64x4Slice(q[4:8]).Sub(a1).StoreSlice(q[4:8])
-		archsimd.LoadFloat64x4Slice(q[8:12]).Sub(a2).StoreSlice(q[8:12])
-		archsimd.LoadFloat64x4Slice(q[12:16]).Sub(a3).StoreSlice(q[12:16])
-	}
-	for ; c+4 <= len(y); c += 4 {
-		var a0 archsimd.Float64x4
-		for k, lk := range l {
-			a0 = archsimd.BroadcastFloat64x4(lk).MulAdd(archsimd.LoadFloat64x4Slice(xs[k*cols+c:k*cols+c+4]), a0)
-		}
-		archsimd.LoadFloat64x4Slice(y[c : c+4]).Sub(a0).StoreSlice(y[c : c+4])
-	}
-	for ; c < len(y); c++ {
-		s := 0.0
-		for k, lk := range l {
-			s += lk * xs[k*cols+c]
-		}
-		y[c] -= s
-	}
+	subStrided(y, l, 1, xs, len(l), cols)
 }
 
 // subGather computes y -= Σ_r l[r*stride]·x[idx[r]*cols : idx[r]*cols+len(y)].
