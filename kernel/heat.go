@@ -85,7 +85,9 @@ type HeatOptions struct {
 	// Serial keeps all solves on the caller's goroutine. By default, when
 	// GOMAXPROCS > 1, Apply solves the two halves of its columns as two
 	// concurrent streams, and Adjoint runs its forward and adjoint chains
-	// concurrently (keeping both, 2·Steps blocks, instead of one).
+	// concurrently (keeping both, 2·Steps blocks, instead of one); in Store
+	// mode Adjoint runs the adjoint chains of the two recorded column
+	// halves concurrently.
 	Serial bool
 }
 
@@ -115,6 +117,7 @@ type Heat struct {
 
 	// Work buffers, grown on demand and then reused.
 	chainU, chainV []float64
+	chainV2        []float64
 	tmp, tmpW      []float64
 	tape           []tapeEntry
 	spare          [][]float64
@@ -124,19 +127,23 @@ type Heat struct {
 	done chan error
 }
 
-// chainJob is work for the worker goroutine: the forward chain into buf
-// (Adjoint), or the S sub-steps from src into dst (the second half of an
-// Apply's columns).
+// chainJob is work for the worker goroutine: the adjoint chain from g into
+// buf (g non-nil), the forward chain into buf (Adjoint, or Store mode's
+// second half of the columns), or the S sub-steps from src into dst (the
+// second half of an Apply's columns).
 type chainJob struct {
-	buf, dst, src []float64
-	cols          int
+	buf, dst, src, g []float64
+	cols             int
 }
 
 func (h *Heat) worker() {
 	for j := range h.jobs {
-		if j.buf != nil {
+		switch {
+		case j.g != nil:
+			h.done <- h.adjointChain(j.buf, j.g, j.cols)
+		case j.buf != nil:
 			h.done <- h.chain(j.buf, j.cols)
-		} else {
+		default:
 			h.tmpW = grow(h.tmpW, len(j.src))
 			h.done <- h.steps(j.dst, j.src, j.cols, h.tmpW)
 		}
@@ -155,9 +162,13 @@ func (h *Heat) concurrent() bool {
 	return true
 }
 
+// tapeEntry is the recorded forward chain of one Apply in Store mode. When
+// the Apply ran as two concurrent streams, chain holds the iterates of the
+// first half columns and chain2 those of the others.
 type tapeEntry struct {
-	cols  int
-	chain []float64 // u_0..u_S, (S+1)·N·cols
+	cols, half int       // half = columns in chain (cols when not split)
+	chain      []float64 // u_0..u_S of the first half, (S+1)·N·half
+	chain2     []float64 // u_0..u_S of the others, (S+1)·N·(cols−half), or nil
 }
 
 // NewHeat analyses the heat system of g. Call SetWeights before Apply.
@@ -394,12 +405,34 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 	h.checkReady("Apply")
 	h.checkBlock("Apply", cols, dst, src)
 	if h.opt.Memory == Store {
-		ent := h.newTapeEntry(cols)
-		copy(ent.chain, src)
-		if err := h.chain(ent.chain, cols); err != nil {
+		half := cols
+		if cols >= 2 && h.concurrent() {
+			half = cols / 2
+		}
+		ent := h.newTapeEntry(cols, half)
+		nh := half * h.g.n
+		copy(ent.chain, src[:nh])
+		var err error
+		if ent.chain2 != nil {
+			// Two concurrent streams, as below; each records its chain.
+			copy(ent.chain2, src[nh:])
+			h.jobs <- chainJob{buf: ent.chain2, cols: cols - half}
+			err = errors.Join(h.chain(ent.chain, half), <-h.done)
+		} else {
+			err = h.chain(ent.chain, cols)
+		}
+		if err != nil {
+			h.recycle(ent.chain)
+			if ent.chain2 != nil {
+				h.recycle(ent.chain2)
+			}
 			return err
 		}
-		copy(dst, ent.chain[h.opt.Steps*h.g.n*cols:])
+		s := h.opt.Steps
+		copy(dst[:nh], ent.chain[s*nh:])
+		if ent.chain2 != nil {
+			copy(dst[nh:], ent.chain2[s*(len(src)-nh):])
+		}
 		h.tape = append(h.tape, ent)
 		return nil
 	}
@@ -520,6 +553,9 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	var u []float64
 	recompute := true
 	if ent, ok := h.popTape(src, cols); ok {
+		if ent.chain2 != nil {
+			return h.adjointSplit(gsrc, gw, gdst, ent)
+		}
 		u, recompute = ent.chain, false
 		defer h.recycle(ent.chain)
 	} else {
@@ -554,6 +590,37 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 			h.mulMcn(gsrc, v0, cols)
 		} else {
 			copy(gsrc, v0)
+		}
+	}
+	return nil
+}
+
+// adjointSplit is Adjoint for a tape entry recorded as two streams: the
+// adjoint chains of the two column halves run concurrently, then both
+// halves' weight gradients are accumulated on the caller's goroutine.
+func (h *Heat) adjointSplit(gsrc, gw, gdst []float64, ent tapeEntry) error {
+	defer h.recycle(ent.chain)
+	defer h.recycle(ent.chain2)
+	s, n := h.opt.Steps, h.g.n
+	ca, cb := ent.half, ent.cols-ent.half
+	nh := ca * n
+	h.chainV = grow(h.chainV, s*nh)
+	h.chainV2 = grow(h.chainV2, s*cb*n)
+	va, vb := h.chainV, h.chainV2
+	h.jobs <- chainJob{buf: vb, g: gdst[nh:], cols: cb}
+	errA := h.adjointChain(va, gdst[:nh], ca)
+	if err := errors.Join(errA, <-h.done); err != nil {
+		return err
+	}
+	h.accumulate(gw, ent.chain, va, ca)
+	h.accumulate(gw, ent.chain2, vb, cb)
+	if gsrc != nil {
+		if h.opt.Scheme == CrankNicolson {
+			h.mulMcn(gsrc[:nh], va[:nh], ca)
+			h.mulMcn(gsrc[nh:], vb[:cb*n], cb)
+		} else {
+			copy(gsrc[:nh], va[:nh])
+			copy(gsrc[nh:], vb[:cb*n])
 		}
 	}
 	return nil
@@ -601,16 +668,26 @@ func (h *Heat) accumulate(gw, u, v []float64, cols int) {
 	}
 }
 
-func (h *Heat) newTapeEntry(cols int) tapeEntry {
-	size := (h.opt.Steps + 1) * h.g.n * cols
+// newTapeEntry returns an entry for an Apply of cols columns whose first
+// half columns are recorded in chain (half == cols: not split).
+func (h *Heat) newTapeEntry(cols, half int) tapeEntry {
+	ent := tapeEntry{cols: cols, half: half, chain: h.spareBuf((h.opt.Steps + 1) * h.g.n * half)}
+	if half < cols {
+		ent.chain2 = h.spareBuf((h.opt.Steps + 1) * h.g.n * (cols - half))
+	}
+	return ent
+}
+
+// spareBuf returns a recycled buffer of length size, or a new one.
+func (h *Heat) spareBuf(size int) []float64 {
 	for i := len(h.spare) - 1; i >= 0; i-- {
 		if cap(h.spare[i]) >= size {
 			buf := h.spare[i][:size]
 			h.spare = append(h.spare[:i], h.spare[i+1:]...)
-			return tapeEntry{cols: cols, chain: buf}
+			return buf
 		}
 	}
-	return tapeEntry{cols: cols, chain: make([]float64, size)}
+	return make([]float64, size)
 }
 
 func (h *Heat) popTape(src []float64, cols int) (tapeEntry, bool) {
@@ -621,8 +698,14 @@ func (h *Heat) popTape(src []float64, cols int) (tapeEntry, bool) {
 	if top.cols != cols {
 		return tapeEntry{}, false
 	}
-	for i, x := range src {
+	nh := top.half * h.g.n
+	for i, x := range src[:nh] {
 		if top.chain[i] != x {
+			return tapeEntry{}, false
+		}
+	}
+	for i, x := range src[nh:] {
+		if top.chain2[i] != x {
 			return tapeEntry{}, false
 		}
 	}
@@ -635,6 +718,9 @@ func (h *Heat) recycle(buf []float64) { h.spare = append(h.spare, buf) }
 func (h *Heat) releaseTape() {
 	for _, ent := range h.tape {
 		h.spare = append(h.spare, ent.chain)
+		if ent.chain2 != nil {
+			h.spare = append(h.spare, ent.chain2)
+		}
 	}
 	h.tape = h.tape[:0]
 }

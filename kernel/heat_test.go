@@ -305,6 +305,7 @@ func TestAdjointFiniteDifferences(t *testing.T) {
 			{"edge/general/be", gen, false, BackwardEuler, Recompute, false, true},
 			{"edge/2d/be/store", g2, false, BackwardEuler, Store, false, true},
 			{"vertex/2d/cn/store", g2, true, CrankNicolson, Store, false, true},
+			{"vertex/3d/be/store/serial", g3, true, BackwardEuler, Store, true, true},
 			{"vertex/2d-10/be/directional", gbig, true, BackwardEuler, Recompute, false, false},
 			{"edge/2d-10/cn/directional", gbig, false, CrankNicolson, Recompute, false, false},
 		}
@@ -322,6 +323,9 @@ func TestAdjointFiniteDifferences(t *testing.T) {
 				}
 				defer h.Close()
 				cols := 2
+				if c.memory == Store {
+					cols = 3 // an uneven split of the two recorded streams
+				}
 				o := &objective{h: h, m: m, x: randBlock(rng, c.g.N()*cols), g: randBlock(rng, c.g.N()*cols), cols: cols}
 				for i := range o.g {
 					o.g[i] -= 0.5

@@ -52,6 +52,8 @@ type colorLearnOptions struct {
 	saveEvery     int
 	resume        bool
 	backend       string
+	store         bool
+	serial        bool
 	quiet         bool
 }
 
@@ -99,6 +101,8 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.saveEvery, "save-every", colorPresetSaveEvery, "write metric and histogram snapshots every `k` iterations (and at 1 and the end)")
 			fs.BoolVar(&o.resume, "resume", false, "continue from the run directory's checkpoint")
 			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
+			fs.BoolVar(&o.store, "store", false, "keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
+			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -203,8 +207,12 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return err
 	}
 
+	memory := kernel.Recompute
+	if o.store {
+		memory = kernel.Store
+	}
 	obj, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &learn.Config{
-		Heat:       kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend},
+		Heat:       kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory, Serial: o.serial},
 		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	})
 	if err != nil {
