@@ -178,8 +178,25 @@ type CoarseToFineSettings struct {
 	// is overridden by the level's when that is non-zero; the Callback
 	// sees each level's own iteration numbers).
 	Minimize Settings
+	// LevelStart, if set, is called when a level's objective is built,
+	// before its first evaluation; obj stays open until the level ends
+	// (use it, e.g., for its Reconstructions in the Callback).
+	LevelStart func(level int, dims []int, obj *FastObjective)
 	// LevelDone, if set, is called after each level with its report.
 	LevelDone func(LevelReport)
+	// Resume, if set, continues an interrupted run: the levels before
+	// Resume.Level are skipped and that level continues from
+	// Resume.State (a Progress.State of it). The warm start of the
+	// Sinkhorn scalings is not part of the state, so a resumed level
+	// starts its first evaluation cold and the run is not bitwise that of
+	// an uninterrupted one.
+	Resume *CoarseToFineCheckpoint
+}
+
+// CoarseToFineCheckpoint is where a coarse-to-fine run can continue from.
+type CoarseToFineCheckpoint struct {
+	Level int    // index in the schedule
+	State *State // the optimiser's state on that level
 }
 
 // LevelReport describes one finished level of CoarseToFine.
@@ -278,10 +295,23 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		}
 		levelSeqs = append(levelSeqs, cur)
 	}
+	first := 0
+	if r := set.Resume; r != nil {
+		if r.Level < 0 || r.Level >= len(sched) || r.State == nil {
+			return nil, fmt.Errorf("learn: coarse to fine: cannot resume at level %d of a %d-level schedule", r.Level, len(sched))
+		}
+		if want := len(dims) * gridSize(levelDims[sched[r.Level].Coarsen]); len(r.State.X) != want {
+			return nil, fmt.Errorf("learn: coarse to fine: resume state of length %d for level %d, want %d", len(r.State.X), r.Level, want)
+		}
+		first = r.Level
+	}
 	out := &CoarseToFineResult{}
 	var theta []float64 // metric of the previous level
 	var prevDims []int
 	for li, l := range sched {
+		if li < first {
+			continue
+		}
 		d := levelDims[l.Coarsen]
 		gl, err := kernel.Grid(d...)
 		if err != nil {
@@ -302,8 +332,21 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		if l.MaxIter != 0 {
 			ms.MaxIter = l.MaxIter
 		}
+		if cb := set.Minimize.Callback; cb != nil {
+			ms.Callback = func(p *Progress) error {
+				p.Level = li
+				return cb(p)
+			}
+		}
+		var resume *State
+		if li == first && set.Resume != nil {
+			resume = set.Resume.State
+		}
+		if set.LevelStart != nil {
+			set.LevelStart(li, d, obj)
+		}
 		start := time.Now()
-		res, err := Minimize(ctx, obj, x0, &ms, nil)
+		res, err := Minimize(ctx, obj, x0, &ms, resume)
 		obj.Close()
 		if res == nil {
 			return nil, fmt.Errorf("learn: coarse to fine, level %d (grid %v): %w", li, d, err)

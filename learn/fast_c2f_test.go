@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"testing"
 	"time"
@@ -75,5 +76,62 @@ func TestCoarseToFineToy(t *testing.T) {
 	}
 	if fine.Evals >= resE.State.Evals {
 		t.Errorf("fast mode used %d fine evaluations, exact %d", fine.Evals, resE.State.Evals)
+	}
+}
+
+// TestCoarseToFineResume interrupts a two-level run on its fine level and
+// resumes it from the checkpoint: the resumed run skips the coarse level,
+// reports the level in its Progress, continues the iteration count and
+// ends close to the uninterrupted run (not bitwise: the warm start is not
+// part of the state).
+func TestCoarseToFineResume(t *testing.T) {
+	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
+	g, seqs, _ := recoveryData(t, 9, heat, 4, 20)
+	cfg := Config{Heat: heat, Iterations: 20, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	sched := []Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 8}}
+	var ckpt *CoarseToFineCheckpoint
+	var levels []int
+	starts := 0
+	set := CoarseToFineSettings{
+		Schedule: sched,
+		Minimize: Settings{Callback: func(p *Progress) error {
+			levels = append(levels, p.Level)
+			if p.Level == 1 && p.Iter == 4 {
+				ckpt = &CoarseToFineCheckpoint{Level: 1, State: cloneState(p.State)}
+			}
+			return nil
+		}},
+		LevelStart: func(level int, dims []int, obj *FastObjective) {
+			starts++
+			if obj.Graph().N() != dims[0]*dims[1] {
+				t.Errorf("level %d: objective on %d vertices for grid %v", level, obj.Graph().N(), dims)
+			}
+		},
+	}
+	full, err := CoarseToFine(context.Background(), g, seqs, &cfg, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if starts != 2 || len(levels) != 11 || levels[0] != 0 || levels[len(levels)-1] != 1 {
+		t.Fatalf("uninterrupted run: %d level starts, callback levels %v; want 2 starts, 3×0 then 8×1", starts, levels)
+	}
+	if ckpt == nil {
+		t.Fatal("no checkpoint at fine iteration 4")
+	}
+	levels, starts = nil, 0
+	set.Resume = ckpt
+	res, err := CoarseToFine(context.Background(), g, seqs, &cfg, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if starts != 1 || len(res.Levels) != 1 || res.State.Iter != 8 || len(levels) != 4 || levels[0] != 1 {
+		t.Fatalf("resumed run: %d level starts, %d level reports, %d iterations, callback levels %v", starts, len(res.Levels), res.State.Iter, levels)
+	}
+	if d := math.Abs(res.F-full.F) / full.F; d > 1e-3 {
+		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g (relative difference %.2g > 1e-3)", res.F, full.F, d)
+	}
+	set.Resume = &CoarseToFineCheckpoint{Level: 0, State: ckpt.State}
+	if _, err := CoarseToFine(context.Background(), g, seqs, &cfg, &set); err == nil {
+		t.Error("a fine-level state given for the coarse level was accepted")
 	}
 }

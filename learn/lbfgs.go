@@ -53,6 +53,9 @@ type Progress struct {
 	Elapsed  time.Duration // since Minimize started (not counting a resumed run's past)
 	X        []float64     // current point (log metric)
 	State    *State        // everything needed to resume from here
+	// Level is the index in the schedule of CoarseToFine's current level
+	// (0 outside CoarseToFine); X and State are that level's.
+	Level int
 }
 
 // State is the optimiser's complete state at an accepted iterate: resuming

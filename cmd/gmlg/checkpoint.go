@@ -29,8 +29,13 @@ type checkpoint struct {
 // writeCheckpoint writes ck atomically (gob encoding, exact for float64).
 func writeCheckpoint(path string, ck *checkpoint) error {
 	ck.Magic = checkpointMagic
+	return gobWriteFile(path, ck)
+}
+
+// gobWriteFile writes the gob encoding of v to path atomically.
+func gobWriteFile(path string, v any) error {
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(ck); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)

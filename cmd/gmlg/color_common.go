@@ -56,6 +56,12 @@ type colorLearnParams struct {
 	MaxIter       int      `json:"max_iter"`
 	SaveEvery     int      `json:"save_every"`
 	Backend       string   `json:"backend"`
+	// Mode is "exact" (the reference; empty in runs made before fast mode)
+	// or "fast"; Tol, Coarse and CoarseIters are fast mode's settings.
+	Mode        string  `json:"mode,omitempty"`
+	Tol         float64 `json:"tol,omitempty"`
+	Coarse      int     `json:"coarse_levels,omitempty"`
+	CoarseIters int     `json:"coarse_iters,omitempty"`
 }
 
 // colorListImages returns the files of dir matching pattern, sorted
@@ -176,11 +182,7 @@ func colorThumb(img image.Image, maxW int) *image.NRGBA {
 // colorSaveCheckpoint writes the optimiser state atomically (gob keeps
 // float64 values exact).
 func colorSaveCheckpoint(path string, st *learn.State) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
-		return fmt.Errorf("encode checkpoint: %w", err)
-	}
-	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)
+	return gobWriteFile(path, st)
 }
 
 // colorLoadCheckpoint reads a state written by colorSaveCheckpoint. A
@@ -195,7 +197,12 @@ func colorLoadCheckpoint(path string) (*learn.State, error) {
 	}
 	st := new(learn.State)
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(st); err != nil {
-		return nil, fmt.Errorf("decode checkpoint %s: %w", path, err)
+		// A fast-mode checkpoint wraps the state with its level.
+		ck := new(colorFastCheckpoint)
+		if err2 := gob.NewDecoder(bytes.NewReader(data)).Decode(ck); err2 != nil || ck.State == nil {
+			return nil, fmt.Errorf("decode checkpoint %s: %w", path, err)
+		}
+		return ck.State, nil
 	}
 	return st, nil
 }

@@ -54,6 +54,10 @@ type colorLearnOptions struct {
 	backend       string
 	store         bool
 	serial        bool
+	mode          string
+	tol           float64
+	coarse        int
+	coarseIters   int
 	quiet         bool
 }
 
@@ -103,6 +107,10 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
 			fs.BoolVar(&o.store, "store", false, "keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
 			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
+			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; -iters then counts the finest grid's iterations)")
+			fs.Float64Var(&o.tol, "tol", 0, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
+			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
+			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -135,6 +143,10 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return usagef("-save-every must be at least 1, got %d", o.saveEvery)
 	case o.lambdaC < 0 || o.lambdaS < 0:
 		return usagef("-lambda-c and -lambda-s must be non-negative")
+	case o.mode != "exact" && o.mode != "fast":
+		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
+	case o.mode == "fast" && (o.tol < 0 || o.coarse < 0 || o.coarseIters < 1):
+		return usagef("-tol and -coarse must be non-negative and -coarse-iters positive")
 	}
 	files, err := colorListImages(dir, o.pattern)
 	if err != nil {
@@ -177,7 +189,18 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		Command: "colorlearn", Version: runinfo.Version(), Input: dir, Pattern: o.pattern, Files: names,
 		DataSHA256: sum, Bins: n, N: g.N(), Dim: 3, Alpha: kernel.GridAlpha(n), DropSaturated: o.dropSaturated,
 		THeat: o.t, KHeat: o.steps, L: o.L, Loss: o.loss.String(), LambdaC: o.lambdaC, LambdaS: o.lambdaS,
-		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend.Name(),
+		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend.Name(), Mode: o.mode,
+	}
+	if o.mode == "fast" {
+		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
+		if params.Tol == 0 {
+			params.Tol = ot.DefaultFastTol
+		}
+		for k, m := 0, n; k < o.coarse; k++ {
+			if m = learn.CoarseSide(m); m < 2 {
+				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
+			}
+		}
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
@@ -188,6 +211,14 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	}
 	defer unlock()
 	ckpt := filepath.Join(o.out, colorCheckpointFile)
+	memory := kernel.Recompute
+	if o.store {
+		memory = kernel.Store
+	}
+	heat := kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory, Serial: o.serial}
+	if o.mode == "fast" {
+		return colorLearnFast(ctx, o, g, hists, &params, heat, ckpt, logw)
+	}
 	var resume *learn.State
 	if o.resume {
 		if resume, err = colorLoadCheckpoint(ckpt); err != nil {
@@ -207,12 +238,8 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return err
 	}
 
-	memory := kernel.Recompute
-	if o.store {
-		memory = kernel.Store
-	}
 	obj, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &learn.Config{
-		Heat:       kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory, Serial: o.serial},
+		Heat:       heat,
 		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	})
 	if err != nil {
@@ -229,27 +256,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		lastIter = resume.Iter
 	}
 	snapshot := func(p *learn.Progress) error {
-		for i, x := range p.X {
-			theta[i] = math.Exp(x)
-		}
-		tag := fmt.Sprintf("%04d", p.Iter)
-		a := &npyfile.Array{Shape: []int{3, g.N()}, Data: theta}
-		if err := npyfile.WriteFile(filepath.Join(o.out, "metric-"+tag+".npy"), a, nil); err != nil {
-			return err
-		}
-		pic, err := colorMetricPicture(theta, n, "metric, iteration "+tag)
-		if err != nil {
-			return err
-		}
-		if err := colorSavePNG(filepath.Join(o.out, "metric-"+tag+".png"), pic); err != nil {
-			return err
-		}
-		recs := obj.Reconstructions()[0]
-		pic2, err := colorHistComparison(hists, recs, n, "iteration "+tag)
-		if err != nil {
-			return err
-		}
-		return colorSavePNG(filepath.Join(o.out, "hists-"+tag+".png"), pic2)
+		return colorSnapshot(o.out, p.Iter, p.X, n, hists, obj.Reconstructions()[0])
 	}
 	cb := func(p *learn.Progress) error {
 		now := time.Now()
@@ -260,18 +267,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := colorSaveCheckpoint(ckpt, p.State); err != nil {
 			return err
 		}
-		if err := npyfile.WriteFile(filepath.Join(o.out, "loss.npy"), &npyfile.Array{Shape: []int{len(p.State.Losses)}, Data: p.State.Losses}, nil); err != nil {
-			return err
-		}
-		if lp, err := render.LossPlot(p.State.Losses, &render.LossOptions{Title: "colorlearn loss"}); err == nil {
-			if err := colorSavePNG(filepath.Join(o.out, "loss.png"), lp); err != nil {
-				return err
-			}
-		}
-		for i, x := range p.X {
-			theta[i] = math.Exp(x)
-		}
-		if err := npyfile.WriteFile(filepath.Join(o.out, "metric.npy"), &npyfile.Array{Shape: []int{3, g.N()}, Data: theta}, nil); err != nil {
+		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
 			return err
 		}
 		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
@@ -315,6 +311,50 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	return nil
 }
 
+// colorSaveProgress rewrites dir's loss.npy, loss.png and metric.npy (exp x,
+// through the buffer theta of len(x)).
+func colorSaveProgress(dir string, losses, x, theta []float64) error {
+	if err := npyfile.WriteFile(filepath.Join(dir, "loss.npy"), &npyfile.Array{Shape: []int{len(losses)}, Data: losses}, nil); err != nil {
+		return err
+	}
+	if lp, err := render.LossPlot(losses, &render.LossOptions{Title: "colorlearn loss"}); err == nil {
+		if err := colorSavePNG(filepath.Join(dir, "loss.png"), lp); err != nil {
+			return err
+		}
+	}
+	for i, v := range x {
+		theta[i] = math.Exp(v)
+	}
+	return npyfile.WriteFile(filepath.Join(dir, "metric.npy"), &npyfile.Array{Shape: []int{3, len(x) / 3}, Data: theta}, nil)
+}
+
+// colorSnapshot writes metric-IIII.npy (exp x, [3,n³]), its heat maps
+// metric-IIII.png and hists-IIII.png (the observed histograms above their
+// reconstructions recs) into dir.
+func colorSnapshot(dir string, iter int, x []float64, n int, hists, recs [][]float64) error {
+	theta := make([]float64, len(x))
+	for i, v := range x {
+		theta[i] = math.Exp(v)
+	}
+	tag := fmt.Sprintf("%04d", iter)
+	a := &npyfile.Array{Shape: []int{3, len(x) / 3}, Data: theta}
+	if err := npyfile.WriteFile(filepath.Join(dir, "metric-"+tag+".npy"), a, nil); err != nil {
+		return err
+	}
+	pic, err := colorMetricPicture(theta, n, "metric, iteration "+tag)
+	if err != nil {
+		return err
+	}
+	if err := colorSavePNG(filepath.Join(dir, "metric-"+tag+".png"), pic); err != nil {
+		return err
+	}
+	pic2, err := colorHistComparison(hists, recs, n, "iteration "+tag)
+	if err != nil {
+		return err
+	}
+	return colorSavePNG(filepath.Join(dir, "hists-"+tag+".png"), pic2)
+}
+
 // colorCheckResume makes sure a resumed run has the same settings.
 func colorCheckResume(path string, p *colorLearnParams) error {
 	old, err := colorReadParams(path)
@@ -323,10 +363,19 @@ func colorCheckResume(path string, p *colorLearnParams) error {
 	}
 	if old.DataSHA256 != p.DataSHA256 || old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
 		old.L != p.L || old.Loss != p.Loss || old.LambdaC != p.LambdaC || old.LambdaS != p.LambdaS ||
-		old.DropSaturated != p.DropSaturated {
+		old.DropSaturated != p.DropSaturated || colorMode(old.Mode) != colorMode(p.Mode) ||
+		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters {
 		return fmt.Errorf("-resume: the data or settings differ from those of %s", path)
 	}
 	return nil
+}
+
+// colorMode is the mode of a run's params ("exact" when not recorded).
+func colorMode(m string) string {
+	if m == "" {
+		return "exact"
+	}
+	return m
 }
 
 // colorHistComparison draws the observed histograms above their

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/ot"
+)
+
+// colorIterationsFile is fast mode's per-iteration record (tab-separated,
+// one line per accepted iteration of every level, appended).
+const colorIterationsFile = "iterations.tsv"
+
+// colorResultFile is the summary a finished fast-mode run writes.
+const colorResultFile = "result.json"
+
+// colorFastCheckpoint is fast mode's checkpoint: the coarse-to-fine level
+// and the optimiser's state on it.
+type colorFastCheckpoint struct {
+	Level int
+	State *learn.State
+}
+
+// colorFastResult is result.json of a fast-mode run.
+type colorFastResult struct {
+	Mode   string              `json:"mode"`
+	Status string              `json:"status"`
+	Levels []colorLevelSummary `json:"levels"`
+	// FFast is the fast objective at the final metric; FExact the exact
+	// (reference, L iterations) objective at the same metric, the number
+	// to compare with an exact-mode run.
+	FFast  float64 `json:"f_fast"`
+	FExact float64 `json:"f_exact"`
+	// Seconds is the wall time of this invocation (a resumed run's
+	// earlier part not included).
+	Seconds float64 `json:"seconds"`
+}
+
+// colorLevelSummary reports one coarse-to-fine level.
+type colorLevelSummary struct {
+	Bins         int     `json:"n"`
+	Iter         int     `json:"iterations"`
+	Evals        int     `json:"evals"`
+	F            float64 `json:"f_fast"`
+	Status       string  `json:"status"`
+	Sinkhorn     int     `json:"sinkhorn_iters"`
+	Adjoint      int     `json:"adjoint_iters"`
+	NotConverged int     `json:"not_converged"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// colorLearnFast is colorlearn -mode fast: learn.CoarseToFine over o.coarse
+// halvings of the n³ grid, checkpointing every iteration, then the exact
+// objective of the final metric.
+func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, hists [][]float64, params *colorLearnParams, heat kernel.HeatOptions, ckptPath string, logw io.Writer) error {
+	n := params.Bins
+	var resume *learn.CoarseToFineCheckpoint
+	if o.resume {
+		if _, err := os.Stat(ckptPath); err != nil {
+			return fmt.Errorf("-resume: no checkpoint %s", ckptPath)
+		}
+		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params); err != nil {
+			return err
+		}
+		ck, err := colorLoadFastCheckpoint(ckptPath)
+		if err != nil {
+			return err
+		}
+		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State}
+		fmt.Fprintf(logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", o.out, ck.Level, ck.State.Iter, ck.State.F)
+	} else if _, err := os.Stat(ckptPath); err == nil {
+		return fmt.Errorf("%s already holds a run (%s); use -resume or another -o", o.out, colorCheckpointFile)
+	}
+	if err := runinfo.WriteJSON(filepath.Join(o.out, colorParamsFile), params); err != nil {
+		return err
+	}
+	sched := make([]learn.Level, 0, o.coarse+1)
+	for k := o.coarse; k >= 1; k-- {
+		sched = append(sched, learn.Level{Coarsen: k, MaxIter: o.coarseIters})
+	}
+	sched = append(sched, learn.Level{Coarsen: 0, MaxIter: o.iters})
+	cfg := learn.Config{
+		Heat:       heat,
+		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
+	}
+	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, λ_s = %g; levels",
+		len(hists), params.Input, n, o.t, o.steps, params.Tol, o.lambdaS)
+	for _, l := range sched {
+		m := n
+		for k := 0; k < l.Coarsen; k++ {
+			m = learn.CoarseSide(m)
+		}
+		fmt.Fprintf(logw, " %d³×%d", m, l.MaxIter)
+	}
+	fmt.Fprintln(logw)
+
+	tsv, err := os.OpenFile(filepath.Join(o.out, colorIterationsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer tsv.Close()
+	if st, err := tsv.Stat(); err == nil && st.Size() == 0 {
+		fmt.Fprintln(tsv, "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds")
+	}
+	var (
+		cur     *learn.FastObjective
+		curBins int
+		theta   []float64
+		start   = time.Now()
+		fine    = len(sched) - 1
+	)
+	set := &learn.CoarseToFineSettings{
+		Schedule: sched,
+		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol}},
+		Resume:   resume,
+		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
+			cur, curBins = obj, dims[0]
+			theta = make([]float64, obj.Dim())
+		},
+		LevelDone: func(r learn.LevelReport) {
+			fmt.Fprintf(logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, %s\n",
+				r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Elapsed.Round(time.Second))
+		},
+		Minimize: learn.Settings{Callback: func(p *learn.Progress) error {
+			st, tot := cur.Stats(), cur.Totals()
+			el := time.Since(start)
+			fmt.Fprintf(logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",
+				p.Level, curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
+			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
+				st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds())
+			if err := colorSaveFastCheckpoint(ckptPath, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
+				return err
+			}
+			if p.Level != fine {
+				return nil
+			}
+			if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
+				return err
+			}
+			if p.Iter == 1 || p.Iter%o.saveEvery == 0 {
+				return colorSnapshot(o.out, p.Iter, p.X, n, hists, cur.Reconstructions()[0])
+			}
+			return nil
+		}},
+	}
+	res, err := learn.CoarseToFine(ctx, g, []learn.Sequence{{Frames: hists}}, &cfg, set)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted; checkpoint saved, continue with -resume: %w", err)
+		}
+		return err
+	}
+	// The final metric in exact mode: the figure to compare with an
+	// exact-mode run, and the reconstructions of the final snapshot.
+	exact, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg)
+	if err != nil {
+		return err
+	}
+	defer exact.Close()
+	fExact, err := exact.Eval(nil, res.X)
+	if err != nil {
+		return fmt.Errorf("exact objective of the final metric: %w", err)
+	}
+	iter := res.State.Iter
+	if err := colorSnapshot(o.out, iter, res.X, n, hists, exact.Reconstructions()[0]); err != nil {
+		return err
+	}
+	if err := colorSaveProgress(o.out, res.State.Losses, res.X, make([]float64, len(res.X))); err != nil {
+		return err
+	}
+	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: time.Since(start).Seconds()}
+	for _, l := range res.Levels {
+		summary.Levels = append(summary.Levels, colorLevelSummary{Bins: l.Dims[0], Iter: l.Iter, Evals: l.Evals, F: l.F,
+			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,
+			NotConverged: l.Totals.NotConverged, Seconds: l.Elapsed.Seconds()})
+	}
+	if err := runinfo.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
+		return err
+	}
+	fmt.Fprintf(logw, "done: %s after %d fine iterations in %s; F_fast = %.10g, exact-mode F at this metric = %.10g; metric in %s\n",
+		res.Status, iter, time.Since(start).Round(time.Second), res.F, fExact, filepath.Join(o.out, "metric.npy"))
+	return nil
+}
+
+// colorSaveFastCheckpoint writes a fast-mode checkpoint atomically.
+func colorSaveFastCheckpoint(path string, ck *colorFastCheckpoint) error {
+	return gobWriteFile(path, ck)
+}
+
+// colorLoadFastCheckpoint reads a checkpoint written by
+// colorSaveFastCheckpoint; a missing file gives (nil, nil).
+func colorLoadFastCheckpoint(path string) (*colorFastCheckpoint, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ck := new(colorFastCheckpoint)
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(ck); err != nil || ck.State == nil {
+		return nil, fmt.Errorf("decode fast-mode checkpoint %s: %v", path, err)
+	}
+	return ck, nil
+}

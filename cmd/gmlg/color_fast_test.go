@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestColorLearnFast runs colorlearn -mode fast at n = 6 with one coarse
+// level (3³ then 6³), checks its run directory (per-iteration Sinkhorn
+// counts, result.json with the exact-mode objective of the final metric),
+// and resumes an interrupted run from a checkpoint taken on the fine level.
+func TestColorLearnFast(t *testing.T) {
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	colorTestFrames(t, data, 4)
+	common := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
+		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q"}
+	full := filepath.Join(tmp, "full")
+	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-o", full, data)...); code != 0 {
+		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
+	}
+	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0004.npy", "hists-0004.png",
+		"loss.npy", "checkpoint.gob", "iterations.tsv", "result.json"} {
+		if _, err := os.Stat(filepath.Join(full, f)); err != nil {
+			t.Errorf("missing output: %v", err)
+		}
+	}
+	// iterations.tsv: a header, 2 coarse and 4 fine lines with counts.
+	fh, err := os.Open(filepath.Join(full, "iterations.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var rows [][]string
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		rows = append(rows, strings.Split(sc.Text(), "\t"))
+	}
+	if len(rows) != 7 || rows[0][5] != "sinkhorn_iters" || rows[1][1] != "3" || rows[6][1] != "6" || rows[6][2] != "4" {
+		t.Fatalf("iterations.tsv = %v, want a header, 2 lines at n=3 and 4 at n=6", rows)
+	}
+	for _, r := range rows[1:] {
+		if r[5] == "0" || r[6] == "0" {
+			t.Errorf("iterations.tsv line %v: no Sinkhorn or adjoint iterations recorded", r)
+		}
+	}
+	var res colorFastResult
+	raw, err := os.ReadFile(filepath.Join(full, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != "fast" || len(res.Levels) != 2 || res.Levels[0].Bins != 3 || res.Levels[1].Iter != 4 ||
+		!(res.FExact > 0) || !(res.FFast > 0) {
+		t.Fatalf("result.json = %+v", res)
+	}
+	// Converged barycenters against L = 10 iterations: close, not equal.
+	if d := math.Abs(res.FExact-res.FFast) / res.FExact; d > 0.5 || d == 0 {
+		t.Errorf("exact F %.8g, fast F %.8g at the same metric: relative difference %.3g", res.FExact, res.FFast, d)
+	}
+	m := colorTestNpy(t, filepath.Join(full, "metric.npy"))
+	if len(m.Data) != 3*216 {
+		t.Fatalf("metric of %d values, want 3·6³", len(m.Data))
+	}
+
+	// Interrupted on the fine level after 2 iterations, then resumed.
+	part := filepath.Join(tmp, "part")
+	if code, msg := colorTestRun(t, append(common, "-iters", "2", "-o", part, data)...); code != 0 {
+		t.Fatalf("first part: exit %d: %s", code, msg)
+	}
+	if code, _ := colorTestRun(t, append(common, "-iters", "4", "-o", part, data)...); code != 1 {
+		t.Errorf("restart without -resume: exit %d, want 1", code)
+	}
+	if code, msg := colorTestRun(t, "colorlearn", "-mode", "exact", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
+		"-iters", "4", "-resume", "-q", "-o", part, data); code != 1 || !strings.Contains(msg, "differ") {
+		t.Errorf("resume of a fast run in exact mode: exit %d (%s), want 1 and a message about differing settings", code, msg)
+	}
+	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-resume", "-o", part, data)...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, msg)
+	}
+	var res2 colorFastResult
+	raw, err = os.ReadFile(filepath.Join(part, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res2); err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Levels) != 1 || res2.Levels[0].Iter != 4 {
+		t.Fatalf("resumed result.json = %+v, want only the fine level, at iteration 4", res2)
+	}
+	if d := math.Abs(res2.FFast-res.FFast) / res.FFast; d > 1e-2 {
+		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g", res2.FFast, res.FFast)
+	}
+	// sunset reads the metric of a fast-mode checkpoint.
+	if _, err := colorReadMetric(filepath.Join(part, "checkpoint.gob"), 6); err != nil {
+		t.Errorf("metric of a fast-mode checkpoint: %v", err)
+	}
+}
