@@ -21,6 +21,10 @@ import (
 // one line per accepted iteration of every level, appended).
 const colorIterationsFile = "iterations.tsv"
 
+// colorExactFile records the exact-mode objective at finest-level iterates
+// (-exact-every).
+const colorExactFile = "exact.tsv"
+
 // colorResultFile is the summary a finished fast-mode run writes.
 const colorResultFile = "result.json"
 
@@ -42,7 +46,7 @@ type colorFastResult struct {
 	FFast  float64 `json:"f_fast"`
 	FExact float64 `json:"f_exact"`
 	// Seconds is the wall time of this invocation (a resumed run's
-	// earlier part not included).
+	// earlier part not included), without the -exact-every evaluations.
 	Seconds float64 `json:"seconds"`
 }
 
@@ -112,13 +116,31 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if st, err := tsv.Stat(); err == nil && st.Size() == 0 {
 		fmt.Fprintln(tsv, "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds")
 	}
+	// The exact-mode objective: for -exact-every, and of the final metric.
+	exact, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg)
+	if err != nil {
+		return err
+	}
+	defer exact.Close()
+	var exactTSV *os.File
+	if o.exactEvery > 0 {
+		if exactTSV, err = os.OpenFile(filepath.Join(o.out, colorExactFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+			return err
+		}
+		defer exactTSV.Close()
+		if st, err := exactTSV.Stat(); err == nil && st.Size() == 0 {
+			fmt.Fprintln(exactTSV, "iter	seconds	f_fast	f_exact")
+		}
+	}
 	var (
 		cur     *learn.FastObjective
 		curBins int
 		theta   []float64
 		start   = time.Now()
+		aside   time.Duration // spent on -exact-every evaluations
 		fine    = len(sched) - 1
 	)
+	elapsed := func() time.Duration { return time.Since(start) - aside }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
 		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol}},
@@ -133,7 +155,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		},
 		Minimize: learn.Settings{Callback: func(p *learn.Progress) error {
 			st, tot := cur.Stats(), cur.Totals()
-			el := time.Since(start)
+			el := elapsed()
 			fmt.Fprintf(logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",
 				p.Level, curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
 			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
@@ -143,6 +165,16 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			}
 			if p.Level != fine {
 				return nil
+			}
+			if o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
+				t0 := time.Now()
+				fe, err := exact.Eval(nil, p.X)
+				if err != nil {
+					return fmt.Errorf("exact objective at iteration %d: %w", p.Iter, err)
+				}
+				aside += time.Since(t0)
+				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.17g\t%.17g\n", p.Iter, el.Seconds(), p.F, fe)
+				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g\n", p.Iter, fe)
 			}
 			if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
 				return err
@@ -162,11 +194,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	// The final metric in exact mode: the figure to compare with an
 	// exact-mode run, and the reconstructions of the final snapshot.
-	exact, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg)
-	if err != nil {
-		return err
-	}
-	defer exact.Close()
+	seconds := elapsed()
 	fExact, err := exact.Eval(nil, res.X)
 	if err != nil {
 		return fmt.Errorf("exact objective of the final metric: %w", err)
@@ -178,7 +206,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if err := colorSaveProgress(o.out, res.State.Losses, res.X, make([]float64, len(res.X))); err != nil {
 		return err
 	}
-	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: time.Since(start).Seconds()}
+	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: seconds.Seconds()}
 	for _, l := range res.Levels {
 		summary.Levels = append(summary.Levels, colorLevelSummary{Bins: l.Dims[0], Iter: l.Iter, Evals: l.Evals, F: l.F,
 			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,
@@ -188,7 +216,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		return err
 	}
 	fmt.Fprintf(logw, "done: %s after %d fine iterations in %s; F_fast = %.10g, exact-mode F at this metric = %.10g; metric in %s\n",
-		res.Status, iter, time.Since(start).Round(time.Second), res.F, fExact, filepath.Join(o.out, "metric.npy"))
+		res.Status, iter, seconds.Round(time.Second), res.F, fExact, filepath.Join(o.out, "metric.npy"))
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ func TestColorLearnFast(t *testing.T) {
 	common := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
 		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q"}
 	full := filepath.Join(tmp, "full")
-	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-o", full, data)...); code != 0 {
+	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-exact-every", "2", "-o", full, data)...); code != 0 {
 		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0004.npy", "hists-0004.png",
@@ -64,6 +65,19 @@ func TestColorLearnFast(t *testing.T) {
 	// Converged barycenters against L = 10 iterations: close, not equal.
 	if d := math.Abs(res.FExact-res.FFast) / res.FExact; d > 0.5 || d == 0 {
 		t.Errorf("exact F %.8g, fast F %.8g at the same metric: relative difference %.3g", res.FExact, res.FFast, d)
+	}
+	// exact.tsv: the exact objective at fine iterations 2 and 4; the last
+	// is that of the final metric.
+	raw, err = os.ReadFile(filepath.Join(full, "exact.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2\t") || !strings.HasPrefix(lines[2], "4\t") {
+		t.Fatalf("exact.tsv = %q, want a header and iterations 2 and 4", lines)
+	}
+	if f := strings.Split(lines[2], "\t"); f[3] != fmt.Sprintf("%.17g", res.FExact) {
+		t.Errorf("exact.tsv at iteration 4: F = %s, result.json f_exact = %.17g", f[3], res.FExact)
 	}
 	m := colorTestNpy(t, filepath.Join(full, "metric.npy"))
 	if len(m.Data) != 3*216 {

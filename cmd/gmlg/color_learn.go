@@ -58,6 +58,7 @@ type colorLearnOptions struct {
 	tol           float64
 	coarse        int
 	coarseIters   int
+	exactEvery    int
 	quiet         bool
 }
 
@@ -111,6 +112,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.Float64Var(&o.tol, "tol", 0, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
 			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
+			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds); 0 = only at the end")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -145,8 +147,8 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return usagef("-lambda-c and -lambda-s must be non-negative")
 	case o.mode != "exact" && o.mode != "fast":
 		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
-	case o.mode == "fast" && (o.tol < 0 || o.coarse < 0 || o.coarseIters < 1):
-		return usagef("-tol and -coarse must be non-negative and -coarse-iters positive")
+	case o.mode == "fast" && (o.tol < 0 || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0):
+		return usagef("-tol, -coarse and -exact-every must be non-negative and -coarse-iters positive")
 	}
 	files, err := colorListImages(dir, o.pattern)
 	if err != nil {
