@@ -1,9 +1,17 @@
 package learn
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/ot"
@@ -96,4 +104,151 @@ func BenchmarkFastEval(b *testing.B) {
 			})
 		}
 	}
+}
+
+// errReached stops a fast run once it is within the target of exact mode.
+var errReached = errors.New("within the target")
+
+// fastVariant is one fast-mode setting compared by BenchmarkFastVsExact.
+type fastVariant struct {
+	tol, loose  float64
+	coarseIters int
+}
+
+// BenchmarkFastVsExact is issue #8's acceptance criterion on a 2-D toy: it
+// runs exact mode for 500 L-BFGS iterations (GMLG_FVE_ITERS overrides),
+// then, for each fast-mode variant, fast mode coarse to fine (coarseIters
+// iterations on the halved grid, then the finest grid), scoring its
+// finest-level iterates every 5 iterations (GMLG_FVE_EVERY) with the EXACT objective (those
+// evaluations are not timed) until one is within 2% of exact mode's final
+// objective. It reports both wall and CPU times, their ratios (target
+// ≤ 0.1), the iterations, the objectives and the Sinkhorn work per
+// evaluation. Cases: toy33, the synthetic recovery problem of
+// TestCoarseToFineToy at 33² (4 sequences of 5 frames, t = 3e-3, 10 steps,
+// L = 30, λ_s = 0.01), and F4-K20, the reference's toydataF4 (50², KL,
+// t = 3e-3, 20 steps, L = 50, λ_s = 0.03; skipped without the data; about
+// 40 minutes). Variants: GMLG_FVE_FAST="tol,looseTol,coarseIters;..."
+// (default "1e-4,0,10"; tol 0 means 1e-6, looseTol 0 fixed tolerances).
+//
+//	go test -run '^$' -bench 'BenchmarkFastVsExact/toy33' -benchtime 1x -timeout 0 ./learn/
+func BenchmarkFastVsExact(b *testing.B) {
+	iters := 500
+	if v := os.Getenv("GMLG_FVE_ITERS"); v != "" {
+		fmt.Sscan(v, &iters)
+	}
+	every := 5
+	if v := os.Getenv("GMLG_FVE_EVERY"); v != "" {
+		fmt.Sscan(v, &every)
+	}
+	spec := os.Getenv("GMLG_FVE_FAST")
+	if spec == "" {
+		spec = "1e-4,0,10"
+	}
+	var variants []fastVariant
+	for _, f := range strings.Split(spec, ";") {
+		var v fastVariant
+		if _, err := fmt.Sscanf(strings.TrimSpace(f), "%g,%g,%d", &v.tol, &v.loose, &v.coarseIters); err != nil {
+			b.Fatalf("GMLG_FVE_FAST: %q: %v", f, err)
+		}
+		variants = append(variants, v)
+	}
+	cases := []struct {
+		name string
+		make func(b *testing.B) (*kernel.Graph, []Sequence, Config)
+	}{
+		{"toy33", func(b *testing.B) (*kernel.Graph, []Sequence, Config) {
+			heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
+			g, seqs, _ := recoveryData(b, 33, heat, 5, 30)
+			return g, seqs, Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+		}},
+		{"F4-K20", func(b *testing.B) (*kernel.Graph, []Sequence, Config) {
+			frames := loadFrames(b, filepath.Join(dataDir(b), "toydataF4/array-*.npy"), true)
+			g, _ := kernel.Cube(2, 50)
+			return g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 3e-3, Steps: 20}, Iterations: 50, Loss: ot.KL, LambdaS: 0.03}
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			g, seqs, cfg := c.make(b)
+			exact, err := NewObjective(g, seqs, &cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer exact.Close()
+			start, cpu0 := time.Now(), procCPU()
+			resE, err := Minimize(context.Background(), exact, make([]float64, exact.Dim()), &Settings{MaxIter: iters}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tE, cE := time.Since(start), procCPU()-cpu0
+			b.Logf("exact: %d iterations, F = %.8g, %v wall, %v CPU", resE.State.Iter, resE.F, tE.Round(time.Millisecond), cE.Round(time.Millisecond))
+			target := 1.02 * resE.F
+			for _, v := range variants {
+				b.Run(fmt.Sprintf("tol=%g,loose=%g,coarse=%d", v.tol, v.loose, v.coarseIters), func(b *testing.B) {
+					var aside, asideCPU, tF, cF time.Duration
+					var tot FastTotals
+					var cur *FastObjective
+					fineIter, best := 0, math.Inf(1)
+					start, cpu0 := time.Now(), procCPU()
+					_, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
+						Schedule:   []Level{{Coarsen: 1, MaxIter: v.coarseIters}, {Coarsen: 0, MaxIter: iters}},
+						Fast:       FastOptions{Sinkhorn: ot.FastSettings{Tol: v.tol}, LooseTol: v.loose},
+						LevelStart: func(_ int, _ []int, obj *FastObjective) { cur = obj },
+						Minimize: Settings{Callback: func(p *Progress) error {
+							if p.Level != 1 {
+								return nil
+							}
+							tot = cur.Totals()
+							if p.Iter%every != 0 {
+								return nil
+							}
+							t0, c0 := time.Now(), procCPU()
+							fe, err := exact.Eval(nil, p.X)
+							if err != nil {
+								return err
+							}
+							aside += time.Since(t0)
+							asideCPU += procCPU() - c0
+							best = math.Min(best, fe)
+							if fe <= target {
+								tF, cF, fineIter = time.Since(start)-aside, procCPU()-cpu0-asideCPU, p.Iter
+								return errReached
+							}
+							return nil
+						}},
+					})
+					if err != nil && !errors.Is(err, errReached) {
+						b.Fatal(err)
+					}
+					b.ReportMetric(tE.Seconds(), "exact-s")
+					b.ReportMetric(cE.Seconds(), "exact-cpu-s")
+					b.ReportMetric(float64(resE.State.Iter), "exact-iters")
+					b.ReportMetric(resE.F, "exact-F")
+					b.ReportMetric(100*(best-resE.F)/resE.F, "fast-gap-%")
+					if tot.Evals > 0 {
+						b.ReportMetric(float64(tot.Sinkhorn)/float64(tot.Evals), "sinkhorn/eval")
+						b.ReportMetric(float64(tot.Adjoint)/float64(tot.Evals), "adjoint/eval")
+					}
+					if fineIter == 0 {
+						b.Logf("fast mode never came within 2%% of exact's %.6g (best %.6g) in %d fine iterations", resE.F, best, iters)
+						return
+					}
+					b.ReportMetric(tF.Seconds(), "fast-s")
+					b.ReportMetric(cF.Seconds(), "fast-cpu-s")
+					b.ReportMetric(float64(fineIter), "fast-fine-iters")
+					b.ReportMetric(tF.Seconds()/tE.Seconds(), "time-ratio")
+					b.ReportMetric(cF.Seconds()/cE.Seconds(), "cpu-ratio")
+				})
+			}
+		})
+	}
+}
+
+// procCPU returns the process's user+system CPU time.
+func procCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
