@@ -46,8 +46,10 @@ type colorFastResult struct {
 	FFast  float64 `json:"f_fast"`
 	FExact float64 `json:"f_exact"`
 	// Seconds is the wall time of this invocation (a resumed run's
-	// earlier part not included), without the -exact-every evaluations.
-	Seconds float64 `json:"seconds"`
+	// earlier part not included), without the -exact-every evaluations;
+	// CPUSeconds the CPU time (all threads) of the same.
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // colorLevelSummary reports one coarse-to-fine level.
@@ -114,7 +116,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	defer tsv.Close()
 	if st, err := tsv.Stat(); err == nil && st.Size() == 0 {
-		fmt.Fprintln(tsv, "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds")
+		fmt.Fprintln(tsv, "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds")
 	}
 	// The exact-mode objective: for -exact-every, and of the final metric.
 	exact, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg)
@@ -129,7 +131,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		}
 		defer exactTSV.Close()
 		if st, err := exactTSV.Stat(); err == nil && st.Size() == 0 {
-			fmt.Fprintln(exactTSV, "iter	seconds	f_fast	f_exact")
+			fmt.Fprintln(exactTSV, "iter\tseconds\tcpu_seconds\tf_fast\tf_exact")
 		}
 	}
 	var (
@@ -137,10 +139,13 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		curBins int
 		theta   []float64
 		start   = time.Now()
+		cpu0    = processCPU()
 		aside   time.Duration // spent on -exact-every evaluations
+		asideC  time.Duration // CPU time of those
 		fine    = len(sched) - 1
 	)
 	elapsed := func() time.Duration { return time.Since(start) - aside }
+	cpu := func() time.Duration { return processCPU() - cpu0 - asideC }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
 		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol}},
@@ -158,8 +163,8 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			el := elapsed()
 			fmt.Fprintf(logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",
 				p.Level, curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
-			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
-				st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds())
+			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
+				st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds(), cpu().Seconds())
 			if err := colorSaveFastCheckpoint(ckptPath, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
 				return err
 			}
@@ -167,13 +172,14 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 				return nil
 			}
 			if o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
-				t0 := time.Now()
+				t0, c0, cpuNow := time.Now(), processCPU(), cpu()
 				fe, err := exact.Eval(nil, p.X)
 				if err != nil {
 					return fmt.Errorf("exact objective at iteration %d: %w", p.Iter, err)
 				}
 				aside += time.Since(t0)
-				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.17g\t%.17g\n", p.Iter, el.Seconds(), p.F, fe)
+				asideC += processCPU() - c0
+				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", p.Iter, el.Seconds(), cpuNow.Seconds(), p.F, fe)
 				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g\n", p.Iter, fe)
 			}
 			if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
@@ -194,7 +200,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	// The final metric in exact mode: the figure to compare with an
 	// exact-mode run, and the reconstructions of the final snapshot.
-	seconds := elapsed()
+	seconds, cpuSeconds := elapsed(), cpu()
 	fExact, err := exact.Eval(nil, res.X)
 	if err != nil {
 		return fmt.Errorf("exact objective of the final metric: %w", err)
@@ -206,7 +212,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if err := colorSaveProgress(o.out, res.State.Losses, res.X, make([]float64, len(res.X))); err != nil {
 		return err
 	}
-	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: seconds.Seconds()}
+	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
 	for _, l := range res.Levels {
 		summary.Levels = append(summary.Levels, colorLevelSummary{Bins: l.Dims[0], Iter: l.Iter, Evals: l.Evals, F: l.F,
 			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,

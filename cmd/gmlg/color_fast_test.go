@@ -76,8 +76,8 @@ func TestColorLearnFast(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2\t") || !strings.HasPrefix(lines[2], "4\t") {
 		t.Fatalf("exact.tsv = %q, want a header and iterations 2 and 4", lines)
 	}
-	if f := strings.Split(lines[2], "\t"); f[3] != fmt.Sprintf("%.17g", res.FExact) {
-		t.Errorf("exact.tsv at iteration 4: F = %s, result.json f_exact = %.17g", f[3], res.FExact)
+	if f := strings.Split(lines[2], "\t"); f[4] != fmt.Sprintf("%.17g", res.FExact) {
+		t.Errorf("exact.tsv at iteration 4: F = %s, result.json f_exact = %.17g", f[4], res.FExact)
 	}
 	m := colorTestNpy(t, filepath.Join(full, "metric.npy"))
 	if len(m.Data) != 3*216 {
