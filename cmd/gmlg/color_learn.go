@@ -109,7 +109,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.BoolVar(&o.store, "store", false, "keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
 			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
 			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; -iters then counts the finest grid's iterations)")
-			fs.Float64Var(&o.tol, "tol", 0, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
+			fs.Float64Var(&o.tol, "tol", 1e-4, "fast mode: Sinkhorn marginal and adjoint `tolerance` (L1 marginal violation, relative adjoint increment)")
 			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
 			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds); 0 = only at the end")
@@ -147,8 +147,8 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return usagef("-lambda-c and -lambda-s must be non-negative")
 	case o.mode != "exact" && o.mode != "fast":
 		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
-	case o.mode == "fast" && (o.tol < 0 || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0):
-		return usagef("-tol, -coarse and -exact-every must be non-negative and -coarse-iters positive")
+	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0):
+		return usagef("-tol and -coarse-iters must be positive, -coarse and -exact-every non-negative")
 	}
 	files, err := colorListImages(dir, o.pattern)
 	if err != nil {
@@ -195,9 +195,6 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	}
 	if o.mode == "fast" {
 		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
-		if params.Tol == 0 {
-			params.Tol = ot.DefaultFastTol
-		}
 		for k, m := 0, n; k < o.coarse; k++ {
 			if m = learn.CoarseSide(m); m < 2 {
 				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
