@@ -365,6 +365,8 @@ func TestColorBadInput(t *testing.T) {
 		{"colorlearn n=1", []string{"colorlearn", "-n", "1", two}, 2, "-n"},
 		{"colorlearn resume without checkpoint", []string{"colorlearn", "-q", "-resume", "-o", filepath.Join(tmp, "o2"), two}, 1, ""},
 		{"colorlearn bad flag", []string{"colorlearn", "-bogus", two}, 2, ""},
+		{"colorlearn fast with -store", []string{"colorlearn", "-mode", "fast", "-store", two}, 2, "exact mode only"},
+		{"colorlearn unknown mode", []string{"colorlearn", "-mode", "quick", two}, 2, "unknown mode"},
 		{"sunset one image", []string{"sunset", files[0]}, 2, "day and a night"},
 		{"sunset learned without run", []string{"sunset", "-method", "learned", files[0], files[1]}, 2, "-run"},
 		{"sunset unknown method", []string{"sunset", "-method", "cubic", files[0], files[1]}, 2, "-method"},

@@ -106,7 +106,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.saveEvery, "save-every", colorPresetSaveEvery, "write metric and histogram snapshots every `k` iterations (and at 1 and the end)")
 			fs.BoolVar(&o.resume, "resume", false, "continue from the run directory's checkpoint")
 			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
-			fs.BoolVar(&o.store, "store", false, "keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
+			fs.BoolVar(&o.store, "store", false, "exact mode: keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
 			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
 			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; -iters then counts the finest grid's iterations)")
 			fs.Float64Var(&o.tol, "tol", 1e-4, "fast mode: Sinkhorn marginal and adjoint `tolerance` (L1 marginal violation, relative adjoint increment)")
@@ -147,6 +147,8 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return usagef("-lambda-c and -lambda-s must be non-negative")
 	case o.mode != "exact" && o.mode != "fast":
 		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
+	case o.mode == "fast" && o.store:
+		return usagef("-store applies to exact mode only (fast mode's kernel applications are not differentiated one by one)")
 	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0):
 		return usagef("-tol and -coarse-iters must be positive, -coarse and -exact-every non-negative")
 	}
