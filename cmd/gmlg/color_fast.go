@@ -118,12 +118,24 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if st, err := tsv.Stat(); err == nil && st.Size() == 0 {
 		fmt.Fprintln(tsv, "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds")
 	}
-	// The exact-mode objective: for -exact-every, and of the final metric.
-	exact, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg)
-	if err != nil {
-		return err
+	// The exact-mode objective, for -exact-every and the final metric. It
+	// is built when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB
+	// at 32³) need not sit beside the fast levels' memory otherwise.
+	var exact *learn.Objective
+	defer func() {
+		if exact != nil {
+			exact.Close()
+		}
+	}()
+	exactF := func(x []float64) (float64, error) {
+		if exact == nil {
+			var err error
+			if exact, err = learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg); err != nil {
+				return 0, err
+			}
+		}
+		return exact.Eval(nil, x)
 	}
-	defer exact.Close()
 	var exactTSV *os.File
 	if o.exactEvery > 0 {
 		if exactTSV, err = os.OpenFile(filepath.Join(o.out, colorExactFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
@@ -173,7 +185,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			}
 			if o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
 				t0, c0, cpuNow := time.Now(), processCPU(), cpu()
-				fe, err := exact.Eval(nil, p.X)
+				fe, err := exactF(p.X)
 				if err != nil {
 					return fmt.Errorf("exact objective at iteration %d: %w", p.Iter, err)
 				}
@@ -201,7 +213,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	// The final metric in exact mode: the figure to compare with an
 	// exact-mode run, and the reconstructions of the final snapshot.
 	seconds, cpuSeconds := elapsed(), cpu()
-	fExact, err := exact.Eval(nil, res.X)
+	fExact, err := exactF(res.X)
 	if err != nil {
 		return fmt.Errorf("exact objective of the final metric: %w", err)
 	}
