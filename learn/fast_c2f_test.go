@@ -127,6 +127,8 @@ func TestCoarseToFineResume(t *testing.T) {
 	if starts != 1 || len(res.Levels) != 1 || res.State.Iter != 8 || len(levels) != 4 || levels[0] != 1 {
 		t.Fatalf("resumed run: %d level starts, %d level reports, %d iterations, callback levels %v", starts, len(res.Levels), res.State.Iter, levels)
 	}
+	// Measured: 5e-7 (the cold restart of the Sinkhorn scalings moves the
+	// iterates by the tolerance); 1e-3 leaves room across backends.
 	if d := math.Abs(res.F-full.F) / full.F; d > 1e-3 {
 		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g (relative difference %.2g > 1e-3)", res.F, full.F, d)
 	}
