@@ -287,7 +287,7 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	stats.reset()
 	fn := &timedFunc{obj: obj}
 	x0 := make([]float64, obj.Dim())
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), CPUTime()
 	var res *learn.Result
 	if s.EvalOnly {
 		grad := make([]float64, len(x0))
@@ -298,7 +298,7 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 		res, err = learn.Minimize(ctx, fn, x0, &learn.Settings{MaxIter: s.Iters, FTol: -1, GTol: -1}, nil)
 	}
 	m.Minimize = time.Since(t0).Seconds()
-	m.MinimizeCPU = cpuTime() - c0
+	m.MinimizeCPU = (CPUTime() - c0).Seconds()
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
 		return nil, fmt.Errorf("bench: %v on %s: %w", s.Row, s.Backend, err)
 	}
@@ -375,14 +375,14 @@ func (c *countingFactor) Solve(dst, b []float64, cols int) error {
 
 func availableBackends() []string { return kernel.Backends() }
 
-// cpuTime is the process's user + system CPU time in seconds (0 where
-// getrusage is unavailable).
-func cpuTime() float64 {
+// CPUTime returns the CPU time (user + system, all threads) the process has
+// used so far, 0 where getrusage fails.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func newObjective(p *Problem) (*learn.Objective, error) {

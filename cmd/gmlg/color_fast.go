@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gmlg/gmlg/bench"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
@@ -151,13 +152,13 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		curBins int
 		theta   []float64
 		start   = time.Now()
-		cpu0    = processCPU()
+		cpu0    = bench.CPUTime()
 		aside   time.Duration // spent on -exact-every evaluations
 		asideC  time.Duration // CPU time of those
 		fine    = len(sched) - 1
 	)
 	elapsed := func() time.Duration { return time.Since(start) - aside }
-	cpu := func() time.Duration { return processCPU() - cpu0 - asideC }
+	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
 		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol}},
@@ -184,13 +185,13 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 				return nil
 			}
 			if o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
-				t0, c0, cpuNow := time.Now(), processCPU(), cpu()
+				t0, c0, cpuNow := time.Now(), bench.CPUTime(), cpu()
 				fe, err := exactF(p.X)
 				if err != nil {
 					return fmt.Errorf("exact objective at iteration %d: %w", p.Iter, err)
 				}
 				aside += time.Since(t0)
-				asideC += processCPU() - c0
+				asideC += bench.CPUTime() - c0
 				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", p.Iter, el.Seconds(), cpuNow.Seconds(), p.F, fe)
 				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g\n", p.Iter, fe)
 			}
