@@ -8,6 +8,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/ot"
+	"gonum.org/v1/gonum/diff/fd"
 )
 
 func maxRelErr(got, want []float64) float64 {
@@ -61,24 +62,14 @@ func TestFastObjectiveGradient(t *testing.T) {
 			if st := obj.Stats(); !st.Converged || !st.AdjointConverged {
 				t.Fatalf("not converged: %+v", st)
 			}
-			fd := make([]float64, len(x))
-			const h = 1e-5
-			for i := range x {
-				xi := x[i]
-				x[i] = xi + h
-				fp, err := obj.Eval(nil, x)
+			want := fd.Gradient(nil, func(x []float64) float64 {
+				f, err := obj.Eval(nil, x)
 				if err != nil {
 					t.Fatal(err)
 				}
-				x[i] = xi - h
-				fm, err := obj.Eval(nil, x)
-				if err != nil {
-					t.Fatal(err)
-				}
-				x[i] = xi
-				fd[i] = (fp - fm) / (2 * h)
-			}
-			if e := maxRelErr(grad, fd); e > 1e-5 || math.IsNaN(e) {
+				return f
+			}, x, &fd.Settings{Formula: fd.Central, Step: 1e-5})
+			if e := maxRelErr(grad, want); e > 1e-5 || math.IsNaN(e) {
 				t.Errorf("relative error %.3g", e)
 			}
 		})
