@@ -585,14 +585,19 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	}
 	h.accumulate(gw, u, v, cols)
 	if gsrc != nil {
-		v0 := v[:nb]
-		if h.opt.Scheme == CrankNicolson {
-			h.mulMcn(gsrc, v0, cols)
-		} else {
-			copy(gsrc, v0)
-		}
+		h.inputGrad(gsrc, v[:nb], cols)
 	}
 	return nil
+}
+
+// inputGrad writes the input gradient from the last adjoint iterate v0:
+// gsrc = v0 (BE) or Mcn·v0 (CN).
+func (h *Heat) inputGrad(gsrc, v0 []float64, cols int) {
+	if h.opt.Scheme == CrankNicolson {
+		h.mulMcn(gsrc, v0, cols)
+	} else {
+		copy(gsrc, v0)
+	}
 }
 
 // adjointSplit is Adjoint for a tape entry recorded as two streams: the
@@ -615,13 +620,8 @@ func (h *Heat) adjointSplit(gsrc, gw, gdst []float64, ent tapeEntry) error {
 	h.accumulate(gw, ent.chain, va, ca)
 	h.accumulate(gw, ent.chain2, vb, cb)
 	if gsrc != nil {
-		if h.opt.Scheme == CrankNicolson {
-			h.mulMcn(gsrc[:nh], va[:nh], ca)
-			h.mulMcn(gsrc[nh:], vb[:cb*n], cb)
-		} else {
-			copy(gsrc[:nh], va[:nh])
-			copy(gsrc[nh:], vb[:cb*n])
-		}
+		h.inputGrad(gsrc[:nh], va[:nh], ca)
+		h.inputGrad(gsrc[nh:], vb[:cb*n], cb)
 	}
 	return nil
 }
