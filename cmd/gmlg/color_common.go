@@ -188,6 +188,17 @@ func colorSaveCheckpoint(path string, st *learn.State) error {
 // colorLoadCheckpoint reads a state written by colorSaveCheckpoint. A
 // missing file gives (nil, nil).
 func colorLoadCheckpoint(path string) (*learn.State, error) {
+	ck, err := colorLoadAnyCheckpoint(path)
+	if ck == nil {
+		return nil, err
+	}
+	return ck.State, nil
+}
+
+// colorLoadAnyCheckpoint reads the checkpoint of a run of either mode:
+// an exact-mode one (a bare learn.State, returned with Level −1) or a
+// fast-mode colorFastCheckpoint. A missing file gives (nil, nil).
+func colorLoadAnyCheckpoint(path string) (*colorFastCheckpoint, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -202,9 +213,9 @@ func colorLoadCheckpoint(path string) (*learn.State, error) {
 		if err2 := gob.NewDecoder(bytes.NewReader(data)).Decode(ck); err2 != nil || ck.State == nil {
 			return nil, fmt.Errorf("decode checkpoint %s: %w", path, err)
 		}
-		return ck.State, nil
+		return ck, nil
 	}
-	return st, nil
+	return &colorFastCheckpoint{Level: -1, State: st}, nil
 }
 
 // colorMetricPicture draws the three axes of a [3,N] metric.

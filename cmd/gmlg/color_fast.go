@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -79,9 +77,12 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params); err != nil {
 			return err
 		}
-		ck, err := colorLoadFastCheckpoint(ckptPath)
+		ck, err := colorLoadAnyCheckpoint(ckptPath)
 		if err != nil {
 			return err
+		}
+		if ck == nil || ck.Level < 0 {
+			return fmt.Errorf("-resume: %s is not a fast-mode checkpoint", ckptPath)
 		}
 		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State}
 		fmt.Fprintf(logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", o.out, ck.Level, ck.State.Iter, ck.State.F)
@@ -111,14 +112,12 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	fmt.Fprintln(logw)
 
-	tsv, err := os.OpenFile(filepath.Join(o.out, colorIterationsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	tsv, err := colorAppendTSV(filepath.Join(o.out, colorIterationsFile),
+		"level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds")
 	if err != nil {
 		return err
 	}
 	defer tsv.Close()
-	if st, err := tsv.Stat(); err == nil && st.Size() == 0 {
-		fmt.Fprintln(tsv, "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds")
-	}
 	// The exact-mode objective, for -exact-every and the final metric. It
 	// is built when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB
 	// at 32³) need not sit beside the fast levels' memory otherwise.
@@ -139,13 +138,10 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	var exactTSV *os.File
 	if o.exactEvery > 0 {
-		if exactTSV, err = os.OpenFile(filepath.Join(o.out, colorExactFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+		if exactTSV, err = colorAppendTSV(filepath.Join(o.out, colorExactFile), "iter\tseconds\tcpu_seconds\tf_fast\tf_exact"); err != nil {
 			return err
 		}
 		defer exactTSV.Close()
-		if st, err := exactTSV.Stat(); err == nil && st.Size() == 0 {
-			fmt.Fprintln(exactTSV, "iter\tseconds\tcpu_seconds\tf_fast\tf_exact")
-		}
 	}
 	var (
 		cur     *learn.FastObjective
@@ -222,7 +218,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if err := colorSnapshot(o.out, iter, res.X, n, hists, exact.Reconstructions()[0]); err != nil {
 		return err
 	}
-	if err := colorSaveProgress(o.out, res.State.Losses, res.X, make([]float64, len(res.X))); err != nil {
+	if err := colorSaveProgress(o.out, res.State.Losses, res.X, theta); err != nil {
 		return err
 	}
 	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
@@ -244,19 +240,15 @@ func colorSaveFastCheckpoint(path string, ck *colorFastCheckpoint) error {
 	return gobWriteFile(path, ck)
 }
 
-// colorLoadFastCheckpoint reads a checkpoint written by
-// colorSaveFastCheckpoint; a missing file gives (nil, nil).
-func colorLoadFastCheckpoint(path string) (*colorFastCheckpoint, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+// colorAppendTSV opens path for appending (a resumed run continues the
+// file) and writes the header line when the file is new.
+func colorAppendTSV(path, header string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	ck := new(colorFastCheckpoint)
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(ck); err != nil || ck.State == nil {
-		return nil, fmt.Errorf("decode fast-mode checkpoint %s: %v", path, err)
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		fmt.Fprintln(f, header)
 	}
-	return ck, nil
+	return f, nil
 }
