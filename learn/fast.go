@@ -196,15 +196,8 @@ func (f *FastObjective) ResetWarm() {
 // Eval returns F(x) and, unless grad is nil, writes ∇_x F into grad, like
 // Objective.Eval (x = log θ), with converged barycenters.
 func (f *FastObjective) Eval(grad, x []float64) (float64, error) {
-	o := f.o
-	if len(x) != len(o.theta) || (grad != nil && len(grad) != len(x)) {
-		panic(fmt.Sprintf("learn: FastObjective.Eval: len(x)=%d, len(grad)=%d, want %d", len(x), len(grad), len(o.theta)))
-	}
-	for i, v := range x {
-		o.theta[i] = math.Exp(v)
-		if !(o.theta[i] > 0) || math.IsInf(o.theta[i], 0) {
-			return 0, fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
-		}
+	if err := f.o.setLogTheta("FastObjective.Eval", grad, x); err != nil {
+		return 0, err
 	}
 	return f.eval(grad, true)
 }

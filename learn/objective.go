@@ -226,16 +226,25 @@ func (o *Objective) LastTerms() Terms { return o.last }
 // non-finite metric values, a failed factorisation, and non-finite Sinkhorn
 // values (ot.ErrNonFinite, with the frame and iteration and a hint).
 func (o *Objective) Eval(grad, x []float64) (float64, error) {
+	if err := o.setLogTheta("Eval", grad, x); err != nil {
+		return 0, err
+	}
+	return o.evalTheta(grad, true)
+}
+
+// setLogTheta sets θ = exp(x) after checking the lengths (a panic naming
+// op) and that every θ_i is a positive finite number.
+func (o *Objective) setLogTheta(op string, grad, x []float64) error {
 	if len(x) != len(o.theta) || (grad != nil && len(grad) != len(x)) {
-		panic(fmt.Sprintf("learn: Eval: len(x)=%d, len(grad)=%d, want %d", len(x), len(grad), len(o.theta)))
+		panic(fmt.Sprintf("learn: %s: len(x)=%d, len(grad)=%d, want %d", op, len(x), len(grad), len(o.theta)))
 	}
 	for i, v := range x {
 		o.theta[i] = math.Exp(v)
 		if !(o.theta[i] > 0) || math.IsInf(o.theta[i], 0) {
-			return 0, fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
+			return fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
 		}
 	}
-	return o.evalTheta(grad, true)
+	return nil
 }
 
 // EvalMetric evaluates F at the metric θ itself (not its log) and, unless
