@@ -20,6 +20,8 @@ type Backend struct {
 	Ordering Ordering
 	// Mode is the factorisation kind; zero is Supernodal.
 	Mode Mode
+	// Kernel is the solve kernel; zero is BlockKernel.
+	Kernel SolveKernel
 }
 
 var _ factor.Factorizer = Backend{}
@@ -69,7 +71,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 		cc.Close()
 		return nil, err
 	}
-	f, err := cc.Analyze(a, &AnalyzeOptions{Ordering: ord, Mode: b.Mode})
+	f, err := cc.Analyze(a, &AnalyzeOptions{Ordering: ord, Mode: b.Mode, Kernel: b.Kernel})
 	if err != nil {
 		cc.Close()
 		return nil, err

@@ -123,24 +123,31 @@ func BenchmarkRefactorize(b *testing.B) {
 	})
 }
 
-// BenchmarkSolve20 times one Solve of a 20-column block.
+// BenchmarkSolve20 times one Solve of a 20-column block with each solve
+// kernel (sub-benchmarks .../block and .../cholmod).
 func BenchmarkSolve20(b *testing.B) {
 	const cols = 20
 	forEach(b, func(b *testing.B, cc *Common, m matrix, a *Sparse, opt AnalyzeOptions) {
-		f, err := cc.Analyze(a, &opt)
-		if err != nil {
-			b.Fatal(err)
+		for _, k := range []SolveKernel{BlockKernel, CHOLMODKernel} {
+			b.Run(k.String(), func(b *testing.B) {
+				opt.Kernel = k
+				f, err := cc.Analyze(a, &opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Free()
+				if err := f.Factorize(a); err != nil {
+					b.Fatal(err)
+				}
+				rhs := randomBlock(m.n, cols, rand.New(rand.NewPCG(1, 1)))
+				x := make([]float64, len(rhs))
+				for b.Loop() {
+					if err := f.Solve(x, rhs, cols); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(f.Info().NNZL), "nnzL")
+			})
 		}
-		if err := f.Factorize(a); err != nil {
-			b.Fatal(err)
-		}
-		rhs := randomBlock(m.n, cols, rand.New(rand.NewPCG(1, 1)))
-		x := make([]float64, len(rhs))
-		for b.Loop() {
-			if err := f.Solve(x, rhs, cols); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(f.Info().NNZL), "nnzL")
 	})
 }

@@ -1,9 +1,11 @@
 package cholmod
 
-// This file is the whole C surface of the package: a handful of small C
-// helpers in the preamble, and thin Go wrappers around them. Every other file
-// works with the Go types declared here (cCtx, cSparse, cFactor) and with Go
-// slices viewing CHOLMOD-allocated memory.
+// This file is the whole C surface of the package but one: a handful of small
+// C helpers in the preamble, and thin Go wrappers around them. The exception
+// is the block solve kernel in blocksolve.c (with blocksolve.h), plain C
+// that reads a cholmod_factor and is called only from gl_block_solve here.
+// Every other file works with the Go types declared here (cCtx, cSparse,
+// cFactor) and with Go slices viewing CHOLMOD-allocated memory.
 //
 // Index width: the package uses the cholmod_l_* interface, whose integers are
 // SuiteSparse_long (64 bits on every supported platform). init asserts that
@@ -16,12 +18,16 @@ package cholmod
 #include <stdlib.h>
 #include <string.h>
 #include "cholmod.h"
+#include "blocksolve.h"
 
-// gl_ctx is one cholmod_common plus the dense workspaces of cholmod_solve2
-// and the text of the first CHOLMOD error reported during the last call.
+// gl_ctx is one cholmod_common plus the dense workspaces of cholmod_solve2,
+// the interleaved workspace of gl_bsolve (bw, bwcap doubles) and the text of
+// the first CHOLMOD error reported during the last call.
 typedef struct gl_ctx {
 	cholmod_common c;
 	cholmod_dense *X, *Y, *E;
+	double *bw;
+	size_t bwcap;
 	char msg[256];
 } gl_ctx;
 
@@ -86,6 +92,7 @@ static void gl_free(gl_ctx *ctx) {
 	cholmod_l_free_dense(&ctx->Y, &ctx->c);
 	cholmod_l_free_dense(&ctx->E, &ctx->c);
 	cholmod_l_finish(&ctx->c);
+	free(ctx->bw);
 	free(ctx);
 }
 
@@ -191,6 +198,32 @@ static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_
 	} else if (ws->c.status == CHOLMOD_OK) {
 		ws->c.status = CHOLMOD_INVALID;
 	}
+	gl_end(ws);
+	return ws->c.status;
+}
+
+// gl_block_solve is gl_solve with gmlg's interleaved kernel (blocksolve.c)
+// instead of cholmod_solve2. It needs an LL' factor (gl_bsolve_supported).
+static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols) {
+	gl_begin();
+	ws->c.status = CHOLMOD_OK;
+	if (!gl_bsolve_supported(L) || L->n != n) {
+		ws->c.status = CHOLMOD_INVALID;
+		snprintf(ws->msg, sizeof ws->msg, "block solve needs a numeric LL' factor of order %zu", n);
+		return ws->c.status;
+	}
+	size_t need = n * gl_bsolve_width();
+	if (ws->bwcap < need) {
+		free(ws->bw);
+		ws->bw = malloc(need * sizeof(double));
+		ws->bwcap = ws->bw != NULL ? need : 0;
+		if (ws->bw == NULL) {
+			ws->c.status = CHOLMOD_OUT_OF_MEMORY;
+			snprintf(ws->msg, sizeof ws->msg, "block solve workspace of %zu doubles", need);
+			return ws->c.status;
+		}
+	}
+	gl_bsolve(L, b, dst, cols, ws->bw);
 	gl_end(ws);
 	return ws->c.status;
 }
@@ -373,6 +406,12 @@ func freeFactor(ctx *cCtx, L *cFactor) { C.gl_free_factor(ctx, L) }
 func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
 	C.gl_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols))
 	return check(ws, "solve", nil)
+}
+
+// blockSolve is solve with the interleaved kernel of blocksolve.c.
+func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
+	C.gl_block_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols))
+	return check(ws, "block solve", nil)
 }
 
 // factorStats reads the descriptive fields of an analysed factor.

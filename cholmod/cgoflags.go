@@ -16,7 +16,7 @@ package cholmod
 // shared library, so only libcholmod and libsuitesparseconfig are named.
 
 /*
-#cgo CFLAGS: -I/usr/include/suitesparse -O2
+#cgo CFLAGS: -I/usr/include/suitesparse -O3
 #cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lm
 */
 import "C"

@@ -20,6 +20,7 @@ type Factor struct {
 	hash   uint64 // pattern fingerprint of the analysed matrix
 	nnzA   int
 	info   Info
+	kernel SolveKernel
 	valid  bool // holds a usable numeric factorisation
 	mu     sync.Mutex
 	idle   []*cCtx // workspaces not in use
@@ -47,13 +48,16 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Kernel != BlockKernel && o.Kernel != CHOLMODKernel {
+		return nil, fmt.Errorf("cholmod: unknown solve kernel %d", int(o.Kernel))
+	}
 	L, err := analyze(c.ctx, a.a, ord, mode, sswitch, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
 	if err != nil {
 		return nil, err
 	}
 	used, super, nnzL, fl, sel := factorStats(c.ctx, L)
 	f := &Factor{
-		cc: c, lf: L, n: a.n, hash: a.hash, nnzA: len(a.i),
+		cc: c, lf: L, n: a.n, hash: a.hash, nnzA: len(a.i), kernel: o.Kernel,
 		info: Info{
 			Requested: o.Ordering, Used: orderingName(used), Selected: sel,
 			NNZL: nnzL, Flops: fl, Supernodal: super,
@@ -95,8 +99,9 @@ func isWarning(err error) bool {
 }
 
 // Solve solves A X = B for the N×cols block b, stored column-major (column k
-// is b[k*N:(k+1)*N]), and writes X into dst with one cholmod_solve2 call. dst
-// and b may be the same slice. It panics if len(b) or len(dst) is not
+// is b[k*N:(k+1)*N]), and writes X into dst, with the SolveKernel chosen in
+// AnalyzeOptions (gmlg's block kernel by default, or one cholmod_solve2
+// call). dst and b may be the same slice. It panics if len(b) or len(dst) is not
 // N*cols, and returns ErrNotFactorized when there is no valid factorisation.
 //
 // Solve is safe to call from several goroutines at once. Once each
@@ -117,7 +122,11 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 	if err != nil {
 		return err
 	}
-	err = solve(ws, f.lf, dst, b, f.n, cols)
+	if f.kernel == BlockKernel {
+		err = blockSolve(ws, f.lf, dst, b, f.n, cols)
+	} else {
+		err = solve(ws, f.lf, dst, b, f.n, cols)
+	}
 	f.mu.Lock()
 	f.idle = append(f.idle, ws)
 	f.mu.Unlock()

@@ -24,10 +24,12 @@
 // A runtime cleanup reports a Common that was garbage collected without
 // Close on stderr; it frees nothing.
 //
-// Solve makes one cholmod_solve2 call for the whole block. The right-hand
-// side is described to CHOLMOD by a header on the C stack that points into
-// the Go slice only during the call; the workspaces X, Y and E stay in
-// CHOLMOD memory and are reused, so Solve allocates nothing after warm-up.
+// Solve runs gmlg's own block kernel by default (AnalyzeOptions.Kernel,
+// see "Solve kernels" below), or one cholmod_solve2 call for the whole
+// block (CHOLMODKernel): the right-hand side is then described to CHOLMOD
+// by a header on the C stack that points into the Go slice only during the
+// call. Either way the workspaces stay in C memory and are reused, so Solve
+// allocates nothing after warm-up.
 // Solve is safe for concurrent use on one factor: each concurrent call takes
 // its own workspace set (with its own cholmod_common) from a free list, and
 // L is only read. Factorize and Free must not overlap other calls, and a
@@ -73,19 +75,47 @@
 // simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D grids),
 // or AutoSolve (the same test with the threshold AutoSolveSwitch = 250,
 // tuned for many solves per factorisation).
-// On this project's grids a simplicial factor solves faster on 2-D grids up
+// With cholmod_solve2 a simplicial factor solves faster on 2-D grids up
 // to 200² and on 16³, while supernodal wins by far on 32³ and factorises
-// faster on 3-D grids; see the benchmarks in bench_test.go and the figures
-// below (NESDIS, one BLAS thread, best of 3–7 runs on a loaded 2-core Xeon
-// at 2.8 GHz, so ±20%):
+// faster on 3-D grids; see the benchmarks in bench_test.go.
 //
-//	         20-column Solve (ms)      Refactorize (ms)
-//	grid     supernodal simplicial     supernodal simplicial
-//	50²         2.6        0.77           2.5        1.0
-//	100²        6.5        5.4           14         11
-//	200²       31         27             64         58
-//	16³         4.5        3.7           12         21
-//	32³        59        151            270      12000
+// # Solve kernels
+//
+// cholmod_solve2 treats the right-hand sides as the slow index and, for a
+// simplicial factor, walks L once per column of the block. The heat kernel
+// solves blocks of 8–32 columns thousands of times per factorisation, so
+// the package has its own solve on CHOLMOD's factor (blocksolve.c, the
+// default BlockKernel): the block is gathered once per Solve into a
+// permuted, interleaved workspace (row k of P B holds the block's entries
+// of row k side by side, padded to a multiple of 4, at most 32 per pass),
+// both triangular solves run on it with the width a compile-time constant,
+// so each factor entry becomes a few SIMD fused multiply-adds on a row
+// held in registers, and the result is scattered back. Supernodes are
+// walked four columns at a time, so each row below a block of four columns
+// is read (and written) once instead of four times. The kernel is compiled
+// for AVX-512, AVX2 and baseline x86-64; the processor picks at load time.
+// It reads the factor in place and never changes it; TestBlockKernel checks
+// it against cholmod_solve2 to 1e-13 on every ordering and column count.
+//
+// One 20-column Solve in ms (BenchmarkSolve20, NESDIS, one BLAS thread,
+// best of 3 on the shared 2-core Xeon at 2.8 GHz, 2026-11-26):
+//
+//	         block kernel              cholmod_solve2
+//	grid     simplicial supernodal     simplicial supernodal
+//	50²         0.36       0.58           0.73       1.74
+//	100²        2.1        3.2            4.9        8.2
+//	200²       13.3       16.3           28.4       37.5
+//	16³         1.38       1.90           3.40       5.38
+//	32³        39.3       35.5          105         53.5
+//
+// Refactorisation (ms, same machine, earlier run, ±20%):
+//
+//	grid     supernodal simplicial
+//	50²         2.5        1.0
+//	100²       14         11
+//	200²       64         58
+//	16³        12         21
+//	32³       270      12000
 //
 // # Threads
 //

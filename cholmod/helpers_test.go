@@ -183,3 +183,18 @@ func mustPanic(t *testing.T, what string, f func()) {
 	}()
 	f()
 }
+
+// eachMatrix runs body as a subtest for every test matrix, with a Common
+// and the matrix copied into it.
+func eachMatrix(t *testing.T, body func(t *testing.T, m matrix, cc *Common, a *Sparse)) {
+	for _, tc := range testMatrices() {
+		t.Run(tc.name, func(t *testing.T) {
+			cc, err := NewCommon()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cc.Close()
+			body(t, tc.m, cc, mustSparse(t, cc, tc.m))
+		})
+	}
+}

@@ -1,0 +1,287 @@
+// gmlg's block triangular solves on CHOLMOD's factor (see blocksolve.h).
+//
+// cholmod_solve2 solves a column-major block one supernode (or column) at a
+// time, with the right-hand sides as the slow index. For the heat kernel's
+// blocks of 8 to 32 columns it is faster to interleave them: the workspace
+// holds row k of the permuted block as cw consecutive doubles (cw = the
+// column count rounded up to a multiple of 4), so that every factor entry
+// updates one short contiguous vector, which the compiler turns into a few
+// SIMD fused multiply-adds. Supernodes are used as the factor stores them:
+// their off-diagonal rows are updated once per supernode, with the whole
+// supernode's contribution summed in registers.
+//
+// The functions are specialised for each width (4, 8, ..., 32) so that the
+// row vectors live in registers, and compiled for AVX-512, AVX2 and baseline
+// x86-64 (GCC picks one at load time).
+
+#include <string.h>
+#include "blocksolve.h"
+
+#define GL_MAXW 32
+
+typedef SuiteSparse_long gl_int;
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define GL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define GL_CLONES
+#endif
+
+#define GL_INLINE static inline __attribute__((always_inline))
+
+size_t gl_bsolve_width(void) { return GL_MAXW; }
+
+int gl_bsolve_supported(const cholmod_factor *L) {
+	return L != NULL && L->is_ll && L->xtype == CHOLMOD_REAL && L->dtype == CHOLMOD_DOUBLE &&
+	       L->x != NULL && (L->is_super ? L->super != NULL : (L->p != NULL && L->nz != NULL));
+}
+
+// Row vectors are handled as nv = cw/4 vectors of 4 doubles (GCC vector
+// extension, unaligned): with nv a compile-time constant the loops over them
+// unroll and the accumulators stay in registers, and since every update
+// reads its multiplier row from a local copy, no aliasing check (and no
+// scalar fallback) is needed.
+typedef double v4 __attribute__((vector_size(32), aligned(8)));
+
+#define GL_MAXV (GL_MAXW / 4)
+
+GL_INLINE void vload(v4 *restrict a, const double *p, const int nv) {
+	for (int v = 0; v < nv; v++) {
+		a[v] = *(const v4 *) (p + 4 * v);
+	}
+}
+
+GL_INLINE void vstore(double *p, const v4 *restrict a, const int nv) {
+	for (int v = 0; v < nv; v++) {
+		*(v4 *) (p + 4 * v) = a[v];
+	}
+}
+
+// row -= l * x, for a row in memory and x in registers.
+GL_INLINE void vaxpy(double *row, const double l, const v4 *restrict x, const int nv) {
+	for (int v = 0; v < nv; v++) {
+		*(v4 *) (row + 4 * v) -= l * x[v];
+	}
+}
+
+// acc -= l * row, for a row in memory and acc in registers.
+GL_INLINE void vsubmul(v4 *restrict acc, const double l, const double *row, const int nv) {
+	for (int v = 0; v < nv; v++) {
+		acc[v] -= l * *(const v4 *) (row + 4 * v);
+	}
+}
+
+GL_INLINE void vdiv(v4 *restrict a, const double d, const int nv) {
+	for (int v = 0; v < nv; v++) {
+		a[v] /= d;
+	}
+}
+
+// Simplicial LL': column j holds Lx[Lp[j] .. Lp[j]+Lnz[j]), diagonal first.
+
+GL_INLINE void fwd_simp(const cholmod_factor *L, double *W, const int nv) {
+	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
+	const double *Lx = L->x;
+	const gl_int n = (gl_int) L->n;
+	const int cw = 4 * nv;
+	v4 x[GL_MAXV];
+	for (gl_int j = 0; j < n; j++) {
+		gl_int p = Lp[j];
+		const gl_int pend = p + Lnz[j];
+		vload(x, W + j * cw, nv);
+		vdiv(x, Lx[p], nv);
+		vstore(W + j * cw, x, nv);
+		for (p++; p < pend; p++) {
+			vaxpy(W + Li[p] * cw, Lx[p], x, nv);
+		}
+	}
+}
+
+GL_INLINE void bwd_simp(const cholmod_factor *L, double *W, const int nv) {
+	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
+	const double *Lx = L->x;
+	const gl_int n = (gl_int) L->n;
+	const int cw = 4 * nv;
+	v4 acc[GL_MAXV];
+	for (gl_int j = n - 1; j >= 0; j--) {
+		gl_int p = Lp[j];
+		const gl_int pend = p + Lnz[j];
+		const double d = Lx[p];
+		vload(acc, W + j * cw, nv);
+		for (p++; p < pend; p++) {
+			vsubmul(acc, Lx[p], W + Li[p] * cw, nv);
+		}
+		vdiv(acc, d, nv);
+		vstore(W + j * cw, acc, nv);
+	}
+}
+
+// Supernodal LL': supernode s covers columns super[s] .. super[s+1]-1; its
+// row pattern is Ls[pi[s] .. pi[s+1]) (the supernode's own columns first, so
+// that rows[ii] = super[s] + ii for ii < nscol) and its values the
+// nsrow x nscol column-major block at Lx[px[s]].
+//
+// Both solves walk a supernode in blocks of jb columns (JB, then single
+// columns for the rest), keeping the block's jb row vectors in registers
+// while streaming once over the rows below it: each of those rows is loaded
+// (and, forward, stored) once per block instead of once per column, and the
+// factor is read as jb contiguous column streams.
+
+#define JB 4
+
+// acc -= l * x, all in registers.
+GL_INLINE void vsubmul_reg(v4 *restrict acc, const double l, const v4 *restrict x, const int nv) {
+	for (int v = 0; v < nv; v++) {
+		acc[v] -= l * x[v];
+	}
+}
+
+// fwd_block finishes columns j0 .. j0+jb-1 of one supernode (the triangle
+// of the diagonal block among them) and subtracts their contribution from
+// every row below.
+GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, double *W,
+                         const gl_int j0, const int jb, const int nv) {
+	const int cw = 4 * nv;
+	v4 x[JB][GL_MAXV];
+	const double *lc[JB];
+	for (int a = 0; a < jb; a++) {
+		lc[a] = Lb + (j0 + a) * nsrow;
+		double *xa = W + rows[j0 + a] * cw;
+		vload(x[a], xa, nv);
+		for (int b = 0; b < a; b++) {
+			vsubmul_reg(x[a], lc[b][j0 + a], x[b], nv);
+		}
+		vdiv(x[a], lc[a][j0 + a], nv);
+		vstore(xa, x[a], nv);
+	}
+	v4 t[GL_MAXV];
+	for (gl_int ii = j0 + jb; ii < nsrow; ii++) {
+		double *r = W + rows[ii] * cw;
+		vload(t, r, nv);
+		for (int a = 0; a < jb; a++) {
+			vsubmul_reg(t, lc[a][ii], x[a], nv);
+		}
+		vstore(r, t, nv);
+	}
+}
+
+// bwd_block solves for columns j0 .. j0+jb-1 of one supernode, all rows
+// below them being final.
+GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, double *W,
+                         const gl_int j0, const int jb, const int nv) {
+	const int cw = 4 * nv;
+	v4 acc[JB][GL_MAXV];
+	const double *lc[JB];
+	for (int a = 0; a < jb; a++) {
+		lc[a] = Lb + (j0 + a) * nsrow;
+		vload(acc[a], W + rows[j0 + a] * cw, nv);
+	}
+	v4 t[GL_MAXV];
+	for (gl_int ii = j0 + jb; ii < nsrow; ii++) {
+		vload(t, W + rows[ii] * cw, nv);
+		for (int a = 0; a < jb; a++) {
+			vsubmul_reg(acc[a], lc[a][ii], t, nv);
+		}
+	}
+	for (int a = jb - 1; a >= 0; a--) {
+		for (int b = a + 1; b < jb; b++) {
+			vsubmul_reg(acc[a], lc[a][j0 + b], acc[b], nv);
+		}
+		vdiv(acc[a], lc[a][j0 + a], nv);
+		vstore(W + rows[j0 + a] * cw, acc[a], nv);
+	}
+}
+
+GL_INLINE void fwd_super(const cholmod_factor *L, double *W, const int nv) {
+	const gl_int *Super = L->super, *Lpi = L->pi, *Lpx = L->px, *Ls = L->s;
+	const double *Lx = L->x;
+	const gl_int nsuper = (gl_int) L->nsuper;
+	for (gl_int s = 0; s < nsuper; s++) {
+		const gl_int nscol = Super[s + 1] - Super[s];
+		const gl_int nsrow = Lpi[s + 1] - Lpi[s];
+		const double *Lb = Lx + Lpx[s];
+		const gl_int *rows = Ls + Lpi[s];
+		gl_int j0 = 0;
+		for (; j0 + JB <= nscol; j0 += JB) {
+			fwd_block(Lb, nsrow, rows, W, j0, JB, nv);
+		}
+		for (; j0 < nscol; j0++) {
+			fwd_block(Lb, nsrow, rows, W, j0, 1, nv);
+		}
+	}
+}
+
+GL_INLINE void bwd_super(const cholmod_factor *L, double *W, const int nv) {
+	const gl_int *Super = L->super, *Lpi = L->pi, *Lpx = L->px, *Ls = L->s;
+	const double *Lx = L->x;
+	const gl_int nsuper = (gl_int) L->nsuper;
+	for (gl_int s = nsuper - 1; s >= 0; s--) {
+		const gl_int nscol = Super[s + 1] - Super[s];
+		const gl_int nsrow = Lpi[s + 1] - Lpi[s];
+		const double *Lb = Lx + Lpx[s];
+		const gl_int *rows = Ls + Lpi[s];
+		const gl_int nfull = nscol - nscol % JB;
+		for (gl_int j = nscol - 1; j >= nfull; j--) {
+			bwd_block(Lb, nsrow, rows, W, j, 1, nv);
+		}
+		for (gl_int j0 = nfull - JB; j0 >= 0; j0 -= JB) {
+			bwd_block(Lb, nsrow, rows, W, j0, JB, nv);
+		}
+	}
+}
+
+GL_INLINE void solve_width(const cholmod_factor *L, double *W, const int nv) {
+	if (L->is_super) {
+		fwd_super(L, W, nv);
+		bwd_super(L, W, nv);
+	} else {
+		fwd_simp(L, W, nv);
+		bwd_simp(L, W, nv);
+	}
+}
+
+// solve_panel runs both triangular solves on the interleaved workspace, with
+// the width known at compile time in each case.
+GL_CLONES static void solve_panel(const cholmod_factor *L, double *W, int cw) {
+	switch (cw) {
+	case 4: solve_width(L, W, 1); break;
+	case 8: solve_width(L, W, 2); break;
+	case 12: solve_width(L, W, 3); break;
+	case 16: solve_width(L, W, 4); break;
+	case 20: solve_width(L, W, 5); break;
+	case 24: solve_width(L, W, 6); break;
+	case 28: solve_width(L, W, 7); break;
+	default: solve_width(L, W, 8); break;
+	}
+}
+
+void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w) {
+	const size_t n = L->n;
+	const gl_int *perm = L->Perm;
+	for (size_t c0 = 0; c0 < cols; c0 += GL_MAXW) {
+		size_t pc = cols - c0;
+		if (pc > GL_MAXW) {
+			pc = GL_MAXW;
+		}
+		const size_t cw = (pc + 3) & ~(size_t) 3;
+		// Gather: row k of the workspace is row perm[k] of the panel.
+		for (size_t k = 0; k < n; k++) {
+			const size_t src = perm != NULL ? (size_t) perm[k] : k;
+			double *wk = w + k * cw;
+			for (size_t c = 0; c < pc; c++) {
+				wk[c] = b[(c0 + c) * n + src];
+			}
+			for (size_t c = pc; c < cw; c++) {
+				wk[c] = 0;
+			}
+		}
+		solve_panel(L, w, (int) cw);
+		for (size_t k = 0; k < n; k++) {
+			const size_t to = perm != NULL ? (size_t) perm[k] : k;
+			const double *wk = w + k * cw;
+			for (size_t c = 0; c < pc; c++) {
+				dst[(c0 + c) * n + to] = wk[c];
+			}
+		}
+	}
+}
