@@ -24,7 +24,10 @@ type Backend struct {
 	Kernel SolveKernel
 }
 
-var _ factor.Factorizer = Backend{}
+var (
+	_ factor.Factorizer = Backend{}
+	_ factor.StepSolver = (*backendFactor)(nil)
+)
 
 // Name returns "cholmod".
 func (Backend) Name() string { return "cholmod" }
@@ -102,6 +105,13 @@ func (b *backendFactor) Solve(dst, rhs []float64, cols int) error {
 		panic("cholmod: Solve on a closed factor")
 	}
 	return b.f.Solve(dst, rhs, cols)
+}
+
+func (b *backendFactor) SolveSteps(out, rhs []float64, cols, steps int, keep, reverse bool) error {
+	if b.cc == nil {
+		panic("cholmod: SolveSteps on a closed factor")
+	}
+	return b.f.SolveSteps(out, rhs, cols, steps, keep, reverse)
 }
 
 func (b *backendFactor) Info() factor.Info {

@@ -29,7 +29,7 @@ typedef SuiteSparse_long gl_int;
 
 #define GL_INLINE static inline __attribute__((always_inline))
 
-size_t gl_bsolve_width(void) { return GL_MAXW; }
+size_t gl_bsolve_workspace(size_t n) { return n * GL_MAXW + n * sizeof(gl_int) / sizeof(double) + 1; }
 
 int gl_bsolve_supported(const cholmod_factor *L) {
 	return L != NULL && L->is_ll && L->xtype == CHOLMOD_REAL && L->dtype == CHOLMOD_DOUBLE &&
@@ -255,33 +255,83 @@ GL_CLONES static void solve_panel(const cholmod_factor *L, double *W, int cw) {
 	}
 }
 
-void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w) {
-	const size_t n = L->n;
+// gather copies columns c0 .. c0+pc-1 of the column-major block b into the
+// workspace, row k of the workspace being row perm[k] of b, padded with
+// zeros to cw columns. Column by column: the reads stay within one column
+// of b (cache-resident), the writes walk down the workspace at a fixed
+// stride.
+static void gather(double *w, const double *b, const gl_int *perm, size_t n, size_t c0, size_t pc, size_t cw) {
+	for (size_t c = 0; c < pc; c++) {
+		const double *bc = b + (c0 + c) * n;
+		double *wc = w + c;
+		if (perm != NULL) {
+			for (size_t k = 0; k < n; k++) {
+				wc[k * cw] = bc[perm[k]];
+			}
+		} else {
+			for (size_t k = 0; k < n; k++) {
+				wc[k * cw] = bc[k];
+			}
+		}
+	}
+	for (size_t c = pc; c < cw; c++) {
+		for (size_t k = 0; k < n; k++) {
+			w[k * cw + c] = 0;
+		}
+	}
+}
+
+// scatter is the inverse of gather, walking the destination in order (row i
+// of b is row iperm[i] of the workspace): the stores stream through each
+// column, which matters when dst is not in cache (the chains of the heat
+// kernel), while the reads stay in the cache-resident workspace.
+static void scatter(double *dst, const double *w, const gl_int *iperm, size_t n, size_t c0, size_t pc, size_t cw) {
+	for (size_t c = 0; c < pc; c++) {
+		double *dc = dst + (c0 + c) * n;
+		const double *wc = w + c;
+		if (iperm != NULL) {
+			for (size_t i = 0; i < n; i++) {
+				dc[i] = wc[iperm[i] * cw];
+			}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				dc[i] = wc[i * cw];
+			}
+		}
+	}
+}
+
+void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
+                     int reverse, double *w) {
+	const size_t n = L->n, nb = n * cols;
 	const gl_int *perm = L->Perm;
+	gl_int *iperm = NULL;
+	if (perm != NULL) {
+		iperm = (gl_int *) (w + n * GL_MAXW);
+		for (size_t k = 0; k < n; k++) {
+			iperm[perm[k]] = (gl_int) k;
+		}
+	}
 	for (size_t c0 = 0; c0 < cols; c0 += GL_MAXW) {
 		size_t pc = cols - c0;
 		if (pc > GL_MAXW) {
 			pc = GL_MAXW;
 		}
 		const size_t cw = (pc + 3) & ~(size_t) 3;
-		// Gather: row k of the workspace is row perm[k] of the panel.
-		for (size_t k = 0; k < n; k++) {
-			const size_t src = perm != NULL ? (size_t) perm[k] : k;
-			double *wk = w + k * cw;
-			for (size_t c = 0; c < pc; c++) {
-				wk[c] = b[(c0 + c) * n + src];
-			}
-			for (size_t c = pc; c < cw; c++) {
-				wk[c] = 0;
+		gather(w, b, perm, n, c0, pc, cw);
+		for (int l = 1; l <= steps; l++) {
+			solve_panel(L, w, (int) cw);
+			if (keep) {
+				const size_t blk = reverse ? (size_t) (steps - l) : (size_t) (l - 1);
+				scatter(out + blk * nb, w, iperm, n, c0, pc, cw);
 			}
 		}
-		solve_panel(L, w, (int) cw);
-		for (size_t k = 0; k < n; k++) {
-			const size_t to = perm != NULL ? (size_t) perm[k] : k;
-			const double *wk = w + k * cw;
-			for (size_t c = 0; c < pc; c++) {
-				dst[(c0 + c) * n + to] = wk[c];
-			}
+		if (!keep) {
+			scatter(out, w, iperm, n, c0, pc, cw);
 		}
 	}
+}
+
+void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w) {
+	gl_bsolve_steps(L, b, dst, cols, 1, 0, 0, w);
 }

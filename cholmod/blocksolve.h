@@ -11,13 +11,21 @@
 // factor with real double values (simplicial or supernodal).
 int gl_bsolve_supported(const cholmod_factor *L);
 
-// gl_bsolve_width is the number of interleaved columns of one pass; the
-// workspace of gl_bsolve needs n * gl_bsolve_width() doubles.
-size_t gl_bsolve_width(void);
+// gl_bsolve_workspace is the number of doubles of workspace that
+// gl_bsolve and gl_bsolve_steps need for a factor of order n.
+size_t gl_bsolve_workspace(size_t n);
 
 // gl_bsolve solves A X = B, where P A P' = L L', for the n x cols block b
 // (column-major, leading dimension n) and writes X into dst (which may be b).
-// w is a workspace of n * gl_bsolve_width() doubles.
+// w is a workspace of gl_bsolve_workspace(n) doubles.
 void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w);
+
+// gl_bsolve_steps applies A^-1 steps times to b, with one gather and, unless
+// keep, one scatter (into out, n x cols) per 32-column panel. With keep it
+// writes the iterate of every step l = 1..steps into block l-1 of out
+// (reverse: block steps-l), each block n x cols column-major. out must not
+// overlap b unless keep is 0 and out == b.
+void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
+                     int reverse, double *w);
 
 #endif

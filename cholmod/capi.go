@@ -204,7 +204,8 @@ static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_
 
 // gl_block_solve is gl_solve with gmlg's interleaved kernel (blocksolve.c)
 // instead of cholmod_solve2. It needs an LL' factor (gl_bsolve_supported).
-static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols) {
+// With steps > 1 it is gl_bsolve_steps (keep and reverse as there).
+static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols, int steps, int keep, int reverse) {
 	gl_begin();
 	ws->c.status = CHOLMOD_OK;
 	if (!gl_bsolve_supported(L) || L->n != n) {
@@ -212,7 +213,7 @@ static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst,
 		snprintf(ws->msg, sizeof ws->msg, "block solve needs a numeric LL' factor of order %zu", n);
 		return ws->c.status;
 	}
-	size_t need = n * gl_bsolve_width();
+	size_t need = gl_bsolve_workspace(n);
 	if (ws->bwcap < need) {
 		free(ws->bw);
 		ws->bw = malloc(need * sizeof(double));
@@ -223,7 +224,7 @@ static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst,
 			return ws->c.status;
 		}
 	}
-	gl_bsolve(L, b, dst, cols, ws->bw);
+	gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, ws->bw);
 	gl_end(ws);
 	return ws->c.status;
 }
@@ -408,10 +409,19 @@ func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
 	return check(ws, "solve", nil)
 }
 
-// blockSolve is solve with the interleaved kernel of blocksolve.c.
-func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
-	C.gl_block_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols))
+// blockSolve is solve with the interleaved kernel of blocksolve.c, applied
+// steps times (gl_bsolve_steps; dst holds steps blocks when keep).
+func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols, steps int, keep, reverse bool) error {
+	C.gl_block_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols),
+		C.int(steps), cBool(keep), cBool(reverse))
 	return check(ws, "block solve", nil)
+}
+
+func cBool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // factorStats reads the descriptive fields of an analysed factor.

@@ -123,10 +123,66 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 		return err
 	}
 	if f.kernel == BlockKernel {
-		err = blockSolve(ws, f.lf, dst, b, f.n, cols)
+		err = blockSolve(ws, f.lf, dst, b, f.n, cols, 1, false, false)
 	} else {
 		err = solve(ws, f.lf, dst, b, f.n, cols)
 	}
+	f.mu.Lock()
+	f.idle = append(f.idle, ws)
+	f.mu.Unlock()
+	return err
+}
+
+// SolveSteps applies A⁻¹ steps times to the N×cols column-major block b:
+// x_0 = b, x_l = A⁻¹ x_{l−1}. Without keep, out (N·cols) receives
+// x_steps; with keep, out (steps·N·cols) receives every iterate, x_l in
+// block l−1, or in block steps−l when reverse. out must not overlap b,
+// except out == b without keep.
+//
+// With the BlockKernel the block stays in the kernel's interleaved layout
+// between the steps: one gather per call instead of one per step, and one
+// scatter per call (per step with keep). With CHOLMODKernel it is steps
+// Solve calls. Concurrency and allocation are as for Solve.
+func (f *Factor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
+	f.mustBeOpen("SolveSteps")
+	nb := f.n * cols
+	want := nb
+	if keep {
+		want = steps * nb
+	}
+	if cols < 0 || steps < 1 || len(b) != nb || len(out) != want {
+		panic(fmt.Sprintf("cholmod: SolveSteps: len(out)=%d, len(b)=%d, cols=%d, steps=%d, keep=%v: want len(b)=N*cols=%d*%d, len(out)=%d, steps ≥ 1",
+			len(out), len(b), cols, steps, keep, f.n, cols, want))
+	}
+	if !f.valid {
+		return fmt.Errorf("cholmod: solve: %w", ErrNotFactorized)
+	}
+	if cols == 0 {
+		return nil
+	}
+	if f.kernel != BlockKernel {
+		src := b
+		for l := 1; l <= steps; l++ {
+			dst := out
+			if keep {
+				blk := l - 1
+				if reverse {
+					blk = steps - l
+				}
+				dst = out[blk*nb : (blk+1)*nb]
+			}
+			if err := f.Solve(dst, src, cols); err != nil {
+				return err
+			}
+			src = dst
+		}
+		return nil
+	}
+	ws, err := f.workspace()
+	if err != nil {
+		return err
+	}
+	err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse)
 	f.mu.Lock()
 	f.idle = append(f.idle, ws)
 	f.mu.Unlock()

@@ -677,3 +677,58 @@ func TestBlockKernel(t *testing.T) {
 		}
 	})
 }
+
+// TestSolveSteps checks SolveSteps against repeated Solve calls for both
+// kernels, with and without keeping the iterates, in both block orders, on
+// column counts below, at and above one 32-column panel.
+func TestSolveSteps(t *testing.T) {
+	const steps = 5
+	eachMatrix(t, func(t *testing.T, m matrix, cc *Common, a *Sparse) {
+		for _, k := range []SolveKernel{BlockKernel, CHOLMODKernel} {
+			f, err := cc.Analyze(a, &AnalyzeOptions{Mode: Supernodal, Kernel: k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Free()
+			if err := f.Factorize(a); err != nil {
+				t.Fatal(err)
+			}
+			for _, cols := range []int{3, 20, 40} {
+				nb := m.n * cols
+				b := randomBlock(m.n, cols, rand.New(rand.NewPCG(uint64(cols), 9)))
+				// Reference iterates x_1..x_steps by single solves.
+				want := make([]float64, steps*nb)
+				src := b
+				for l := 0; l < steps; l++ {
+					if err := f.Solve(want[l*nb:(l+1)*nb], src, cols); err != nil {
+						t.Fatal(err)
+					}
+					src = want[l*nb : (l+1)*nb]
+				}
+				name := fmt.Sprintf("%v/cols=%d", k, cols)
+				last := make([]float64, nb)
+				if err := f.SolveSteps(last, b, cols, steps, false, false); err != nil {
+					t.Fatal(err)
+				}
+				if d := relDiff(last, want[(steps-1)*nb:]); !(d <= 1e-14) {
+					t.Errorf("%s: final iterate differs by %.3g", name, d)
+				}
+				for _, reverse := range []bool{false, true} {
+					all := make([]float64, steps*nb)
+					if err := f.SolveSteps(all, b, cols, steps, true, reverse); err != nil {
+						t.Fatal(err)
+					}
+					for l := 1; l <= steps; l++ {
+						blk := l - 1
+						if reverse {
+							blk = steps - l
+						}
+						if d := relDiff(all[blk*nb:(blk+1)*nb], want[(l-1)*nb:l*nb]); !(d <= 1e-14) {
+							t.Errorf("%s reverse=%v: iterate %d differs by %.3g", name, reverse, l, d)
+						}
+					}
+				}
+			}
+		}
+	})
+}

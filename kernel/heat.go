@@ -112,6 +112,7 @@ type Heat struct {
 	values []float64
 	w      []float64
 	fac    factor.Factor
+	ss     factor.StepSolver // fac's multi-step solve, for backward Euler; nil otherwise
 	ready  bool
 	closed bool
 
@@ -219,6 +220,9 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 		return nil, fmt.Errorf("kernel: analyse heat system (%s backend): %w", o.Backend.Name(), err)
 	}
 	h.fac = fac
+	if ss, ok := fac.(factor.StepSolver); ok && o.Scheme == BackwardEuler {
+		h.ss = ss
+	}
 	h.w = make([]float64, g.NumEdges())
 	return h, nil
 }
@@ -453,6 +457,12 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 // steps runs the S sub-steps from src into dst without keeping iterates (tmp,
 // of length len(src), is scratch for Crank–Nicolson).
 func (h *Heat) steps(dst, src []float64, cols int, tmp []float64) error {
+	if h.ss != nil {
+		if err := h.ss.SolveSteps(dst, src, cols, h.opt.Steps, false, false); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+		return nil
+	}
 	if h.opt.Scheme == BackwardEuler {
 		if err := h.fac.Solve(dst, src, cols); err != nil {
 			return fmt.Errorf("kernel: solve: %w", err)
@@ -478,6 +488,12 @@ func (h *Heat) steps(dst, src []float64, cols int, tmp []float64) error {
 // u_l of the forward scheme.
 func (h *Heat) chain(buf []float64, cols int) error {
 	nb := h.g.n * cols
+	if h.ss != nil {
+		if err := h.ss.SolveSteps(buf[nb:(h.opt.Steps+1)*nb], buf[:nb], cols, h.opt.Steps, true, false); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+		return nil
+	}
 	for l := 1; l <= h.opt.Steps; l++ {
 		prev, cur := buf[(l-1)*nb:l*nb], buf[l*nb:(l+1)*nb]
 		if h.opt.Scheme == CrankNicolson {
@@ -499,6 +515,12 @@ func (h *Heat) chain(buf []float64, cols int) error {
 func (h *Heat) adjointChain(buf, g []float64, cols int) error {
 	nb := h.g.n * cols
 	s := h.opt.Steps
+	if h.ss != nil {
+		if err := h.ss.SolveSteps(buf[:s*nb], g, cols, s, true, true); err != nil {
+			return fmt.Errorf("kernel: solve: %w", err)
+		}
+		return nil
+	}
 	if err := h.fac.Solve(buf[(s-1)*nb:s*nb], g, cols); err != nil {
 		return fmt.Errorf("kernel: solve: %w", err)
 	}

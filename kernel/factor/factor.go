@@ -149,6 +149,17 @@ type Factor interface {
 	Close() error
 }
 
+// StepSolver is an optional interface of a Factor whose backend can run
+// successive solves without leaving its internal layout (the heat kernel's
+// sub-steps): SolveSteps applies A⁻¹ steps times to the N×cols column-major
+// block b, x_0 = b, x_l = A⁻¹ x_{l−1}. Without keep, out (N·cols) receives
+// x_steps; with keep, out (steps·N·cols) receives every iterate, x_l in
+// block l−1, or in block steps−l when reverse. out must not overlap b,
+// except out == b without keep. It is safe for concurrent use, as Solve.
+type StepSolver interface {
+	SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error
+}
+
 // ErrNotPosDef is matched (errors.Is) by every not-positive-definite error.
 var ErrNotPosDef = errors.New("matrix not positive definite")
 
