@@ -31,8 +31,8 @@ func loop(b *testing.B, f func() error) {
 }
 
 // BenchmarkHeat measures one Apply (Steps=20 multi-RHS solves on a 20-column
-// block) and one Apply+Adjoint on the grids of the paper's timing table, for
-// every sparse backend compiled in.
+// block) and one Apply+Adjoint (Recompute, the default, and Store) on the
+// grids of the paper's timing table, for every sparse backend compiled in.
 //
 //	go test -run '^$' -bench BenchmarkHeat -benchtime 20x ./kernel/
 func BenchmarkHeat(b *testing.B) {
@@ -66,6 +66,22 @@ func BenchmarkHeat(b *testing.B) {
 						return err
 					}
 					return h.Adjoint(gx, gw, x, y, cols)
+				})
+			})
+			b.Run("ApplyAdjointStore/"+label, func(b *testing.B) {
+				hs, err := NewHeat(g, &HeatOptions{T: 1e-3, Steps: steps, Backend: backend, Memory: Store})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer hs.Close()
+				if err := hs.SetWeights(h.Weights()); err != nil {
+					b.Fatal(err)
+				}
+				loop(b, func() error {
+					if err := hs.Apply(y, x, cols); err != nil {
+						return err
+					}
+					return hs.Adjoint(gx, gw, x, y, cols)
 				})
 			})
 			b.Run("SetWeights/"+label, func(b *testing.B) {

@@ -63,5 +63,9 @@
 // The factorisation backend is a factor.Factorizer: "cholmod" (SuiteSparse,
 // cgo builds, the default there), "go" (the pure-Go sparse Cholesky, the
 // default without cgo) or "dense" (gonum, small graphs, the test oracle).
-// Backend(name) selects one; Backends lists what this binary has.
+// Backend(name) selects one; Backends lists what this binary has. When the
+// factor implements factor.StepSolver (CHOLMOD's does) and the scheme is
+// backward Euler, the S sub-steps of an application, a recomputed chain
+// or an adjoint chain are one SolveSteps call, so the backend keeps the
+// block in its own (interleaved, permuted) layout between the sub-steps.
 package kernel

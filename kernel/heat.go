@@ -87,7 +87,8 @@ type HeatOptions struct {
 	// concurrent streams, and Adjoint runs its forward and adjoint chains
 	// concurrently (keeping both, 2·Steps blocks, instead of one); in Store
 	// mode Adjoint runs the adjoint chains of the two recorded column
-	// halves concurrently.
+	// halves concurrently; and the weight gradient is accumulated over two
+	// halves of the edges at once (bit for bit the serial sum).
 	Serial bool
 }
 
@@ -122,24 +123,30 @@ type Heat struct {
 	tmp, tmpW      []float64
 	tape           []tapeEntry
 	spare          [][]float64
+	runs2          [2][]edgeRun // the graph's runs split in two halves of the edges
 
 	// Worker goroutine that runs the forward chain concurrently in Adjoint.
 	jobs chan chainJob
 	done chan error
 }
 
-// chainJob is work for the worker goroutine: the adjoint chain from g into
-// buf (g non-nil), the forward chain into buf (Adjoint, or Store mode's
-// second half of the columns), or the S sub-steps from src into dst (the
-// second half of an Apply's columns).
+// chainJob is work for the worker goroutine: the weight gradient of the
+// edges of runs (runs non-nil: chains u in buf and v in g, into gw), the
+// adjoint chain from g into buf (g non-nil), the forward chain into buf
+// (Adjoint, or Store mode's second half of the columns), or the S sub-steps
+// from src into dst (the second half of an Apply's columns).
 type chainJob struct {
-	buf, dst, src, g []float64
-	cols             int
+	buf, dst, src, g, gw []float64
+	runs                 []edgeRun
+	cols                 int
 }
 
 func (h *Heat) worker() {
 	for j := range h.jobs {
 		switch {
+		case j.runs != nil:
+			h.accumulateRuns(j.runs, j.gw, j.buf, j.g, j.cols)
+			h.done <- nil
 		case j.g != nil:
 			h.done <- h.adjointChain(j.buf, j.g, j.cols)
 		case j.buf != nil:
@@ -648,10 +655,51 @@ func (h *Heat) adjointSplit(gsrc, gw, gdst []float64, ent tapeEntry) error {
 	return nil
 }
 
-// accumulate adds the weight gradient of one application. It walks the
-// graph's runs of consecutive edges so that the inner loops read contiguous
-// slices (no gathers, no bounds checks).
+// accumulate adds the weight gradient of one application. When work may be
+// split, the worker goroutine takes the edges of the second half of
+// h.runs2 (each gradient entry is summed in the same order either way, so
+// the result does not depend on the split).
 func (h *Heat) accumulate(gw, u, v []float64, cols int) {
+	if !h.concurrent() {
+		h.accumulateRuns(h.g.runs, gw, u, v, cols)
+		return
+	}
+	if h.runs2[0] == nil {
+		h.runs2 = splitRuns(h.g.runs, len(gw))
+	}
+	h.jobs <- chainJob{runs: h.runs2[1], gw: gw, buf: u, g: v, cols: cols}
+	h.accumulateRuns(h.runs2[0], gw, u, v, cols)
+	<-h.done
+}
+
+// splitRuns splits runs (covering ne edges) into two lists of about ne/2
+// edges each, cutting the run that straddles the middle.
+func splitRuns(runs []edgeRun, ne int) [2][]edgeRun {
+	var out [2][]edgeRun
+	left := ne / 2
+	for _, r := range runs {
+		switch {
+		case left >= r.len:
+			out[0] = append(out[0], r)
+			left -= r.len
+		case left > 0:
+			out[0] = append(out[0], edgeRun{e0: r.e0, i0: r.i0, len: left, stride: r.stride})
+			out[1] = append(out[1], edgeRun{e0: r.e0 + left, i0: r.i0 + left, len: r.len - left, stride: r.stride})
+			left = 0
+		default:
+			out[1] = append(out[1], r)
+		}
+	}
+	if out[1] == nil {
+		out[1] = []edgeRun{}
+	}
+	return out
+}
+
+// accumulateRuns adds the weight gradient of the edges of runs. It walks
+// runs of consecutive edges so that the inner loops read contiguous slices
+// (no gathers, no bounds checks).
+func (h *Heat) accumulateRuns(runs []edgeRun, gw, u, v []float64, cols int) {
 	n := h.g.n
 	nb := n * cols
 	s := h.opt.Steps
@@ -669,7 +717,7 @@ func (h *Heat) accumulate(gw, u, v []float64, cols int) {
 			if cn {
 				pc = up[k*n : (k+1)*n]
 			}
-			for _, r := range h.g.runs {
+			for _, r := range runs {
 				g := gw[r.e0 : r.e0+r.len]
 				ua, ub := uc[r.i0:r.i0+r.len], uc[r.i0+r.stride:r.i0+r.stride+r.len]
 				va, vb := vc[r.i0:r.i0+len(g)], vc[r.i0+r.stride:r.i0+r.stride+len(g)]
