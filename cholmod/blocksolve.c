@@ -6,9 +6,9 @@
 // holds row k of the permuted block as cw consecutive doubles (cw = the
 // column count rounded up to a multiple of 4), so that every factor entry
 // updates one short contiguous vector, which the compiler turns into a few
-// SIMD fused multiply-adds. Supernodes are used as the factor stores them:
-// their off-diagonal rows are updated once per supernode, with the whole
-// supernode's contribution summed in registers.
+// SIMD fused multiply-adds. Supernodes are used as the factor stores them,
+// four columns at a time: each row below a block of four columns is read
+// (and, forward, written) once for the four.
 //
 // The functions are specialised for each width (4, 8, ..., 32) so that the
 // row vectors live in registers, and compiled for AVX-512, AVX2 and baseline
@@ -36,44 +36,75 @@ int gl_bsolve_supported(const cholmod_factor *L) {
 	       L->x != NULL && (L->is_super ? L->super != NULL : (L->p != NULL && L->nz != NULL));
 }
 
-// Row vectors are handled as nv = cw/4 vectors of 4 doubles (GCC vector
-// extension, unaligned): with nv a compile-time constant the loops over them
-// unroll and the accumulators stay in registers, and since every update
-// reads its multiplier row from a local copy, no aliasing check (and no
-// scalar fallback) is needed.
+// A row of the workspace (cw = 4*nv doubles) is held as nv/2 vectors of 8
+// doubles and, when nv is odd, one of 4 (GCC vector extensions, unaligned):
+// 512-bit registers where the processor has them, two 256-bit ones (or four
+// 128-bit ones) otherwise. With nv a compile-time constant the loops unroll
+// and the rows stay in registers, and since every update reads its
+// multiplier row from registers, no aliasing check (and no scalar fallback)
+// is needed.
 typedef double v4 __attribute__((vector_size(32), aligned(8)));
+typedef double v8 __attribute__((vector_size(64), aligned(8)));
 
-#define GL_MAXV (GL_MAXW / 4)
+typedef struct {
+	v8 h[GL_MAXW / 8];
+	v4 q;
+} vrow;
 
-GL_INLINE void vload(v4 *restrict a, const double *p, const int nv) {
-	for (int v = 0; v < nv; v++) {
-		a[v] = *(const v4 *) (p + 4 * v);
+GL_INLINE void vload(vrow *restrict a, const double *p, const int nv) {
+	for (int v = 0; v < nv / 2; v++) {
+		a->h[v] = *(const v8 *) (p + 8 * v);
+	}
+	if (nv & 1) {
+		a->q = *(const v4 *) (p + 8 * (nv / 2));
 	}
 }
 
-GL_INLINE void vstore(double *p, const v4 *restrict a, const int nv) {
-	for (int v = 0; v < nv; v++) {
-		*(v4 *) (p + 4 * v) = a[v];
+GL_INLINE void vstore(double *p, const vrow *restrict a, const int nv) {
+	for (int v = 0; v < nv / 2; v++) {
+		*(v8 *) (p + 8 * v) = a->h[v];
+	}
+	if (nv & 1) {
+		*(v4 *) (p + 8 * (nv / 2)) = a->q;
 	}
 }
 
 // row -= l * x, for a row in memory and x in registers.
-GL_INLINE void vaxpy(double *row, const double l, const v4 *restrict x, const int nv) {
-	for (int v = 0; v < nv; v++) {
-		*(v4 *) (row + 4 * v) -= l * x[v];
+GL_INLINE void vaxpy(double *row, const double l, const vrow *restrict x, const int nv) {
+	for (int v = 0; v < nv / 2; v++) {
+		*(v8 *) (row + 8 * v) -= l * x->h[v];
+	}
+	if (nv & 1) {
+		*(v4 *) (row + 8 * (nv / 2)) -= l * x->q;
 	}
 }
 
 // acc -= l * row, for a row in memory and acc in registers.
-GL_INLINE void vsubmul(v4 *restrict acc, const double l, const double *row, const int nv) {
-	for (int v = 0; v < nv; v++) {
-		acc[v] -= l * *(const v4 *) (row + 4 * v);
+GL_INLINE void vsubmul(vrow *restrict acc, const double l, const double *row, const int nv) {
+	for (int v = 0; v < nv / 2; v++) {
+		acc->h[v] -= l * *(const v8 *) (row + 8 * v);
+	}
+	if (nv & 1) {
+		acc->q -= l * *(const v4 *) (row + 8 * (nv / 2));
 	}
 }
 
-GL_INLINE void vdiv(v4 *restrict a, const double d, const int nv) {
-	for (int v = 0; v < nv; v++) {
-		a[v] /= d;
+// acc -= l * x, all in registers.
+GL_INLINE void vsubmul_reg(vrow *restrict acc, const double l, const vrow *restrict x, const int nv) {
+	for (int v = 0; v < nv / 2; v++) {
+		acc->h[v] -= l * x->h[v];
+	}
+	if (nv & 1) {
+		acc->q -= l * x->q;
+	}
+}
+
+GL_INLINE void vdiv(vrow *restrict a, const double d, const int nv) {
+	for (int v = 0; v < nv / 2; v++) {
+		a->h[v] /= d;
+	}
+	if (nv & 1) {
+		a->q /= d;
 	}
 }
 
@@ -84,15 +115,15 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, double *W, const int nv) {
 	const double *Lx = L->x;
 	const gl_int n = (gl_int) L->n;
 	const int cw = 4 * nv;
-	v4 x[GL_MAXV];
+	vrow x;
 	for (gl_int j = 0; j < n; j++) {
 		gl_int p = Lp[j];
 		const gl_int pend = p + Lnz[j];
-		vload(x, W + j * cw, nv);
-		vdiv(x, Lx[p], nv);
-		vstore(W + j * cw, x, nv);
+		vload(&x, W + j * cw, nv);
+		vdiv(&x, Lx[p], nv);
+		vstore(W + j * cw, &x, nv);
 		for (p++; p < pend; p++) {
-			vaxpy(W + Li[p] * cw, Lx[p], x, nv);
+			vaxpy(W + Li[p] * cw, Lx[p], &x, nv);
 		}
 	}
 }
@@ -102,17 +133,17 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, double *W, const int nv) {
 	const double *Lx = L->x;
 	const gl_int n = (gl_int) L->n;
 	const int cw = 4 * nv;
-	v4 acc[GL_MAXV];
+	vrow acc;
 	for (gl_int j = n - 1; j >= 0; j--) {
 		gl_int p = Lp[j];
 		const gl_int pend = p + Lnz[j];
 		const double d = Lx[p];
-		vload(acc, W + j * cw, nv);
+		vload(&acc, W + j * cw, nv);
 		for (p++; p < pend; p++) {
-			vsubmul(acc, Lx[p], W + Li[p] * cw, nv);
+			vsubmul(&acc, Lx[p], W + Li[p] * cw, nv);
 		}
-		vdiv(acc, d, nv);
-		vstore(W + j * cw, acc, nv);
+		vdiv(&acc, d, nv);
+		vstore(W + j * cw, &acc, nv);
 	}
 }
 
@@ -129,39 +160,32 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, double *W, const int nv) {
 
 #define JB 4
 
-// acc -= l * x, all in registers.
-GL_INLINE void vsubmul_reg(v4 *restrict acc, const double l, const v4 *restrict x, const int nv) {
-	for (int v = 0; v < nv; v++) {
-		acc[v] -= l * x[v];
-	}
-}
-
 // fwd_block finishes columns j0 .. j0+jb-1 of one supernode (the triangle
 // of the diagonal block among them) and subtracts their contribution from
 // every row below.
 GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, double *W,
                          const gl_int j0, const int jb, const int nv) {
 	const int cw = 4 * nv;
-	v4 x[JB][GL_MAXV];
+	vrow x[JB];
 	const double *lc[JB];
 	for (int a = 0; a < jb; a++) {
 		lc[a] = Lb + (j0 + a) * nsrow;
 		double *xa = W + rows[j0 + a] * cw;
-		vload(x[a], xa, nv);
+		vload(&x[a], xa, nv);
 		for (int b = 0; b < a; b++) {
-			vsubmul_reg(x[a], lc[b][j0 + a], x[b], nv);
+			vsubmul_reg(&x[a], lc[b][j0 + a], &x[b], nv);
 		}
-		vdiv(x[a], lc[a][j0 + a], nv);
-		vstore(xa, x[a], nv);
+		vdiv(&x[a], lc[a][j0 + a], nv);
+		vstore(xa, &x[a], nv);
 	}
-	v4 t[GL_MAXV];
+	vrow t;
 	for (gl_int ii = j0 + jb; ii < nsrow; ii++) {
 		double *r = W + rows[ii] * cw;
-		vload(t, r, nv);
+		vload(&t, r, nv);
 		for (int a = 0; a < jb; a++) {
-			vsubmul_reg(t, lc[a][ii], x[a], nv);
+			vsubmul_reg(&t, lc[a][ii], &x[a], nv);
 		}
-		vstore(r, t, nv);
+		vstore(r, &t, nv);
 	}
 }
 
@@ -170,25 +194,25 @@ GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, double *W,
                          const gl_int j0, const int jb, const int nv) {
 	const int cw = 4 * nv;
-	v4 acc[JB][GL_MAXV];
+	vrow acc[JB];
 	const double *lc[JB];
 	for (int a = 0; a < jb; a++) {
 		lc[a] = Lb + (j0 + a) * nsrow;
-		vload(acc[a], W + rows[j0 + a] * cw, nv);
+		vload(&acc[a], W + rows[j0 + a] * cw, nv);
 	}
-	v4 t[GL_MAXV];
+	vrow t;
 	for (gl_int ii = j0 + jb; ii < nsrow; ii++) {
-		vload(t, W + rows[ii] * cw, nv);
+		vload(&t, W + rows[ii] * cw, nv);
 		for (int a = 0; a < jb; a++) {
-			vsubmul_reg(acc[a], lc[a][ii], t, nv);
+			vsubmul_reg(&acc[a], lc[a][ii], &t, nv);
 		}
 	}
 	for (int a = jb - 1; a >= 0; a--) {
 		for (int b = a + 1; b < jb; b++) {
-			vsubmul_reg(acc[a], lc[a][j0 + b], acc[b], nv);
+			vsubmul_reg(&acc[a], lc[a][j0 + b], &acc[b], nv);
 		}
-		vdiv(acc[a], lc[a][j0 + a], nv);
-		vstore(W + rows[j0 + a] * cw, acc[a], nv);
+		vdiv(&acc[a], lc[a][j0 + a], nv);
+		vstore(W + rows[j0 + a] * cw, &acc[a], nv);
 	}
 }
 

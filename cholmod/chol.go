@@ -51,6 +51,9 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if o.Kernel != BlockKernel && o.Kernel != CHOLMODKernel {
 		return nil, fmt.Errorf("cholmod: unknown solve kernel %d", int(o.Kernel))
 	}
+	if o.Mode == AutoSolve && o.Kernel == CHOLMODKernel {
+		sswitch = AutoSolveSwitchCHOLMOD
+	}
 	L, err := analyze(c.ctx, a.a, ord, mode, sswitch, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
 	if err != nil {
 		return nil, err

@@ -525,19 +525,23 @@ func TestStatusError(t *testing.T) {
 // 2-D grid (flops/nnz(L) ≈ 30) and a supernodal one for 20³ (≈ 290).
 func TestAutoSolve(t *testing.T) {
 	for _, tc := range []struct {
-		d, n  int
-		super bool
-	}{{2, 30, false}, {3, 20, true}} {
+		d, n   int
+		kernel SolveKernel
+		super  bool
+	}{
+		{2, 30, BlockKernel, false}, {3, 16, BlockKernel, true}, {3, 20, BlockKernel, true},
+		{2, 30, CHOLMODKernel, false}, {3, 16, CHOLMODKernel, false}, {3, 20, CHOLMODKernel, true},
+	} {
 		m := benchSystem(tc.d, tc.n)
 		cc, _ := NewCommon()
 		a := mustSparse(t, cc, m)
-		f, err := cc.Analyze(a, &AnalyzeOptions{Mode: AutoSolve})
+		f, err := cc.Analyze(a, &AnalyzeOptions{Mode: AutoSolve, Kernel: tc.kernel})
 		if err != nil {
 			t.Fatal(err)
 		}
 		in := f.Info()
 		if in.Supernodal != tc.super {
-			t.Errorf("d=%d n=%d: supernodal=%v (flops/nnzL=%.0f), want %v", tc.d, tc.n, in.Supernodal, in.Flops/float64(in.NNZL), tc.super)
+			t.Errorf("d=%d n=%d %v: supernodal=%v (flops/nnzL=%.0f), want %v", tc.d, tc.n, tc.kernel, in.Supernodal, in.Flops/float64(in.NNZL), tc.super)
 		}
 		cc.Close()
 	}

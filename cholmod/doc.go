@@ -73,11 +73,13 @@
 // AnalyzeOptions.Mode is Supernodal by default (dense BLAS kernels on
 // supernodes), or Simplicial (column by column), or Auto (CHOLMOD's choice,
 // simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D grids),
-// or AutoSolve (the same test with the threshold AutoSolveSwitch = 250,
-// tuned for many solves per factorisation).
-// With cholmod_solve2 a simplicial factor solves faster on 2-D grids up
-// to 200² and on 16³, while supernodal wins by far on 32³ and factorises
-// faster on 3-D grids; see the benchmarks in bench_test.go.
+// or AutoSolve (the same test with a threshold tuned for many solves per
+// factorisation: AutoSolveSwitch = 120 for the block kernel, which makes
+// 2-D grids simplicial and 3-D grids from 16³ on supernodal, and
+// AutoSolveSwitchCHOLMOD = 250 for cholmod_solve2, with which a simplicial
+// factor solves faster on 2-D grids up to 200² and on 16³, while
+// supernodal wins by far on 32³). Supernodal factorises faster on 3-D
+// grids; see the benchmarks in bench_test.go.
 //
 // # Solve kernels
 //

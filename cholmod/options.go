@@ -85,16 +85,26 @@ const (
 	Auto
 	// AutoSolve chooses for solve-dominated work (many solves per
 	// factorisation, as in the heat kernel): simplicial when
-	// flops/nnz(L) < AutoSolveSwitch. On this project's grid Laplacians
-	// with NESDIS that is every 2-D grid up to 200² and 3-D up to 16³;
-	// supernodal from 20³ on.
+	// flops/nnz(L) is below a threshold that depends on the solve kernel,
+	// AutoSolveSwitch for BlockKernel and AutoSolveSwitchCHOLMOD for
+	// CHOLMODKernel. On this project's grid Laplacians with NESDIS that is,
+	// with the block kernel, every 2-D grid up to 200² (supernodal from
+	// 16³ on); with cholmod_solve2 every 2-D grid up to 200² and 3-D up to
+	// 16³ (supernodal from 20³ on).
 	AutoSolve
 )
 
-// AutoSolveSwitch is the flops/nnz(L) threshold of AutoSolve. With NESDIS
-// and one BLAS thread, simplicial 20-column solves were faster at 16³
-// (ratio 145) and 200² (100), supernodal ones from 20³ (286) on.
-const AutoSolveSwitch = 250
+// AutoSolveSwitch is the flops/nnz(L) threshold of AutoSolve with the
+// BlockKernel. With NESDIS, 20-column solves of the block kernel were
+// about as fast with either factor on 2-D grids (50²: ratio 33; 200²: 100)
+// and 15–40% faster with a supernodal one on 16³ (145) and 32³.
+const AutoSolveSwitch = 120
+
+// AutoSolveSwitchCHOLMOD is the threshold of AutoSolve with the
+// CHOLMODKernel. With NESDIS and one BLAS thread, cholmod_solve2's
+// simplicial 20-column solves were faster at 16³ (ratio 145) and 200²
+// (100), its supernodal ones from 20³ (286) on.
+const AutoSolveSwitchCHOLMOD = 250
 
 func (m Mode) String() string {
 	switch m {
@@ -121,7 +131,7 @@ func (m Mode) code() (int, float64, error) {
 	case Auto:
 		return cAuto, 0, nil
 	case AutoSolve:
-		return cAuto, AutoSolveSwitch, nil
+		return cAuto, AutoSolveSwitch, nil // Analyze adjusts it for CHOLMODKernel
 	}
 	return 0, 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
 }
