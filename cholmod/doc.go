@@ -108,15 +108,16 @@
 // scatter per Solve and 11% with SolveSteps.
 //
 // One 20-column Solve in ms (BenchmarkSolve20, NESDIS, one BLAS thread,
-// best of 3 on the shared 2-core Xeon at 2.8 GHz, 2026-11-26):
+// best of 3 in one run on the shared 2-core Xeon at 2.8 GHz with AVX-512,
+// 2026-11-26 04:08 UTC; the host was busy, so compare within a row):
 //
 //	         block kernel              cholmod_solve2
 //	grid     simplicial supernodal     simplicial supernodal
-//	50²         0.36       0.58           0.73       1.74
-//	100²        2.1        3.2            4.9        8.2
-//	200²       13.3       16.3           28.4       37.5
-//	16³         1.38       1.90           3.40       5.38
-//	32³        39.3       35.5          105         53.5
+//	50²         0.51       0.43           1.66       1.59
+//	100²        2.77       3.58           7.19      15.2
+//	200²       20.9       20.1           46.3       60.4
+//	16³         1.57       1.30           3.46       6.93
+//	32³        54.3       27.8          126         54.1
 //
 // Refactorisation (ms, same machine, earlier run, ±20%):
 //
