@@ -97,7 +97,9 @@
 // is read (and written) once instead of four times. The kernel is compiled
 // for AVX-512, AVX2 and baseline x86-64; the processor picks at load time.
 // It reads the factor in place and never changes it; TestBlockKernel checks
-// it against cholmod_solve2 to 1e-13 on every ordering and column count.
+// it against cholmod_solve2 to 1e-13 on every ordering and column count
+// (run under valgrind, which presents a processor without AVX-512, the same
+// tests exercise the AVX2 clone).
 //
 // Factor.SolveSteps (factor.StepSolver, used by the heat kernel for
 // backward Euler) applies A⁻¹ several times in one call: the block is
