@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,59 @@ func TestLearnFastMode(t *testing.T) {
 	code, _, errs := gmlg(t, t.Context(), learnArgs(data, filepath.Join(dir, "bad"), "--mode", "turbo")...)
 	if code != 2 || !strings.Contains(errs, "--mode") {
 		t.Errorf("--mode turbo: exit %d, %q", code, errs)
+	}
+}
+
+// TestLearnCoarse: --coarse K learns the starting metric coarse to fine
+// (one "coarse level" record per level, coarsest first), starts the fine run
+// from it (so its first iterate differs from the uniform start's), is
+// recorded in params.json, is skipped by --resume, and is refused outside
+// fast mode or together with --init.
+func TestLearnCoarse(t *testing.T) {
+	data := tinyData(t, "2")
+	dir := t.TempDir()
+	plain, coarse := filepath.Join(dir, "plain"), filepath.Join(dir, "coarse")
+	fast := []string{"--max-iter", "2", "--skip-endpoints", "--mode", "fast"}
+	mustGmlg(t, learnArgs(data, plain, fast...)...)
+	mustGmlg(t, learnArgs(data, coarse, append(fast, "--coarse", "2", "--coarse-iters", "3")...)...)
+	var params struct {
+		Optimizer struct {
+			Coarse      int `json:"coarse"`
+			CoarseIters int `json:"coarse_iters"`
+		}
+	}
+	readJSON(t, filepath.Join(coarse, "params.json"), &params)
+	if params.Optimizer.Coarse != 2 || params.Optimizer.CoarseIters != 3 {
+		t.Errorf("params.json records %+v, want coarse 2, coarse_iters 3", params.Optimizer)
+	}
+	logText := func() string {
+		b, err := os.ReadFile(filepath.Join(coarse, "log.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	lg := logText()
+	i2, i4 := strings.Index(lg, `msg="coarse level" grid="[2 2]"`), strings.Index(lg, `msg="coarse level" grid="[4 4]"`)
+	if i2 < 0 || i4 < i2 || strings.Count(lg, `msg="coarse level"`) != 2 {
+		t.Errorf("log.txt lacks the coarse levels 2² then 4²:\n%s", lg)
+	}
+	lp, lc := readNpy(t, filepath.Join(plain, "loss.npy")), readNpy(t, filepath.Join(coarse, "loss.npy"))
+	if lp.Data[0] == lc.Data[0] {
+		t.Errorf("first iterate F = %v with and without --coarse: the coarse metric was not used", lc.Data[0])
+	}
+	mustGmlg(t, "learn", "--resume", coarse, "--max-iter", "3", "--progress", "none")
+	if n := strings.Count(logText(), `msg="coarse start"`); n != 1 {
+		t.Errorf("--resume ran the coarse levels again (%d coarse starts in log.txt)", n)
+	}
+	for _, bad := range [][]string{
+		{"--coarse", "1"}, // exact mode
+		{"--mode", "fast", "--coarse", "1", "--init", filepath.Join(plain, "metric.npy")},
+		{"--mode", "fast", "--coarse", "1", "--coarse-iters", "0"},
+	} {
+		code, _, errs := gmlg(t, t.Context(), learnArgs(data, filepath.Join(dir, "bad"), bad...)...)
+		if code != 2 || !strings.Contains(errs, "--coarse") {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
 	}
 }

@@ -53,6 +53,11 @@ type optParams struct {
 	GTol          float64 `json:"gtol"`
 	SaveEvery     int     `json:"save_every"`
 	Init          string  `json:"init"`
+	// Coarse > 0 (fast mode) starts the run from a metric learned coarse
+	// to fine on the grid halved Coarse times, CoarseIters iterations per
+	// coarse level (learn.CoarseToFine), prolonged to the data's grid.
+	Coarse      int `json:"coarse,omitempty"`
+	CoarseIters int `json:"coarse_iters,omitempty"`
 }
 
 // kernelInfo records the factorisation actually used.
@@ -95,6 +100,8 @@ func init() {
 			fs.Float64Var(&p.Optimizer.FTol, "ftol", 1e7*2.220446049250313e-16, "stop when the relative decrease of the objective is ≤ ftol (scipy's factr·eps); 0 disables")
 			fs.Float64Var(&p.Optimizer.GTol, "gtol", 1e-5, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
 			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric (not its log)")
+			fs.IntVar(&p.Optimizer.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
+			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", 10, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultSchedule), ≥ 1")
 			fs.StringVar(&progress, "progress", "auto", "progress display: bar (on a terminal), log (structured lines on stderr), none, or auto (bar on a terminal, log otherwise)")
 			return func(ctx context.Context, args []string) error {
 				set := map[string]bool{}
@@ -159,6 +166,15 @@ func (o *optParams) check() error {
 		return usagef("--gtol must be a finite number ≥ 0, got %g", o.GTol)
 	case o.Init == "":
 		return usagef("--init must be ones or a .npy file")
+	case o.Coarse < 0:
+		return usagef("--coarse must be ≥ 0, got %d", o.Coarse)
+	case o.Coarse > 0 && o.CoarseIters < 1:
+		return usagef("--coarse-iters must be at least 1, got %d", o.CoarseIters)
+	case o.Coarse > 0 && o.Init != "ones":
+		return usagef("--coarse and --init both set the starting metric; give one of them")
+	}
+	if o.Coarse == 0 {
+		o.CoarseIters = 0
 	}
 	return nil
 }
@@ -170,6 +186,9 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	}
 	if err := p.Optimizer.check(); err != nil {
 		return err
+	}
+	if p.Optimizer.Coarse > 0 && (p.Model.Mode != "fast" || p.Model.Metric != "vertex") {
+		return usagef("--coarse needs --mode fast and --metric vertex (got --mode %s --metric %s)", p.Model.Mode, p.Model.Metric)
 	}
 	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
@@ -336,6 +355,18 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 			"params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL,
 			"t", r.p.Model.T, "steps", r.p.Model.Steps, "sinkhorn_iters", r.p.Model.SinkhornIters, "loss", r.p.Model.Loss,
 			"lambda_c", r.p.Model.LambdaC, "lambda_s", r.p.Model.LambdaS, "max_iter", r.p.Optimizer.MaxIter)
+	}
+	if resume == nil && r.p.Optimizer.Coarse > 0 {
+		note := func(string) {} // the log lines already reach stderr unless a bar is drawn
+		if bar {
+			note = func(msg string) { fmt.Fprintln(stderr, "gmlg learn: "+msg) }
+		}
+		if x0, err = r.coarseStart(ctx, note); err != nil {
+			if ctx.Err() != nil {
+				return exitError{fmt.Errorf("interrupted during the coarse levels; nothing to resume (start again with --force)"), 130}
+			}
+			return evalHint(err)
+		}
 	}
 	pr := newProgress(stderr, bar, start, r.p.Optimizer.MaxIter)
 	if ctx.Err() == nil {

@@ -187,16 +187,18 @@ func loadData(dir, pattern string, floor float64) (*dataset, error) {
 	return ds, nil
 }
 
+// fastOptions are fast mode's options. --sinkhorn-iters bounds the
+// iterations of one (warm-started, converged) barycenter solve.
+func (m *modelParams) fastOptions() *learn.FastOptions {
+	return &learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000)}}
+}
+
 // newObjective builds the objective of ds, wrapping errors with a hint.
 func newObjective(ds *dataset, m *modelParams) (objective, error) {
 	var obj objective
 	var err error
 	if m.Mode == "fast" {
-		// In fast mode --sinkhorn-iters bounds the iterations of one
-		// (warm-started, converged) barycenter solve.
-		obj, err = learn.NewFastObjective(ds.graph, ds.seqs, m.config(), &learn.FastOptions{
-			Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000)},
-		})
+		obj, err = learn.NewFastObjective(ds.graph, ds.seqs, m.config(), m.fastOptions())
 	} else {
 		obj, err = learn.NewObjective(ds.graph, ds.seqs, m.config())
 	}
