@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -37,7 +38,15 @@ type FastOptions struct {
 	// [Sinkhorn.Tol, LooseTol]. A line search sees one tolerance
 	// throughout. 0 keeps Sinkhorn.Tol fixed.
 	LooseTol float64
+	// Tighten bounds how often MinimizeFast divides the tolerances by 10
+	// and continues when the line search fails (on a plateau the
+	// objective's tolerance-level noise can defeat it). 0 means
+	// DefaultTighten; a negative value disables it.
+	Tighten int
 }
+
+// DefaultTighten is FastOptions.Tighten's default.
+const DefaultTighten = 3
 
 // FastTotals accumulates a FastObjective's work since it was built.
 type FastTotals struct {
@@ -180,6 +189,55 @@ func (f *FastObjective) Accept(x []float64, fx float64) {
 func (f *FastObjective) Tol() (tol, adjointTol float64) {
 	s := f.fi.Settings()
 	return s.Tol, s.AdjointTol
+}
+
+// tighten divides the marginal and adjoint tolerances (and their floor and
+// LooseTol, so that the adaptive rule keeps the change) by 10. It reports
+// false when the tolerance test is disabled or already at 1e-12.
+func (f *FastObjective) tighten() bool {
+	tol, atol := f.Tol()
+	if !(tol > 1e-12) || !(atol > 0) {
+		return false
+	}
+	f.fi.SetTol(tol/10, atol/10)
+	f.opt.Sinkhorn.Tol, f.opt.Sinkhorn.AdjointTol = tol/10, atol/10
+	if f.opt.LooseTol > 0 {
+		f.opt.LooseTol /= 10
+	}
+	return true
+}
+
+// MinimizeFast is Minimize for a FastObjective, robust to the noise of its
+// inexact evaluations: when the line search fails (LinesearchFailure), it
+// divides the tolerances by 10, re-evaluates the last accepted point from
+// its warm start, and continues from there with the optimiser's state
+// (iteration count and L-BFGS memory kept), at most FastOptions.Tighten
+// times. Result.Tightened counts the tightenings; the Callback sees one
+// continuous run.
+func MinimizeFast(ctx context.Context, f *FastObjective, x0 []float64, s *Settings, resume *State) (*Result, error) {
+	budget := f.opt.Tighten
+	if budget == 0 {
+		budget = DefaultTighten
+	}
+	res, err := Minimize(ctx, f, x0, s, resume)
+	tightened := 0
+	for err == nil && res.Status == LinesearchFailure && tightened < budget && f.tighten() {
+		tightened++
+		st := cloneState(res.State)
+		f.RestoreAccepted()
+		fx, eerr := f.Eval(st.G, st.X)
+		st.Evals++
+		if eerr != nil {
+			return res, fmt.Errorf("learn: re-evaluating after tightening the tolerance: %w", eerr)
+		}
+		st.F = fx
+		f.Accept(st.X, fx)
+		res, err = Minimize(ctx, f, nil, s, st)
+	}
+	if res != nil {
+		res.Tightened = tightened
+	}
+	return res, err
 }
 
 // RestoreAccepted makes the next evaluation start from the state of the

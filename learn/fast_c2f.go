@@ -209,6 +209,9 @@ type LevelReport struct {
 	Status  Status
 	Totals  FastTotals // Sinkhorn and adjoint iterations
 	Elapsed time.Duration
+	// Tightened counts the tolerance tightenings after failed line
+	// searches (MinimizeFast).
+	Tightened int
 }
 
 // CoarseToFineResult is the outcome of CoarseToFine.
@@ -346,13 +349,13 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 			set.LevelStart(li, d, obj)
 		}
 		start := time.Now()
-		res, err := Minimize(ctx, obj, x0, &ms, resume)
+		res, err := MinimizeFast(ctx, obj, x0, &ms, resume)
 		obj.Close()
 		if res == nil {
 			return nil, fmt.Errorf("learn: coarse to fine, level %d (grid %v): %w", li, d, err)
 		}
 		rep := LevelReport{Level: li, Dims: d, Iter: res.State.Iter, Evals: res.State.Evals, F: res.F,
-			Status: res.Status, Totals: obj.Totals(), Elapsed: time.Since(start)}
+			Status: res.Status, Totals: obj.Totals(), Elapsed: time.Since(start), Tightened: res.Tightened}
 		out.Levels = append(out.Levels, rep)
 		out.Result = res
 		if set.LevelDone != nil {

@@ -137,3 +137,54 @@ func TestCoarseToFineResume(t *testing.T) {
 		t.Error("a fine-level state given for the coarse level was accepted")
 	}
 }
+
+// TestMinimizeFastTighten: on the 9² toy at tol 1e-3 plain L-BFGS stops with
+// a failed line search on the plateau; MinimizeFast tightens the tolerance
+// (by 10 each time), continues past that iteration, and ends at a metric
+// whose converged objective (scored cold at tol 1e-10) is lower.
+func TestMinimizeFastTighten(t *testing.T) {
+	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
+	g, seqs, _ := recoveryData(t, 9, heat, 5, 30)
+	cfg := Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	run := func(tighten int) (*Result, float64) {
+		f, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-3}, Tighten: tighten})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		res, err := MinimizeFast(context.Background(), f, make([]float64, f.Dim()), &Settings{MaxIter: 150}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tol, _ := f.Tol(); math.Abs(tol/(1e-3*math.Pow(10, -float64(res.Tightened)))-1) > 1e-12 {
+			t.Errorf("tighten %d: tolerance %g after %d tightenings", tighten, tol, res.Tightened)
+		}
+		return res, res.F
+	}
+	plain, _ := run(-1)
+	if plain.Status != LinesearchFailure || plain.Tightened != 0 {
+		t.Fatalf("without tightening: %v after %d iterations, %d tightenings; the test needs a failed line search", plain.Status, plain.State.Iter, plain.Tightened)
+	}
+	tight, _ := run(0)
+	if tight.Tightened < 1 || tight.Tightened > DefaultTighten || tight.State.Iter <= plain.State.Iter {
+		t.Fatalf("with tightening: %v after %d iterations (plain: %d), %d tightenings", tight.Status, tight.State.Iter, plain.State.Iter, tight.Tightened)
+	}
+	score, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-10, MaxIterations: 100000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer score.Close()
+	sc := func(x []float64) float64 {
+		score.ResetWarm()
+		v, err := score.Eval(nil, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	fp, ft := sc(plain.X), sc(tight.X)
+	t.Logf("plain: %d iterations, F = %.10g; tightened %d times: %d iterations, F = %.10g", plain.State.Iter, fp, tight.Tightened, tight.State.Iter, ft)
+	if !(ft < fp) {
+		t.Errorf("converged objective %.10g after tightening, %.10g without", ft, fp)
+	}
+}

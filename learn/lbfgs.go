@@ -116,6 +116,8 @@ type Result struct {
 	F      float64
 	Status Status
 	State  *State
+	// Tightened counts MinimizeFast's tolerance tightenings (0 otherwise).
+	Tightened int
 }
 
 // Minimize minimises fn from x0 (or from resume, when non-nil, ignoring x0)

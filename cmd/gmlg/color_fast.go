@@ -61,6 +61,7 @@ type colorLevelSummary struct {
 	Sinkhorn     int     `json:"sinkhorn_iters"`
 	Adjoint      int     `json:"adjoint_iters"`
 	NotConverged int     `json:"not_converged"`
+	Tightened    int     `json:"tightened"` // tolerance ÷10 after a failed line search (learn.MinimizeFast)
 	Seconds      float64 `json:"seconds"`
 }
 
@@ -164,8 +165,8 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			theta = make([]float64, obj.Dim())
 		},
 		LevelDone: func(r learn.LevelReport) {
-			fmt.Fprintf(logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, %s\n",
-				r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Elapsed.Round(time.Second))
+			fmt.Fprintf(logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, tolerance tightened %d times, %s\n",
+				r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Tightened, r.Elapsed.Round(time.Second))
 		},
 		Minimize: learn.Settings{Callback: func(p *learn.Progress) error {
 			st, tot := cur.Stats(), cur.Totals()
@@ -225,7 +226,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	for _, l := range res.Levels {
 		summary.Levels = append(summary.Levels, colorLevelSummary{Bins: l.Dims[0], Iter: l.Iter, Evals: l.Evals, F: l.F,
 			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,
-			NotConverged: l.Totals.NotConverged, Seconds: l.Elapsed.Seconds()})
+			NotConverged: l.Totals.NotConverged, Tightened: l.Tightened, Seconds: l.Elapsed.Seconds()})
 	}
 	if err := runinfo.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
 		return err

@@ -400,7 +400,15 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		},
 	}
 	t0 := time.Now()
-	res, err := learn.Minimize(ctx, r.obj, x0, set, resume)
+	var res *learn.Result
+	if fo, ok := r.obj.(*learn.FastObjective); ok {
+		res, err = learn.MinimizeFast(ctx, fo, x0, set, resume)
+		if res != nil && res.Tightened > 0 {
+			r.log.Info("tolerance tightened", "times", res.Tightened, "reason", "line search failed")
+		}
+	} else {
+		res, err = learn.Minimize(ctx, r.obj, x0, set, resume)
+	}
 	pr.finish()
 	if err != nil {
 		if res == nil || res.State == nil {
