@@ -14,7 +14,6 @@
 // row vectors live in registers, and compiled for AVX-512, AVX2 and baseline
 // x86-64 (GCC picks one at load time).
 
-#include <string.h>
 #include "blocksolve.h"
 
 #define GL_MAXW 32
@@ -29,7 +28,11 @@ typedef SuiteSparse_long gl_int;
 
 #define GL_INLINE static inline __attribute__((always_inline))
 
-size_t gl_bsolve_workspace(size_t n) { return n * GL_MAXW + n * sizeof(gl_int) / sizeof(double) + 1; }
+// The workspace: n rows of up to GL_MAXW interleaved columns, then the
+// inverse permutation (n gl_int, rounded up to whole doubles).
+size_t gl_bsolve_workspace(size_t n) {
+	return n * GL_MAXW + (n * sizeof(gl_int) + sizeof(double) - 1) / sizeof(double);
+}
 
 int gl_bsolve_supported(const cholmod_factor *L) {
 	return L != NULL && L->is_ll && L->xtype == CHOLMOD_REAL && L->dtype == CHOLMOD_DOUBLE &&
@@ -216,40 +219,47 @@ GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 	}
 }
 
+// snode is one supernode of L: its nscol columns, its nsrow row indices
+// (rows[ii] = first column + ii for ii < nscol) and its values Lb.
+typedef struct {
+	gl_int nscol, nsrow;
+	const gl_int *rows;
+	const double *Lb;
+} snode;
+
+GL_INLINE snode supernode(const cholmod_factor *L, const gl_int s) {
+	const gl_int *Super = L->super, *Lpi = L->pi, *Lpx = L->px;
+	return (snode){
+	    .nscol = Super[s + 1] - Super[s],
+	    .nsrow = Lpi[s + 1] - Lpi[s],
+	    .rows = (const gl_int *) L->s + Lpi[s],
+	    .Lb = (const double *) L->x + Lpx[s],
+	};
+}
+
 GL_INLINE void fwd_super(const cholmod_factor *L, double *W, const int nv) {
-	const gl_int *Super = L->super, *Lpi = L->pi, *Lpx = L->px, *Ls = L->s;
-	const double *Lx = L->x;
 	const gl_int nsuper = (gl_int) L->nsuper;
 	for (gl_int s = 0; s < nsuper; s++) {
-		const gl_int nscol = Super[s + 1] - Super[s];
-		const gl_int nsrow = Lpi[s + 1] - Lpi[s];
-		const double *Lb = Lx + Lpx[s];
-		const gl_int *rows = Ls + Lpi[s];
+		const snode sn = supernode(L, s);
 		gl_int j0 = 0;
-		for (; j0 + JB <= nscol; j0 += JB) {
-			fwd_block(Lb, nsrow, rows, W, j0, JB, nv);
+		for (; j0 + JB <= sn.nscol; j0 += JB) {
+			fwd_block(sn.Lb, sn.nsrow, sn.rows, W, j0, JB, nv);
 		}
-		for (; j0 < nscol; j0++) {
-			fwd_block(Lb, nsrow, rows, W, j0, 1, nv);
+		for (; j0 < sn.nscol; j0++) {
+			fwd_block(sn.Lb, sn.nsrow, sn.rows, W, j0, 1, nv);
 		}
 	}
 }
 
 GL_INLINE void bwd_super(const cholmod_factor *L, double *W, const int nv) {
-	const gl_int *Super = L->super, *Lpi = L->pi, *Lpx = L->px, *Ls = L->s;
-	const double *Lx = L->x;
-	const gl_int nsuper = (gl_int) L->nsuper;
-	for (gl_int s = nsuper - 1; s >= 0; s--) {
-		const gl_int nscol = Super[s + 1] - Super[s];
-		const gl_int nsrow = Lpi[s + 1] - Lpi[s];
-		const double *Lb = Lx + Lpx[s];
-		const gl_int *rows = Ls + Lpi[s];
-		const gl_int nfull = nscol - nscol % JB;
-		for (gl_int j = nscol - 1; j >= nfull; j--) {
-			bwd_block(Lb, nsrow, rows, W, j, 1, nv);
+	for (gl_int s = (gl_int) L->nsuper - 1; s >= 0; s--) {
+		const snode sn = supernode(L, s);
+		const gl_int nfull = sn.nscol - sn.nscol % JB;
+		for (gl_int j = sn.nscol - 1; j >= nfull; j--) {
+			bwd_block(sn.Lb, sn.nsrow, sn.rows, W, j, 1, nv);
 		}
 		for (gl_int j0 = nfull - JB; j0 >= 0; j0 -= JB) {
-			bwd_block(Lb, nsrow, rows, W, j0, JB, nv);
+			bwd_block(sn.Lb, sn.nsrow, sn.rows, W, j0, JB, nv);
 		}
 	}
 }
