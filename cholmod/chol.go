@@ -130,9 +130,7 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 	} else {
 		err = solve(ws, f.lf, dst, b, f.n, cols)
 	}
-	f.mu.Lock()
-	f.idle = append(f.idle, ws)
-	f.mu.Unlock()
+	f.putWorkspace(ws)
 	return err
 }
 
@@ -186,9 +184,7 @@ func (f *Factor) SolveSteps(out, b []float64, cols, steps int, keep, reverse boo
 		return err
 	}
 	err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse)
-	f.mu.Lock()
-	f.idle = append(f.idle, ws)
-	f.mu.Unlock()
+	f.putWorkspace(ws)
 	return err
 }
 
@@ -213,6 +209,14 @@ func (f *Factor) workspace() (*cCtx, error) {
 		f.idle = idle
 	}
 	return ws, nil
+}
+
+// putWorkspace returns a workspace taken with workspace to the idle list
+// (which has room for every workspace, so this never allocates).
+func (f *Factor) putWorkspace(ws *cCtx) {
+	f.mu.Lock()
+	f.idle = append(f.idle, ws)
+	f.mu.Unlock()
 }
 
 // N is the order of the factorised matrix.

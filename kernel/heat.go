@@ -230,6 +230,7 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 	if ss, ok := fac.(factor.StepSolver); ok && o.Scheme == BackwardEuler {
 		h.ss = ss
 	}
+	h.runs2 = splitRuns(g.runs, g.NumEdges())
 	h.w = make([]float64, g.NumEdges())
 	return h, nil
 }
@@ -465,10 +466,7 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 // of length len(src), is scratch for Crank–Nicolson).
 func (h *Heat) steps(dst, src []float64, cols int, tmp []float64) error {
 	if h.ss != nil {
-		if err := h.ss.SolveSteps(dst, src, cols, h.opt.Steps, false, false); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
-		}
-		return nil
+		return h.solveSteps(dst, src, cols, false, false)
 	}
 	if h.opt.Scheme == BackwardEuler {
 		if err := h.fac.Solve(dst, src, cols); err != nil {
@@ -491,15 +489,21 @@ func (h *Heat) steps(dst, src []float64, cols int, tmp []float64) error {
 	return nil
 }
 
+// solveSteps runs the S sub-steps as one StepSolver call (backward Euler
+// with a backend that has it; see factor.StepSolver for keep and reverse).
+func (h *Heat) solveSteps(out, src []float64, cols int, keep, reverse bool) error {
+	if err := h.ss.SolveSteps(out, src, cols, h.opt.Steps, keep, reverse); err != nil {
+		return fmt.Errorf("kernel: solve: %w", err)
+	}
+	return nil
+}
+
 // chain fills blocks 1..S of buf (block 0 holds the input) with the iterates
 // u_l of the forward scheme.
 func (h *Heat) chain(buf []float64, cols int) error {
 	nb := h.g.n * cols
 	if h.ss != nil {
-		if err := h.ss.SolveSteps(buf[nb:(h.opt.Steps+1)*nb], buf[:nb], cols, h.opt.Steps, true, false); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
-		}
-		return nil
+		return h.solveSteps(buf[nb:(h.opt.Steps+1)*nb], buf[:nb], cols, true, false)
 	}
 	for l := 1; l <= h.opt.Steps; l++ {
 		prev, cur := buf[(l-1)*nb:l*nb], buf[l*nb:(l+1)*nb]
@@ -523,10 +527,7 @@ func (h *Heat) adjointChain(buf, g []float64, cols int) error {
 	nb := h.g.n * cols
 	s := h.opt.Steps
 	if h.ss != nil {
-		if err := h.ss.SolveSteps(buf[:s*nb], g, cols, s, true, true); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
-		}
-		return nil
+		return h.solveSteps(buf[:s*nb], g, cols, true, true)
 	}
 	if err := h.fac.Solve(buf[(s-1)*nb:s*nb], g, cols); err != nil {
 		return fmt.Errorf("kernel: solve: %w", err)
@@ -664,9 +665,6 @@ func (h *Heat) accumulate(gw, u, v []float64, cols int) {
 		h.accumulateRuns(h.g.runs, gw, u, v, cols)
 		return
 	}
-	if h.runs2[0] == nil {
-		h.runs2 = splitRuns(h.g.runs, len(gw))
-	}
 	h.jobs <- chainJob{runs: h.runs2[1], gw: gw, buf: u, g: v, cols: cols}
 	h.accumulateRuns(h.runs2[0], gw, u, v, cols)
 	<-h.done
@@ -690,6 +688,7 @@ func splitRuns(runs []edgeRun, ne int) [2][]edgeRun {
 			out[1] = append(out[1], r)
 		}
 	}
+	// The worker tells an accumulation job by its non-nil runs.
 	if out[1] == nil {
 		out[1] = []edgeRun{}
 	}
