@@ -131,14 +131,8 @@ func BenchmarkSolve20(b *testing.B) {
 		for _, k := range []SolveKernel{BlockKernel, CHOLMODKernel} {
 			b.Run(k.String(), func(b *testing.B) {
 				opt.Kernel = k
-				f, err := cc.Analyze(a, &opt)
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := factorized(b, cc, a, opt)
 				defer f.Free()
-				if err := f.Factorize(a); err != nil {
-					b.Fatal(err)
-				}
 				rhs := randomBlock(m.n, cols, rand.New(rand.NewPCG(1, 1)))
 				x := make([]float64, len(rhs))
 				for b.Loop() {
@@ -150,4 +144,18 @@ func BenchmarkSolve20(b *testing.B) {
 			})
 		}
 	})
+}
+
+// factorized returns the numeric factor of a with options opt (which the
+// caller frees).
+func factorized(b *testing.B, cc *Common, a *Sparse, opt AnalyzeOptions) *Factor {
+	f, err := cc.Analyze(a, &opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Factorize(a); err != nil {
+		f.Free()
+		b.Fatal(err)
+	}
+	return f
 }

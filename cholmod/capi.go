@@ -216,7 +216,9 @@ static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst,
 	size_t need = gl_bsolve_workspace(n);
 	if (ws->bwcap < need) {
 		free(ws->bw);
-		ws->bw = malloc(need * sizeof(double));
+		// 64-byte aligned, so that the rows of the interleaved workspace
+		// start on cache-line boundaries whenever their width allows.
+		ws->bw = aligned_alloc(64, (need * sizeof(double) + 63) & ~(size_t) 63);
 		ws->bwcap = ws->bw != NULL ? need : 0;
 		if (ws->bw == NULL) {
 			ws->c.status = CHOLMOD_OUT_OF_MEMORY;
