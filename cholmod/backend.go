@@ -114,6 +114,20 @@ func (b *backendFactor) SolveSteps(out, rhs []float64, cols, steps int, keep, re
 	return b.f.SolveSteps(out, rhs, cols, steps, keep, reverse)
 }
 
+func (b *backendFactor) SolveStepsParallel(out, rhs []float64, cols, steps int, keep, reverse bool) error {
+	if b.cc == nil {
+		panic("cholmod: SolveStepsParallel on a closed factor")
+	}
+	return b.f.SolveStepsParallel(out, rhs, cols, steps, keep, reverse)
+}
+
+func (b *backendFactor) TreeSplits() bool {
+	if b.cc == nil {
+		panic("cholmod: TreeSplits on a closed factor")
+	}
+	return b.f.TreeSplits()
+}
+
 func (b *backendFactor) Info() factor.Info {
 	if b.cc == nil {
 		panic("cholmod: Info on a closed factor")

@@ -148,14 +148,15 @@ func BenchmarkSolve20(b *testing.B) {
 
 // factorized returns the numeric factor of a with options opt (which the
 // caller frees).
-func factorized(b *testing.B, cc *Common, a *Sparse, opt AnalyzeOptions) *Factor {
+func factorized(tb testing.TB, cc *Common, a *Sparse, opt AnalyzeOptions) *Factor {
+	tb.Helper()
 	f, err := cc.Analyze(a, &opt)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := f.Factorize(a); err != nil {
 		f.Free()
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return f
 }

@@ -18,6 +18,12 @@
 
 #include "blocksolve.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
 #define GL_MAXW 32
 
 typedef SuiteSparse_long gl_int;
@@ -30,12 +36,6 @@ typedef SuiteSparse_long gl_int;
 
 #define GL_INLINE static inline __attribute__((always_inline))
 
-// The workspace: n rows of up to GL_MAXW interleaved columns, the
-// reciprocals of L's diagonal (n doubles), then the inverse permutation (n
-// gl_int, rounded up to whole doubles).
-size_t gl_bsolve_workspace(size_t n) {
-	return n * GL_MAXW + n + (n * sizeof(gl_int) + sizeof(double) - 1) / sizeof(double);
-}
 
 int gl_bsolve_supported(const cholmod_factor *L) {
 	return L != NULL && L->is_ll && L->xtype == CHOLMOD_REAL && L->dtype == CHOLMOD_DOUBLE &&
@@ -120,31 +120,36 @@ GL_INLINE void vscale(vrow *restrict a, const double r, const int nv) {
 
 // Simplicial LL': column j holds Lx[Lp[j] .. Lp[j]+Lnz[j]), diagonal first.
 
-GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv) {
+// The forward solves take a part of the factor, columns (or supernodes)
+// k0..k1-1, and send their updates of rows c2 and above to P (row i at
+// P + (i-c2)*cw) instead of W; see gl_plan.
+
+GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
+                        const gl_int k1, const gl_int c2, double *P) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
-	const gl_int n = (gl_int) L->n;
 	const int cw = 4 * nv;
 	vrow x;
-	for (gl_int j = 0; j < n; j++) {
+	for (gl_int j = k0; j < k1; j++) {
 		gl_int p = Lp[j];
 		const gl_int pend = p + Lnz[j];
 		vload(&x, W + j * cw, nv);
 		vscale(&x, dinv[j], nv);
 		vstore(W + j * cw, &x, nv);
 		for (p++; p < pend; p++) {
-			vaxpy(W + Li[p] * cw, Lx[p], &x, nv);
+			const gl_int i = Li[p];
+			vaxpy(i < c2 ? W + i * cw : P + (i - c2) * cw, Lx[p], &x, nv);
 		}
 	}
 }
 
-GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv) {
+GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
+                        const gl_int k1) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
-	const gl_int n = (gl_int) L->n;
 	const int cw = 4 * nv;
 	vrow acc;
-	for (gl_int j = n - 1; j >= 0; j--) {
+	for (gl_int j = k1 - 1; j >= k0; j--) {
 		gl_int p = Lp[j];
 		const gl_int pend = p + Lnz[j];
 		vload(&acc, W + j * cw, nv);
@@ -177,7 +182,7 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 // of the diagonal block among them) and subtracts their contribution from
 // every row below.
 GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, const double *dinv,
-                         double *W, const gl_int j0, const int jb, const int nv) {
+                         double *W, const gl_int j0, const int jb, const int nv, const gl_int c2, double *P) {
 	const int cw = 4 * nv;
 	vrow x[JBMAX];
 	const double *lc[JBMAX];
@@ -193,7 +198,8 @@ GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 	}
 	vrow t;
 	for (gl_int ii = j0 + jb; ii < nsrow; ii++) {
-		double *r = W + rows[ii] * cw;
+		const gl_int i = rows[ii];
+		double *r = i < c2 ? W + i * cw : P + (i - c2) * cw;
 		vload(&t, r, nv);
 		for (int a = 0; a < jb; a++) {
 			vsubmul_reg(&t, lc[a][ii], &x[a], nv);
@@ -247,22 +253,23 @@ GL_INLINE snode supernode(const cholmod_factor *L, const gl_int s) {
 	};
 }
 
-GL_INLINE void fwd_super(const cholmod_factor *L, const double *dinv, double *W, const int nv) {
-	const gl_int nsuper = (gl_int) L->nsuper;
-	for (gl_int s = 0; s < nsuper; s++) {
+GL_INLINE void fwd_super(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
+                         const gl_int k1, const gl_int c2, double *P) {
+	for (gl_int s = k0; s < k1; s++) {
 		const snode sn = supernode(L, s);
 		gl_int j0 = 0;
 		for (; j0 + JB(nv) <= sn.nscol; j0 += JB(nv)) {
-			fwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j0, JB(nv), nv);
+			fwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j0, JB(nv), nv, c2, P);
 		}
 		for (; j0 < sn.nscol; j0++) {
-			fwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j0, 1, nv);
+			fwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j0, 1, nv, c2, P);
 		}
 	}
 }
 
-GL_INLINE void bwd_super(const cholmod_factor *L, const double *dinv, double *W, const int nv) {
-	for (gl_int s = (gl_int) L->nsuper - 1; s >= 0; s--) {
+GL_INLINE void bwd_super(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
+                         const gl_int k1) {
+	for (gl_int s = k1 - 1; s >= k0; s--) {
 		const snode sn = supernode(L, s);
 		const gl_int nfull = sn.nscol - sn.nscol % JB(nv);
 		for (gl_int j = sn.nscol - 1; j >= nfull; j--) {
@@ -274,28 +281,35 @@ GL_INLINE void bwd_super(const cholmod_factor *L, const double *dinv, double *W,
 	}
 }
 
-GL_INLINE void solve_width(const cholmod_factor *L, const double *dinv, double *W, const int nv) {
+GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W, const int nv, const int fwd,
+                          const gl_int k0, const gl_int k1, const gl_int c2, double *P) {
 	if (L->is_super) {
-		fwd_super(L, dinv, W, nv);
-		bwd_super(L, dinv, W, nv);
+		if (fwd) {
+			fwd_super(L, dinv, W, nv, k0, k1, c2, P);
+		} else {
+			bwd_super(L, dinv, W, nv, k0, k1);
+		}
+	} else if (fwd) {
+		fwd_simp(L, dinv, W, nv, k0, k1, c2, P);
 	} else {
-		fwd_simp(L, dinv, W, nv);
-		bwd_simp(L, dinv, W, nv);
+		bwd_simp(L, dinv, W, nv, k0, k1);
 	}
 }
 
-// solve_panel runs both triangular solves on the interleaved workspace, with
-// the width known at compile time in each case.
-GL_CLONES static void solve_panel(const cholmod_factor *L, const double *dinv, double *W, int cw) {
+// solve_pass runs the forward (fwd) or backward triangular solve of the
+// nodes k0..k1-1 on the interleaved workspace, with the width known at
+// compile time in each case.
+GL_CLONES static void solve_pass(const cholmod_factor *L, const double *dinv, double *W, int cw, int fwd, gl_int k0,
+                                 gl_int k1, gl_int c2, double *P) {
 	switch (cw) {
-	case 4: solve_width(L, dinv, W, 1); break;
-	case 8: solve_width(L, dinv, W, 2); break;
-	case 12: solve_width(L, dinv, W, 3); break;
-	case 16: solve_width(L, dinv, W, 4); break;
-	case 20: solve_width(L, dinv, W, 5); break;
-	case 24: solve_width(L, dinv, W, 6); break;
-	case 28: solve_width(L, dinv, W, 7); break;
-	default: solve_width(L, dinv, W, 8); break;
+	case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P); break;
+	case 8: pass_width(L, dinv, W, 2, fwd, k0, k1, c2, P); break;
+	case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P); break;
+	case 16: pass_width(L, dinv, W, 4, fwd, k0, k1, c2, P); break;
+	case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P); break;
+	case 24: pass_width(L, dinv, W, 6, fwd, k0, k1, c2, P); break;
+	case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P); break;
+	default: pass_width(L, dinv, W, 8, fwd, k0, k1, c2, P); break;
 	}
 }
 
@@ -325,12 +339,14 @@ static void gather(double *w, const double *b, const gl_int *perm, size_t n, siz
 	}
 }
 
-// scatter is the inverse of gather, walking the destination in order (row i
-// of b is row iperm[i] of the workspace): the stores stream through each
-// column, which matters when dst is not in cache (the chains of the heat
-// kernel), while the reads stay in the cache-resident workspace.
-static void scatter(double *dst, const double *w, const gl_int *iperm, size_t n, size_t c0, size_t pc, size_t cw) {
-	for (size_t c = 0; c < pc; c++) {
+// scatter is the inverse of gather for columns s0 .. s1-1 of the panel,
+// walking the destination in order (row i of b is row iperm[i] of the
+// workspace): the stores stream through each column, which matters when dst
+// is not in cache (the chains of the heat kernel), while the reads stay in
+// the cache-resident workspace.
+static void scatter(double *dst, const double *w, const gl_int *iperm, size_t n, size_t c0, size_t s0, size_t s1,
+                    size_t cw) {
+	for (size_t c = s0; c < s1; c++) {
 		double *dc = dst + (c0 + c) * n;
 		const double *wc = w + c;
 		if (iperm != NULL) {
@@ -364,39 +380,299 @@ static void diag_inverse(const cholmod_factor *L, double *dinv) {
 	}
 }
 
-void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                     int reverse, double *w) {
-	const size_t n = L->n, nb = n * cols;
-	const gl_int *perm = L->Perm;
-	double *dinv = w + n * GL_MAXW;
-	diag_inverse(L, dinv);
-	gl_int *iperm = NULL;
-	if (perm != NULL) {
-		iperm = (gl_int *) (dinv + n);
-		for (size_t k = 0; k < n; k++) {
-			iperm[perm[k]] = (gl_int) k;
+// gl_plan splits the factor's elimination tree for two threads. Nodes are
+// columns (simplicial) or supernodes, in CHOLMOD's postorder, where every
+// subtree is a contiguous range ending at its root:
+//
+//	A = nodes [0, kx), B = [kx, k2), top = [k2, nk) (columns c2 .. n-1)
+//
+// top is the chain from the root down to the first node with two or more
+// children (or nothing, for a forest), and A and B are whole subtrees below
+// it, so that no column of A updates a row of B or the reverse: the forward
+// solves of A and B are independent except for their updates of the top
+// rows, which go to private copies (PA, PB, zero at first) that are then
+// added to the top rows, A's first; the backward solves of A and B, after
+// that of the top, read only top rows and their own. Without a split (kx =
+// k2 = nk, c2 = n) this is the plain solve. The plan depends only on the
+// factor's structure, and the arithmetic follows it whether one thread or
+// two run it, so the result is bitwise the same either way.
+typedef struct {
+	gl_int kx, k2, nk, c2;
+} gl_plan;
+
+// The top part may hold at most a quarter of the columns (the private copies
+// are sized for that) and the smaller of A and B at least a fifth of the
+// work, or there is no split.
+#define GL_TOP_MAX(n) ((n) / 4 + 1)
+
+// The workspace: n rows of up to GL_MAXW interleaved columns, the
+// reciprocals of L's diagonal (n doubles), the two private copies of the top
+// rows (GL_TOP_MAX(n) rows each), then the inverse permutation (n gl_int,
+// rounded up to whole doubles).
+size_t gl_bsolve_workspace(size_t n) {
+	return n * GL_MAXW + n + 2 * GL_TOP_MAX(n) * GL_MAXW + (n * sizeof(gl_int) + sizeof(double) - 1) / sizeof(double);
+}
+
+// node_parent returns the elimination-tree parent of node k (-1 for a root).
+static gl_int node_parent(const cholmod_factor *L, gl_int k) {
+	if (L->is_super) {
+		const snode sn = supernode(L, k);
+		if (sn.nsrow <= sn.nscol) {
+			return -1;
 		}
-	}
-	for (size_t c0 = 0; c0 < cols; c0 += GL_MAXW) {
-		size_t pc = cols - c0;
-		if (pc > GL_MAXW) {
-			pc = GL_MAXW;
-		}
-		const size_t cw = (pc + 3) & ~(size_t) 3;
-		gather(w, b, perm, n, c0, pc, cw);
-		for (int l = 1; l <= steps; l++) {
-			solve_panel(L, dinv, w, (int) cw);
-			if (keep) {
-				const size_t blk = reverse ? (size_t) (steps - l) : (size_t) (l - 1);
-				scatter(out + blk * nb, w, iperm, n, c0, pc, cw);
+		// The supernode holding the row of the first off-diagonal entry (the
+		// rows of a supernode are sorted): binary search on super.
+		const gl_int *Super = L->super, r = sn.rows[sn.nscol];
+		gl_int lo = k + 1, hi = (gl_int) L->nsuper - 1;
+		while (lo < hi) {
+			const gl_int mid = (lo + hi + 1) / 2;
+			if (Super[mid] <= r) {
+				lo = mid;
+			} else {
+				hi = mid - 1;
 			}
 		}
-		if (!keep) {
-			scatter(out, w, iperm, n, c0, pc, cw);
+		return lo;
+	}
+	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
+	gl_int par = -1;
+	for (gl_int p = Lp[k] + 1; p < Lp[k] + Lnz[k]; p++) {
+		if (par < 0 || Li[p] < par) {
+			par = Li[p];
+		}
+	}
+	return par;
+}
+
+static double node_work(const cholmod_factor *L, gl_int k) {
+	if (L->is_super) {
+		const snode sn = supernode(L, k);
+		return (double) sn.nscol * (double) sn.nsrow;
+	}
+	return (double) ((const gl_int *) L->nz)[k];
+}
+
+// make_plan computes the split; scratch holds 2*nk gl_int.
+static gl_plan make_plan(const cholmod_factor *L, gl_int *scratch) {
+	const gl_int n = (gl_int) L->n, nk = L->is_super ? (gl_int) L->nsuper : n;
+	const gl_plan none = {nk, nk, nk, n};
+	if (nk < 4) {
+		return none;
+	}
+	gl_int *parent = scratch, *nchild = scratch + nk;
+	gl_int roots = 0;
+	for (gl_int k = 0; k < nk; k++) {
+		nchild[k] = 0;
+	}
+	for (gl_int k = 0; k < nk; k++) {
+		parent[k] = node_parent(L, k);
+		if (parent[k] >= 0 && (parent[k] <= k || parent[k] >= nk)) {
+			return none;
+		}
+		if (parent[k] < 0) {
+			roots++;
+		} else {
+			nchild[parent[k]]++;
+		}
+	}
+	// The top chain: from the root down while a node has one child (which,
+	// in postorder, comes right before it).
+	gl_int k2 = nk, top = -1;
+	if (roots == 1) {
+		if (parent[nk - 1] >= 0) {
+			return none;
+		}
+		top = nk - 1;
+		while (nchild[top] == 1 && top > 0 && parent[top - 1] == top) {
+			top--;
+		}
+		if (nchild[top] < 2) {
+			return none;
+		}
+		k2 = top;
+	}
+	// Split the children of top (or the roots) into a prefix A and the rest
+	// B at the boundary between two children's subtrees that best balances
+	// the work.
+	double total = 0;
+	for (gl_int k = 0; k < k2; k++) {
+		total += node_work(L, k);
+	}
+	double acc = 0, best = -1;
+	gl_int kx = 0;
+	for (gl_int k = 0; k < k2 - 1; k++) {
+		acc += node_work(L, k);
+		if (parent[k] == top) {
+			const double small = acc < total - acc ? acc : total - acc;
+			if (small > best) {
+				best = small, kx = k + 1;
+			}
+		}
+	}
+	const gl_int c2 = L->is_super ? ((const gl_int *) L->super)[k2] : k2;
+	if (kx == 0 || best < 0.2 * total || n - c2 > GL_TOP_MAX(n)) {
+		return none;
+	}
+	// Every ancestor of a node of A must be in A or in the top part.
+	for (gl_int k = 0; k < kx; k++) {
+		if (parent[k] >= kx && parent[k] < k2) {
+			return none;
+		}
+	}
+	return (gl_plan){kx, k2, nk, c2};
+}
+
+// The two threads meet at a sense-counting barrier, spinning (then
+// yielding) while they wait: the waits are short, a pass of the other half.
+typedef struct {
+	_Atomic unsigned count, gen;
+} gl_barrier;
+
+static void barrier_wait(gl_barrier *b, int nth) {
+	if (nth == 1) {
+		return;
+	}
+	const unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
+	if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == (unsigned) nth - 1) {
+		atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+		return;
+	}
+	for (int spins = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; spins++) {
+		if (spins > 4000) {
+			sched_yield();
+		} else {
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#endif
 		}
 	}
 }
 
+typedef struct {
+	const cholmod_factor *L;
+	const double *b, *dinv;
+	double *out, *W, *P[2];
+	const gl_int *perm, *iperm;
+	size_t n, cols;
+	int steps, keep, reverse, nth;
+	gl_plan plan;
+	gl_barrier bar;
+} gl_job;
+
+// run is one thread's share of a block solve (role 0 or 1 of nth = 2), or
+// all of it (nth = 1): the same operations in the same order per element.
+static void run(gl_job *J, int role) {
+	const gl_plan pl = J->plan;
+	const size_t n = J->n, nb = n * J->cols, ntop = n - (size_t) pl.c2;
+	const int one = J->nth == 1, doA = one || role == 0, doB = one || role == 1;
+	double *W = J->W, *PA = J->P[0], *PB = J->P[1];
+	for (size_t c0 = 0; c0 < J->cols; c0 += GL_MAXW) {
+		size_t pc = J->cols - c0;
+		if (pc > GL_MAXW) {
+			pc = GL_MAXW;
+		}
+		const int cw = (int) ((pc + 3) & ~(size_t) 3);
+		// Each role scatters half of the columns.
+		const size_t h = one ? pc : pc / 2, s0 = role == 0 ? 0 : h, s1 = role == 0 ? h : pc;
+		if (role == 0) {
+			gather(W, J->b, J->perm, n, c0, pc, (size_t) cw);
+			memset(PA, 0, ntop * (size_t) cw * sizeof(double));
+			memset(PB, 0, ntop * (size_t) cw * sizeof(double));
+		}
+		barrier_wait(&J->bar, J->nth);
+		for (int l = 1; l <= J->steps; l++) {
+			if (doA) {
+				solve_pass(J->L, J->dinv, W, cw, 1, 0, pl.kx, pl.c2, PA);
+			}
+			if (doB) {
+				solve_pass(J->L, J->dinv, W, cw, 1, pl.kx, pl.k2, pl.c2, PB);
+			}
+			barrier_wait(&J->bar, J->nth);
+			if (role == 0) {
+				double *Wt = W + (size_t) pl.c2 * (size_t) cw;
+				for (size_t k = 0; k < ntop * (size_t) cw; k++) {
+					Wt[k] += PA[k];
+					Wt[k] += PB[k];
+					PA[k] = 0;
+					PB[k] = 0;
+				}
+				solve_pass(J->L, J->dinv, W, cw, 1, pl.k2, pl.nk, (gl_int) n, NULL);
+				solve_pass(J->L, J->dinv, W, cw, 0, pl.k2, pl.nk, 0, NULL);
+			}
+			barrier_wait(&J->bar, J->nth);
+			if (doB) {
+				solve_pass(J->L, J->dinv, W, cw, 0, pl.kx, pl.k2, 0, NULL);
+			}
+			if (doA) {
+				solve_pass(J->L, J->dinv, W, cw, 0, 0, pl.kx, 0, NULL);
+			}
+			if (J->keep) {
+				const size_t blk = J->reverse ? (size_t) (J->steps - l) : (size_t) (l - 1);
+				barrier_wait(&J->bar, J->nth);
+				scatter(J->out + blk * nb, W, J->iperm, n, c0, s0, s1, (size_t) cw);
+				barrier_wait(&J->bar, J->nth);
+			}
+		}
+		if (!J->keep) {
+			barrier_wait(&J->bar, J->nth);
+			scatter(J->out, W, J->iperm, n, c0, s0, s1, (size_t) cw);
+			barrier_wait(&J->bar, J->nth);
+		}
+	}
+}
+
+static void *run_b(void *arg) {
+	// Signals go to the Go threads, not to this helper.
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	run((gl_job *) arg, 1);
+	return NULL;
+}
+
+int gl_bsolve_splits(const cholmod_factor *L, double *w) {
+	const gl_plan pl = make_plan(L, (gl_int *) w);
+	return pl.kx < pl.k2;
+}
+
+int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
+                    int reverse, int threads, double *w) {
+	const size_t n = L->n;
+	double *dinv = w + n * GL_MAXW;
+	double *P = dinv + n;
+	gl_job J = {
+	    .L = L, .b = b, .dinv = dinv, .out = out, .W = w,
+	    .P = {P, P + GL_TOP_MAX(n) * GL_MAXW},
+	    .perm = L->Perm, .iperm = NULL,
+	    .n = n, .cols = cols, .steps = steps, .keep = keep, .reverse = reverse, .nth = 1,
+	};
+	diag_inverse(L, dinv);
+	if (L->Perm != NULL) {
+		gl_int *iperm = (gl_int *) (P + 2 * GL_TOP_MAX(n) * GL_MAXW);
+		const gl_int *perm = L->Perm;
+		for (size_t k = 0; k < n; k++) {
+			iperm[perm[k]] = (gl_int) k;
+		}
+		J.iperm = iperm;
+	}
+	J.plan = make_plan(L, (gl_int *) w);
+	int split = J.plan.kx < J.plan.k2;
+	pthread_t th;
+	if (split && threads > 1) {
+		// nth is set before the helper starts (it reads it), and reset if
+		// it could not be started.
+		J.nth = 2;
+		if (pthread_create(&th, NULL, run_b, &J) != 0) {
+			J.nth = 1;
+		}
+	}
+	run(&J, 0);
+	if (J.nth == 2) {
+		pthread_join(th, NULL);
+	}
+	return split;
+}
 void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w) {
-	gl_bsolve_steps(L, b, dst, cols, 1, 0, 0, w);
+	gl_bsolve_steps(L, b, dst, cols, 1, 0, 0, 1, w);
 }

@@ -24,8 +24,15 @@ void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t col
 // keep, one scatter (into out, n x cols) per 32-column panel. With keep it
 // writes the iterate of every step l = 1..steps into block l-1 of out
 // (reverse: block steps-l), each block n x cols column-major. out must not
-// overlap b unless keep is 0 and out == b.
-void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                     int reverse, double *w);
+// overlap b unless keep is 0 and out == b. With threads > 1 and a factor
+// whose elimination tree splits into two balanced parts, a second thread
+// takes one of them (the result is bitwise the same). It returns whether
+// the tree splits.
+int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
+                    int reverse, int threads, double *w);
+
+// gl_bsolve_splits reports whether gl_bsolve_steps can split L's
+// elimination tree for two threads (w as for gl_bsolve_steps).
+int gl_bsolve_splits(const cholmod_factor *L, double *w);
 
 #endif

@@ -17,6 +17,6 @@ package cholmod
 
 /*
 #cgo CFLAGS: -I/usr/include/suitesparse -O3
-#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lm
+#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lm -lpthread
 */
 import "C"

@@ -22,6 +22,7 @@ type Factor struct {
 	info   Info
 	kernel SolveKernel
 	valid  bool // holds a usable numeric factorisation
+	split  int  // block kernel's tree split: 0 not known yet, 1 yes, -1 no
 	mu     sync.Mutex
 	idle   []*cCtx // workspaces not in use
 	allWS  []*cCtx
@@ -126,7 +127,7 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 		return err
 	}
 	if f.kernel == BlockKernel {
-		err = blockSolve(ws, f.lf, dst, b, f.n, cols, 1, false, false)
+		err = blockSolve(ws, f.lf, dst, b, f.n, cols, 1, false, false, 1)
 	} else {
 		err = solve(ws, f.lf, dst, b, f.n, cols)
 	}
@@ -146,6 +147,55 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 // Solve calls. Concurrency and allocation are as for Solve.
 func (f *Factor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
 	f.mustBeOpen("SolveSteps")
+	return f.solveSteps(out, b, cols, steps, keep, reverse, 1)
+}
+
+// SolveStepsParallel is SolveSteps on two threads: with the BlockKernel and
+// a factor whose elimination tree splits into two balanced subtrees below
+// a top part (TreeSplits; nested-dissection orderings of grids do), a
+// second thread solves one subtree while the calling one solves the other.
+// Every column keeps the block's full width, unlike splitting the columns
+// between two SolveSteps calls, and the factor is read once per step, not
+// twice. The result is bitwise that of SolveSteps, which follows the same
+// split on one thread. Otherwise it is SolveSteps.
+func (f *Factor) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
+	f.mustBeOpen("SolveStepsParallel")
+	return f.solveSteps(out, b, cols, steps, keep, reverse, 2)
+}
+
+// TreeSplits reports whether SolveStepsParallel runs on two threads: the
+// BlockKernel and an elimination tree that splits (see SolveStepsParallel).
+// It is false until the first successful Factorize.
+func (f *Factor) TreeSplits() bool {
+	f.mustBeOpen("TreeSplits")
+	if f.kernel != BlockKernel || !f.valid {
+		return false
+	}
+	f.mu.Lock()
+	split := f.split
+	f.mu.Unlock()
+	if split == 0 {
+		ws, err := f.workspace()
+		if err != nil {
+			return false
+		}
+		ok, err := blockSplits(ws, f.lf, f.n)
+		f.putWorkspace(ws)
+		if err != nil {
+			return false
+		}
+		split = -1
+		if ok {
+			split = 1
+		}
+		f.mu.Lock()
+		f.split = split
+		f.mu.Unlock()
+	}
+	return split > 0
+}
+
+func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse bool, threads int) error {
 	nb := f.n * cols
 	want := nb
 	if keep {
@@ -183,7 +233,7 @@ func (f *Factor) SolveSteps(out, b []float64, cols, steps int, keep, reverse boo
 	if err != nil {
 		return err
 	}
-	err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse)
+	err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse, threads)
 	f.putWorkspace(ws)
 	return err
 }

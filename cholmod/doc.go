@@ -93,8 +93,12 @@
 // both triangular solves run on it with the width a compile-time constant,
 // so each factor entry becomes a few SIMD fused multiply-adds on a row
 // held in registers, and the result is scattered back. Supernodes are
-// walked four columns at a time, so each row below a block of four columns
-// is read (and written) once instead of four times. The kernel is compiled
+// walked 8 (up to 16 right-hand sides) or 4 columns at a time, so each row
+// below a block of columns is read (and written) once per block instead of
+// once per column. The workspace is 64-byte aligned, rows whose width is an
+// odd number of quads are handled as quads (so that no access straddles a
+// cache line), and the diagonal's reciprocals are computed once per call
+// (a division costs a dozen multiply-adds). The kernel is compiled
 // for AVX-512, AVX2 and baseline x86-64; the processor picks at load time.
 // It reads the factor in place and never changes it; TestBlockKernel checks
 // it against cholmod_solve2 to 1e-13 on every ordering and column count
@@ -108,6 +112,23 @@
 // order so that the stores stream). In one toydataF4 evaluation (S = 20)
 // the permutation copies took 27% of the CPU time with a gather and a
 // scatter per Solve and 11% with SolveSteps.
+//
+// The kernel splits the elimination tree for two threads where it can: in
+// CHOLMOD's postorder, the top of the tree (the chain from the root down to
+// the first node with two or more children, e.g. the top separator of a
+// nested dissection) is preceded by whole subtrees, which fall into two
+// contiguous groups of about equal work. The forward solves of the two
+// groups touch disjoint rows except the top ones, whose updates go to two
+// private copies added afterwards; the backward solves of the groups, after
+// the top's, are independent. Factor.SolveStepsParallel
+// (factor.ParallelStepSolver) runs the groups on two threads, each at the
+// block's full width; SolveSteps and Solve follow the same split on one
+// thread, so the result is bitwise the same either way (TestSolveStepsParallel).
+// TreeSplits says whether a factor splits (nested-dissection orderings of
+// grids do; a chain, e.g. a path in its natural order, does not). On the
+// 2-core machine, 5 steps on 16 columns at 32³ took 61–62 ms split this way,
+// 65–88 ms as two 8-column solves on two threads and 73–92 ms on one thread
+// (BenchmarkSolveParallel, one run, the host busy).
 //
 // One 20-column Solve in ms (BenchmarkSolve20, NESDIS, one BLAS thread,
 // best of 3 in one run on the shared 2-core Xeon at 2.8 GHz with AVX-512,

@@ -1,6 +1,7 @@
 package cholmod
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -32,6 +33,50 @@ func BenchmarkSolveWidth(b *testing.B) {
 				b.ReportMetric(ns/float64(cols), "ns/colsolve")
 				b.ReportMetric(ns/float64(2*f.Info().NNZL), "ns/entry")
 			})
+		}
+	})
+}
+
+// BenchmarkSolveParallel compares three ways of running SolveSteps (block
+// kernel, 5 steps, 16 and 18 columns) on two cores: one thread
+// ("serial"), SolveStepsParallel's split of the elimination tree ("tree"),
+// and two concurrent SolveSteps calls on half of the columns each
+// ("columns", how the heat kernel used both cores before).
+//
+//	go test -run '^$' -bench 'SolveParallel/d=3,n=32/nesdis-supernodal' -benchtime 5x ./cholmod
+func BenchmarkSolveParallel(b *testing.B) {
+	const steps = 5
+	forEach(b, func(b *testing.B, cc *Common, m matrix, a *Sparse, opt AnalyzeOptions) {
+		if opt.Ordering != OrderNESDIS {
+			b.Skip("nested dissection only")
+		}
+		f := factorized(b, cc, a, opt)
+		defer f.Free()
+		b.Logf("tree splits: %v", f.TreeSplits())
+		for _, cols := range []int{16, 18} {
+			rhs := randomBlock(m.n, cols, rand.New(rand.NewPCG(1, 1)))
+			x := make([]float64, len(rhs))
+			half := cols / 2 * m.n
+			for _, how := range []string{"serial", "tree", "columns"} {
+				b.Run(fmt.Sprintf("%d/%s", cols, how), func(b *testing.B) {
+					for b.Loop() {
+						var err error
+						switch how {
+						case "serial":
+							err = f.SolveSteps(x, rhs, cols, steps, false, false)
+						case "tree":
+							err = f.SolveStepsParallel(x, rhs, cols, steps, false, false)
+						default:
+							done := make(chan error)
+							go func() { done <- f.SolveSteps(x[half:], rhs[half:], cols-cols/2, steps, false, false) }()
+							err = errors.Join(f.SolveSteps(x[:half], rhs[:half], cols/2, steps, false, false), <-done)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	})
 }

@@ -602,3 +602,45 @@ func TestAccumulateSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyTreeSplit checks that an Apply whose solves split the factor's
+// elimination tree over both cores (a factor of at least treeMinNNZ
+// entries; 3-D 16³ under nested dissection) gives bit for bit the serial
+// Apply's result.
+func TestApplyTreeSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 16³ factor")
+	}
+	b, err := Backend("cholmod")
+	if err != nil {
+		t.Skip("no cholmod backend in this build")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	g, _ := Cube(3, 16)
+	rng := rand.New(rand.NewPCG(7, 7))
+	w := make([]float64, g.NumEdges())
+	for e := range w {
+		w[e] = 0.2 + 2*rng.Float64()
+	}
+	opt := HeatOptions{T: 1e-3, Steps: 4, Backend: b}
+	par := newHeat(t, g, opt, w)
+	opt.Serial = true
+	ser := newHeat(t, g, opt, w)
+	const cols = 6
+	x := randBlock(rng, g.N()*cols)
+	y1, y2 := make([]float64, len(x)), make([]float64, len(x))
+	if err := ser.Apply(y1, x, cols); err != nil {
+		t.Fatal(err)
+	}
+	if err := par.Apply(y2, x, cols); err != nil {
+		t.Fatal(err)
+	}
+	if par.treeSolver() == nil {
+		t.Fatalf("nnz(L)=%d: Apply does not split the tree", par.Info().NNZL)
+	}
+	for i := range y1 {
+		if y1[i] != y2[i] {
+			t.Fatalf("entry %d: tree-split Apply %v, serial %v", i, y2[i], y1[i])
+		}
+	}
+}

@@ -160,6 +160,18 @@ type StepSolver interface {
 	SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error
 }
 
+// ParallelStepSolver is an optional interface of a StepSolver that can run
+// SolveSteps on two threads by splitting the factor's elimination tree (the
+// block keeps its full width, and the result is bitwise that of
+// SolveSteps). TreeSplits reports whether it will (otherwise
+// SolveStepsParallel is SolveSteps); it is valid after a successful
+// Factorize.
+type ParallelStepSolver interface {
+	StepSolver
+	SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error
+	TreeSplits() bool
+}
+
 // ErrNotPosDef is matched (errors.Is) by every not-positive-definite error.
 var ErrNotPosDef = errors.New("matrix not positive definite")
 
