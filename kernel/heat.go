@@ -142,8 +142,10 @@ type chainJob struct {
 	cols                 int
 }
 
-func (h *Heat) worker() {
-	for j := range h.jobs {
+// worker serves jobs until Close closes the channel (passed in, not read
+// from h, which Close clears).
+func (h *Heat) worker(jobs <-chan chainJob) {
+	for j := range jobs {
 		switch {
 		case j.runs != nil:
 			h.accumulateRuns(j.runs, j.gw, j.buf, j.g, j.cols)
@@ -166,7 +168,7 @@ func (h *Heat) concurrent() bool {
 	}
 	if h.jobs == nil {
 		h.jobs, h.done = make(chan chainJob), make(chan error)
-		go h.worker()
+		go h.worker(h.jobs)
 	}
 	return true
 }
