@@ -26,9 +26,12 @@ import (
 // iterations per evaluation. Cases: the 2-D toy of TestCoarseToFineToy
 // (17², t = 3e-3, 10 steps, L = 30) and seldovia2 at 16³ with the paper's
 // colour settings (t = 1e-3, 20 steps, L = 50, L2, λ_s = 1; skipped without
-// the reference data), e.g.
+// the reference data). fast-warm-gmres solves the adjoint system by GMRES
+// (ot.FastSettings's default; fast-warm and fast-cold use the fixed-point
+// iteration, AdjointFixedPoint); GMLG_FE_TOL sets the marginal tolerance
+// (default ot.DefaultFastTol), e.g.
 //
-//	go test -run '^$' -bench 'BenchmarkFastEval/toy' -benchtime 5x ./learn/
+//	GMLG_FE_TOL=1e-3 go test -run '^$' -bench 'BenchmarkFastEval/toy' -benchtime 5x ./learn/
 func BenchmarkFastEval(b *testing.B) {
 	type problem struct {
 		g    *kernel.Graph
@@ -51,7 +54,7 @@ func BenchmarkFastEval(b *testing.B) {
 		}},
 	}
 	for _, c := range cases {
-		for _, mode := range []string{"exact", "fast-cold", "fast-warm"} {
+		for _, mode := range []string{"exact", "fast-cold", "fast-warm", "fast-warm-gmres"} {
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				p := c.make(b)
 				var fn Function
@@ -64,7 +67,11 @@ func BenchmarkFastEval(b *testing.B) {
 					defer o.Close()
 					fn = o
 				} else {
-					o, err := NewFastObjective(p.g, p.seqs, &p.cfg, &FastOptions{Sinkhorn: ot.FastSettings{Cold: mode == "fast-cold"}})
+					set := ot.FastSettings{Cold: mode == "fast-cold", AdjointFixedPoint: mode != "fast-warm-gmres"}
+					if v := os.Getenv("GMLG_FE_TOL"); v != "" {
+						fmt.Sscan(v, &set.Tol)
+					}
+					o, err := NewFastObjective(p.g, p.seqs, &p.cfg, &FastOptions{Sinkhorn: set})
 					if err != nil {
 						b.Fatal(err)
 					}

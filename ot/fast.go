@@ -14,6 +14,9 @@ const (
 	// DefaultFastMaxIterations bounds the Sinkhorn iterations of one
 	// FastInterpolator.Forward and the adjoint iterations of one Backward.
 	DefaultFastMaxIterations = 5000
+	// DefaultAdjointRestart is the default restart length of the GMRES
+	// adjoint solve (see FastSettings.AdjointFixedPoint).
+	DefaultAdjointRestart = 20
 )
 
 // FastSettings configures a FastInterpolator. A nil *FastSettings and zero
@@ -38,6 +41,18 @@ type FastSettings struct {
 	// Cold disables the warm start: every Forward starts from b = 1 and
 	// every Backward from a zero adjoint, like Interpolator.
 	Cold bool
+	// By default Backward solves its adjoint system by restarted GMRES
+	// (restart length AdjointRestart, 0 meaning DefaultAdjointRestart):
+	// AdjointTol bounds the 2-norm of the residual F(z) − z relative to
+	// that of F(z) at the last restart, and AdjointIterations counts
+	// evaluations of the adjoint map (each two kernel applications), one
+	// more per restart for the residual. AdjointFixedPoint selects the
+	// plain fixed-point iteration z ← F(z) instead (AdjointTol then bounds
+	// the relative L1 increment); on seldovia2 at 16³ (tol 1e-3, 150
+	// iterations) it took 7.4 adjoint iterations per evaluation where
+	// GMRES took 2.2.
+	AdjointFixedPoint bool
+	AdjointRestart    int
 }
 
 // FastStats describes the last Forward and Backward of a FastInterpolator.
@@ -100,7 +115,10 @@ type WarmStart struct {
 // and Backward solves for z by the fixed-point iteration on the right
 // (two kernel applications per iteration, the kernel being symmetric, until
 // the relative increment is at most AdjointTol; started from the previous
-// call's z unless Cold). The parameter gradient is then accumulated once:
+// call's z unless Cold) or, by default, by restarted GMRES on the
+// same affine map (the same two kernel applications per Krylov vector,
+// minimising the residual over all of them: on a slowly converging toy
+// case 9–11 map evaluations instead of 18–24). The parameter gradient is then accumulated once:
 // one Adjoint call on the N×2C block [a* | b*] of the kernel inputs at the
 // fixed point, with the sum of all adjoint contributions of each input, plus
 // one call for the endpoint frames and one for K·1, as in Interpolator.
@@ -148,7 +166,12 @@ type FastInterpolator struct {
 	gaugeS   []float64 // per frame: s = Σb'₁/Σb'₀ of the last iteration
 	gaugeS0  []float64 // per frame: Σb'₀
 	warm     WarmStart
-	z, zNew  []float64 // N×C adjoint vector and its next iterate
+	z, zNew  []float64   // N×C adjoint vector and its next iterate
+	krylov   [][]float64 // GMRES basis (AdjointRestart+1 blocks of N×C), allocated on first use
+	hess     []float64   // GMRES Hessenberg matrix, (restart+1)×restart, column-major
+	givC     []float64   // GMRES Givens rotations and right-hand side
+	givS     []float64
+	givG     []float64
 	g2       []float64 // N×2C: v̄ | ū
 	vb, ub   []float64 // views into g2
 	gEnd     []float64 // N×E
@@ -183,7 +206,10 @@ func NewFastInterpolator(k Kernel, seqs []Sequence, s *FastSettings) (*FastInter
 	if set.AdjointMaxIterations == 0 {
 		set.AdjointMaxIterations = set.MaxIterations
 	}
-	if set.MaxIterations < 0 || set.AdjointMaxIterations < 0 || math.IsNaN(set.Tol) || math.IsNaN(set.AdjointTol) {
+	if set.AdjointRestart == 0 {
+		set.AdjointRestart = DefaultAdjointRestart
+	}
+	if set.MaxIterations < 0 || set.AdjointMaxIterations < 0 || set.AdjointRestart < 1 || math.IsNaN(set.Tol) || math.IsNaN(set.AdjointTol) {
 		panic(fmt.Sprintf("ot: NewFastInterpolator: invalid settings %+v", set))
 	}
 	base, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 1, ForwardOnly: true})
@@ -434,6 +460,236 @@ func (fi *FastInterpolator) forward(warm bool) error {
 	return nil
 }
 
+// adjointStep evaluates the adjoint map at z: it sets v̄ (vb) and ū (ub)
+// from z and the loss gradient grec (nil: without it, the map's linear
+// part) and, unless dst is nil, writes the next iterate Kᵀ·ū into dst
+// (which may be zNew, the scratch it otherwise uses, but not z).
+func (fi *FastInterpolator) adjointStep(dst, z []float64, grec [][][]float64) error {
+	b := fi.base
+	n := fi.n
+	c := 2 * b.nInt
+	for f := 0; f < b.nInt; f++ {
+		l0, l1 := b.lam0[f], b.lam1[f]
+		c0, c1 := 2*f, 2*f+1
+		v0, v1 := b.col(fi.v, c0), b.col(fi.v, c1)
+		bo0, bo1 := b.col(fi.bOut, c0), b.col(fi.bOut, c1)
+		// Through the gauge map G: b̄' = DGᵀ·z (into zNew).
+		zg0, zg1 := b.col(z, c0), b.col(z, c1)
+		z0, z1 := b.col(fi.zNew, c0), b.col(fi.zNew, c1)
+		s, s0 := fi.gaugeS[f], fi.gaugeS0[f]
+		p0, p1 := math.Pow(s, l1), math.Pow(s, -l0)
+		var d0, d1 float64
+		for i := 0; i < n; i++ {
+			d0 += zg0[i] * bo0[i]
+			d1 += zg1[i] * bo1[i]
+		}
+		sb := l1*p0/s*d0 - l0*p1/s*d1
+		for i := 0; i < n; i++ {
+			z0[i] = p0*zg0[i] - sb*s/s0
+			z1[i] = p1*zg1[i] + sb/s0
+		}
+		// v̄ from b̄' and ḡ = q̄.
+		vb0, vb1 := b.col(fi.vb, c0), b.col(fi.vb, c1)
+		qf := b.col(b.q, f)
+		var gq []float64
+		if grec != nil {
+			r := b.intRef[f]
+			gq = grec[r.seq][r.frame]
+		}
+		for i := 0; i < n; i++ {
+			qi := qf[i]
+			var qb float64
+			if gq != nil {
+				qb = gq[i] + z0[i]/v0[i] + z1[i]/v1[i]
+			} else {
+				qb = z0[i]/v0[i] + z1[i]/v1[i]
+			}
+			vb0[i] = (qb*qi*l0 - z0[i]*bo0[i]) / v0[i]
+			vb1[i] = (qb*qi*l1 - z1[i]*bo1[i]) / v1[i]
+		}
+	}
+	// ā = Kᵀ·v̄ = K·v̄ (into zNew), ū = −ā⊙a/u.
+	if err := fi.k.Apply(fi.zNew, fi.vb, c); err != nil {
+		return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
+	}
+	for i, ab := range fi.zNew {
+		fi.ub[i] = -ab * fi.a[i] / fi.u[i]
+	}
+	if dst == nil {
+		return nil
+	}
+	// The next iterate Kᵀ·ū.
+	if err := fi.k.Apply(dst, fi.ub, c); err != nil {
+		return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
+	}
+	return nil
+}
+
+// adjointFixedPoint solves for z by the fixed-point iteration z ← F(z),
+// until the relative L1 increment is at most AdjointTol. v̄ and ū are those
+// of the last evaluation of F.
+func (fi *FastInterpolator) adjointFixedPoint(grec [][][]float64) error {
+	for m := 1; m <= fi.set.AdjointMaxIterations; m++ {
+		fi.stats.AdjointIterations = m
+		if err := fi.adjointStep(fi.zNew, fi.z, grec); err != nil {
+			return err
+		}
+		var diff, norm float64
+		for i, zn := range fi.zNew {
+			diff += math.Abs(zn - fi.z[i])
+			norm += math.Abs(zn)
+		}
+		copy(fi.z, fi.zNew)
+		if math.IsNaN(diff) || math.IsInf(diff, 0) {
+			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: m, Hint: hintGrad}
+		}
+		res := 0.0
+		if norm > 0 {
+			res = diff / norm
+		}
+		fi.stats.AdjointResidual = res
+		if res <= fi.set.AdjointTol {
+			fi.stats.AdjointConverged = true
+			break
+		}
+	}
+	return nil
+}
+
+// adjointGMRES solves (I − L)·z = r for the affine adjoint map F(z) = L·z + r
+// by restarted GMRES from the stored z, then evaluates v̄ and ū at the
+// solution for the weight gradient.
+func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
+	m := fi.set.AdjointRestart
+	if fi.krylov == nil {
+		fi.krylov = make([][]float64, m+1)
+		for i := range fi.krylov {
+			fi.krylov[i] = make([]float64, len(fi.z))
+		}
+		fi.hess = make([]float64, (m+1)*m)
+		fi.givC, fi.givS, fi.givG = make([]float64, m), make([]float64, m), make([]float64, m+1)
+	}
+	V, H := fi.krylov, fi.hess
+	h := func(i, j int) *float64 { return &H[j*(m+1)+i] }
+	maps := 0
+	nonFinite := func() error {
+		return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: maps, Hint: hintGrad}
+	}
+	for maps < fi.set.AdjointMaxIterations {
+		// Residual r = F(z) − z.
+		if err := fi.adjointStep(V[0], fi.z, grec); err != nil {
+			return err
+		}
+		maps++
+		fz := norm2(V[0])
+		for i, zi := range fi.z {
+			V[0][i] -= zi
+		}
+		beta := norm2(V[0])
+		if math.IsNaN(beta) || math.IsInf(beta, 0) {
+			return nonFinite()
+		}
+		if fz == 0 {
+			fz = 1
+		}
+		fi.stats.AdjointResidual = beta / fz
+		if beta/fz <= fi.set.AdjointTol {
+			fi.stats.AdjointConverged = true
+			break
+		}
+		scale(V[0], 1/beta)
+		clear(fi.givG)
+		fi.givG[0] = beta
+		k := 0
+		for j := 0; j < m && maps < fi.set.AdjointMaxIterations; j++ {
+			// w = (I − L)·V[j], L the map without the loss gradient.
+			w := V[j+1]
+			if err := fi.adjointStep(w, V[j], nil); err != nil {
+				return err
+			}
+			maps++
+			for i, vi := range V[j] {
+				w[i] = vi - w[i]
+			}
+			for i := 0; i <= j; i++ { // modified Gram–Schmidt
+				d := inner(w, V[i])
+				*h(i, j) = d
+				axpy(w, -d, V[i])
+			}
+			hn := norm2(w)
+			*h(j+1, j) = hn
+			if math.IsNaN(hn) || math.IsInf(hn, 0) {
+				return nonFinite()
+			}
+			if hn > 0 {
+				scale(w, 1/hn)
+			}
+			// Apply the previous rotations to column j, then a new one
+			// that zeroes h(j+1, j).
+			for i := 0; i < j; i++ {
+				a, b := *h(i, j), *h(i+1, j)
+				*h(i, j) = fi.givC[i]*a + fi.givS[i]*b
+				*h(i+1, j) = -fi.givS[i]*a + fi.givC[i]*b
+			}
+			a, b := *h(j, j), *h(j+1, j)
+			r := math.Hypot(a, b)
+			if r == 0 {
+				r = 1
+			}
+			fi.givC[j], fi.givS[j] = a/r, b/r
+			*h(j, j), *h(j+1, j) = r, 0
+			fi.givG[j+1] = -fi.givS[j] * fi.givG[j]
+			fi.givG[j] *= fi.givC[j]
+			k = j + 1
+			fi.stats.AdjointResidual = math.Abs(fi.givG[j+1]) / fz
+			if fi.stats.AdjointResidual <= fi.set.AdjointTol || hn == 0 {
+				break
+			}
+		}
+		// z += V·y, H[:k,:k]·y = g[:k] (upper triangular).
+		y := fi.givG[:k]
+		for i := k - 1; i >= 0; i-- {
+			for l := i + 1; l < k; l++ {
+				y[i] -= *h(i, l) * y[l]
+			}
+			y[i] /= *h(i, i)
+		}
+		for i := 0; i < k; i++ {
+			axpy(fi.z, y[i], V[i])
+		}
+		if fi.stats.AdjointResidual <= fi.set.AdjointTol {
+			fi.stats.AdjointConverged = true
+			break
+		}
+	}
+	fi.stats.AdjointIterations = maps
+	// v̄ and ū at the solution, for the weight gradient.
+	return fi.adjointStep(nil, fi.z, grec)
+}
+
+func inner(x, y []float64) float64 {
+	var s float64
+	for i, xi := range x {
+		s += xi * y[i]
+	}
+	return s
+}
+
+func norm2(x []float64) float64 { return math.Sqrt(inner(x, x)) }
+
+func scale(x []float64, a float64) {
+	for i := range x {
+		x[i] *= a
+	}
+}
+
+// axpy sets y += a·x.
+func axpy(y []float64, a float64, x []float64) {
+	for i, xi := range x {
+		y[i] += a * xi
+	}
+}
+
 // Backward writes into gparam (ADDING, like Interpolator.Backward) the
 // gradient with respect to the kernel parameters of a scalar objective of
 // the reconstructions of the last Forward, given its gradient grec (same
@@ -455,75 +711,17 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 	b := fi.base
 	b.checkGrads("FastInterpolator.Backward", dk, gparam, grec)
 	fi.stats.AdjointIterations, fi.stats.AdjointResidual, fi.stats.AdjointConverged = 0, 0, false
-	n := fi.n
 	c := 2 * b.nInt
 	if fi.hasInter {
 		if fi.set.Cold || !fi.warm.hasZ {
 			clear(fi.z)
 		}
-		for m := 1; m <= fi.set.AdjointMaxIterations; m++ {
-			fi.stats.AdjointIterations = m
-			for f := 0; f < b.nInt; f++ {
-				l0, l1 := b.lam0[f], b.lam1[f]
-				c0, c1 := 2*f, 2*f+1
-				v0, v1 := b.col(fi.v, c0), b.col(fi.v, c1)
-				bo0, bo1 := b.col(fi.bOut, c0), b.col(fi.bOut, c1)
-				// Through the gauge map G: b̄' = DGᵀ·z (into zNew).
-				zg0, zg1 := b.col(fi.z, c0), b.col(fi.z, c1)
-				z0, z1 := b.col(fi.zNew, c0), b.col(fi.zNew, c1)
-				s, s0 := fi.gaugeS[f], fi.gaugeS0[f]
-				p0, p1 := math.Pow(s, l1), math.Pow(s, -l0)
-				var d0, d1 float64
-				for i := 0; i < n; i++ {
-					d0 += zg0[i] * bo0[i]
-					d1 += zg1[i] * bo1[i]
-				}
-				sb := l1*p0/s*d0 - l0*p1/s*d1
-				for i := 0; i < n; i++ {
-					z0[i] = p0*zg0[i] - sb*s/s0
-					z1[i] = p1*zg1[i] + sb/s0
-				}
-				// v̄ from b̄' and ḡ = q̄.
-				vb0, vb1 := b.col(fi.vb, c0), b.col(fi.vb, c1)
-				qf := b.col(b.q, f)
-				r := b.intRef[f]
-				gq := grec[r.seq][r.frame]
-				for i := 0; i < n; i++ {
-					qi := qf[i]
-					qb := gq[i] + z0[i]/v0[i] + z1[i]/v1[i]
-					vb0[i] = (qb*qi*l0 - z0[i]*bo0[i]) / v0[i]
-					vb1[i] = (qb*qi*l1 - z1[i]*bo1[i]) / v1[i]
-				}
+		if !fi.set.AdjointFixedPoint {
+			if err := fi.adjointGMRES(grec); err != nil {
+				return err
 			}
-			// ā = Kᵀ·v̄ = K·v̄ (into zNew), ū = −ā⊙a/u.
-			if err := fi.k.Apply(fi.zNew, fi.vb, c); err != nil {
-				return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
-			}
-			for i, ab := range fi.zNew {
-				fi.ub[i] = -ab * fi.a[i] / fi.u[i]
-			}
-			// z ← Kᵀ·ū.
-			if err := fi.k.Apply(fi.zNew, fi.ub, c); err != nil {
-				return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
-			}
-			var diff, norm float64
-			for i, zn := range fi.zNew {
-				diff += math.Abs(zn - fi.z[i])
-				norm += math.Abs(zn)
-			}
-			copy(fi.z, fi.zNew)
-			if math.IsNaN(diff) || math.IsInf(diff, 0) {
-				return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: m, Hint: hintGrad}
-			}
-			res := 0.0
-			if norm > 0 {
-				res = diff / norm
-			}
-			fi.stats.AdjointResidual = res
-			if res <= fi.set.AdjointTol {
-				fi.stats.AdjointConverged = true
-				break
-			}
+		} else if err := fi.adjointFixedPoint(grec); err != nil {
+			return err
 		}
 		fi.warm.hasZ = true
 		// The weight gradient, once per kernel input: v = K·a with v̄ and

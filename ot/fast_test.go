@@ -86,36 +86,42 @@ func TestFastGradientFD(t *testing.T) {
 	for _, tk := range convergentKernels() {
 		for _, sc := range seqCases {
 			for _, loss := range []Loss{L2, KL} {
-				t.Run(tk.name+"/"+sc.name+"/"+loss.String(), func(t *testing.T) {
-					rng := rand.New(rand.NewPCG(5, uint64(loss)))
-					theta := tk.theta(rng)
-					k := tk.make(theta)
-					n := k.Size()
-					fi, err := NewFastInterpolator(k, makeSeqs(rng, n, sc.times), &FastSettings{Tol: 1e-14, AdjointTol: 1e-14})
-					if err != nil {
-						t.Fatal(err)
+				for _, gmres := range []bool{false, true} {
+					name := tk.name + "/" + sc.name + "/" + loss.String()
+					if gmres {
+						name += "/gmres"
 					}
-					obs := randObs(rng, fi.Recs(), n)
-					grec := shapeLike(fi.Recs())
-					fastObjective(t, fi, loss, obs, grec)
-					gp := make([]float64, k.NumParams())
-					if err := fi.Backward(gp, grec); err != nil {
-						t.Fatal(err)
-					}
-					st := fi.Stats()
-					if !st.Converged || !st.AdjointConverged {
-						t.Fatalf("not converged: %+v", st)
-					}
-					fd := fdGrad(func(th []float64) float64 {
-						k.setParams(th)
-						return fastObjective(t, fi, loss, obs, nil)
-					}, theta, 1e-5)
-					e := relErr(gp, fd)
-					t.Logf("relative error %.2g, %d iterations, %d adjoint iterations", e, st.Iterations, st.AdjointIterations)
-					if e > 1e-5 || math.IsNaN(e) {
-						t.Errorf("relative error %.3g (stats %+v)\ngot  %v\nwant %v", e, st, gp, fd)
-					}
-				})
+					t.Run(name, func(t *testing.T) {
+						rng := rand.New(rand.NewPCG(5, uint64(loss)))
+						theta := tk.theta(rng)
+						k := tk.make(theta)
+						n := k.Size()
+						fi, err := NewFastInterpolator(k, makeSeqs(rng, n, sc.times), &FastSettings{Tol: 1e-14, AdjointTol: 1e-14, AdjointFixedPoint: !gmres})
+						if err != nil {
+							t.Fatal(err)
+						}
+						obs := randObs(rng, fi.Recs(), n)
+						grec := shapeLike(fi.Recs())
+						fastObjective(t, fi, loss, obs, grec)
+						gp := make([]float64, k.NumParams())
+						if err := fi.Backward(gp, grec); err != nil {
+							t.Fatal(err)
+						}
+						st := fi.Stats()
+						if !st.Converged || !st.AdjointConverged {
+							t.Fatalf("not converged: %+v", st)
+						}
+						fd := fdGrad(func(th []float64) float64 {
+							k.setParams(th)
+							return fastObjective(t, fi, loss, obs, nil)
+						}, theta, 1e-5)
+						e := relErr(gp, fd)
+						t.Logf("relative error %.2g, %d iterations, %d adjoint iterations", e, st.Iterations, st.AdjointIterations)
+						if e > 1e-5 || math.IsNaN(e) {
+							t.Errorf("relative error %.3g (stats %+v)\ngot  %v\nwant %v", e, st, gp, fd)
+						}
+					})
+				}
 			}
 		}
 	}
@@ -282,5 +288,67 @@ func TestFastNoAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per Forward+Backward", allocs)
+	}
+}
+
+// TestFastGMRES: the GMRES adjoint solve gives the fixed-point iteration's
+// gradient, in no more adjoint-map evaluations on a slowly converging
+// case, cold and warm-started, and with restarts (a restart length of 2).
+func TestFastGMRES(t *testing.T) {
+	tk := testKernels[1] // heat kernel
+	for _, restart := range []int{2, 0} {
+		rng := rand.New(rand.NewPCG(51, 52))
+		theta := tk.theta(rng)
+		k := tk.make(theta)
+		seqs := makeSeqs(rng, k.Size(), seqCases[0].times)
+		var fis [2]*FastInterpolator
+		for m, gmres := range []bool{false, true} {
+			fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-11, AdjointFixedPoint: !gmres, AdjointRestart: restart})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fis[m] = fi
+		}
+		for step := 0; step < 2; step++ {
+			if step == 1 {
+				th := append([]float64(nil), theta...)
+				for i := range th {
+					th[i] *= 1 + 1e-2*(rng.Float64()-0.5)
+				}
+				k.setParams(th)
+			}
+			var grads [2][]float64
+			var its [2]int
+			for m, fi := range fis {
+				recs, err := fi.Forward()
+				if err != nil {
+					t.Fatal(err)
+				}
+				grec := shapeLike(recs)
+				for s := range grec {
+					for j := range grec[s] {
+						for i := range grec[s][j] {
+							grec[s][j][i] = math.Sin(float64(3*i + j))
+						}
+					}
+				}
+				grads[m] = make([]float64, k.NumParams())
+				if err := fi.Backward(grads[m], grec); err != nil {
+					t.Fatal(err)
+				}
+				st := fi.Stats()
+				if !st.AdjointConverged {
+					t.Fatalf("restart %d step %d gmres=%v: adjoint not converged: %+v", restart, step, m == 1, st)
+				}
+				its[m] = st.AdjointIterations
+			}
+			if e := relErr(grads[1], grads[0]); e > 1e-8 {
+				t.Errorf("restart %d step %d: GMRES gradient differs by %.3g", restart, step, e)
+			}
+			if restart == 0 && its[1] > its[0] {
+				t.Errorf("step %d: GMRES took %d map evaluations, the fixed point %d", step, its[1], its[0])
+			}
+			t.Logf("restart %d step %d: adjoint maps: fixed point %d, GMRES %d", restart, step, its[0], its[1])
+		}
 	}
 }

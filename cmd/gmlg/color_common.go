@@ -57,11 +57,13 @@ type colorLearnParams struct {
 	SaveEvery     int      `json:"save_every"`
 	Backend       string   `json:"backend"`
 	// Mode is "exact" (the reference; empty in runs made before fast mode)
-	// or "fast"; Tol, Coarse and CoarseIters are fast mode's settings.
+	// or "fast"; Tol, Coarse, CoarseIters and Adjoint are fast mode's
+	// settings.
 	Mode        string  `json:"mode,omitempty"`
 	Tol         float64 `json:"tol,omitempty"`
 	Coarse      int     `json:"coarse_levels,omitempty"`
 	CoarseIters int     `json:"coarse_iters,omitempty"`
+	Adjoint     string  `json:"adjoint,omitempty"`
 }
 
 // colorListImages returns the files of dir matching pattern, sorted

@@ -59,6 +59,7 @@ type colorLearnOptions struct {
 	coarse        int
 	coarseIters   int
 	exactEvery    int
+	adjoint       string
 	quiet         bool
 }
 
@@ -112,6 +113,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.Float64Var(&o.tol, "tol", 1e-4, "fast mode: Sinkhorn marginal and adjoint `tolerance` (L1 marginal violation, relative adjoint increment)")
 			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
+			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point")
 			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds); 0 = only at the end")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
@@ -197,6 +199,10 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	}
 	if o.mode == "fast" {
 		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
+		if o.adjoint != "fixed-point" && o.adjoint != "gmres" {
+			return usagef("-adjoint %q: want fixed-point or gmres", o.adjoint)
+		}
+		params.Adjoint = o.adjoint
 		for k, m := 0, n; k < o.coarse; k++ {
 			if m = learn.CoarseSide(m); m < 2 {
 				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
@@ -365,10 +371,20 @@ func colorCheckResume(path string, p *colorLearnParams) error {
 	if old.DataSHA256 != p.DataSHA256 || old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
 		old.L != p.L || old.Loss != p.Loss || old.LambdaC != p.LambdaC || old.LambdaS != p.LambdaS ||
 		old.DropSaturated != p.DropSaturated || colorMode(old.Mode) != colorMode(p.Mode) ||
-		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters {
+		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters ||
+		colorAdjoint(old) != colorAdjoint(p) {
 		return fmt.Errorf("-resume: the data or settings differ from those of %s", path)
 	}
 	return nil
+}
+
+// colorAdjoint is a fast run's adjoint solver ("fixed-point" when not
+// recorded, as in runs made before the option existed).
+func colorAdjoint(p *colorLearnParams) string {
+	if p.Mode == "fast" && p.Adjoint == "" {
+		return "fixed-point"
+	}
+	return p.Adjoint
 }
 
 // colorMode is the mode of a run's params ("exact" when not recorded).
