@@ -594,6 +594,11 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 		}
 		fi.stats.AdjointResidual = beta / fz
 		if beta/fz <= fi.set.AdjointTol {
+			// Already within the tolerance (a warm start at a close
+			// point): still take the step to F(z), already computed, as
+			// the fixed-point iteration would, so that z follows the
+			// current point instead of staying the previous one's.
+			axpy(fi.z, 1, V[0])
 			fi.stats.AdjointConverged = true
 			break
 		}
