@@ -214,6 +214,12 @@ func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resum
 			ls := &optimize.MoreThuente{DecreaseFactor: 1e-3, CurvatureFactor: 0.9}
 			ls.Init(st.F, slope, step)
 			for k := 0; k < set.MaxLinesearch && st.Evals < set.MaxEvals; k++ {
+				// A cancelled run stops before the next trial evaluation,
+				// at the last accepted point (a 32³ line search can take
+				// minutes).
+				if err := ctx.Err(); err != nil {
+					return finish(Cancelled, fmt.Errorf("learn: %w", err))
+				}
 				floats.AddScaledTo(xt, st.X, step, dir)
 				f, err := fn.Eval(gt, xt)
 				st.Evals++

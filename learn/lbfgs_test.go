@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/optimize/functions"
@@ -91,5 +92,52 @@ func TestMinimizeCancel(t *testing.T) {
 	}}, nil)
 	if !errors.Is(err, context.Canceled) || res.Status != Cancelled || res.State.Iter != 3 {
 		t.Errorf("err=%v status=%v iter=%d, want context.Canceled after 3 iterations", err, res.Status, res.State.Iter)
+	}
+}
+
+// TestMinimizeCancelInLineSearch: a cancellation during a line search stops
+// the run before the next trial evaluation, at the last accepted point.
+func TestMinimizeCancelInLineSearch(t *testing.T) {
+	x0 := []float64{-1.2, 1}
+	// Find a line search of two or more evaluations in an uncancelled run.
+	var marks []int // evaluations when each iteration was accepted
+	if _, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 40, Callback: func(p *Progress) error {
+		marks = append(marks, p.Evals)
+		return nil
+	}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	cancelAt := 0
+	for k := 1; k < len(marks) && cancelAt == 0; k++ {
+		if marks[k]-marks[k-1] >= 2 {
+			cancelAt = marks[k-1] + 1 // the first, rejected trial of iteration k+1
+		}
+	}
+	if cancelAt == 0 {
+		t.Fatal("no line search of two evaluations to cancel in")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := rosenbrock()
+	evals := 0
+	var accepted []float64
+	fn := funcOf(func(grad, x []float64) (float64, error) {
+		evals++
+		if evals == cancelAt {
+			cancel()
+		}
+		return r.Eval(grad, x)
+	})
+	res, err := Minimize(ctx, fn, x0, &Settings{MaxIter: 40, Callback: func(p *Progress) error {
+		accepted = append(accepted[:0], p.X...)
+		return nil
+	}}, nil)
+	if !errors.Is(err, context.Canceled) || res.Status != Cancelled {
+		t.Fatalf("err=%v status=%v, want context.Canceled", err, res.Status)
+	}
+	if evals != cancelAt || res.State.Evals != cancelAt {
+		t.Errorf("%d evaluations (state %d), want %d: no trial after the cancellation", evals, res.State.Evals, cancelAt)
+	}
+	if !slices.Equal(res.X, accepted) {
+		t.Errorf("x = %v, want the last accepted point %v", res.X, accepted)
 	}
 }
