@@ -27,8 +27,7 @@ import (
 // (17², t = 3e-3, 10 steps, L = 30) and seldovia2 at 16³ with the paper's
 // colour settings (t = 1e-3, 20 steps, L = 50, L2, λ_s = 1; skipped without
 // the reference data). fast-warm-gmres solves the adjoint system by GMRES
-// (ot.FastSettings's default; fast-warm and fast-cold use the fixed-point
-// iteration, AdjointFixedPoint); GMLG_FE_TOL sets the marginal tolerance
+// (ot.FastSettings.AdjointGMRES); GMLG_FE_TOL sets the marginal tolerance
 // (default ot.DefaultFastTol), e.g.
 //
 //	GMLG_FE_TOL=1e-3 go test -run '^$' -bench 'BenchmarkFastEval/toy' -benchtime 5x ./learn/
@@ -67,7 +66,7 @@ func BenchmarkFastEval(b *testing.B) {
 					defer o.Close()
 					fn = o
 				} else {
-					set := ot.FastSettings{Cold: mode == "fast-cold", AdjointFixedPoint: mode != "fast-warm-gmres"}
+					set := ot.FastSettings{Cold: mode == "fast-cold", AdjointGMRES: mode == "fast-warm-gmres"}
 					if v := os.Getenv("GMLG_FE_TOL"); v != "" {
 						fmt.Sscan(v, &set.Tol)
 					}

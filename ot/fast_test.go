@@ -96,7 +96,7 @@ func TestFastGradientFD(t *testing.T) {
 						theta := tk.theta(rng)
 						k := tk.make(theta)
 						n := k.Size()
-						fi, err := NewFastInterpolator(k, makeSeqs(rng, n, sc.times), &FastSettings{Tol: 1e-14, AdjointTol: 1e-14, AdjointFixedPoint: !gmres})
+						fi, err := NewFastInterpolator(k, makeSeqs(rng, n, sc.times), &FastSettings{Tol: 1e-14, AdjointTol: 1e-14, AdjointGMRES: gmres})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -303,7 +303,7 @@ func TestFastGMRES(t *testing.T) {
 		seqs := makeSeqs(rng, k.Size(), seqCases[0].times)
 		var fis [2]*FastInterpolator
 		for m, gmres := range []bool{false, true} {
-			fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-11, AdjointFixedPoint: !gmres, AdjointRestart: restart})
+			fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-11, AdjointGMRES: gmres, AdjointRestart: restart})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -158,7 +158,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointFixedPoint: params.Adjoint == "fixed-point"}},
+		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres"}},
 		Resume:   resume,
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
 			cur, curBins = obj, dims[0]

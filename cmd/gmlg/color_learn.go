@@ -113,7 +113,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.Float64Var(&o.tol, "tol", 1e-4, "fast mode: Sinkhorn marginal and adjoint `tolerance` (L1 marginal violation, relative adjoint increment)")
 			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
-			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point")
+			fs.StringVar(&o.adjoint, "adjoint", "fixed-point", "fast mode: adjoint `solver` of the implicit gradient, fixed-point or gmres (fewer kernel applications, but see docs/colour.md)")
 			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds); 0 = only at the end")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {

@@ -34,7 +34,7 @@ type modelParams struct {
 	Threads        int     `json:"threads"`
 	Mode           string  `json:"mode"`
 	Tol            float64 `json:"tol"`
-	Adjoint        string  `json:"adjoint,omitempty"` // fast mode: gmres or fixed-point ("" = gmres)
+	Adjoint        string  `json:"adjoint,omitempty"` // fast mode: fixed-point or gmres ("" = fixed-point)
 }
 
 // defaultModel returns the reference's defaults.
@@ -69,7 +69,7 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
 	fs.StringVar(&m.Mode, "mode", m.Mode, "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn with the implicit gradient; --sinkhorn-iters is then only an upper bound per evaluation)")
 	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
-	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (empty = gmres)")
+	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, fixed-point or gmres (empty = fixed-point)")
 	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
 
@@ -131,7 +131,7 @@ func (m *modelParams) check() error {
 	switch m.Adjoint {
 	case "", "fixed-point", "gmres":
 	default:
-		return usagef("--adjoint: unknown solver %q (want gmres or fixed-point)", m.Adjoint)
+		return usagef("--adjoint: unknown solver %q (want fixed-point or gmres)", m.Adjoint)
 	}
 	return nil
 }
@@ -198,7 +198,7 @@ func loadData(dir, pattern string, floor float64) (*dataset, error) {
 // iterations of one (warm-started, converged) barycenter solve.
 func (m *modelParams) fastOptions() *learn.FastOptions {
 	return &learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000),
-		AdjointFixedPoint: m.Adjoint == "fixed-point"}}
+		AdjointGMRES: m.Adjoint == "gmres"}}
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint.
