@@ -273,12 +273,16 @@ func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 
 // MemoryBytes returns the size of the workspace in bytes, about
 // 8·N·(12.5·C + 4E + 3), one N×C block of which is unused: no tape,
-// whatever the number of iterations.
+// whatever the number of iterations. With AdjointGMRES the Krylov basis
+// adds 8·N·C·(AdjointRestart+1) (allocated by the first Backward).
 func (fi *FastInterpolator) MemoryBytes() int {
 	b := fi.base
 	f := len(b.k1) + len(b.ones) + len(b.q) + len(b.a) + len(b.b) + len(b.tapeU) + len(b.tapeV) +
 		len(b.aEnd) + len(b.rEnd) + len(fi.src2) + len(fi.z) + len(fi.zNew) + len(fi.g2) +
 		len(fi.gEnd) + len(fi.abEnd) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
+	if fi.set.AdjointGMRES {
+		f += (fi.set.AdjointRestart + 1) * len(fi.z)
+	}
 	return 8 * f
 }
 
