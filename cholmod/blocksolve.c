@@ -394,11 +394,11 @@ static void diag_inverse(const cholmod_factor *L, double *dinv) {
 // added to the top rows, A's first; the backward solves of A and B, after
 // that of the top, read only top rows and their own. Without a split (kx =
 // k2 = nk, c2 = n) this is the plain solve. The plan depends only on the
-// factor's structure, and the arithmetic follows it whether one thread or
-// two run it, so the result is bitwise the same either way.
-typedef struct {
-	gl_int kx, k2, nk, c2;
-} gl_plan;
+// factor's structure (so the caller computes it once per factor with
+// gl_bsolve_plan), and the arithmetic follows it whether one thread or two
+// run it, so the result is bitwise the same either way. gl_bplan is declared
+// in blocksolve.h.
+typedef gl_bplan gl_plan;
 
 // The top part may hold at most a quarter of the columns (the private copies
 // are sized for that) and the smaller of A and B at least a fifth of the
@@ -631,13 +631,10 @@ static void *run_b(void *arg) {
 	return NULL;
 }
 
-int gl_bsolve_splits(const cholmod_factor *L, double *w) {
-	const gl_plan pl = make_plan(L, (gl_int *) w);
-	return pl.kx < pl.k2;
-}
+gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w) { return make_plan(L, (gl_int *) w); }
 
-int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                    int reverse, int threads, double *w) {
+void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
+                     int reverse, int threads, const gl_bplan *plan, double *w) {
 	const size_t n = L->n;
 	double *dinv = w + n * GL_MAXW;
 	double *P = dinv + n;
@@ -645,7 +642,7 @@ int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_
 	    .L = L, .b = b, .dinv = dinv, .out = out, .W = w,
 	    .P = {P, P + GL_TOP_MAX(n) * GL_MAXW},
 	    .perm = L->Perm, .iperm = NULL,
-	    .n = n, .cols = cols, .steps = steps, .keep = keep, .reverse = reverse, .nth = 1,
+	    .n = n, .cols = cols, .steps = steps, .keep = keep, .reverse = reverse, .nth = 1, .plan = *plan,
 	};
 	diag_inverse(L, dinv);
 	if (L->Perm != NULL) {
@@ -656,10 +653,8 @@ int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_
 		}
 		J.iperm = iperm;
 	}
-	J.plan = make_plan(L, (gl_int *) w);
-	int split = J.plan.kx < J.plan.k2;
 	pthread_t th;
-	if (split && threads > 1) {
+	if (J.plan.kx < J.plan.k2 && threads > 1) {
 		// nth is set before the helper starts (it reads it), and reset if
 		// it could not be started.
 		J.nth = 2;
@@ -671,8 +666,4 @@ int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_
 	if (J.nth == 2) {
 		pthread_join(th, NULL);
 	}
-	return split;
-}
-void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w) {
-	gl_bsolve_steps(L, b, dst, cols, 1, 0, 0, 1, w);
 }

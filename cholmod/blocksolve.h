@@ -15,24 +15,28 @@ int gl_bsolve_supported(const cholmod_factor *L);
 // gl_bsolve and gl_bsolve_steps need for a factor of order n.
 size_t gl_bsolve_workspace(size_t n);
 
-// gl_bsolve solves A X = B, where P A P' = L L', for the n x cols block b
-// (column-major, leading dimension n) and writes X into dst (which may be b).
-// w is a workspace of gl_bsolve_workspace(n) doubles.
-void gl_bsolve(const cholmod_factor *L, const double *b, double *dst, size_t cols, double *w);
+// gl_bplan is the split of L's elimination tree that the solves follow
+// (see blocksolve.c): nodes [0, kx) and [kx, k2) are two groups of whole
+// subtrees, [k2, nk) the top part from column c2; kx = k2 when there is no
+// split. It depends only on L's structure.
+typedef struct {
+	SuiteSparse_long kx, k2, nk, c2;
+} gl_bplan;
 
-// gl_bsolve_steps applies A^-1 steps times to b, with one gather and, unless
+// gl_bsolve_plan computes L's plan (w as for gl_bsolve_steps, used as
+// scratch).
+gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w);
+
+// gl_bsolve_steps applies A^-1 steps times to b (A X = B, where
+// P A P' = L L', for n x cols blocks, column-major), with one gather and, unless
 // keep, one scatter (into out, n x cols) per 32-column panel. With keep it
 // writes the iterate of every step l = 1..steps into block l-1 of out
 // (reverse: block steps-l), each block n x cols column-major. out must not
-// overlap b unless keep is 0 and out == b. With threads > 1 and a factor
-// whose elimination tree splits into two balanced parts, a second thread
-// takes one of them (the result is bitwise the same). It returns whether
-// the tree splits.
-int gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                    int reverse, int threads, double *w);
-
-// gl_bsolve_splits reports whether gl_bsolve_steps can split L's
-// elimination tree for two threads (w as for gl_bsolve_steps).
-int gl_bsolve_splits(const cholmod_factor *L, double *w);
+// overlap b unless keep is 0 and out == b. plan is L's (gl_bsolve_plan).
+// With threads > 1 and a plan that splits, a second thread takes one of the
+// two groups (the result is bitwise the same). w is a workspace of
+// gl_bsolve_workspace(n) doubles.
+void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
+                     int reverse, int threads, const gl_bplan *plan, double *w);
 
 #endif

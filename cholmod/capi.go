@@ -28,7 +28,6 @@ typedef struct gl_ctx {
 	cholmod_dense *X, *Y, *E;
 	double *bw;
 	size_t bwcap;
-	int split; // whether the last block solve split the factor's tree
 	char msg[256];
 } gl_ctx;
 
@@ -205,10 +204,9 @@ static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_
 
 // gl_block_solve is gl_solve with gmlg's interleaved kernel (blocksolve.c)
 // instead of cholmod_solve2. It needs an LL' factor (gl_bsolve_supported).
-// With steps > 1 it is gl_bsolve_steps (keep, reverse and threads as
-// there). With steps = 0 it only reports in ws->split whether the factor's
-// tree splits for two threads.
-static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols, int steps, int keep, int reverse, int threads) {
+// With steps > 1 it is gl_bsolve_steps (keep, reverse, threads and plan as
+// there). With steps = 0 it only computes L's plan into *plan.
+static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols, int steps, int keep, int reverse, int threads, gl_bplan *plan) {
 	gl_begin();
 	ws->c.status = CHOLMOD_OK;
 	if (!gl_bsolve_supported(L) || L->n != n) {
@@ -230,9 +228,9 @@ static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst,
 		}
 	}
 	if (steps == 0) {
-		ws->split = gl_bsolve_splits(L, ws->bw);
+		*plan = gl_bsolve_plan(L, ws->bw);
 	} else {
-		ws->split = gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, ws->bw);
+		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw);
 	}
 	gl_end(ws);
 	return ws->c.status;
@@ -418,20 +416,27 @@ func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
 	return check(ws, "solve", nil)
 }
 
+// blockPlan is the block kernel's split of L's elimination tree
+// (gl_bplan): it depends only on L's structure, so a Factor computes it once.
+type blockPlan = C.gl_bplan
+
+// planSplits reports whether p splits the tree for two threads.
+func planSplits(p *blockPlan) bool { return p.kx < p.k2 }
+
 // blockSolve is solve with the interleaved kernel of blocksolve.c, applied
 // steps times (gl_bsolve_steps; dst holds steps blocks when keep), on up to
-// threads threads.
-func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols, steps int, keep, reverse bool, threads int) error {
+// threads threads, following L's plan.
+func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols, steps int, keep, reverse bool, threads int, plan *blockPlan) error {
 	C.gl_block_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols),
-		C.int(steps), cBool(keep), cBool(reverse), C.int(threads))
+		C.int(steps), cBool(keep), cBool(reverse), C.int(threads), plan)
 	return check(ws, "block solve", nil)
 }
 
-// blockSplits reports whether the block kernel splits L's elimination tree
-// for two threads.
-func blockSplits(ws *cCtx, L *cFactor, n int) (bool, error) {
-	C.gl_block_solve(ws, L, nil, nil, C.size_t(n), 0, 0, 0, 0, 1)
-	return ws.split != 0, check(ws, "block solve plan", nil)
+// computePlan computes L's plan with the workspace of ws.
+func computePlan(ws *cCtx, L *cFactor, n int) (blockPlan, error) {
+	var p blockPlan
+	C.gl_block_solve(ws, L, nil, nil, C.size_t(n), 0, 0, 0, 0, 1, &p)
+	return p, check(ws, "block solve plan", nil)
 }
 
 func cBool(b bool) C.int {

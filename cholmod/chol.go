@@ -14,19 +14,20 @@ import (
 // each concurrent call borrows its own set of CHOLMOD workspaces. Factorize
 // and Free must not run concurrently with any other method.
 type Factor struct {
-	cc     *Common
-	lf     *cFactor
-	n      int
-	hash   uint64 // pattern fingerprint of the analysed matrix
-	nnzA   int
-	info   Info
-	kernel SolveKernel
-	valid  bool // holds a usable numeric factorisation
-	split  int  // block kernel's tree split: 0 not known yet, 1 yes, -1 no
-	mu     sync.Mutex
-	idle   []*cCtx // workspaces not in use
-	allWS  []*cCtx
-	closed bool
+	cc      *Common
+	lf      *cFactor
+	n       int
+	hash    uint64 // pattern fingerprint of the analysed matrix
+	nnzA    int
+	info    Info
+	kernel  SolveKernel
+	valid   bool      // holds a usable numeric factorisation
+	plan    blockPlan // block kernel's split of the elimination tree, once hasPlan
+	hasPlan bool
+	mu      sync.Mutex
+	idle    []*cCtx // workspaces not in use
+	allWS   []*cCtx
+	closed  bool
 }
 
 // Analyze chooses the ordering and computes the symbolic factorisation of a
@@ -127,7 +128,10 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 		return err
 	}
 	if f.kernel == BlockKernel {
-		err = blockSolve(ws, f.lf, dst, b, f.n, cols, 1, false, false, 1)
+		var plan *blockPlan
+		if plan, err = f.treePlan(ws); err == nil {
+			err = blockSolve(ws, f.lf, dst, b, f.n, cols, 1, false, false, 1, plan)
+		}
 	} else {
 		err = solve(ws, f.lf, dst, b, f.n, cols)
 	}
@@ -171,28 +175,29 @@ func (f *Factor) TreeSplits() bool {
 	if f.kernel != BlockKernel || !f.valid {
 		return false
 	}
-	f.mu.Lock()
-	split := f.split
-	f.mu.Unlock()
-	if split == 0 {
-		ws, err := f.workspace()
-		if err != nil {
-			return false
-		}
-		ok, err := blockSplits(ws, f.lf, f.n)
-		f.putWorkspace(ws)
-		if err != nil {
-			return false
-		}
-		split = -1
-		if ok {
-			split = 1
-		}
-		f.mu.Lock()
-		f.split = split
-		f.mu.Unlock()
+	ws, err := f.workspace()
+	if err != nil {
+		return false
 	}
-	return split > 0
+	defer f.putWorkspace(ws)
+	plan, err := f.treePlan(ws)
+	return err == nil && planSplits(plan)
+}
+
+// treePlan returns the block kernel's plan of the factor, computing it with
+// the workspace ws the first time: it depends only on the factor's
+// structure, which Factorize keeps.
+func (f *Factor) treePlan(ws *cCtx) (*blockPlan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.hasPlan {
+		p, err := computePlan(ws, f.lf, f.n)
+		if err != nil {
+			return nil, err
+		}
+		f.plan, f.hasPlan = p, true
+	}
+	return &f.plan, nil
 }
 
 func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse bool, threads int) error {
@@ -233,7 +238,10 @@ func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse boo
 	if err != nil {
 		return err
 	}
-	err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse, threads)
+	plan, err := f.treePlan(ws)
+	if err == nil {
+		err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse, threads, plan)
+	}
 	f.putWorkspace(ws)
 	return err
 }
