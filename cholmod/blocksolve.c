@@ -402,7 +402,8 @@ typedef gl_bplan gl_plan;
 
 // The top part may hold at most a quarter of the columns (the private copies
 // are sized for that) and the smaller of A and B at least a fifth of the
-// work, or there is no split.
+// work, or there is no split. Both bounds are guards against top-heavy or
+// lopsided trees, not tuned values.
 #define GL_TOP_MAX(n) ((n) / 4 + 1)
 
 // The workspace: n rows of up to GL_MAXW interleaved columns, the
@@ -538,6 +539,9 @@ static void barrier_wait(gl_barrier *b, int nth) {
 		atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
 		return;
 	}
+	// 4000 pauses are some tens of microseconds (a pause takes 10 to 140
+	// cycles, by processor), less than one solve pass of the blocks here;
+	// past that the waiter yields its core.
 	for (int spins = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; spins++) {
 		if (spins > 4000) {
 			sched_yield();

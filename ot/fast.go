@@ -15,7 +15,9 @@ const (
 	// FastInterpolator.Forward and the adjoint iterations of one Backward.
 	DefaultFastMaxIterations = 5000
 	// DefaultAdjointRestart is the default restart length of the GMRES
-	// adjoint solve (see FastSettings.AdjointGMRES).
+	// adjoint solve (see FastSettings.AdjointGMRES): the usual textbook
+	// choice, not tuned; warm-started solves at tol 1e-3 used 1–3 Krylov
+	// vectors, so it bounds memory (21 blocks of N×C) rather than work.
 	DefaultAdjointRestart = 20
 )
 
