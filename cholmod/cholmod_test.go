@@ -703,15 +703,7 @@ func TestSolveSteps(t *testing.T) {
 			for _, cols := range []int{3, 20, 40} {
 				nb := m.n * cols
 				b := randomBlock(m.n, cols, rand.New(rand.NewPCG(uint64(cols), 9)))
-				// Reference iterates x_1..x_steps by single solves.
-				want := make([]float64, steps*nb)
-				src := b
-				for l := 0; l < steps; l++ {
-					if err := f.Solve(want[l*nb:(l+1)*nb], src, cols); err != nil {
-						t.Fatal(err)
-					}
-					src = want[l*nb : (l+1)*nb]
-				}
+				want := repeatedSolves(t, f, b, cols, steps)
 				name := fmt.Sprintf("%v/cols=%d", k, cols)
 				last := make([]float64, nb)
 				if err := f.SolveSteps(last, b, cols, steps, false, false); err != nil {

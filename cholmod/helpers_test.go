@@ -198,3 +198,20 @@ func eachMatrix(t *testing.T, body func(t *testing.T, m matrix, cc *Common, a *S
 		})
 	}
 }
+
+// repeatedSolves returns the iterates x_1..x_steps of x_l = A⁻¹ x_{l−1},
+// x_0 = b, by single Solve calls, x_l in block l−1: the reference for
+// SolveSteps.
+func repeatedSolves(t *testing.T, f *Factor, b []float64, cols, steps int) []float64 {
+	t.Helper()
+	nb := len(b)
+	out := make([]float64, steps*nb)
+	src := b
+	for l := 0; l < steps; l++ {
+		if err := f.Solve(out[l*nb:(l+1)*nb], src, cols); err != nil {
+			t.Fatal(err)
+		}
+		src = out[l*nb : (l+1)*nb]
+	}
+	return out
+}

@@ -61,14 +61,7 @@ func TestSolveStepsParallel(t *testing.T) {
 					for _, cols := range []int{1, 7, 20, 45} {
 						nb := n * cols
 						b := randomBlock(n, cols, rand.New(rand.NewPCG(uint64(cols), 5)))
-						want := make([]float64, steps*nb)
-						src := b
-						for l := 0; l < steps; l++ {
-							if err := ref.Solve(want[l*nb:(l+1)*nb], src, cols); err != nil {
-								t.Fatal(err)
-							}
-							src = want[l*nb : (l+1)*nb]
-						}
+						want := repeatedSolves(t, ref, b, cols, steps)
 						for _, keep := range []bool{false, true} {
 							size := nb
 							if keep {
