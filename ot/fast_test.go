@@ -289,6 +289,35 @@ func TestFastNoAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("%v allocations per Forward+Backward", allocs)
 	}
+	// The GMRES adjoint allocates its basis in the first Backward only; a
+	// non-zero loss gradient so that it builds Krylov vectors.
+	gm, err := NewFastInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &FastSettings{MaxIterations: 20, AdjointGMRES: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gg := shapeLike(gm.Recs())
+	for s := range gg {
+		for j := range gg[s] {
+			for i := range gg[s][j] {
+				gg[s][j][i] = 1 + float64(i%3)
+			}
+		}
+	}
+	run := func() {
+		if _, err := gm.Forward(); err != nil {
+			t.Fatal(err)
+		}
+		if err := gm.Backward(gp, gg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	if gm.Stats().AdjointIterations < 2 {
+		t.Fatalf("GMRES built no Krylov vector: %+v", gm.Stats())
+	}
+	if allocs := testing.AllocsPerRun(3, run); allocs != 0 {
+		t.Errorf("GMRES: %v allocations per Forward+Backward", allocs)
+	}
 }
 
 // TestFastGMRES: the GMRES adjoint solve gives the fixed-point iteration's
