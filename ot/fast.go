@@ -35,7 +35,10 @@ type FastSettings struct {
 	MaxIterations int
 	// AdjointTol stops the adjoint iterations of Backward when the L1 norm
 	// of the last increment is at most AdjointTol times that of the adjoint
-	// vector. 0 means Tol (1e-12 when Tol is negative).
+	// vector, both measured on b⊙z (the adjoint of log b: z itself grows
+	// like 1/b in bins without mass, where b may be 1e-50, and would
+	// otherwise decide the test alone). 0 means Tol (1e-12 when Tol is
+	// negative).
 	AdjointTol float64
 	// AdjointMaxIterations bounds the adjoint iterations of one Backward.
 	// 0 means MaxIterations.
@@ -45,18 +48,33 @@ type FastSettings struct {
 	Cold bool
 	// AdjointGMRES solves the adjoint system of Backward by restarted GMRES
 	// (restart length AdjointRestart, 0 meaning DefaultAdjointRestart)
-	// instead of the fixed-point iteration z ← F(z): AdjointTol then bounds
-	// the 2-norm of the residual F(z) − z relative to that of F(z) at the
-	// last restart, and AdjointIterations counts evaluations of the adjoint
-	// map (each two kernel applications), one more per restart for the
-	// residual. It solves the system in far fewer evaluations (on seldovia2
-	// at 16³, tol 1e-3: 2.1 per gradient instead of 7.4, and 26% less CPU
-	// over 150 L-BFGS iterations), but at 32³ with tol 1e-3 the L-BFGS line
-	// searches then failed again and again (30–40 evaluations for one
-	// iteration, which the fixed-point iteration never needed in 28), also
-	// with AdjointTol = Tol/10: hence not the default.
+	// instead of the fixed-point iteration z ← F(z), in the variable b⊙z:
+	// AdjointTol then bounds the 2-norm of the residual b⊙(F(z) − z)
+	// relative to that of b⊙F(z) at the last restart, and
+	// AdjointIterations counts evaluations of the adjoint map (each two
+	// kernel applications), one more per restart for the residual. It
+	// solves the system in fewer evaluations (on seldovia2 at 16³, tol
+	// 1e-3: 2.1 per gradient instead of 7.4). Without the scaling by b, the
+	// residual's 2-norm was that of a few bins without mass (z reached 1e51
+	// there at 32³) and GMRES reduced it there only, which made the L-BFGS
+	// line searches fail at 32³.
 	AdjointGMRES   bool
 	AdjointRestart int
+	// Anderson, when positive, accelerates the Sinkhorn iterations of
+	// Forward by Anderson mixing of each frame's log-scalings over the last
+	// Anderson iterations (a safeguarded, mass-weighted type-II scheme; a
+	// frame whose marginal violation grows forgets its history and takes
+	// the plain step). Each iteration still costs two kernel applications;
+	// the mixing adds O(Anderson·N·C) arithmetic and 2·Anderson+3 blocks of
+	// N×C. When a mixed input meets Tol, Forward takes one more plain
+	// iteration from it, so that the last iteration's input, where Backward
+	// linearises T, is an image of T like in the plain iteration (at 32³
+	// the adjoint iteration diverged when linearised at a mix). The fixed
+	// point, hence the reconstructions at convergence and the implicit
+	// gradient, are those of the plain iteration; on seldovia2 it needs
+	// about half the iterations. 0 means off (the plain iteration, bitwise
+	// that of Interpolator when cold).
+	Anderson int
 }
 
 // FastStats describes the last Forward and Backward of a FastInterpolator.
@@ -78,6 +96,9 @@ type FastStats struct {
 	AdjointIterations int
 	AdjointResidual   float64
 	AdjointConverged  bool
+	// AndersonRestarts counts the frames whose Anderson history the last
+	// Forward discarded (see FastSettings.Anderson).
+	AndersonRestarts int
 }
 
 // WarmStart is a snapshot of a FastInterpolator's warm-start state (the
@@ -171,7 +192,9 @@ type FastInterpolator struct {
 	gaugeS0  []float64 // per frame: Σb'₀
 	warm     WarmStart
 	z, zNew  []float64   // N×C adjoint vector and its next iterate
+	aa       *anderson   // Anderson mixing of Forward, allocated on first use
 	krylov   [][]float64 // GMRES basis (AdjointRestart+1 blocks of N×C), allocated on first use
+	zs       []float64   // GMRES: a basis vector unscaled (N×C)
 	hess     []float64   // GMRES Hessenberg matrix, (restart+1)×restart, column-major
 	givC     []float64   // GMRES Givens rotations and right-hand side
 	givS     []float64
@@ -213,7 +236,7 @@ func NewFastInterpolator(k Kernel, seqs []Sequence, s *FastSettings) (*FastInter
 	if set.AdjointRestart == 0 {
 		set.AdjointRestart = DefaultAdjointRestart
 	}
-	if set.MaxIterations < 0 || set.AdjointMaxIterations < 0 || set.AdjointRestart < 1 || math.IsNaN(set.Tol) || math.IsNaN(set.AdjointTol) {
+	if set.MaxIterations < 0 || set.AdjointMaxIterations < 0 || set.AdjointRestart < 1 || set.Anderson < 0 || math.IsNaN(set.Tol) || math.IsNaN(set.AdjointTol) {
 		panic(fmt.Sprintf("ot: NewFastInterpolator: invalid settings %+v", set))
 	}
 	base, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 1, ForwardOnly: true})
@@ -276,14 +299,18 @@ func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 // MemoryBytes returns the size of the workspace in bytes, about
 // 8·N·(12.5·C + 4E + 3), one N×C block of which is unused: no tape,
 // whatever the number of iterations. With AdjointGMRES the Krylov basis
-// adds 8·N·C·(AdjointRestart+1) (allocated by the first Backward).
+// adds 8·N·C·(AdjointRestart+2) (allocated by the first Backward), and
+// Anderson mixing 8·N·C·(2·Anderson+3) (allocated by the first Forward).
 func (fi *FastInterpolator) MemoryBytes() int {
 	b := fi.base
 	f := len(b.k1) + len(b.ones) + len(b.q) + len(b.a) + len(b.b) + len(b.tapeU) + len(b.tapeV) +
 		len(b.aEnd) + len(b.rEnd) + len(fi.src2) + len(fi.z) + len(fi.zNew) + len(fi.g2) +
 		len(fi.gEnd) + len(fi.abEnd) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
 	if fi.set.AdjointGMRES {
-		f += (fi.set.AdjointRestart + 1) * len(fi.z)
+		f += (fi.set.AdjointRestart + 2) * len(fi.z)
+	}
+	if fi.set.Anderson > 0 {
+		f += (2*fi.set.Anderson + 3) * len(fi.z)
 	}
 	return 8 * f
 }
@@ -413,6 +440,13 @@ func (fi *FastInterpolator) forward(warm bool) error {
 	if warm {
 		copy(fi.bIn, fi.warm.b)
 	}
+	if fi.set.Anderson > 0 {
+		if fi.aa == nil {
+			fi.aa = newAnderson(fi.set.Anderson, b.n, b.nInt)
+		}
+		fi.aa.reset()
+	}
+	mixed := false // whether this iteration's input is an Anderson mix
 	for it := 1; it <= fi.set.MaxIterations; it++ {
 		fi.stats.Iterations++
 		if it == 1 && !warm {
@@ -457,13 +491,25 @@ func (fi *FastInterpolator) forward(warm bool) error {
 			worst = math.Max(worst, math.Max(e0, e1))
 		}
 		fi.stats.Violation = worst
-		if worst <= fi.set.Tol {
+		if worst <= fi.set.Tol && !mixed {
 			fi.stats.Converged = true
 			break
 		}
-		if it < fi.set.MaxIterations {
-			copy(fi.bIn, fi.bOut)
+		if it == fi.set.MaxIterations {
+			break
 		}
+		if fi.set.Anderson > 0 && worst > fi.set.Tol {
+			mixed = fi.aa.step(fi.bIn, fi.bOut, fi.viol, fi.base.q)
+		} else {
+			// The plain step, also after a mixed input that met the
+			// tolerance: the last iteration's input must be an image of T
+			// (see FastSettings.Anderson).
+			copy(fi.bIn, fi.bOut)
+			mixed = false
+		}
+	}
+	if fi.set.Anderson > 0 {
+		fi.stats.AndersonRestarts += fi.aa.restarts
 	}
 	return nil
 }
@@ -533,10 +579,18 @@ func (fi *FastInterpolator) adjointStep(dst, z []float64, grec [][][]float64) er
 	return nil
 }
 
+// adjointDiverge is the growth of the relative increment, over the
+// smallest one so far, at which the adjoint fixed-point iteration is
+// deemed to diverge (an increment 100 times the best one: the iteration
+// contracts at the forward one's rate when it works, and the case seen
+// grew 1.2× per iteration from 1e-3 to 0.19).
+const adjointDiverge = 100
+
 // adjointFixedPoint solves for z by the fixed-point iteration z ← F(z),
 // until the relative L1 increment is at most AdjointTol. v̄ and ū are those
 // of the last evaluation of F.
 func (fi *FastInterpolator) adjointFixedPoint(grec [][][]float64) error {
+	best := math.Inf(1)
 	for m := 1; m <= fi.set.AdjointMaxIterations; m++ {
 		fi.stats.AdjointIterations = m
 		if err := fi.adjointStep(fi.zNew, fi.z, grec); err != nil {
@@ -544,8 +598,9 @@ func (fi *FastInterpolator) adjointFixedPoint(grec [][][]float64) error {
 		}
 		var diff, norm float64
 		for i, zn := range fi.zNew {
-			diff += math.Abs(zn - fi.z[i])
-			norm += math.Abs(zn)
+			w := fi.bOut[i]
+			diff += math.Abs(zn-fi.z[i]) * w
+			norm += math.Abs(zn) * w
 		}
 		copy(fi.z, fi.zNew)
 		if math.IsNaN(diff) || math.IsInf(diff, 0) {
@@ -558,6 +613,13 @@ func (fi *FastInterpolator) adjointFixedPoint(grec [][][]float64) error {
 		fi.stats.AdjointResidual = res
 		if res <= fi.set.AdjointTol {
 			fi.stats.AdjointConverged = true
+			break
+		}
+		// Diverging (seen once, at 32³, when the forward pass ended on an
+		// Anderson mix): stop rather than run to AdjointMaxIterations;
+		// Stats reports it as not converged.
+		best = math.Min(best, res)
+		if m >= 10 && res > adjointDiverge*best {
 			break
 		}
 	}
@@ -574,10 +636,11 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 		for i := range fi.krylov {
 			fi.krylov[i] = make([]float64, len(fi.z))
 		}
+		fi.zs = make([]float64, len(fi.z))
 		fi.hess = make([]float64, (m+1)*m)
 		fi.givC, fi.givS, fi.givG = make([]float64, m), make([]float64, m), make([]float64, m+1)
 	}
-	V, H := fi.krylov, fi.hess
+	V, H, bw := fi.krylov, fi.hess, fi.bOut
 	h := func(i, j int) *float64 { return &H[j*(m+1)+i] }
 	maps := 0
 	nonFinite := func() error {
@@ -589,9 +652,12 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 			return err
 		}
 		maps++
+		for i, w := range bw {
+			V[0][i] *= w
+		}
 		fz := norm2(V[0])
 		for i, zi := range fi.z {
-			V[0][i] -= zi
+			V[0][i] -= zi * bw[i]
 		}
 		beta := norm2(V[0])
 		if math.IsNaN(beta) || math.IsInf(beta, 0) {
@@ -606,7 +672,9 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 			// point): still take the step to F(z), already computed, as
 			// the fixed-point iteration would, so that z follows the
 			// current point instead of staying the previous one's.
-			axpy(fi.z, 1, V[0])
+			for i, w := range bw {
+				fi.z[i] += V[0][i] / w
+			}
 			fi.stats.AdjointConverged = true
 			break
 		}
@@ -617,12 +685,15 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 		for j := 0; j < m && maps < fi.set.AdjointMaxIterations; j++ {
 			// w = (I − L)·V[j], L the map without the loss gradient.
 			w := V[j+1]
-			if err := fi.adjointStep(w, V[j], nil); err != nil {
+			for i, vi := range V[j] {
+				fi.zs[i] = vi / bw[i]
+			}
+			if err := fi.adjointStep(w, fi.zs, nil); err != nil {
 				return err
 			}
 			maps++
 			for i, vi := range V[j] {
-				w[i] = vi - w[i]
+				w[i] = vi - bw[i]*w[i]
 			}
 			for i := 0; i <= j; i++ { // modified Gram–Schmidt
 				d := inner(w, V[i])
@@ -667,8 +738,12 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 			}
 			y[i] /= *h(i, i)
 		}
-		for i := 0; i < k; i++ {
-			axpy(fi.z, y[i], V[i])
+		for l, w := range bw {
+			var d float64
+			for i := 0; i < k; i++ {
+				d += y[i] * V[i][l]
+			}
+			fi.z[l] += d / w
 		}
 		if fi.stats.AdjointResidual <= fi.set.AdjointTol {
 			fi.stats.AdjointConverged = true

@@ -320,6 +320,29 @@ func TestFastNoAllocs(t *testing.T) {
 	}
 }
 
+// perturb sets the kernel's parameters to θ with each entry changed by a
+// random relative amount in ±rel/2.
+func perturb(rng *rand.Rand, k paramKernel, theta []float64, rel float64) {
+	th := append([]float64(nil), theta...)
+	for i := range th {
+		th[i] *= 1 + rel*(rng.Float64()-0.5)
+	}
+	k.setParams(th)
+}
+
+// fastGrad runs Forward and Backward of the L2 loss against obs and returns
+// the parameter gradient and the stats.
+func fastGrad(t *testing.T, fi *FastInterpolator, k paramKernel, obs [][][]float64) ([]float64, FastStats) {
+	t.Helper()
+	grec := shapeLike(fi.Recs())
+	fastObjective(t, fi, L2, obs, grec)
+	g := make([]float64, k.NumParams())
+	if err := fi.Backward(g, grec); err != nil {
+		t.Fatal(err)
+	}
+	return g, fi.Stats()
+}
+
 // TestFastGMRES: the GMRES adjoint solve gives the fixed-point iteration's
 // gradient, in no more adjoint-map evaluations on a slowly converging
 // case, cold and warm-started, and with restarts (a restart length of 2).
@@ -341,22 +364,13 @@ func TestFastGMRES(t *testing.T) {
 		obs := randObs(rng, fis[0].Recs(), k.Size())
 		for step := 0; step < 2; step++ {
 			if step == 1 {
-				th := append([]float64(nil), theta...)
-				for i := range th {
-					th[i] *= 1 + 1e-2*(rng.Float64()-0.5)
-				}
-				k.setParams(th)
+				perturb(rng, k, theta, 1e-2)
 			}
 			var grads [2][]float64
 			var its [2]int
 			for m, fi := range fis {
-				grec := shapeLike(fi.Recs())
-				fastObjective(t, fi, L2, obs, grec)
-				grads[m] = make([]float64, k.NumParams())
-				if err := fi.Backward(grads[m], grec); err != nil {
-					t.Fatal(err)
-				}
-				st := fi.Stats()
+				var st FastStats
+				grads[m], st = fastGrad(t, fi, k, obs)
 				if !st.AdjointConverged {
 					t.Fatalf("restart %d step %d gmres=%v: adjoint not converged: %+v", restart, step, m == 1, st)
 				}
@@ -369,6 +383,74 @@ func TestFastGMRES(t *testing.T) {
 				t.Errorf("step %d: GMRES took %d map evaluations, the fixed point %d", step, its[1], its[0])
 			}
 			t.Logf("restart %d step %d: adjoint maps: fixed point %d, GMRES %d", restart, step, its[0], its[1])
+		}
+	}
+}
+
+// TestFastAnderson: Anderson mixing reaches the plain iteration's fixed
+// point (reconstructions and implicit gradient at a tight tolerance), cold
+// and warm-started, in no more iterations on every convergent test kernel,
+// and allocates nothing after its first Forward.
+func TestFastAnderson(t *testing.T) {
+	for _, tk := range convergentKernels() {
+		for _, sc := range seqCases {
+			if sc.name == "endpoints-only" {
+				continue
+			}
+			t.Run(tk.name+"/"+sc.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(61, 62))
+				theta := tk.theta(rng)
+				k := tk.make(theta)
+				seqs := makeSeqs(rng, k.Size(), sc.times)
+				var fis [2]*FastInterpolator
+				for m, depth := range []int{0, 5} {
+					fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-12, Anderson: depth})
+					if err != nil {
+						t.Fatal(err)
+					}
+					fis[m] = fi
+				}
+				obs := randObs(rng, fis[0].Recs(), k.Size())
+				for step := 0; step < 2; step++ {
+					if step == 1 { // warm start after a 1% change
+						perturb(rng, k, theta, 1e-2)
+					}
+					var grads [2][]float64
+					var st [2]FastStats
+					for m, fi := range fis {
+						grads[m], st[m] = fastGrad(t, fi, k, obs)
+						if !st[m].Converged || !st[m].AdjointConverged {
+							t.Fatalf("step %d depth %d: not converged: %+v", step, m*5, st[m])
+						}
+					}
+					for s := range fis[0].Recs() {
+						for j := range fis[0].Recs()[s] {
+							if e := relErr(fis[1].Recs()[s][j], fis[0].Recs()[s][j]); e > 1e-10 {
+								t.Errorf("step %d rec[%d][%d]: Anderson and plain differ by %.3g", step, s, j, e)
+							}
+						}
+					}
+					if e := relErr(grads[1], grads[0]); e > 1e-8 {
+						t.Errorf("step %d: gradients differ by %.3g", step, e)
+					}
+					if st[1].Iterations > st[0].Iterations {
+						t.Errorf("step %d: Anderson took %d iterations, plain %d", step, st[1].Iterations, st[0].Iterations)
+					}
+					t.Logf("step %d: Sinkhorn iterations plain %d, Anderson %d (%d restarts)", step, st[0].Iterations, st[1].Iterations, st[1].AndersonRestarts)
+				}
+				gp := make([]float64, k.NumParams())
+				grec := shapeLike(fis[1].Recs())
+				if allocs := testing.AllocsPerRun(2, func() {
+					if _, err := fis[1].Forward(); err != nil {
+						t.Fatal(err)
+					}
+					if err := fis[1].Backward(gp, grec); err != nil {
+						t.Fatal(err)
+					}
+				}); allocs != 0 {
+					t.Errorf("%v allocations per Forward+Backward", allocs)
+				}
+			})
 		}
 	}
 }
