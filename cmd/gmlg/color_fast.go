@@ -102,8 +102,8 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		Heat:       heat,
 		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	}
-	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, λ_s = %g; levels",
-		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), o.lambdaS)
+	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, λ_s = %g; levels",
+		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), params.Anderson, o.lambdaS)
 	for _, l := range sched {
 		m := n
 		for k := 0; k < l.Coarsen; k++ {
@@ -158,7 +158,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres"}},
+		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson}},
 		Resume:   resume,
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
 			cur, curBins = obj, dims[0]

@@ -34,7 +34,8 @@ type modelParams struct {
 	Threads        int     `json:"threads"`
 	Mode           string  `json:"mode"`
 	Tol            float64 `json:"tol"`
-	Adjoint        string  `json:"adjoint,omitempty"` // fast mode: fixed-point or gmres ("" = fixed-point)
+	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: fixed-point or gmres ("" = fixed-point)
+	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
 }
 
 // defaultModel returns the reference's defaults.
@@ -43,6 +44,7 @@ func defaultModel() modelParams {
 		T: 1e-2, Steps: 20, Scheme: "backward-euler", SinkhornIters: 50,
 		Loss: "l2", Metric: "vertex", LambdaC: 0, LambdaS: 3, Smooth: "norm",
 		Backend: "auto", Ordering: "default", Mode: "exact",
+		Adjoint: "gmres", Anderson: 5, // fast mode's solvers (BENCHMARKS.md, 32³)
 	}
 }
 
@@ -69,7 +71,8 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
 	fs.StringVar(&m.Mode, "mode", m.Mode, "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn with the implicit gradient; --sinkhorn-iters is then only an upper bound per evaluation)")
 	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
-	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, fixed-point or gmres (empty = fixed-point)")
+	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (empty = fixed-point, as in runs made before gmres was the default)")
+	fs.IntVar(&m.Anderson, "anderson", m.Anderson, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off)")
 	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
 
@@ -132,6 +135,9 @@ func (m *modelParams) check() error {
 	case "", "fixed-point", "gmres":
 	default:
 		return usagef("--adjoint: unknown solver %q (want fixed-point or gmres)", m.Adjoint)
+	}
+	if m.Anderson < 0 {
+		return usagef("--anderson %d: want a depth ≥ 0", m.Anderson)
 	}
 	return nil
 }
@@ -198,7 +204,7 @@ func loadData(dir, pattern string, floor float64) (*dataset, error) {
 // iterations of one (warm-started, converged) barycenter solve.
 func (m *modelParams) fastOptions() *learn.FastOptions {
 	return &learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000),
-		AdjointGMRES: m.Adjoint == "gmres"}}
+		AdjointGMRES: m.Adjoint == "gmres", Anderson: m.Anderson}}
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint.
