@@ -47,6 +47,11 @@
 // status 130; "gmlg learn --resume RUN_DIR" continues it and ends with the
 // result of an uninterrupted run, bit for bit. Exit status 2 means a usage
 // error, 1 a failure.
+//
+// # Profiling
+//
+// With GMLG_CPUPROFILE=FILE in the environment, every command writes a CPU
+// profile of its whole run to FILE (go tool pprof bin/gmlg FILE).
 package main
 
 import (
@@ -57,6 +62,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -87,8 +93,35 @@ type usageError struct{ error }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	stopProfile := startProfile(os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
+	stop()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the whole invocation to the file
+// named by $GMLG_CPUPROFILE, if set (for `go tool pprof`), and returns the
+// function that ends it.
+func startProfile(stderr io.Writer) func() {
+	path := os.Getenv("GMLG_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gmlg: GMLG_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "gmlg: GMLG_CPUPROFILE: %v\n", err)
+		}
+	}
 }
 
 // run executes one gmlg invocation and returns the process exit status.
