@@ -66,10 +66,13 @@ type FastSettings struct {
 	// frame whose marginal violation grows forgets its history and takes
 	// the plain step). Each iteration still costs two kernel applications;
 	// the mixing adds O(Anderson·N·C) arithmetic and 2·Anderson+3 blocks of
-	// N×C. When a mixed input meets Tol, Forward takes one more plain
-	// iteration from it, so that the last iteration's input, where Backward
-	// linearises T, is an image of T like in the plain iteration (at 32³
-	// the adjoint iteration diverged when linearised at a mix). The fixed
+	// N×C. A warm-started Forward keeps the history of the previous one
+	// (the learner's successive kernels are close; the safeguard drops it
+	// where it misleads). When a mixed input meets Tol, Forward takes one
+	// more plain iteration from it, so that the last iteration's input,
+	// where Backward linearises T, is an image of T like in the plain
+	// iteration (at 32³ the adjoint iteration diverged when linearised at a
+	// mix). The fixed
 	// point, hence the reconstructions at convergence and the implicit
 	// gradient, are those of the plain iteration; on seldovia2 it needs
 	// about half the iterations. 0 means off (the plain iteration, bitwise
@@ -183,7 +186,7 @@ type FastInterpolator struct {
 	n    int
 	set  FastSettings
 
-	src2     []float64 // N×2C: a (first C columns) | b_in (last C)
+	src2     []float64 // N×(2C+E): a (first C columns) | b_in (next C) | the endpoints' a (E)
 	a, bIn   []float64 // views into src2
 	u, v     []float64 // N×C: K·b_in, K·a of the last iteration
 	bOut     []float64 // N×C: q/v
@@ -199,10 +202,9 @@ type FastInterpolator struct {
 	givC     []float64   // GMRES Givens rotations and right-hand side
 	givS     []float64
 	givG     []float64
-	g2       []float64 // N×2C: v̄ | ū
+	g2       []float64 // N×(2C+E): v̄ | ū | the endpoints' loss gradients
 	vb, ub   []float64 // views into g2
-	gEnd     []float64 // N×E
-	abEnd    []float64 // N×E
+	gsrc     []float64 // N×(2C+E): K·g2 (its last E columns are used)
 	g1       []float64 // N
 	stats    FastStats
 	done     bool
@@ -248,18 +250,20 @@ func NewFastInterpolator(k Kernel, seqs []Sequence, s *FastSettings) (*FastInter
 	nc := n * c
 	fi := &FastInterpolator{base: base, k: k, n: n, set: set,
 		hasEnd: base.nEnd > 0, hasInter: c > 0}
-	fi.src2 = make([]float64, 2*nc)
-	fi.a, fi.bIn = fi.src2[:nc:nc], fi.src2[nc:]
+	ne := n * base.nEnd
+	fi.src2 = make([]float64, 2*nc+ne)
+	fi.a, fi.bIn = fi.src2[:nc:nc], fi.src2[nc:2*nc:2*nc]
 	fi.u, fi.v, fi.bOut = base.tapeU, base.tapeV, base.b
 	fi.viol = make([]float64, c)
 	fi.gaugeS = make([]float64, base.nInt)
 	fi.gaugeS0 = make([]float64, base.nInt)
 	fi.z = make([]float64, nc)
 	fi.zNew = make([]float64, nc)
-	fi.g2 = make([]float64, 2*nc)
-	fi.vb, fi.ub = fi.g2[:nc:nc], fi.g2[nc:]
-	fi.gEnd = make([]float64, n*base.nEnd)
-	fi.abEnd = make([]float64, n*base.nEnd)
+	fi.g2 = make([]float64, 2*nc+ne)
+	fi.vb, fi.ub = fi.g2[:nc:nc], fi.g2[nc:2*nc:2*nc]
+	if ne > 0 {
+		fi.gsrc = make([]float64, 2*nc+ne)
+	}
 	fi.g1 = make([]float64, n)
 	fi.warm.b = make([]float64, nc) // the adjoint's warm start is z itself
 	return fi, nil
@@ -297,7 +301,8 @@ func (fi *FastInterpolator) Stats() FastStats { return fi.stats }
 func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 
 // MemoryBytes returns the size of the workspace in bytes, about
-// 8·N·(12.5·C + 4E + 3), one N×C block of which is unused: no tape,
+// 8·N·(13.5·C + 5E + 3) (8·N·(11.5·C + 3) without endpoint frames), one
+// N×C block of which is unused: no tape,
 // whatever the number of iterations. With AdjointGMRES the Krylov basis
 // adds 8·N·C·(AdjointRestart+2) (allocated by the first Backward), and
 // Anderson mixing 8·N·C·(2·Anderson+3) (allocated by the first Forward).
@@ -305,7 +310,7 @@ func (fi *FastInterpolator) MemoryBytes() int {
 	b := fi.base
 	f := len(b.k1) + len(b.ones) + len(b.q) + len(b.a) + len(b.b) + len(b.tapeU) + len(b.tapeV) +
 		len(b.aEnd) + len(b.rEnd) + len(fi.src2) + len(fi.z) + len(fi.zNew) + len(fi.g2) +
-		len(fi.gEnd) + len(fi.abEnd) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
+		len(fi.gsrc) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
 	if fi.set.AdjointGMRES {
 		f += (fi.set.AdjointRestart + 2) * len(fi.z)
 	}
@@ -444,7 +449,11 @@ func (fi *FastInterpolator) forward(warm bool) error {
 		if fi.aa == nil {
 			fi.aa = newAnderson(fi.set.Anderson, b.n, b.nInt)
 		}
-		fi.aa.reset()
+		if warm {
+			fi.aa.carry()
+		} else {
+			fi.aa.reset()
+		}
 	}
 	mixed := false // whether this iteration's input is an Anderson mix
 	for it := 1; it <= fi.set.MaxIterations; it++ {
@@ -812,18 +821,44 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 			return err
 		}
 		fi.warm.hasZ = true
-		// The weight gradient, once per kernel input: v = K·a with v̄ and
-		// u = K·b with ū, in one call on [a | b].
-		if err := dk.Adjoint(nil, gparam, fi.src2, fi.g2, 2*c); err != nil {
-			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
-		}
 	} else {
 		fi.stats.AdjointConverged = true
 	}
+	// The weight gradient, once per kernel input, in one call on
+	// [a | b | a_end]: v = K·a with v̄, u = K·b with ū, and the endpoint
+	// reconstructions K·a_end with their loss gradients (one call instead
+	// of two: at 32³ a call on a few columns costs a good part of one on
+	// 32, the solves being bound by reading the factor).
+	n, e := fi.n, b.nEnd
+	cols, nc := 0, 0
+	if fi.hasInter {
+		cols, nc = 2*c, 2*c*fi.n
+	}
 	if fi.hasEnd {
+		copy(fi.src2[nc:], b.aEnd)
+		for k, r := range b.endRef {
+			copy(fi.g2[nc+k*n:nc+(k+1)*n], grec[r.seq][r.frame])
+		}
+		cols += e
+	}
+	var gsrc []float64
+	if fi.hasEnd {
+		gsrc = fi.gsrc[:cols*n]
+	}
+	if cols == 0 {
+		return nil
+	}
+	if err := dk.Adjoint(gsrc, gparam, fi.src2[:cols*n], fi.g2[:cols*n], cols); err != nil {
+		return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
+	}
+	if fi.hasEnd {
+		// a_end = P/K·1: the gradient reaches K·1 (input 1) through it.
 		clear(fi.g1)
-		if err := b.endpointAdjoint(dk, gparam, grec, fi.gEnd, fi.abEnd, fi.g1); err != nil {
-			return fmt.Errorf("ot: FastInterpolator.Backward: %w", err)
+		for k := 0; k < e; k++ {
+			abe, ae := gsrc[nc+k*n:nc+(k+1)*n], b.col(b.aEnd, k)
+			for i := range fi.g1 {
+				fi.g1[i] -= abe[i] * ae[i] / b.k1[i]
+			}
 		}
 		if err := dk.Adjoint(nil, gparam, b.ones, fi.g1, 1); err != nil {
 			return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
