@@ -67,11 +67,6 @@ func (an *anderson) carry() {
 	an.restarts = 0
 }
 
-// memory returns the number of float64 held.
-func (an *anderson) memory() int { return (3 + 2*an.m) * len(an.g) }
-
-// step overwrites bIn (the input of this iteration, N×C) with the next
-// input, given bOut = T(bIn) and the per-column marginal violations viol.
 // andersonClip bounds the change that mixing makes to a log-scaling, per
 // entry and iteration (a factor e^0.3 ≈ 1.35 either way), and
 // andersonRestart the growth of a frame's marginal violation that makes it
@@ -86,6 +81,10 @@ const (
 	andersonRestart = 3.0
 )
 
+// step overwrites bIn (the input of this iteration, N×C) with the next
+// input, given bOut = T(bIn), the per-column marginal violations viol and
+// the barycenters q (N×F), and reports whether any frame's next input is a
+// mix (not the plain step).
 func (an *anderson) step(bIn, bOut, viol, q []float64) (mixed bool) {
 	w := 2 * an.n
 	for i, bo := range bOut {
