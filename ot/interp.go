@@ -467,19 +467,31 @@ func (ip *Interpolator) endpointAdjoint(dk DiffKernel, gparam []float64, grec []
 	if ip.nEnd == 0 {
 		return nil
 	}
-	for e, r := range ip.endRef {
-		copy(ip.col(gEnd, e), grec[r.seq][r.frame])
-	}
+	ip.endGrads(gEnd, grec)
 	if err := dk.Adjoint(abEnd, gparam, ip.aEnd, gEnd, ip.nEnd); err != nil {
 		return fmt.Errorf("kernel adjoint: %w", err)
 	}
+	ip.endK1Grad(g1, abEnd)
+	return nil
+}
+
+// endGrads copies the loss gradients of the endpoint frames into the N×E
+// block gEnd.
+func (ip *Interpolator) endGrads(gEnd []float64, grec [][][]float64) {
+	for e, r := range ip.endRef {
+		copy(ip.col(gEnd, e), grec[r.seq][r.frame])
+	}
+}
+
+// endK1Grad adds to g1 the gradient with respect to K·1 through a = P/K·1,
+// given abEnd = ∂F/∂a of the endpoint frames (N×E).
+func (ip *Interpolator) endK1Grad(g1, abEnd []float64) {
 	for e := 0; e < ip.nEnd; e++ {
 		abe, ae := ip.col(abEnd, e), ip.col(ip.aEnd, e)
 		for i := range g1 {
 			g1[i] -= abe[i] * ae[i] / ip.k1[i]
 		}
 	}
-	return nil
 }
 
 // checkGrads panics unless gparam has one entry per kernel parameter and grec
