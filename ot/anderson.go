@@ -33,7 +33,6 @@ type anderson struct {
 	ata          []float64   // m×m normal matrix of one frame
 	atb, gam     []float64   // m
 	restarts     int
-	wt           []float64 // 2N: weights of the least-squares problem
 }
 
 func newAnderson(m, n, frames int) *anderson {
@@ -42,7 +41,7 @@ func newAnderson(m, n, frames int) *anderson {
 		cnt: make([]int, frames), prevViol: make([]float64, frames),
 		rPrev: make([]float64, nc), gPrev: make([]float64, nc), g: make([]float64, nc),
 		dR: make([][]float64, m), dG: make([][]float64, m),
-		ata: make([]float64, m*m), wt: make([]float64, 2*n), atb: make([]float64, m), gam: make([]float64, m)}
+		ata: make([]float64, m*m), atb: make([]float64, m), gam: make([]float64, m)}
 	for i := range an.dR {
 		an.dR[i] = make([]float64, nc)
 		an.dG[i] = make([]float64, nc)
@@ -130,10 +129,7 @@ func (an *anderson) step(bIn, bOut, viol, q []float64) (mixed bool) {
 			an.cnt[f]++
 		}
 		k := an.cnt[f]
-		qf := q[f*an.n : (f+1)*an.n]
-		copy(an.wt, qf)
-		copy(an.wt[an.n:], qf)
-		if k == 0 || !an.solve(f, last, k) {
+		if k == 0 || !an.solve(f, last, k, q[f*an.n:(f+1)*an.n]) {
 			an.cnt[f] = 0
 			copy(bi, bOut[lo:hi])
 			continue
@@ -160,18 +156,18 @@ func (an *anderson) step(bIn, bOut, viol, q []float64) (mixed bool) {
 func (an *anderson) ring(last, j int) int { return ((last-j)%an.m + an.m) % an.m }
 
 // solve computes γ for frame f from its last k differences by the
-// regularised normal equations, reporting false when they are singular or
-// not finite.
-func (an *anderson) solve(f, last, k int) bool {
+// normal equations weighted by the frame's barycenter qf, regularised,
+// reporting false when they are singular or not finite.
+func (an *anderson) solve(f, last, k int, qf []float64) bool {
 	w := 2 * an.n
 	lo, hi := f*w, (f+1)*w
 	r := an.rPrev[lo:hi]
 	a := an.ata[:k*k]
 	for p := 0; p < k; p++ {
 		dp := an.dR[an.ring(last, p)][lo:hi]
-		an.atb[p] = winner(an.wt, dp, r)
+		an.atb[p] = winner(qf, dp, r)
 		for q := 0; q <= p; q++ {
-			v := winner(an.wt, dp, an.dR[an.ring(last, q)][lo:hi])
+			v := winner(qf, dp, an.dR[an.ring(last, q)][lo:hi])
 			a[p*k+q], a[q*k+p] = v, v
 		}
 	}
@@ -182,6 +178,9 @@ func (an *anderson) solve(f, last, k int) bool {
 	if !(tr > 0) || math.IsInf(tr, 0) {
 		return false
 	}
+	// A relative Tikhonov term of 1e-10 (a customary safety margin, not
+	// tuned) keeps the Cholesky defined when differences are nearly
+	// collinear, without changing γ measurably otherwise.
 	for p := 0; p < k; p++ {
 		a[p*k+p] += 1e-10 * tr
 	}
@@ -227,10 +226,14 @@ func (an *anderson) solve(f, last, k int) bool {
 	return true
 }
 
+// winner returns Σ w_i·x_i·y_i over a frame's two columns (x and y of
+// length 2N), both weighted by the barycenter w (length N).
 func winner(w, x, y []float64) float64 {
+	n := len(w)
+	x0, x1, y0, y1 := x[:n], x[n:2*n], y[:n], y[n:2*n]
 	var s float64
-	for i, xi := range x {
-		s += w[i] * xi * y[i]
+	for i, wi := range w {
+		s += wi * (x0[i]*y0[i] + x1[i]*y1[i])
 	}
 	return s
 }

@@ -425,11 +425,14 @@ func TestFastAnderson(t *testing.T) {
 					}
 					for s := range fis[0].Recs() {
 						for j := range fis[0].Recs()[s] {
+							// Both converged to a violation of 1e-13: the
+							// reconstructions agree to about that.
 							if e := relErr(fis[1].Recs()[s][j], fis[0].Recs()[s][j]); e > 1e-10 {
 								t.Errorf("step %d rec[%d][%d]: Anderson and plain differ by %.3g", step, s, j, e)
 							}
 						}
 					}
+					// As in TestFastGMRES: adjoints solved to 1e-12.
 					if e := relErr(grads[1], grads[0]); e > 1e-8 {
 						t.Errorf("step %d: gradients differ by %.3g", step, e)
 					}
