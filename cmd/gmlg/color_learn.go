@@ -201,14 +201,10 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	}
 	if o.mode == "fast" {
 		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
-		if o.adjoint != "fixed-point" && o.adjoint != "gmres" {
-			return usagef("-adjoint %q: want fixed-point or gmres", o.adjoint)
+		if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
+			return err
 		}
-		params.Adjoint = o.adjoint
-		if o.anderson < 0 {
-			return usagef("-anderson %d: want a depth ≥ 0", o.anderson)
-		}
-		params.Anderson = o.anderson
+		params.Adjoint, params.Anderson = o.adjoint, o.anderson
 		for k, m := 0, n; k < o.coarse; k++ {
 			if m = learn.CoarseSide(m); m < 2 {
 				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)

@@ -131,13 +131,20 @@ func (m *modelParams) check() error {
 	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
 		return usagef("--tol must be a finite number ≥ 0, got %g", m.Tol)
 	}
-	switch m.Adjoint {
-	case "", "fixed-point", "gmres":
-	default:
-		return usagef("--adjoint: unknown solver %q (want fixed-point or gmres)", m.Adjoint)
+	if m.Adjoint == "" { // runs made before gmres was the default
+		return checkFastSolvers("--", "fixed-point", m.Anderson)
 	}
-	if m.Anderson < 0 {
-		return usagef("--anderson %d: want a depth ≥ 0", m.Anderson)
+	return checkFastSolvers("--", m.Adjoint, m.Anderson)
+}
+
+// checkFastSolvers validates fast mode's solver options (adjoint and
+// anderson, flags spelt with the prefix dash) for learn and colorlearn.
+func checkFastSolvers(dash, adjoint string, anderson int) error {
+	if adjoint != "fixed-point" && adjoint != "gmres" {
+		return usagef("%sadjoint: unknown solver %q (want fixed-point or gmres)", dash, adjoint)
+	}
+	if anderson < 0 {
+		return usagef("%sanderson %d: want a depth ≥ 0", dash, anderson)
 	}
 	return nil
 }
