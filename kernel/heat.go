@@ -320,6 +320,11 @@ func (h *Heat) Size() int { return h.g.n }
 // NumParams returns the number of edge weights.
 func (h *Heat) NumParams() int { return h.g.NumEdges() }
 
+// PreservesOnes reports that K·1 = 1 for every weight vector (both schemes:
+// L_w·1 = 0, so M·1 = 1 and Mcn·1 = 1), so that the weight gradient through
+// an application to the constant vector is zero (ot.OnesPreserving).
+func (h *Heat) PreservesOnes() bool { return true }
+
 // Info reports the factorisation backend, ordering and fill.
 func (h *Heat) Info() factor.Info {
 	h.check()

@@ -192,8 +192,30 @@ func TestHeatMassAndSymmetry(t *testing.T) {
 			if math.Abs(a-bb) > 1e-12*math.Abs(a) {
 				t.Errorf("%v: not symmetric: ⟨Kx,y⟩=%.17g, ⟨x,Ky⟩=%.17g", scheme, a, bb)
 			}
+			// K·1 = 1 for all weights, so its weight gradient is zero
+			// (PreservesOnes; the interpolators skip that adjoint),
+			// against the size of the gradient through K·x.
+			g1, gx := make([]float64, g.NumEdges()), make([]float64, g.NumEdges())
+			if err := h.Adjoint(nil, g1, ones, y, 1); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Adjoint(nil, gx, x, y, 1); err != nil {
+				t.Fatal(err)
+			}
+			if m1, mx := maxAbs(g1), maxAbs(gx); !h.PreservesOnes() || !(m1 <= 1e-12*mx) {
+				t.Errorf("%v: weight gradient through K·1 has max %.3g (through K·x %.3g), PreservesOnes %v",
+					scheme, m1, mx, h.PreservesOnes())
+			}
 		}
 	})
+}
+
+func maxAbs(x []float64) float64 {
+	var m float64
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
 }
 
 // TestSpecXiDelta checks the reference's kernel values (SPEC §12: 2-D n=8,

@@ -448,9 +448,12 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	if err := ip.endpointAdjoint(dk, gparam, grec, ip.gEnd, ip.abEnd, ip.g1); err != nil {
 		return fmt.Errorf("ot: Backward: %w", err)
 	}
-	// Through K·1 (shared by the endpoint rule and the first iteration).
-	if err := dk.Adjoint(nil, gparam, ip.ones, ip.g1, 1); err != nil {
-		return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
+	// Through K·1 (shared by the endpoint rule and the first iteration),
+	// unless K·1 = 1 for all parameters (OnesPreserving).
+	if !preservesOnes(dk) {
+		if err := dk.Adjoint(nil, gparam, ip.ones, ip.g1, 1); err != nil {
+			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
+		}
 	}
 	for _, g := range gparam {
 		if math.IsNaN(g) || math.IsInf(g, 0) {

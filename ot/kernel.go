@@ -27,3 +27,22 @@ type DiffKernel interface {
 	// gsrc must not overlap src or gdst.
 	Adjoint(gsrc, gparam, src, gdst []float64, cols int) error
 }
+
+// OnesPreserving is implemented by kernels with K·1 = 1 for every value of
+// their parameters, such as heat kernels (a graph Laplacian annihilates the
+// constants, so M·1 = 1 and K = M^−S keeps 1). The derivative of K·1 with
+// respect to the parameters is then zero, and the interpolators skip the
+// kernel adjoint through their application to the constant vector (one
+// Adjoint call of one column per gradient: at 32³ it is bound by reading
+// the factor 2·S times, like a call on many columns).
+type OnesPreserving interface {
+	// PreservesOnes reports whether K·1 = 1 holds for every parameter value.
+	PreservesOnes() bool
+}
+
+// preservesOnes reports whether k declares K·1 = 1 for every parameter
+// value.
+func preservesOnes(k Kernel) bool {
+	op, ok := k.(OnesPreserving)
+	return ok && op.PreservesOnes()
+}

@@ -195,6 +195,11 @@ func (h *heatGraph) setParams(theta []float64) {
 	}
 }
 
+// PreservesOnes: K·1 = 1 for every θ (ot.OnesPreserving), so that the
+// gradient tests of heatGraph cover the interpolators' skipped K·1 adjoint
+// (chainGibbs covers the other path).
+func (h *heatGraph) PreservesOnes() bool { return true }
+
 func (h *heatGraph) Size() int      { return h.n }
 func (h *heatGraph) NumParams() int { return len(h.edges) }
 
