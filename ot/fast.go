@@ -148,9 +148,10 @@ type WarmStart struct {
 // same affine map (the same two kernel applications per Krylov vector,
 // minimising the residual over all of them: on a slowly converging toy
 // case 9–11 map evaluations instead of 18–24). The parameter gradient is then accumulated once:
-// one Adjoint call on the N×2C block [a* | b*] of the kernel inputs at the
-// fixed point, with the sum of all adjoint contributions of each input, plus
-// one call for the endpoint frames and one for K·1, as in Interpolator.
+// one Adjoint call on the block [a* | b* | a_end] of the kernel inputs at
+// the fixed point and of the endpoint frames, with the sum of all adjoint
+// contributions of each input, plus one for K·1 unless the kernel keeps
+// K·1 = 1 (OnesPreserving), as in Interpolator.
 //
 // The fixed point has a one-parameter gauge freedom per frame, b_k → c_k·b_k
 // with Π c_k^λ_k = 1, which leaves q unchanged and gives J_b the eigenvalue
@@ -198,6 +199,7 @@ type FastInterpolator struct {
 	z, zNew  []float64   // N×C adjoint vector and its next iterate
 	aa       *anderson   // Anderson mixing of Forward, allocated on first use
 	krylov   [][]float64 // GMRES basis (AdjointRestart+1 blocks of N×C), allocated on first use
+	abar     [][]float64 // GMRES: K·v̄ of each basis vector and of the restart point (up to AdjointRestart+1 blocks), each allocated on first use
 	zs       []float64   // GMRES: a basis vector unscaled (N×C)
 	hess     []float64   // GMRES Hessenberg matrix, (restart+1)×restart, column-major
 	givC     []float64   // GMRES Givens rotations and right-hand side
@@ -305,7 +307,9 @@ func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 // 8·N·(13.5·C + 5E + 3) (8·N·(11.5·C + 3) without endpoint frames), one
 // N×C block of which is unused: no tape,
 // whatever the number of iterations. With AdjointGMRES the Krylov basis
-// adds 8·N·C·(AdjointRestart+2) (allocated by the first Backward), and
+// adds 8·N·C·(AdjointRestart+2) (allocated by the first Backward) and the
+// kernel images of the basis vectors one N×C block per vector used (at
+// most AdjointRestart+1; 2–6 in warm 32³ solves at tol 1e-3), and
 // Anderson mixing 8·N·C·(2·Anderson+3) (allocated by the first Forward).
 func (fi *FastInterpolator) MemoryBytes() int {
 	b := fi.base
@@ -314,6 +318,9 @@ func (fi *FastInterpolator) MemoryBytes() int {
 		len(fi.gsrc) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
 	if fi.set.AdjointGMRES {
 		f += (fi.set.AdjointRestart + 2) * len(fi.z)
+		for _, a := range fi.abar {
+			f += len(a)
+		}
 	}
 	if fi.set.Anderson > 0 {
 		f += (2*fi.set.Anderson + 3) * len(fi.z)
@@ -526,12 +533,41 @@ func (fi *FastInterpolator) forward(warm bool) error {
 
 // adjointStep evaluates the adjoint map at z: it sets v̄ (vb) and ū (ub)
 // from z and the loss gradient grec (nil: without it, the map's linear
-// part) and, unless dst is nil, writes the next iterate Kᵀ·ū into dst
-// (which may be zNew, the scratch it otherwise uses, but not z).
-func (fi *FastInterpolator) adjointStep(dst, z []float64, grec [][][]float64) error {
+// part), keeps ā = K·v̄ in abar (nil: in zNew, the scratch) and, unless dst
+// is nil, writes the next iterate Kᵀ·ū into dst (which may be zNew but
+// not z).
+func (fi *FastInterpolator) adjointStep(dst, z []float64, grec [][][]float64, abar []float64) error {
+	fi.adjointVb(z, grec)
+	if abar == nil {
+		abar = fi.zNew
+	}
+	if err := fi.k.Apply(abar, fi.vb, 2*fi.base.nInt); err != nil {
+		return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
+	}
+	fi.adjointUb(abar)
+	if dst == nil {
+		return nil
+	}
+	// The next iterate Kᵀ·ū.
+	if err := fi.k.Apply(dst, fi.ub, 2*fi.base.nInt); err != nil {
+		return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
+	}
+	return nil
+}
+
+// adjointUb sets ū = −ā⊙a/u from ā = K·v̄.
+func (fi *FastInterpolator) adjointUb(abar []float64) {
+	for i, ab := range abar {
+		fi.ub[i] = -ab * fi.a[i] / fi.u[i]
+	}
+}
+
+// adjointVb sets v̄ (vb) from z and the loss gradient grec (nil: the map's
+// linear part), the elementwise first half of the adjoint map; zNew is its
+// scratch.
+func (fi *FastInterpolator) adjointVb(z []float64, grec [][][]float64) {
 	b := fi.base
 	n := fi.n
-	c := 2 * b.nInt
 	for f := 0; f < b.nInt; f++ {
 		l0, l1 := b.lam0[f], b.lam1[f]
 		c0, c1 := 2*f, 2*f+1
@@ -572,21 +608,6 @@ func (fi *FastInterpolator) adjointStep(dst, z []float64, grec [][][]float64) er
 			vb1[i] = (qb*qi*l1 - z1[i]*bo1[i]) / v1[i]
 		}
 	}
-	// ā = Kᵀ·v̄ = K·v̄ (into zNew), ū = −ā⊙a/u.
-	if err := fi.k.Apply(fi.zNew, fi.vb, c); err != nil {
-		return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
-	}
-	for i, ab := range fi.zNew {
-		fi.ub[i] = -ab * fi.a[i] / fi.u[i]
-	}
-	if dst == nil {
-		return nil
-	}
-	// The next iterate Kᵀ·ū.
-	if err := fi.k.Apply(dst, fi.ub, c); err != nil {
-		return fmt.Errorf("ot: FastInterpolator.Backward: kernel: %w", err)
-	}
-	return nil
 }
 
 // adjointDiverge is the growth of the relative increment, over the
@@ -603,7 +624,7 @@ func (fi *FastInterpolator) adjointFixedPoint(grec [][][]float64) error {
 	best := math.Inf(1)
 	for m := 1; m <= fi.set.AdjointMaxIterations; m++ {
 		fi.stats.AdjointIterations = m
-		if err := fi.adjointStep(fi.zNew, fi.z, grec); err != nil {
+		if err := fi.adjointStep(fi.zNew, fi.z, grec, nil); err != nil {
 			return err
 		}
 		var diff, norm float64
@@ -639,12 +660,16 @@ func (fi *FastInterpolator) adjointFixedPoint(grec [][][]float64) error {
 }
 
 // adjointGMRES solves (I − L)·z = r for the affine adjoint map F(z) = L·z + r
-// by restarted GMRES from the stored z, then evaluates v̄ and ū at the
-// solution for the weight gradient.
+// by restarted GMRES from the stored z, and leaves v̄ and ū at the solution
+// for the weight gradient. Both are affine in z, and the map's first kernel
+// application gives ā = K·v̄ for every Krylov vector: kept (one block per
+// vector), they give ū at the solution by the same linear combination as z,
+// without the kernel application that evaluating it there would cost.
 func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 	m := fi.set.AdjointRestart
 	if fi.krylov == nil {
 		fi.krylov = make([][]float64, m+1)
+		fi.abar = make([][]float64, m+1)
 		for i := range fi.krylov {
 			fi.krylov[i] = make([]float64, len(fi.z))
 		}
@@ -652,18 +677,32 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 		fi.hess = make([]float64, (m+1)*m)
 		fi.givC, fi.givS, fi.givG = make([]float64, m), make([]float64, m), make([]float64, m+1)
 	}
+	// abar[m] holds ā at the restart point, abar[j] that of the map's
+	// linear part at Krylov vector j (allocated when first used: warm
+	// solves use a few).
+	abar := func(j int) []float64 {
+		if fi.abar[j] == nil {
+			fi.abar[j] = make([]float64, len(fi.z))
+		}
+		return fi.abar[j]
+	}
 	V, H, bw := fi.krylov, fi.hess, fi.bOut
 	h := func(i, j int) *float64 { return &H[j*(m+1)+i] }
 	maps := 0
 	nonFinite := func() error {
 		return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: maps, Hint: hintGrad}
 	}
+	// Whether v̄ and ū are those of the current z (after a residual
+	// evaluation) or must be rebuilt from the Krylov combination.
+	current := false
 	for maps < fi.set.AdjointMaxIterations {
 		// Residual r = F(z) − z.
-		if err := fi.adjointStep(V[0], fi.z, grec); err != nil {
+		a0 := abar(m)
+		if err := fi.adjointStep(V[0], fi.z, grec, a0); err != nil {
 			return err
 		}
 		maps++
+		current = true
 		for i, w := range bw {
 			V[0][i] *= w
 		}
@@ -681,9 +720,10 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 		fi.stats.AdjointResidual = beta / fz
 		if beta/fz <= fi.set.AdjointTol {
 			// Already within the tolerance (a warm start at a close
-			// point): still take the step to F(z), already computed, as
-			// the fixed-point iteration would, so that z follows the
-			// current point instead of staying the previous one's.
+			// point): the gradient takes v̄ and ū at this z, like the
+			// fixed-point iteration's at its last input, and z still
+			// steps to F(z), already computed, so that the next warm
+			// start follows the current point.
 			for i, w := range bw {
 				fi.z[i] += V[0][i] / w
 			}
@@ -700,7 +740,7 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 			for i, vi := range V[j] {
 				fi.zs[i] = vi / bw[i]
 			}
-			if err := fi.adjointStep(w, fi.zs, nil); err != nil {
+			if err := fi.adjointStep(w, fi.zs, nil, abar(j)); err != nil {
 				return err
 			}
 			maps++
@@ -742,7 +782,8 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 				break
 			}
 		}
-		// z += V·y, H[:k,:k]·y = g[:k] (upper triangular).
+		// z += V·y, H[:k,:k]·y = g[:k] (upper triangular), and likewise
+		// ā(z) = ā(z_restart) + Σ y_j·ā_j (into a0).
 		y := fi.givG[:k]
 		for i := k - 1; i >= 0; i-- {
 			for l := i + 1; l < k; l++ {
@@ -751,20 +792,27 @@ func (fi *FastInterpolator) adjointGMRES(grec [][][]float64) error {
 			y[i] /= *h(i, i)
 		}
 		for l, w := range bw {
-			var d float64
+			var d, da float64
 			for i := 0; i < k; i++ {
 				d += y[i] * V[i][l]
+				da += y[i] * fi.abar[i][l]
 			}
 			fi.z[l] += d / w
+			a0[l] += da
 		}
+		current = false
 		if fi.stats.AdjointResidual <= fi.set.AdjointTol {
 			fi.stats.AdjointConverged = true
 			break
 		}
 	}
 	fi.stats.AdjointIterations = maps
-	// v̄ and ū at the solution, for the weight gradient.
-	return fi.adjointStep(nil, fi.z, grec)
+	if !current {
+		// v̄ and ū at the solution: v̄ elementwise, ū from ā.
+		fi.adjointVb(fi.z, grec)
+		fi.adjointUb(abar(m))
+	}
+	return nil
 }
 
 func inner(x, y []float64) float64 {
@@ -848,8 +896,9 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 	if err := dk.Adjoint(gsrc, gparam, fi.src2[:cols*n], fi.g2[:cols*n], cols); err != nil {
 		return fmt.Errorf("ot: FastInterpolator.Backward: kernel adjoint: %w", err)
 	}
-	if fi.hasEnd {
-		// a_end = P/K·1: the gradient reaches K·1 (input 1) through it.
+	if fi.hasEnd && !preservesOnes(dk) {
+		// a_end = P/K·1: the gradient reaches K·1 (input 1) through it
+		// (nothing when K·1 = 1 for all parameters, OnesPreserving).
 		clear(fi.g1)
 		b.endK1Grad(fi.g1, gsrc[nc:])
 		if err := dk.Adjoint(nil, gparam, b.ones, fi.g1, 1); err != nil {
