@@ -191,6 +191,7 @@ type FastInterpolator struct {
 	src2     []float64 // N×(2C+E): a (first C columns) | b_in (next C) | the endpoints' a (E)
 	a, bIn   []float64 // views into src2
 	u, v     []float64 // N×C: K·b_in, K·a of the last iteration
+	uEnd     []float64 // N×(C+E): u | K·a_end (a warm Forward's first application)
 	bOut     []float64 // N×C: q/v
 	viol     []float64 // per column
 	gaugeS   []float64 // per frame: s = Σb'₁/Σb'₀ of the last iteration
@@ -256,7 +257,8 @@ func NewFastInterpolator(k Kernel, seqs []Sequence, s *FastSettings) (*FastInter
 	ne := n * base.nEnd
 	fi.src2 = make([]float64, 2*nc+ne)
 	fi.a, fi.bIn = fi.src2[:nc:nc], fi.src2[nc:2*nc:2*nc]
-	fi.u, fi.v, fi.bOut = base.tapeU, base.tapeV, base.b
+	fi.uEnd = make([]float64, nc+ne)
+	fi.u, fi.v, fi.bOut = fi.uEnd[:nc:nc], base.tapeV, base.b
 	fi.viol = make([]float64, c)
 	fi.gaugeS = make([]float64, base.nInt)
 	fi.gaugeS0 = make([]float64, base.nInt)
@@ -304,8 +306,8 @@ func (fi *FastInterpolator) Stats() FastStats { return fi.stats }
 func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 
 // MemoryBytes returns the size of the workspace in bytes, about
-// 8·N·(13.5·C + 5E + 3) (8·N·(11.5·C + 3) without endpoint frames), one
-// N×C block of which is unused: no tape,
+// 8·N·(14.5·C + 6E + 3) (8·N·(12.5·C + 3) without endpoint frames), two
+// N×C blocks of which (the Interpolator's a and u) are unused: no tape,
 // whatever the number of iterations. With AdjointGMRES the Krylov basis
 // adds 8·N·C·(AdjointRestart+2) (allocated by the first Backward) and the
 // kernel images of the basis vectors one N×C block per vector used (at
@@ -314,7 +316,7 @@ func (fi *FastInterpolator) Recs() [][][]float64 { return fi.base.recs }
 func (fi *FastInterpolator) MemoryBytes() int {
 	b := fi.base
 	f := len(b.k1) + len(b.ones) + len(b.q) + len(b.a) + len(b.b) + len(b.tapeU) + len(b.tapeV) +
-		len(b.aEnd) + len(b.rEnd) + len(fi.src2) + len(fi.z) + len(fi.zNew) + len(fi.g2) +
+		len(b.aEnd) + len(b.rEnd) + len(fi.uEnd) + len(fi.src2) + len(fi.z) + len(fi.zNew) + len(fi.g2) +
 		len(fi.gsrc) + len(fi.g1) + len(fi.warm.b) + len(fi.viol)
 	if fi.set.AdjointGMRES {
 		f += (fi.set.AdjointRestart + 2) * len(fi.z)
@@ -416,6 +418,18 @@ func (fi *FastInterpolator) fixGauge() {
 	}
 }
 
+// checkEnd reports an endpoint reconstruction r_end without finite
+// positive mass.
+func (fi *FastInterpolator) checkEnd() error {
+	b := fi.base
+	for e, r := range b.endRef {
+		if !positiveFinite(sum(b.col(b.rEnd, e))) {
+			return &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Hint: hintUnderflow}
+		}
+	}
+	return nil
+}
+
 func isNonFinite(err error) bool {
 	_, ok := err.(*NonFiniteError)
 	return ok
@@ -424,7 +438,17 @@ func isNonFinite(err error) bool {
 func (fi *FastInterpolator) forward(warm bool) error {
 	b := fi.base
 	fi.stats.Warm = warm
-	if fi.hasEnd || !warm {
+	// Warm with interior frames, the endpoint frames' K·a_end rides along
+	// with the first iteration's K·b (one kernel application instead of
+	// two), and for a kernel that keeps K·1 = 1 (OnesPreserving) K·1 is not
+	// computed: both save the cost of reading the factor 2·S times, which
+	// applications of a few columns are bound by at 32³. Cold, it runs as
+	// Interpolator's does, bitwise.
+	fuse := fi.hasEnd && fi.hasInter && warm
+	switch {
+	case fi.hasEnd && warm && preservesOnes(fi.k):
+		copy(b.k1, b.ones)
+	case fi.hasEnd || !warm:
 		if err := fi.k.Apply(b.k1, b.ones, 1); err != nil {
 			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
 		}
@@ -436,12 +460,14 @@ func (fi *FastInterpolator) forward(warm bool) error {
 				ae[i] = p[i] / b.k1[i]
 			}
 		}
-		if err := fi.k.Apply(b.rEnd, b.aEnd, b.nEnd); err != nil {
-			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
-		}
-		for e, r := range b.endRef {
-			if !positiveFinite(sum(b.col(b.rEnd, e))) {
-				return &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Hint: hintUnderflow}
+		if fuse {
+			copy(fi.src2[2*len(fi.a):], b.aEnd)
+		} else {
+			if err := fi.k.Apply(b.rEnd, b.aEnd, b.nEnd); err != nil {
+				return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+			}
+			if err := fi.checkEnd(); err != nil {
+				return err
 			}
 		}
 	}
@@ -466,13 +492,25 @@ func (fi *FastInterpolator) forward(warm bool) error {
 	mixed := false // whether this iteration's input is an Anderson mix
 	for it := 1; it <= fi.set.MaxIterations; it++ {
 		fi.stats.Iterations++
-		if it == 1 && !warm {
+		switch {
+		case it == 1 && !warm:
 			for j := 0; j < c; j++ {
 				copy(b.col(fi.u, j), b.k1)
 				copy(b.col(fi.bIn, j), b.ones)
 			}
-		} else if err := fi.k.Apply(fi.u, fi.bIn, c); err != nil {
-			return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+		case it == 1 && fuse:
+			// K·[b_in | a_end] into [u | r_end].
+			if err := fi.k.Apply(fi.uEnd, fi.src2[len(fi.a):], c+b.nEnd); err != nil {
+				return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+			}
+			copy(b.rEnd, fi.uEnd[len(fi.u):])
+			if err := fi.checkEnd(); err != nil {
+				return err
+			}
+		default:
+			if err := fi.k.Apply(fi.u, fi.bIn, c); err != nil {
+				return fmt.Errorf("ot: FastInterpolator.Forward: kernel: %w", err)
+			}
 		}
 		for j := 0; j < c; j++ {
 			aj, uj, pj := b.col(fi.a, j), b.col(fi.u, j), b.pole[j]
