@@ -210,9 +210,9 @@ func sumOf(v []float64) float64 {
 	return s
 }
 
-// TestFastWarmBookkeeping: with FromAccepted, an evaluation after a
-// rejected far trial starts from the accepted point's scalings (converged
-// at once when back at that point); without it, from the far trial's.
+// TestFastWarmBookkeeping: by default an evaluation after a rejected far
+// trial starts from the accepted point's scalings (converged at once when
+// back at that point); with FromPrevious, from the far trial's.
 // RestoreAccepted does the same on demand.
 func TestFastWarmBookkeeping(t *testing.T) {
 	g, _ := kernel.Cube(2, 5)
@@ -224,8 +224,9 @@ func TestFastWarmBookkeeping(t *testing.T) {
 	for i := range far {
 		far[i] = rng.Float64() - 0.5
 	}
-	for _, fromAcc := range []bool{false, true} {
-		obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{FromAccepted: fromAcc, Sinkhorn: ot.FastSettings{Tol: 1e-10}})
+	for _, fromPrev := range []bool{false, true} {
+		fromAcc := !fromPrev
+		obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{FromPrevious: fromPrev, Sinkhorn: ot.FastSettings{Tol: 1e-10}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,12 +242,12 @@ func TestFastWarmBookkeeping(t *testing.T) {
 		eval(far)
 		back := eval(x0)
 		if fromAcc && back > 2 || !fromAcc && back <= 2 {
-			t.Errorf("FromAccepted %v: %d iterations back at the accepted point (cold %d)", fromAcc, back, cold)
+			t.Errorf("FromPrevious %v: %d iterations back at the accepted point (cold %d)", fromPrev, back, cold)
 		}
 		eval(far)
 		obj.RestoreAccepted()
 		if it := eval(x0); it > 2 {
-			t.Errorf("FromAccepted %v: %d iterations after RestoreAccepted", fromAcc, it)
+			t.Errorf("FromPrevious %v: %d iterations after RestoreAccepted", fromPrev, it)
 		}
 		obj.ResetWarm()
 		if it := eval(x0); it != cold {
