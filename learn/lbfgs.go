@@ -40,6 +40,21 @@ type Settings struct {
 	// Callback, if set, is called after every accepted iteration. Returning
 	// an error stops the optimisation with that error (wrapped).
 	Callback func(*Progress) error
+	// Trial, if set, is called after every line-search evaluation that
+	// returned a value (to log how line searches went).
+	Trial func(Trial)
+}
+
+// Trial describes one line-search evaluation: the point x + Step·d of
+// iteration Iter (counting from 1), its Index-th trial (from 0) on the
+// L-BFGS direction or, when Steepest, on −g after the memory was dropped;
+// F0 and Slope = gᵀd at x, F and Deriv = ∇F(x + Step·d)ᵀd at the trial.
+// Sufficient decrease is F ≤ F0 + 1e-3·Step·Slope, the curvature condition
+// |Deriv| ≤ 0.9·|Slope|.
+type Trial struct {
+	Iter, Index               int
+	Steepest                  bool
+	Step, F0, Slope, F, Deriv float64
 }
 
 // Progress is what the callback receives after each accepted iteration. Its
@@ -235,7 +250,11 @@ func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resum
 					continue
 				}
 				ft = f
-				op, next, lerr := ls.Iterate(f, floats.Dot(gt, dir))
+				deriv := floats.Dot(gt, dir)
+				if set.Trial != nil {
+					set.Trial(Trial{Iter: st.Iter + 1, Index: k, Steepest: attempt > 0, Step: step, F0: st.F, Slope: slope, F: f, Deriv: deriv})
+				}
+				op, next, lerr := ls.Iterate(f, deriv)
 				if lerr != nil {
 					break
 				}

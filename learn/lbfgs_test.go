@@ -40,6 +40,36 @@ func TestMinimizeRosenbrock(t *testing.T) {
 	}
 }
 
+// TestMinimizeTrials: Settings.Trial sees every evaluation after the
+// starting point, and the last trial of each iteration is the accepted
+// point with the accepted value.
+func TestMinimizeTrials(t *testing.T) {
+	x0 := []float64{-1.2, 1, -1.2, 1}
+	var trials []Trial
+	var accepted []float64
+	res, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 25,
+		Trial: func(tr Trial) { trials = append(trials, tr) },
+		Callback: func(p *Progress) error {
+			accepted = append(accepted, p.F)
+			last := trials[len(trials)-1]
+			if last.Iter != p.Iter || last.F != p.F {
+				t.Errorf("iteration %d (F %v): last trial %+v", p.Iter, p.F, last)
+			}
+			return nil
+		}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trials) != res.State.Evals-1 || len(accepted) != 25 {
+		t.Fatalf("%d trials for %d evaluations, %d iterations", len(trials), res.State.Evals, len(accepted))
+	}
+	for i, tr := range trials {
+		if !(tr.Step > 0) || !(tr.Slope < 0) || tr.Iter < 1 || (i > 0 && tr.Index == 0 && !tr.Steepest && tr.Iter != trials[i-1].Iter+1) {
+			t.Errorf("trial %d: %+v", i, tr)
+		}
+	}
+}
+
 // TestResumeEqualsUninterrupted: stopping after k iterations and resuming from
 // the saved state gives bitwise the same result as an uninterrupted run.
 func TestResumeEqualsUninterrupted(t *testing.T) {

@@ -24,6 +24,10 @@ const colorIterationsFile = "iterations.tsv"
 // (-exact-every).
 const colorExactFile = "exact.tsv"
 
+// colorLinesearchFile logs every line-search evaluation of fast mode (see
+// learn.Trial), to see where evaluations beyond one per iteration went.
+const colorLinesearchFile = "linesearch.tsv"
+
 // colorResultFile is the summary a finished fast-mode run writes.
 const colorResultFile = "result.json"
 
@@ -119,6 +123,11 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		return err
 	}
 	defer tsv.Close()
+	lsTSV, err := colorAppendTSV(filepath.Join(o.out, colorLinesearchFile), "n\titer\ttrial\tsteepest\tstep\tf0\tslope\tf\tderiv")
+	if err != nil {
+		return err
+	}
+	defer lsTSV.Close()
 	// The exact-mode objective, for -exact-every and the final metric. It
 	// is built when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB
 	// at 32³) need not sit beside the fast levels' memory otherwise.
@@ -168,7 +177,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			fmt.Fprintf(logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, tolerance tightened %d times, %s\n",
 				r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Tightened, r.Elapsed.Round(time.Second))
 		},
-		Minimize: learn.Settings{Callback: func(p *learn.Progress) error {
+		Minimize: learn.Settings{Trial: func(t learn.Trial) {
+			fmt.Fprintf(lsTSV, "%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g\n", curBins, t.Iter, t.Index, t.Steepest, t.Step, t.F0, t.Slope, t.F, t.Deriv)
+		}, Callback: func(p *learn.Progress) error {
 			st, tot := cur.Stats(), cur.Totals()
 			el := elapsed()
 			fmt.Fprintf(logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",

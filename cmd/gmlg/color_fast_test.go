@@ -26,7 +26,7 @@ func TestColorLearnFast(t *testing.T) {
 		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0004.npy", "hists-0004.png",
-		"loss.npy", "checkpoint.gob", "iterations.tsv", "result.json"} {
+		"loss.npy", "checkpoint.gob", "iterations.tsv", "linesearch.tsv", "result.json"} {
 		if _, err := os.Stat(filepath.Join(full, f)); err != nil {
 			t.Errorf("missing output: %v", err)
 		}
@@ -50,8 +50,16 @@ func TestColorLearnFast(t *testing.T) {
 			t.Errorf("iterations.tsv line %v: no Sinkhorn or adjoint iterations recorded", r)
 		}
 	}
+	// linesearch.tsv: a header and at least one trial per iteration.
+	raw, err := os.ReadFile(filepath.Join(full, "linesearch.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(ls) < 7 || !strings.HasPrefix(ls[0], "n\titer\ttrial") {
+		t.Errorf("linesearch.tsv = %q, want a header and a trial per iteration", ls)
+	}
 	var res colorFastResult
-	raw, err := os.ReadFile(filepath.Join(full, "result.json"))
+	raw, err = os.ReadFile(filepath.Join(full, "result.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
