@@ -179,9 +179,11 @@ type WarmStart struct {
 // search; ResetWarm returns to the cold start. A Forward that fails leaves
 // the stored state unchanged.
 //
-// The workspace is allocated once by NewFastInterpolator; Forward and
-// Backward do not allocate (beyond what the kernel does). A
-// FastInterpolator is not safe for concurrent use.
+// The workspace is allocated by NewFastInterpolator, Anderson's and
+// GMRES's parts by the first Forward and Backward that need them (GMRES's
+// kernel images one block per Krylov vector, the first time a solve uses
+// that many); beyond that, Forward and Backward do not allocate (except
+// what the kernel does). A FastInterpolator is not safe for concurrent use.
 type FastInterpolator struct {
 	base *Interpolator // layout, poles, endpoint buffers, q and recs
 	k    Kernel
