@@ -79,6 +79,54 @@ func TestFastColdEqualsInterpolator(t *testing.T) {
 	}
 }
 
+// TestFastWarmEqualsCold: a warm Forward (K·a_end applied with the first
+// K·b, K·1 taken as 1 for OnesPreserving kernels) gives a cold Forward's
+// reconstructions, endpoint frames included, at a tight tolerance: after a
+// Forward at other parameters and back, for every layout and kernel.
+func TestFastWarmEqualsCold(t *testing.T) {
+	for _, tk := range convergentKernels() {
+		for _, sc := range seqCases {
+			t.Run(tk.name+"/"+sc.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(13, 14))
+				theta := tk.theta(rng)
+				k := tk.make(theta)
+				seqs := makeSeqs(rng, k.Size(), sc.times)
+				cold, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, Cold: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				warm, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := cold.Forward()
+				if err != nil {
+					t.Fatal(err)
+				}
+				perturb(rng, k, theta, 0.1)
+				if _, err := warm.Forward(); err != nil {
+					t.Fatal(err)
+				}
+				k.setParams(theta)
+				got, err := warm.Forward()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st := warm.Stats(); sc.name != "endpoints-only" && !st.Warm {
+					t.Fatalf("second Forward not warm: %+v", st)
+				}
+				for s := range want {
+					for j := range want[s] {
+						if e := relErr(got[s][j], want[s][j]); e > 1e-10 {
+							t.Errorf("rec[%d][%d]: warm differs from cold by %.3g", s, j, e)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestFastGradientFD checks the implicit gradient against central finite
 // differences of the converged objective (relative error ≤ 1e-5), for every
 // test kernel, sequence layout and loss.
