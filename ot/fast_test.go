@@ -115,6 +115,8 @@ func TestFastWarmEqualsCold(t *testing.T) {
 				if st := warm.Stats(); sc.name != "endpoints-only" && !st.Warm {
 					t.Fatalf("second Forward not warm: %+v", st)
 				}
+				// Both converged to a violation of 1e-13 (as in
+				// TestFastAnderson): they agree to about that.
 				for s := range want {
 					for j := range want[s] {
 						if e := relErr(got[s][j], want[s][j]); e > 1e-10 {
@@ -465,6 +467,8 @@ func TestFastGMRESKeptImages(t *testing.T) {
 			for i := range want {
 				want[i] *= -fi.a[i] / fi.u[i]
 			}
+			// Two ways of computing the same linear map: they differ by
+			// the round-off of up to AdjointRestart+1 combined blocks.
 			if e := relErr(fi.ub, want); e > 1e-10 {
 				t.Errorf("max %d step %d (%d maps, converged %v): ū differs from −K·v̄⊙a/u by %.3g",
 					maxIt, step, st.AdjointIterations, st.AdjointConverged, e)
