@@ -146,8 +146,8 @@ func TestMinimizeFastTighten(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	g, seqs, _ := recoveryData(t, 9, heat, 5, 30)
 	cfg := Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
-	run := func(tighten int) (*Result, float64) {
-		f, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-3}, Tighten: tighten})
+	run := func(tighten int, uncorrected bool) (*Result, float64) {
+		f, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-3}, Tighten: tighten, Uncorrected: uncorrected})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,11 +161,12 @@ func TestMinimizeFastTighten(t *testing.T) {
 		}
 		return res, res.F
 	}
-	plain, _ := run(-1)
+	plain, _ := run(-1, true)
 	if plain.Status != LinesearchFailure || plain.Tightened != 0 {
 		t.Fatalf("without tightening: %v after %d iterations, %d tightenings; the test needs a failed line search", plain.Status, plain.State.Iter, plain.Tightened)
 	}
-	tight, _ := run(0)
+	tight, _ := run(0, true)
+	corr, _ := run(0, false)
 	if tight.Tightened < 1 || tight.Tightened > DefaultTighten || tight.State.Iter <= plain.State.Iter {
 		t.Fatalf("with tightening: %v after %d iterations (plain: %d), %d tightenings", tight.Status, tight.State.Iter, plain.State.Iter, tight.Tightened)
 	}
@@ -183,6 +184,8 @@ func TestMinimizeFastTighten(t *testing.T) {
 		return v
 	}
 	fp, ft := sc(plain.X), sc(tight.X)
+	t.Logf("corrected: %v, %d iterations, %d evals, %d tightenings, F = %.10g", corr.Status, corr.State.Iter, corr.State.Evals, corr.Tightened, sc(corr.X))
+	t.Logf("tight: %d evals", tight.State.Evals)
 	t.Logf("plain: %d iterations, F = %.10g; tightened %d times: %d iterations, F = %.10g", plain.State.Iter, fp, tight.Tightened, tight.State.Iter, ft)
 	if !(ft < fp) {
 		t.Errorf("converged objective %.10g after tightening, %.10g without", ft, fp)

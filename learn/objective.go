@@ -109,8 +109,9 @@ type Objective struct {
 
 // Terms breaks an objective value down.
 type Terms struct {
-	Data        float64     // Σ losses
+	Data        float64     // Σ losses (plus Correction)
 	PerFrame    [][]float64 // loss of each frame of each sequence
+	Correction  float64     // fast mode: the first-order correction included in Data (FastOptions.Uncorrected); 0 otherwise
 	FC, FS      float64     // regulariser terms without λ (counted once)
 	Regularizer float64     // what the regularisers add to F
 	F           float64     // total
@@ -332,6 +333,7 @@ func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 	}
 	o.last.FC, o.last.FS = o.reg.Terms(o.theta)
 	o.last.Data = data
+	o.last.Correction = 0
 	o.last.Regularizer = reps * rv
 	f := data + reps*rv
 	o.last.F = f

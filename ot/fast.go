@@ -100,6 +100,12 @@ type FastStats struct {
 	AdjointIterations int
 	AdjointResidual   float64
 	AdjointConverged  bool
+	// Correction is zᵀ·(T̃(b) − b) at the last Backward (see
+	// FastInterpolator, "Corrected value"): added to the objective whose
+	// gradient Backward was given, it removes that objective's first-order
+	// error due to the unconverged scalings. 0 before any Backward and
+	// without interior frames.
+	Correction float64
 	// AndersonRestarts counts the frames whose Anderson history the last
 	// Forward discarded (see FastSettings.Anderson).
 	AndersonRestarts int
@@ -878,6 +884,25 @@ func axpy(y []float64, a float64, x []float64) {
 	}
 }
 
+// correction returns zᵀ·(T̃(b) − b), T̃ = G∘T the gauge-fixed iteration
+// and b the last iteration's input (T(b) is b', both moved to the gauge by
+// Forward; G scales b'₀ by s^λ₁ and b'₁ by s^−λ₀).
+func (fi *FastInterpolator) correction() float64 {
+	b := fi.base
+	var corr float64
+	for f := 0; f < b.nInt; f++ {
+		s := fi.gaugeS[f]
+		for k, ck := range [2]float64{math.Pow(s, b.lam1[f]), math.Pow(s, -b.lam0[f])} {
+			col := 2*f + k
+			z, bi, bo := b.col(fi.z, col), b.col(fi.bIn, col), b.col(fi.bOut, col)
+			for i, zi := range z {
+				corr += zi * (ck*bo[i] - bi[i])
+			}
+		}
+	}
+	return corr
+}
+
 // Backward writes into gparam (ADDING, like Interpolator.Backward) the
 // gradient with respect to the kernel parameters of a scalar objective of
 // the reconstructions of the last Forward, given its gradient grec (same
@@ -899,6 +924,7 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 	b := fi.base
 	b.checkGrads("FastInterpolator.Backward", dk, gparam, grec)
 	fi.stats.AdjointIterations, fi.stats.AdjointResidual, fi.stats.AdjointConverged = 0, 0, false
+	fi.stats.Correction = 0
 	c := 2 * b.nInt
 	if fi.hasInter {
 		if fi.set.Cold || !fi.warm.hasZ {
@@ -912,6 +938,7 @@ func (fi *FastInterpolator) Backward(gparam []float64, grec [][][]float64) error
 			return err
 		}
 		fi.warm.hasZ = true
+		fi.stats.Correction = fi.correction()
 	} else {
 		fi.stats.AdjointConverged = true
 	}
