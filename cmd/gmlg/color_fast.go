@@ -106,8 +106,12 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		Heat:       heat,
 		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	}
-	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, λ_s = %g; levels",
-		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), params.Anderson, o.lambdaS)
+	corr := "corrected"
+	if params.Uncorrected {
+		corr = "uncorrected"
+	}
+	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, %s objective, λ_s = %g; levels",
+		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), params.Anderson, corr, o.lambdaS)
 	for _, l := range sched {
 		m := n
 		for k := 0; k < l.Coarsen; k++ {
@@ -167,8 +171,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson}},
-		Resume:   resume,
+		Fast: learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson},
+			Uncorrected: params.Uncorrected},
+		Resume: resume,
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
 			cur, curBins = obj, dims[0]
 			theta = make([]float64, obj.Dim())

@@ -89,8 +89,8 @@ func TestColorLearnFast(t *testing.T) {
 	if f := strings.Split(lines[2], "\t"); f[4] != fmt.Sprintf("%.17g", res.FExact) {
 		t.Errorf("exact.tsv at iteration 4: F = %s, result.json f_exact = %.17g", f[4], res.FExact)
 	}
-	if p, err := colorReadParams(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 {
-		t.Errorf("params.json: adjoint %q, Anderson %d (%v), want the defaults gmres and 5", p.Adjoint, p.Anderson, err)
+	if p, err := colorReadParams(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 || p.Uncorrected {
+		t.Errorf("params.json: adjoint %q, Anderson %d, uncorrected %v (%v), want the defaults gmres, 5 and false", p.Adjoint, p.Anderson, p.Uncorrected, err)
 	}
 	m := colorTestNpy(t, filepath.Join(full, "metric.npy"))
 	if len(m.Data) != 3*216 {
@@ -109,12 +109,13 @@ func TestColorLearnFast(t *testing.T) {
 		"-iters", "4", "-resume", "-q", "-o", part, data); code != 1 || !strings.Contains(msg, "differ") {
 		t.Errorf("resume of a fast run in exact mode: exit %d (%s), want 1 and a message about differing settings", code, msg)
 	}
-	// Resumed with the other solvers (they do not change the model).
-	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-resume", "-adjoint", "fixed-point", "-anderson", "0", "-o", part, data)...); code != 0 {
+	// Resumed with the other solvers and without the objective's correction
+	// (they do not change the model).
+	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-resume", "-adjoint", "fixed-point", "-anderson", "0", "-uncorrected", "-o", part, data)...); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
-	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 {
-		t.Errorf("resumed params.json: adjoint %q, Anderson %d (%v), want fixed-point and 0", p.Adjoint, p.Anderson, err)
+	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 || !p.Uncorrected {
+		t.Errorf("resumed params.json: adjoint %q, Anderson %d, uncorrected %v (%v), want fixed-point, 0 and true", p.Adjoint, p.Anderson, p.Uncorrected, err)
 	}
 	var res2 colorFastResult
 	raw, err = os.ReadFile(filepath.Join(part, "result.json"))

@@ -61,6 +61,7 @@ type colorLearnOptions struct {
 	exactEvery    int
 	adjoint       string
 	anderson      int
+	uncorrected   bool
 	quiet         bool
 }
 
@@ -116,6 +117,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
 			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 			fs.IntVar(&o.anderson, "anderson", 5, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off: plain iterations)")
+			fs.BoolVar(&o.uncorrected, "uncorrected", false, "fast mode: use the objective at the last Sinkhorn iterate, without the first-order correction from the adjoint vector (noisier; see learn.FastOptions.Uncorrected)")
 			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds); 0 = only at the end")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
@@ -204,7 +206,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
 			return err
 		}
-		params.Adjoint, params.Anderson = o.adjoint, o.anderson
+		params.Adjoint, params.Anderson, params.Uncorrected = o.adjoint, o.anderson, o.uncorrected
 		for k, m := 0, n; k < o.coarse; k++ {
 			if m = learn.CoarseSide(m); m < 2 {
 				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
