@@ -89,6 +89,12 @@ type FastTotals struct {
 // previous evaluation, with FastOptions.FromPrevious); the optimiser tells
 // it which points it accepted through Accepter.
 //
+// An evaluation with a gradient returns F corrected to first order for the
+// unconverged scalings (FastOptions.Uncorrected): its error is then of
+// second order in the marginal tolerance, so it hardly depends on where the
+// warm start came from, and the line searches of MinimizeFast see the
+// function rather than that noise.
+//
 // F is therefore not the function of exact mode: the two agree as L → ∞.
 // Evaluate a metric learnt in fast mode with an Objective to compare it
 // with exact mode. A FastObjective implements Function (and Accepter) so

@@ -1,6 +1,7 @@
 package ot
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -609,6 +610,83 @@ func TestFastCorrection(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestFastReevaluation: started from the state a point's evaluation ended
+// with (SaveWarm/LoadWarm), an evaluation at the same parameters takes one
+// Sinkhorn iteration and one adjoint map, and returns the same corrected
+// value and gradient; at a nearby point along a direction d the corrected
+// value changes at the rate the gradient gives (what a line search needs
+// near its start). Before the warm start stored the last iteration's input,
+// the value at the same point differed by the tolerance-level error.
+func TestFastReevaluation(t *testing.T) {
+	for _, tk := range convergentKernels() {
+		for _, set := range []FastSettings{{Tol: 1e-3, AdjointGMRES: true, Anderson: 3}, {Tol: 1e-3, AdjointGMRES: true}, {Tol: 1e-3}} {
+			t.Run(fmt.Sprintf("%s/anderson%d/gmres%v", tk.name, set.Anderson, set.AdjointGMRES), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(81, 82))
+				theta := tk.theta(rng)
+				k := tk.make(theta)
+				n := k.Size()
+				fi, err := NewFastInterpolator(k, makeSeqs(rng, n, seqCases[0].times), &set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				obs := randObs(rng, fi.Recs(), n)
+				eval := func(th []float64) (float64, []float64, FastStats) {
+					k.setParams(th)
+					grec := shapeLike(fi.Recs())
+					f := fastObjective(t, fi, KL, obs, grec)
+					g := make([]float64, k.NumParams())
+					if err := fi.Backward(g, grec); err != nil {
+						t.Fatal(err)
+					}
+					st := fi.Stats()
+					return f + st.Correction, g, st
+				}
+				f0, g0, _ := eval(theta)
+				var saved WarmStart
+				fi.SaveWarm(&saved)
+				other := append([]float64(nil), theta...)
+				for i := range other {
+					other[i] *= 1 + 0.1*(rng.Float64()-0.5)
+				}
+				eval(other) // moves the warm state away
+				fi.LoadWarm(&saved)
+				f1, g1, st := eval(theta)
+				if st.Iterations != 1 || st.AdjointIterations != 1 {
+					t.Errorf("re-evaluation took %d Sinkhorn iterations and %d adjoint maps, want 1 and 1", st.Iterations, st.AdjointIterations)
+				}
+				if d := math.Abs(f1-f0) / math.Abs(f0); d > 1e-12 {
+					t.Errorf("re-evaluated value %.15g, first %.15g (relative %.2g)", f1, f0, d)
+				}
+				if e := relErr(g1, g0); e > 1e-10 {
+					t.Errorf("re-evaluated gradient differs by %.3g", e)
+				}
+				// Along a random direction: the value's central difference
+				// over ±h against the gradient's slope.
+				dir := randVec(rng, len(theta), -1, 1)
+				const h = 1e-6
+				at := func(s float64) float64 {
+					th := append([]float64(nil), theta...)
+					for i := range th {
+						th[i] += s * dir[i] * theta[i]
+					}
+					fi.LoadWarm(&saved)
+					f, _, _ := eval(th)
+					return f
+				}
+				scaled := 0.0
+				for i := range dir {
+					scaled += g0[i] * dir[i] * theta[i]
+				}
+				fd := (at(h) - at(-h)) / (2 * h)
+				t.Logf("slope %.10g, central difference %.10g", scaled, fd)
+				if math.Abs(fd-scaled) > 1e-6*math.Abs(scaled) {
+					t.Errorf("central difference %.10g of the value, gradient's slope %.10g", fd, scaled)
+				}
+			})
 		}
 	}
 }
