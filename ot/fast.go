@@ -100,11 +100,12 @@ type FastStats struct {
 	AdjointIterations int
 	AdjointResidual   float64
 	AdjointConverged  bool
-	// Correction is zᵀ·(T̃(b) − b) at the last Backward (see
-	// FastInterpolator, "Corrected value"): added to the objective whose
-	// gradient Backward was given, it removes that objective's first-order
-	// error due to the unconverged scalings. 0 before any Backward and
-	// without interior frames.
+	// Correction is zᵀ·(T̃(b) − b) at the last Backward, b the last
+	// iteration's input: added to the objective whose gradient Backward
+	// was given, it removes that objective's first-order error due to the
+	// unconverged scalings (see FastInterpolator, "Warm start", for the
+	// resulting Lagrangian). 0 before any Backward and without interior
+	// frames; meaningless when AdjointConverged is false.
 	Correction float64
 	// AndersonRestarts counts the frames whose Anderson history the last
 	// Forward discarded (see FastSettings.Anderson).
