@@ -51,9 +51,10 @@ type FastOptions struct {
 	// increment), the first-order term of the difference between the
 	// converged objective and its value at the unconverged scalings, which
 	// leaves an error of second order in the marginal violation. On the
-	// package ot test cases at tolerance 1e-3 the error fell from 1e-5 to
-	// 1e-8; the value then barely depends on the warm start's path, which
-	// is what the line search needs. Evaluations without a gradient (no
+	// package ot test cases (ot.TestFastCorrection) the error fell to
+	// 0.004–0.14 of itself at tolerance 1e-3 and to 2e-4–0.009 at 1e-4;
+	// the value then barely depends on the warm start's path, which is
+	// what the line search needs. Evaluations without a gradient (no
 	// adjoint vector) are never corrected.
 	Uncorrected bool
 	// Tighten bounds how often MinimizeFast divides the tolerances by 10

@@ -105,7 +105,7 @@ type FastStats struct {
 	// was given, it removes that objective's first-order error due to the
 	// unconverged scalings (see FastInterpolator, "Warm start", for the
 	// resulting Lagrangian). 0 before any Backward and without interior
-	// frames; meaningless when AdjointConverged is false.
+	// frames; when AdjointConverged is false it is only as good as z.
 	Correction float64
 	// AndersonRestarts counts the frames whose Anderson history the last
 	// Forward discarded (see FastSettings.Anderson).
@@ -415,6 +415,12 @@ func (fi *FastInterpolator) Forward() ([][][]float64, error) {
 	return fi.base.recs, nil
 }
 
+// gaugeFactors returns frame f's gauge scalings for the ratio s = Σb₁/Σb₀:
+// c₀ = s^λ₁ and c₁ = s^−λ₀ (Π c_k^λ_k = 1; scaled by them, Σb₀ = Σb₁).
+func (fi *FastInterpolator) gaugeFactors(f int, s float64) (c0, c1 float64) {
+	return math.Pow(s, fi.base.lam1[f]), math.Pow(s, -fi.base.lam0[f])
+}
+
 // fixGauge moves the last iteration along the gauge of each frame,
 // b_k → c_k·b_k with c₀ = s^λ₁, c₁ = s^−λ₀ and s = Σb₁/Σb₀ (so that Π c_k^λ_k
 // = 1 and afterwards Σb₀ = Σb₁), scaling u, a, v and b' alike: q is
@@ -423,10 +429,10 @@ func (fi *FastInterpolator) Forward() ([][][]float64, error) {
 func (fi *FastInterpolator) fixGauge() {
 	b := fi.base
 	for f := 0; f < b.nInt; f++ {
-		l0, l1 := b.lam0[f], b.lam1[f]
 		c0, c1 := 2*f, 2*f+1
 		s := sum(b.col(fi.bIn, c1)) / sum(b.col(fi.bIn, c0))
-		for k, ck := range [2]float64{math.Pow(s, l1), math.Pow(s, -l0)} {
+		g0, g1 := fi.gaugeFactors(f, s)
+		for k, ck := range [2]float64{g0, g1} {
 			col := 2*f + k
 			bi, uc, ac, vc, bo := b.col(fi.bIn, col), b.col(fi.u, col), b.col(fi.a, col), b.col(fi.v, col), b.col(fi.bOut, col)
 			for i := range bi {
@@ -639,7 +645,7 @@ func (fi *FastInterpolator) adjointVb(z []float64, grec [][][]float64) {
 		zg0, zg1 := b.col(z, c0), b.col(z, c1)
 		z0, z1 := b.col(fi.zNew, c0), b.col(fi.zNew, c1)
 		s, s0 := fi.gaugeS[f], fi.gaugeS0[f]
-		p0, p1 := math.Pow(s, l1), math.Pow(s, -l0)
+		p0, p1 := fi.gaugeFactors(f, s)
 		var d0, d1 float64
 		for i := 0; i < n; i++ {
 			d0 += zg0[i] * bo0[i]
@@ -904,8 +910,8 @@ func (fi *FastInterpolator) correction() float64 {
 	b := fi.base
 	var corr float64
 	for f := 0; f < b.nInt; f++ {
-		s := fi.gaugeS[f]
-		for k, ck := range [2]float64{math.Pow(s, b.lam1[f]), math.Pow(s, -b.lam0[f])} {
+		g0, g1 := fi.gaugeFactors(f, fi.gaugeS[f])
+		for k, ck := range [2]float64{g0, g1} {
 			col := 2*f + k
 			z, bi, bo := b.col(fi.z, col), b.col(fi.bIn, col), b.col(fi.bOut, col)
 			for i, zi := range z {
