@@ -184,9 +184,15 @@ type CoarseToFineSettings struct {
 	LevelStart func(level int, dims []int, obj *FastObjective)
 	// LevelDone, if set, is called after each level with its report.
 	LevelDone func(LevelReport)
+	// Polish, when Polish.Iters > 0, ends the run with L-BFGS on the exact
+	// objective (see Polish). Its iterations reach the Callback as level
+	// len(Schedule), and its report is the last of Levels.
+	Polish Polish
 	// Resume, if set, continues an interrupted run: the levels before
 	// Resume.Level are skipped and that level continues from
-	// Resume.State (a Progress.State of it). The warm start of the
+	// Resume.State (a Progress.State of it; Level len(Schedule) is the
+	// polish, whose state is the exact objective's). A resumed finest
+	// level scores its iterates for the polish afresh. The warm start of the
 	// Sinkhorn scalings is not part of the state, so a resumed level
 	// starts its first evaluation cold and the run is not bitwise that of
 	// an uninterrupted one.
@@ -212,12 +218,17 @@ type LevelReport struct {
 	// Tightened counts the tolerance tightenings after failed line
 	// searches (MinimizeFast).
 	Tightened int
+	// Exact marks the polish stage (F is the exact objective; Totals is
+	// zero), and From is the finest-level iteration it started from (0
+	// when it was resumed).
+	Exact bool
+	From  int
 }
 
 // CoarseToFineResult is the outcome of CoarseToFine.
 type CoarseToFineResult struct {
-	// Result is the finest level's (its X is the log of the final vertex
-	// metric on g).
+	// Result is the finest level's, or the polish's when there is one
+	// (its X is the log of the final vertex metric on g).
 	*Result
 	// Levels reports every level, coarsest first.
 	Levels []LevelReport
@@ -298,12 +309,29 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		}
 		levelSeqs = append(levelSeqs, cur)
 	}
+	if set.Polish.Iters < 0 || set.Polish.Every < 0 {
+		return nil, fmt.Errorf("learn: polish settings %+v must not be negative", set.Polish)
+	}
+	var pl *polisher
+	if set.Polish.Iters > 0 {
+		pl = newPolisher(set.Polish, g, seqs, &c)
+		defer pl.close()
+	}
+	polishLevel := len(sched)
 	first := 0
 	if r := set.Resume; r != nil {
-		if r.Level < 0 || r.Level >= len(sched) || r.State == nil {
-			return nil, fmt.Errorf("learn: coarse to fine: cannot resume at level %d of a %d-level schedule", r.Level, len(sched))
+		last := len(sched)
+		if pl != nil {
+			last++
 		}
-		if want := len(dims) * gridSize(levelDims[sched[r.Level].Coarsen]); len(r.State.X) != want {
+		if r.Level < 0 || r.Level >= last || r.State == nil {
+			return nil, fmt.Errorf("learn: coarse to fine: cannot resume at level %d of a %d-level schedule", r.Level, last)
+		}
+		coarsen := 0
+		if r.Level < len(sched) {
+			coarsen = sched[r.Level].Coarsen
+		}
+		if want := len(dims) * gridSize(levelDims[coarsen]); len(r.State.X) != want {
 			return nil, fmt.Errorf("learn: coarse to fine: resume state of length %d for level %d, want %d", len(r.State.X), r.Level, want)
 		}
 		first = r.Level
@@ -341,6 +369,9 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 				return cb(p)
 			}
 		}
+		if pl != nil && li == len(sched)-1 {
+			ms.Callback = pl.wrap(ms.Callback)
+		}
 		var resume *State
 		if li == first && set.Resume != nil {
 			resume = set.Resume.State
@@ -351,6 +382,9 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		start := time.Now()
 		res, err := MinimizeFast(ctx, obj, x0, &ms, resume)
 		obj.Close()
+		if res != nil && errors.Is(err, errExactRose) {
+			res.Status, err = ExactRose, nil
+		}
 		if res == nil {
 			return nil, fmt.Errorf("learn: coarse to fine, level %d (grid %v): %w", li, d, err)
 		}
@@ -370,5 +404,21 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		}
 		prevDims = d
 	}
-	return out, nil
+	if pl == nil {
+		return out, nil
+	}
+	var resume *State
+	if r := set.Resume; r != nil && r.Level == polishLevel {
+		resume = r.State
+	}
+	res, rep, err := pl.run(ctx, out.Result, set.Minimize, polishLevel, resume)
+	if res == nil {
+		return out, err
+	}
+	out.Levels = append(out.Levels, rep)
+	out.Result = res
+	if set.LevelDone != nil {
+		set.LevelDone(rep)
+	}
+	return out, err
 }

@@ -104,6 +104,9 @@ const (
 	LinesearchFailure
 	// Cancelled: the context was cancelled or the callback returned an error.
 	Cancelled
+	// ExactRose: CoarseToFine stopped its finest fast level for the polish
+	// because the exact objective of its iterates rose (see Polish).
+	ExactRose
 )
 
 func (s Status) String() string {
@@ -120,6 +123,8 @@ func (s Status) String() string {
 		return "line search failed"
 	case Cancelled:
 		return "cancelled"
+	case ExactRose:
+		return "stopped for the exact polish (the exact objective of the iterates rose)"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }

@@ -57,8 +57,8 @@ type colorLearnParams struct {
 	SaveEvery     int      `json:"save_every"`
 	Backend       string   `json:"backend"`
 	// Mode is "exact" (the reference; empty in runs made before fast mode)
-	// or "fast"; Tol, Coarse, CoarseIters, Adjoint, Anderson and
-	// Uncorrected are fast mode's settings. Adjoint, Anderson and
+	// or "fast"; Tol, Coarse, CoarseIters, Adjoint, Anderson, Uncorrected,
+	// Polish and PolishEvery are fast mode's settings. Adjoint, Anderson and
 	// Uncorrected choose solvers and how the objective is estimated, not
 	// the model: a run may resume with others (params.json then records the
 	// new ones).
@@ -69,6 +69,12 @@ type colorLearnParams struct {
 	Adjoint     string  `json:"adjoint,omitempty"`
 	Anderson    int     `json:"anderson,omitempty"`
 	Uncorrected bool    `json:"uncorrected,omitempty"`
+	// Polish is the number of exact-objective iterations that end a fast
+	// run (learn.Polish), PolishEvery the spacing of the exact scores of
+	// the finest level's iterates that choose their start; both 0 without
+	// -polish.
+	Polish      int `json:"polish,omitempty"`
+	PolishEvery int `json:"polish_every,omitempty"`
 }
 
 // colorListImages returns the files of dir matching pattern, sorted

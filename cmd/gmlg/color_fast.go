@@ -48,9 +48,13 @@ type colorFastResult struct {
 	// to compare with an exact-mode run.
 	FFast  float64 `json:"f_fast"`
 	FExact float64 `json:"f_exact"`
+	// PolishFrom is the finest-level iteration the polish (-polish) started
+	// from, 0 without one (or when it was resumed).
+	PolishFrom int `json:"polish_from,omitempty"`
 	// Seconds is the wall time of this invocation (a resumed run's
-	// earlier part not included), without the -exact-every evaluations;
-	// CPUSeconds the CPU time (all threads) of the same.
+	// earlier part not included), without the -exact-every evaluations
+	// (with -polish they are part of the method and included); CPUSeconds
+	// the CPU time (all threads) of the same.
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
@@ -67,11 +71,14 @@ type colorLevelSummary struct {
 	NotConverged int     `json:"not_converged"`
 	Tightened    int     `json:"tightened"` // tolerance ÷10 after a failed line search (learn.MinimizeFast)
 	Seconds      float64 `json:"seconds"`
+	// Exact marks the polish, whose f_fast is the exact objective.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // colorLearnFast is colorlearn -mode fast: learn.CoarseToFine over o.coarse
-// halvings of the n³ grid, checkpointing every iteration, then the exact
-// objective of the final metric.
+// halvings of the n³ grid (and with -polish its exact-objective polish),
+// checkpointing every iteration, then the exact objective of the final
+// metric.
 func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, hists [][]float64, params *colorLearnParams, heat kernel.HeatOptions, ckptPath string, logw io.Writer) error {
 	n := params.Bins
 	var resume *learn.CoarseToFineCheckpoint
@@ -119,6 +126,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		}
 		fmt.Fprintf(logw, " %d³×%d", m, l.MaxIter)
 	}
+	if params.Polish > 0 {
+		fmt.Fprintf(logw, ", then %d exact-objective iterations from the best %d³ iterate (scored every %d)", params.Polish, n, params.PolishEvery)
+	}
 	fmt.Fprintln(logw)
 
 	tsv, err := colorAppendTSV(filepath.Join(o.out, colorIterationsFile),
@@ -151,21 +161,22 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		return exact.Eval(nil, x)
 	}
 	var exactTSV *os.File
-	if o.exactEvery > 0 {
+	if o.exactEvery > 0 || params.Polish > 0 {
 		if exactTSV, err = colorAppendTSV(filepath.Join(o.out, colorExactFile), "iter\tseconds\tcpu_seconds\tf_fast\tf_exact"); err != nil {
 			return err
 		}
 		defer exactTSV.Close()
 	}
 	var (
-		cur     *learn.FastObjective
-		curBins int
-		theta   []float64
-		start   = time.Now()
-		cpu0    = bench.CPUTime()
-		aside   time.Duration // spent on -exact-every evaluations
-		asideC  time.Duration // CPU time of those
-		fine    = len(sched) - 1
+		cur       *learn.FastObjective
+		polishObj *learn.Objective
+		curBins   int
+		theta     []float64
+		start     = time.Now()
+		cpu0      = bench.CPUTime()
+		aside     time.Duration // spent on -exact-every evaluations
+		asideC    time.Duration // CPU time of those
+		fine      = len(sched) - 1
 	)
 	elapsed := func() time.Duration { return time.Since(start) - aside }
 	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
@@ -174,19 +185,33 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		Fast: learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson},
 			Uncorrected: params.Uncorrected},
 		Resume: resume,
+		Polish: learn.Polish{Iters: params.Polish, Every: params.PolishEvery,
+			Start: func(obj *learn.Objective) { polishObj = obj },
+			Scored: func(sc learn.PolishScore) {
+				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, elapsed().Seconds(), cpu().Seconds(), sc.FFast, sc.FExact)
+				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
+			}},
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
 			cur, curBins = obj, dims[0]
 			theta = make([]float64, obj.Dim())
 		},
 		LevelDone: func(r learn.LevelReport) {
+			if r.Exact {
+				fmt.Fprintf(logw, "polish done: %s after %d iterations from fine iteration %d, %d evaluations, exact-mode F = %.8g, %s\n",
+					r.Status, r.Iter, r.From, r.Evals, r.F, r.Elapsed.Round(time.Second))
+				return
+			}
 			fmt.Fprintf(logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, tolerance tightened %d times, %s\n",
 				r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Tightened, r.Elapsed.Round(time.Second))
 		},
 		Minimize: learn.Settings{Trial: func(t learn.Trial) {
 			fmt.Fprintf(lsTSV, "%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g\n", curBins, t.Iter, t.Index, t.Steepest, t.Step, t.F0, t.Slope, t.F, t.Deriv)
 		}, Callback: func(p *learn.Progress) error {
-			st, tot := cur.Stats(), cur.Totals()
 			el := elapsed()
+			if p.Level == len(sched) {
+				return colorPolishIteration(o, p, n, hists, polishObj, tsv, logw, el, cpu(), ckptPath)
+			}
+			st, tot := cur.Stats(), cur.Totals()
 			fmt.Fprintf(logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",
 				p.Level, curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
 			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
@@ -197,7 +222,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			if p.Level != fine {
 				return nil
 			}
-			if o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
+			if params.Polish == 0 && o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
 				t0, c0, cpuNow := time.Now(), bench.CPUTime(), cpu()
 				fe, err := exactF(p.X)
 				if err != nil {
@@ -232,23 +257,67 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		return fmt.Errorf("exact objective of the final metric: %w", err)
 	}
 	iter := res.State.Iter
-	if err := colorSnapshot(o.out, iter, res.X, n, hists, exact.Reconstructions()[0]); err != nil {
+	tag := fmt.Sprintf("%04d", iter)
+	polished := len(res.Levels) > 0 && res.Levels[len(res.Levels)-1].Exact
+	if polished {
+		tag = "polish-" + tag
+	}
+	if err := colorSnapshotTag(o.out, tag, res.X, n, hists, exact.Reconstructions()[0]); err != nil {
 		return err
+	}
+	if theta == nil { // a resumed polish starts no fast level
+		theta = make([]float64, len(res.X))
 	}
 	if err := colorSaveProgress(o.out, res.State.Losses, res.X, theta); err != nil {
 		return err
 	}
-	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact, Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
+	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact,
+		Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
 	for _, l := range res.Levels {
+		if l.Exact {
+			summary.PolishFrom = l.From
+		} else {
+			summary.FFast = l.F // the finest fast level's is the last
+		}
 		summary.Levels = append(summary.Levels, colorLevelSummary{Bins: l.Dims[0], Iter: l.Iter, Evals: l.Evals, F: l.F,
 			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,
-			NotConverged: l.Totals.NotConverged, Tightened: l.Tightened, Seconds: l.Elapsed.Seconds()})
+			NotConverged: l.Totals.NotConverged, Tightened: l.Tightened, Seconds: l.Elapsed.Seconds(), Exact: l.Exact})
 	}
 	if err := runinfo.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
 		return err
 	}
+	if polished {
+		fmt.Fprintf(logw, "done: %s after %d polish iterations (from fine iteration %d) in %s; exact-mode F = %.10g; metric in %s\n",
+			res.Status, iter, summary.PolishFrom, seconds.Round(time.Second), fExact, filepath.Join(o.out, "metric.npy"))
+		return nil
+	}
 	fmt.Fprintf(logw, "done: %s after %d fine iterations in %s; F_fast = %.10g, exact-mode F at this metric = %.10g; metric in %s\n",
 		res.Status, iter, seconds.Round(time.Second), res.F, fExact, filepath.Join(o.out, "metric.npy"))
+	return nil
+}
+
+// colorPolishIteration records an iteration of fast mode's exact polish
+// (-polish): the log line, a row of iterations.tsv (level = the schedule's
+// length, Sinkhorn iterations = L per evaluation, no adjoint iterations),
+// the checkpoint, loss.npy and metric.npy (the polish's own losses), and
+// the snapshots, tagged polish-XXXX.
+func colorPolishIteration(o *colorLearnOptions, p *learn.Progress, n int, hists [][]float64, obj *learn.Objective,
+	tsv io.Writer, logw io.Writer, el, cpu time.Duration, ckptPath string) error {
+	fmt.Fprintf(logw, "polish (exact, %d³) iter %4d  F = %.10g  |g| = %.4g  evals %d  elapsed %s\n",
+		n, p.Iter, p.F, p.GradNorm, p.Evals, el.Round(time.Second))
+	fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, n, p.Iter, p.F, p.Evals,
+		o.L, 0, o.L*p.Evals, 0, el.Seconds(), cpu.Seconds())
+	if err := colorSaveFastCheckpoint(ckptPath, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
+		return err
+	}
+	theta := make([]float64, len(p.X))
+	if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
+		return err
+	}
+	if p.Iter == 1 || p.Iter%o.saveEvery == 0 {
+		// The last evaluation was the accepted point's: its reconstructions.
+		return colorSnapshotTag(o.out, fmt.Sprintf("polish-%04d", p.Iter), p.X, n, hists, obj.Reconstructions()[0])
+	}
 	return nil
 }
 

@@ -137,3 +137,99 @@ func TestColorLearnFast(t *testing.T) {
 		t.Errorf("metric of a fast-mode checkpoint: %v", err)
 	}
 }
+
+// TestColorLearnFastPolish runs colorlearn -mode fast -polish: the finest
+// level's iterates are scored every -exact-every iterations into exact.tsv,
+// the polish's iterations follow in iterations.tsv (level 2, after the two
+// fast levels) with snapshots tagged polish-XXXX, result.json reports the
+// polish (its start, its exact objective, which is f_exact), and a resumed
+// run continues from the polish's checkpoint only with the same -polish.
+func TestColorLearnFastPolish(t *testing.T) {
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	colorTestFrames(t, data, 4)
+	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
+		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q", "-iters", "4", "-exact-every", "2"}
+	out := filepath.Join(tmp, "run")
+	if code, msg := colorTestRun(t, append(args, "-polish", "3", "-o", out, data)...); code != 0 {
+		t.Fatalf("colorlearn -polish: exit %d: %s", code, msg)
+	}
+	for _, f := range []string{"metric-0004.npy", "metric-polish-0001.npy", "metric-polish-0002.npy", "metric-polish-0003.npy",
+		"hists-polish-0003.png", "result.json", "exact.tsv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing output: %v", err)
+		}
+	}
+	var res colorFastResult
+	raw, err := os.ReadFile(filepath.Join(out, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Levels) != 3 || res.Levels[1].Exact || !res.Levels[2].Exact || res.Levels[2].Iter != 3 {
+		t.Fatalf("result.json levels %+v: want 3³, 6³ and a 3-iteration polish", res.Levels)
+	}
+	if res.PolishFrom != 2 && res.PolishFrom != 4 {
+		t.Errorf("polish_from = %d, want a scored iteration (2 or 4)", res.PolishFrom)
+	}
+	if res.FFast != res.Levels[1].F {
+		t.Errorf("f_fast = %.17g, the 6³ level's F is %.17g", res.FFast, res.Levels[1].F)
+	}
+	// The polish's F is the exact objective at the final metric, which
+	// colorlearn evaluates again for f_exact.
+	if d := math.Abs(res.FExact-res.Levels[2].F) / res.FExact; d > 1e-12 {
+		t.Errorf("f_exact %.17g, the polish's F %.17g", res.FExact, res.Levels[2].F)
+	}
+	raw, err = os.ReadFile(filepath.Join(out, "exact.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2\t") || !strings.HasPrefix(lines[2], "4\t") {
+		t.Fatalf("exact.tsv = %q, want a header and the scores of iterations 2 and 4", lines)
+	}
+	var best float64 = math.Inf(1)
+	for _, l := range lines[1:] {
+		var f float64
+		fmt.Sscan(strings.Split(l, "\t")[4], &f)
+		best = math.Min(best, f)
+	}
+	if !(res.FExact < best) {
+		t.Errorf("polished f_exact %.17g not below the best score %.17g", res.FExact, best)
+	}
+	raw, err = os.ReadFile(filepath.Join(out, "iterations.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(rows) != 1+2+4+3 || !strings.HasPrefix(rows[len(rows)-1], "2\t6\t3\t") {
+		t.Errorf("iterations.tsv = %q, want a header, 2 + 4 fast rows and 3 polish rows (level 2)", rows)
+	}
+	if p, err := colorReadParams(filepath.Join(out, colorParamsFile)); err != nil || p.Polish != 3 || p.PolishEvery != 2 {
+		t.Errorf("params.json: polish %d every %d (%v), want 3 and 2", p.Polish, p.PolishEvery, err)
+	}
+	// Resuming from the polish's last checkpoint: nothing left to do but
+	// the final snapshot; with another -polish the settings differ.
+	if code, msg := colorTestRun(t, append(args, "-polish", "4", "-resume", "-o", out, data)...); code != 1 || !strings.Contains(msg, "differ") {
+		t.Errorf("resume with another -polish: exit %d (%s), want 1 and a message about differing settings", code, msg)
+	}
+	if code, msg := colorTestRun(t, append(args, "-polish", "3", "-resume", "-o", out, data)...); code != 0 {
+		t.Fatalf("resume of the polish: exit %d: %s", code, msg)
+	}
+	var res2 colorFastResult
+	if raw, err = os.ReadFile(filepath.Join(out, "result.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res2); err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Levels) != 1 || !res2.Levels[0].Exact || res2.FExact != res.FExact {
+		t.Errorf("resumed result.json %+v: want the polish alone, at f_exact %.17g", res2, res.FExact)
+	}
+	// -polish is fast mode's.
+	if code, msg := colorTestRun(t, "colorlearn", "-polish", "2", "-q", "-o", filepath.Join(tmp, "x"), data); code != 2 || !strings.Contains(msg, "fast mode only") {
+		t.Errorf("exact mode with -polish: exit %d (%s), want 2", code, msg)
+	}
+}

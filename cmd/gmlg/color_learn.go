@@ -62,6 +62,7 @@ type colorLearnOptions struct {
 	adjoint       string
 	anderson      int
 	uncorrected   bool
+	polish        int
 	quiet         bool
 }
 
@@ -118,7 +119,8 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 			fs.IntVar(&o.anderson, "anderson", 5, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off: plain iterations)")
 			fs.BoolVar(&o.uncorrected, "uncorrected", false, "fast mode: use the objective at the last Sinkhorn iterate, without the first-order correction from the adjoint vector (noisier; see learn.FastOptions.Uncorrected)")
-			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds); 0 = only at the end")
+			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds, except with -polish, where these scores choose the polish's start: 0 then means 10); 0 = only at the end")
+			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every -exact-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -155,8 +157,10 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
 	case o.mode == "fast" && o.store:
 		return usagef("-store applies to exact mode only (fast mode's kernel applications are not differentiated one by one)")
-	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0):
-		return usagef("-tol and -coarse-iters must be positive, -coarse and -exact-every non-negative")
+	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0 || o.polish < 0):
+		return usagef("-tol and -coarse-iters must be positive, -coarse, -exact-every and -polish non-negative")
+	case o.mode != "fast" && o.polish != 0:
+		return usagef("-polish applies to fast mode only (exact mode minimises the exact objective throughout)")
 	}
 	files, err := colorListImages(dir, o.pattern)
 	if err != nil {
@@ -207,6 +211,12 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 			return err
 		}
 		params.Adjoint, params.Anderson, params.Uncorrected = o.adjoint, o.anderson, o.uncorrected
+		if o.polish > 0 {
+			params.Polish, params.PolishEvery = o.polish, o.exactEvery
+			if params.PolishEvery == 0 {
+				params.PolishEvery = 10
+			}
+		}
 		for k, m := 0, n; k < o.coarse; k++ {
 			if m = learn.CoarseSide(m); m < 2 {
 				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
@@ -343,11 +353,16 @@ func colorSaveProgress(dir string, losses, x, theta []float64) error {
 // metric-IIII.png and hists-IIII.png (the observed histograms above their
 // reconstructions recs) into dir.
 func colorSnapshot(dir string, iter int, x []float64, n int, hists, recs [][]float64) error {
+	return colorSnapshotTag(dir, fmt.Sprintf("%04d", iter), x, n, hists, recs)
+}
+
+// colorSnapshotTag is colorSnapshot with the files' tag given (fast mode's
+// polish writes metric-polish-XXXX.npy, …).
+func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float64) error {
 	theta := make([]float64, len(x))
 	for i, v := range x {
 		theta[i] = math.Exp(v)
 	}
-	tag := fmt.Sprintf("%04d", iter)
 	a := &npyfile.Array{Shape: []int{3, len(x) / 3}, Data: theta}
 	if err := npyfile.WriteFile(filepath.Join(dir, "metric-"+tag+".npy"), a, nil); err != nil {
 		return err
@@ -375,7 +390,8 @@ func colorCheckResume(path string, p *colorLearnParams) error {
 	if old.DataSHA256 != p.DataSHA256 || old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
 		old.L != p.L || old.Loss != p.Loss || old.LambdaC != p.LambdaC || old.LambdaS != p.LambdaS ||
 		old.DropSaturated != p.DropSaturated || colorMode(old.Mode) != colorMode(p.Mode) ||
-		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters {
+		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters ||
+		old.Polish != p.Polish || old.PolishEvery != p.PolishEvery {
 		return fmt.Errorf("-resume: the data or settings differ from those of %s", path)
 	}
 	return nil

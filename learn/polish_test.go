@@ -1,0 +1,210 @@
+package learn
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/gmlg/gmlg/kernel"
+)
+
+// polishCase is a small coarse-to-fine run with a polish: the 2-D recovery
+// toy at 13² (from 7²), with few exact Sinkhorn iterations (L) so that the
+// exact objective parts from the converged one while the metric sharpens.
+type polishCase struct {
+	g    *kernel.Graph
+	seqs []Sequence
+	cfg  Config
+}
+
+func newPolishCase(t *testing.T, L int) polishCase {
+	t.Helper()
+	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
+	g, seqs, _ := recoveryData(t, 13, heat, 4, 30)
+	return polishCase{g, seqs, Config{Heat: heat, Iterations: L, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}}
+}
+
+// polishRun is what a polished CoarseToFine run reported.
+type polishRun struct {
+	res    *CoarseToFineResult
+	scores []PolishScore
+	xs     map[int][]float64 // finest-level iterates, by iteration
+	firstF float64           // F0 of the polish's first line search
+	states []*State          // polish states, by iteration − 1
+}
+
+func (c polishCase) run(t *testing.T, fine int, pol Polish, resume *CoarseToFineCheckpoint) polishRun {
+	t.Helper()
+	r := polishRun{xs: map[int][]float64{}, firstF: math.NaN()}
+	sched := []Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: fine}}
+	polishing := false
+	pol.Scored = func(s PolishScore) { r.scores = append(r.scores, s) }
+	res, err := CoarseToFine(context.Background(), c.g, c.seqs, &c.cfg, &CoarseToFineSettings{
+		Schedule: sched,
+		Polish:   pol,
+		Resume:   resume,
+		Minimize: Settings{
+			Callback: func(p *Progress) error {
+				switch p.Level {
+				case 1:
+					r.xs[p.Iter] = slices.Clone(p.X)
+				case 2:
+					r.states = append(r.states, p.State.Clone())
+				}
+				return nil
+			},
+			Trial: func(tr Trial) {
+				if polishing && math.IsNaN(r.firstF) {
+					r.firstF = tr.F0
+				}
+			},
+		},
+		LevelDone: func(rep LevelReport) { polishing = rep.Level == len(sched)-1 },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.res = res
+	return r
+}
+
+// TestCoarseToFinePolish checks the polish stage: the finest level's
+// iterates are scored with the exact objective every Polish.Every
+// iterations (the scores are that objective, recomputed independently);
+// the level stops at the first score above the best (status ExactRose)
+// or at its end, whose iterate is then scored; the polish starts from the
+// best score's iterate (its first line search starts from that score) and
+// ends at an exact objective below it, which the result reports.
+func TestCoarseToFinePolish(t *testing.T) {
+	cases := []struct {
+		name       string
+		L, fine    int
+		every      int
+		wantRose   bool
+		wantScores []int // iterations scored
+	}{
+		// L = 30: the exact objective follows the fast one; the level
+		// runs to its end (iteration 9, scored too).
+		{"follows", 30, 9, 4, false, []int{4, 8, 9}},
+		// L = 2: two Sinkhorn iterations from scratch are far from the
+		// barycenters, and the exact scores of the sharpening fast iterates
+		// turn up.
+		{"rises", 2, 40, 2, true, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newPolishCase(t, tc.L)
+			exact, err := NewObjective(c.g, c.seqs, &c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer exact.Close()
+			r := c.run(t, tc.fine, Polish{Iters: 4, Every: tc.every}, nil)
+			levels := r.res.Levels
+			if len(levels) != 3 || !levels[2].Exact || levels[1].Exact {
+				t.Fatalf("levels %+v: want two fast levels and the polish", levels)
+			}
+			fine, pol := levels[1], levels[2]
+			if got := fine.Status == ExactRose; got != tc.wantRose {
+				t.Fatalf("finest level stopped with %v after %d iterations; want ExactRose = %v", fine.Status, fine.Iter, tc.wantRose)
+			}
+			var iters []int
+			best, from := math.Inf(1), 0
+			for _, s := range r.scores {
+				iters = append(iters, s.Iter)
+				x, ok := r.xs[s.Iter]
+				if !ok {
+					t.Fatalf("score at iteration %d, which the level never reached", s.Iter)
+				}
+				f, err := exact.Eval(nil, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(f-s.FExact) > 1e-12*math.Abs(f) {
+					t.Errorf("score at iteration %d: FExact %.15g, the exact objective there %.15g", s.Iter, s.FExact, f)
+				}
+				if s.FExact <= best {
+					best, from = s.FExact, s.Iter
+				}
+				if s.Best != best {
+					t.Errorf("score at iteration %d: Best %.15g, want %.15g", s.Iter, s.Best, best)
+				}
+			}
+			t.Logf("scores %v: %+v; polish from %d: %d iterations, F %.8g", iters, r.scores, pol.From, pol.Iter, pol.F)
+			if tc.wantScores != nil && !slices.Equal(iters, tc.wantScores) {
+				t.Errorf("scored iterations %v, want %v", iters, tc.wantScores)
+			}
+			last := r.scores[len(r.scores)-1]
+			if last.Iter != fine.Iter {
+				t.Errorf("last score at iteration %d, the level ended at %d", last.Iter, fine.Iter)
+			}
+			if tc.wantRose && !(last.FExact > last.Best) {
+				t.Errorf("stopped for a rise, but the last score %.15g is the best %.15g", last.FExact, last.Best)
+			}
+			for _, s := range r.scores[:len(r.scores)-1] {
+				if s.FExact > s.Best {
+					t.Errorf("the level went on after a rise at iteration %d", s.Iter)
+				}
+			}
+			if pol.From != from {
+				t.Errorf("polish started from iteration %d, the best score was at %d", pol.From, from)
+			}
+			if math.Abs(r.firstF-best) > 1e-12*best {
+				t.Errorf("the polish's first line search started from F %.15g, the best score is %.15g", r.firstF, best)
+			}
+			if len(r.states) != pol.Iter || pol.Iter == 0 {
+				t.Fatalf("polish reported %d iterations, the callback saw %d", pol.Iter, len(r.states))
+			}
+			if f := r.res.F; !(f < best) {
+				t.Errorf("polished F %.15g not below the best score %.15g", f, best)
+			}
+			f, err := exact.Eval(nil, r.res.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(f-r.res.F) > 1e-12*math.Abs(f) {
+				t.Errorf("result F %.15g, exact objective at the result %.15g", r.res.F, f)
+			}
+		})
+	}
+}
+
+// TestCoarseToFinePolishResume resumes a polished run from a checkpoint of
+// its polish (level len(Schedule)): the exact objective has no warm start,
+// so the resumed polish ends bitwise where the uninterrupted one did.
+func TestCoarseToFinePolishResume(t *testing.T) {
+	c := newPolishCase(t, 30)
+	full := c.run(t, 6, Polish{Iters: 4, Every: 3}, nil)
+	if len(full.states) != 4 {
+		t.Fatalf("polish ran %d iterations, want 4", len(full.states))
+	}
+	resumed := c.run(t, 6, Polish{Iters: 4, Every: 3}, &CoarseToFineCheckpoint{Level: 2, State: full.states[1]})
+	if len(resumed.res.Levels) != 1 || !resumed.res.Levels[0].Exact || resumed.res.Levels[0].From != 0 {
+		t.Fatalf("resumed levels %+v: want the polish alone, From 0", resumed.res.Levels)
+	}
+	if len(resumed.scores) != 0 {
+		t.Errorf("a resumed polish scored %d fast iterates", len(resumed.scores))
+	}
+	if !slices.Equal(resumed.res.X, full.res.X) || resumed.res.F != full.res.F {
+		t.Errorf("resumed polish ended at F %.17g, uninterrupted at %.17g (X equal: %v)",
+			resumed.res.F, full.res.F, slices.Equal(resumed.res.X, full.res.X))
+	}
+}
+
+// TestCoarseToFinePolishSettings rejects negative settings and a resume
+// level past the polish.
+func TestCoarseToFinePolishSettings(t *testing.T) {
+	c := newPolishCase(t, 30)
+	sched := []Level{{Coarsen: 0, MaxIter: 1}}
+	for _, s := range []CoarseToFineSettings{
+		{Schedule: sched, Polish: Polish{Iters: -1}},
+		{Schedule: sched, Polish: Polish{Iters: 1, Every: -1}},
+		{Schedule: sched, Resume: &CoarseToFineCheckpoint{Level: 1, State: &State{X: make([]float64, 2*c.g.N())}}},
+		{Schedule: sched, Polish: Polish{Iters: 1}, Resume: &CoarseToFineCheckpoint{Level: 2, State: &State{X: make([]float64, 2*c.g.N())}}},
+	} {
+		if _, err := CoarseToFine(context.Background(), c.g, c.seqs, &c.cfg, &s); err == nil {
+			t.Errorf("settings %+v: no error", s)
+		}
+	}
+}
