@@ -141,6 +141,9 @@ func (pl *polisher) start() (*State, error) {
 	if err != nil {
 		return nil, err
 	}
+	if pl.best == nil {
+		return nil, fmt.Errorf("learn: polish: the exact objective (L = %d Sinkhorn iterations) is not finite at any scored iterate; raise the heat time t or L", obj.cfg.Iterations)
+	}
 	st := cloneState(pl.best)
 	st.Iter, st.Evals, st.Losses = 0, 1, nil
 	if st.F, err = obj.Eval(st.G, st.X); err != nil {

@@ -43,9 +43,10 @@ type colorFastResult struct {
 	Mode   string              `json:"mode"`
 	Status string              `json:"status"`
 	Levels []colorLevelSummary `json:"levels"`
-	// FFast is the fast objective at the final metric; FExact the exact
-	// (reference, L iterations) objective at the same metric, the number
-	// to compare with an exact-mode run.
+	// FFast is the fast objective at the final metric (with -polish: at
+	// the finest fast level's last iterate; 0 when a resumed polish ran
+	// alone); FExact the exact (reference, L iterations) objective at the
+	// final metric, the number to compare with an exact-mode run.
 	FFast  float64 `json:"f_fast"`
 	FExact float64 `json:"f_exact"`
 	// PolishFrom is the finest-level iteration the polish (-polish) started
@@ -271,7 +272,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if err := colorSaveProgress(o.out, res.State.Losses, res.X, theta); err != nil {
 		return err
 	}
-	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FFast: res.F, FExact: fExact,
+	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FExact: fExact,
 		Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
 	for _, l := range res.Levels {
 		if l.Exact {

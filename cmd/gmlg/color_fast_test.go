@@ -225,8 +225,8 @@ func TestColorLearnFastPolish(t *testing.T) {
 	if err := json.Unmarshal(raw, &res2); err != nil {
 		t.Fatal(err)
 	}
-	if len(res2.Levels) != 1 || !res2.Levels[0].Exact || res2.FExact != res.FExact {
-		t.Errorf("resumed result.json %+v: want the polish alone, at f_exact %.17g", res2, res.FExact)
+	if len(res2.Levels) != 1 || !res2.Levels[0].Exact || res2.FExact != res.FExact || res2.FFast != 0 {
+		t.Errorf("resumed result.json %+v: want the polish alone, at f_exact %.17g, and no f_fast", res2, res.FExact)
 	}
 	// -polish is fast mode's.
 	if code, msg := colorTestRun(t, "colorlearn", "-polish", "2", "-q", "-o", filepath.Join(tmp, "x"), data); code != 2 || !strings.Contains(msg, "fast mode only") {
