@@ -192,7 +192,7 @@ type CoarseToFineSettings struct {
 	// Resume.Level are skipped and that level continues from
 	// Resume.State (a Progress.State of it; Level len(Schedule) is the
 	// polish, whose state is the exact objective's). A resumed finest
-	// level scores its iterates for the polish afresh. The warm start of the
+	// level keeps the checkpoint's PolishBest. The warm start of the
 	// Sinkhorn scalings is not part of the state, so a resumed level
 	// starts its first evaluation cold and the run is not bitwise that of
 	// an uninterrupted one.
@@ -203,6 +203,13 @@ type CoarseToFineSettings struct {
 type CoarseToFineCheckpoint struct {
 	Level int    // index in the schedule
 	State *State // the optimiser's state on that level
+	// PolishBest and PolishBestF are, for a run with a polish interrupted
+	// on its finest level, the best-scored iterate so far
+	// (PolishScore.State) and its exact objective: the resumed level keeps
+	// them as its best score, so that the polish still starts there (nil:
+	// the resumed level scores afresh).
+	PolishBest  *State
+	PolishBestF float64
 }
 
 // LevelReport describes one finished level of CoarseToFine.
@@ -316,6 +323,9 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 	if set.Polish.Iters > 0 {
 		pl = newPolisher(set.Polish, g, seqs, &c)
 		defer pl.close()
+		if r := set.Resume; r != nil && r.Level == len(sched)-1 {
+			pl.restore(r.PolishBest, r.PolishBestF)
+		}
 	}
 	polishLevel := len(sched)
 	first := 0
@@ -333,6 +343,9 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		}
 		if want := len(dims) * gridSize(levelDims[coarsen]); len(r.State.X) != want {
 			return nil, fmt.Errorf("learn: coarse to fine: resume state of length %d for level %d, want %d", len(r.State.X), r.Level, want)
+		}
+		if r.PolishBest != nil && len(r.PolishBest.X) != len(dims)*gridSize(dims) {
+			return nil, fmt.Errorf("learn: coarse to fine: resume's polish state of length %d, want %d", len(r.PolishBest.X), len(dims)*gridSize(dims))
 		}
 		first = r.Level
 	}

@@ -51,6 +51,10 @@ type PolishScore struct {
 	FExact float64 // the exact objective there
 	// Best is the lowest FExact so far, this one included.
 	Best float64
+	// State is the fast level's state at this iterate when it is the best
+	// so far (a copy the callee may keep: put it in a checkpoint's
+	// CoarseToFineCheckpoint.PolishBest), nil otherwise.
+	State *State
 }
 
 // errExactRose stops the finest fast level for the polish.
@@ -119,11 +123,14 @@ func (pl *polisher) score(p *Progress) error {
 	}
 	pl.last = p.Iter
 	rose := fe > pl.bestF || math.IsInf(fe, 1)
+	sc := PolishScore{Iter: p.Iter, FFast: p.F, FExact: fe}
 	if !rose {
 		pl.bestF, pl.best, pl.from = fe, cloneState(p.State), p.Iter
+		sc.State = cloneState(p.State)
 	}
+	sc.Best = pl.bestF
 	if pl.set.Scored != nil {
-		pl.set.Scored(PolishScore{Iter: p.Iter, FFast: p.F, FExact: fe, Best: pl.bestF})
+		pl.set.Scored(sc)
 	}
 	if rose {
 		return errExactRose
@@ -153,18 +160,32 @@ func (pl *polisher) start() (*State, error) {
 }
 
 // wrap makes cb (the finest level's callback, possibly nil) score the fast
-// iterates every pl.set.Every iterations.
+// iterates every pl.set.Every iterations. The score comes first, so that a
+// checkpoint that cb writes already holds it (Scored has been called).
 func (pl *polisher) wrap(cb func(*Progress) error) func(*Progress) error {
 	return func(p *Progress) error {
+		var rose error
+		if p.Iter%pl.set.Every == 0 {
+			if err := pl.score(p); err != nil && !errors.Is(err, errExactRose) {
+				return err
+			} else if err != nil {
+				rose = err
+			}
+		}
 		if cb != nil {
 			if err := cb(p); err != nil {
 				return err
 			}
 		}
-		if p.Iter%pl.set.Every != 0 {
-			return nil
-		}
-		return pl.score(p)
+		return rose
+	}
+}
+
+// restore makes a resumed finest level keep the best scored iterate of the
+// interrupted one.
+func (pl *polisher) restore(best *State, f float64) {
+	if best != nil {
+		pl.best, pl.bestF, pl.from = cloneState(best), f, best.Iter
 	}
 }
 

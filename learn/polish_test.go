@@ -32,6 +32,8 @@ type polishRun struct {
 	xs     map[int][]float64 // finest-level iterates, by iteration
 	firstF float64           // F0 of the polish's first line search
 	states []*State          // polish states, by iteration − 1
+	fine   *State            // the finest level's last state seen by the callback
+	best   PolishScore       // the last score with a State
 }
 
 func (c polishCase) run(t *testing.T, fine int, pol Polish, resume *CoarseToFineCheckpoint) polishRun {
@@ -39,7 +41,12 @@ func (c polishCase) run(t *testing.T, fine int, pol Polish, resume *CoarseToFine
 	r := polishRun{xs: map[int][]float64{}, firstF: math.NaN()}
 	sched := []Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: fine}}
 	polishing := false
-	pol.Scored = func(s PolishScore) { r.scores = append(r.scores, s) }
+	pol.Scored = func(s PolishScore) {
+		r.scores = append(r.scores, s)
+		if s.State != nil {
+			r.best = s
+		}
+	}
 	res, err := CoarseToFine(context.Background(), c.g, c.seqs, &c.cfg, &CoarseToFineSettings{
 		Schedule: sched,
 		Polish:   pol,
@@ -49,6 +56,7 @@ func (c polishCase) run(t *testing.T, fine int, pol Polish, resume *CoarseToFine
 				switch p.Level {
 				case 1:
 					r.xs[p.Iter] = slices.Clone(p.X)
+					r.fine = p.State.Clone()
 				case 2:
 					r.states = append(r.states, p.State.Clone())
 				}
@@ -131,7 +139,7 @@ func TestCoarseToFinePolish(t *testing.T) {
 					t.Errorf("score at iteration %d: Best %.15g, want %.15g", s.Iter, s.Best, best)
 				}
 			}
-			t.Logf("scores %v: %+v; polish from %d: %d iterations, F %.8g", iters, r.scores, pol.From, pol.Iter, pol.F)
+			t.Logf("scored iterations %v (best %.8g at %d); polish from %d: %d iterations, F %.8g", iters, best, from, pol.From, pol.Iter, pol.F)
 			if tc.wantScores != nil && !slices.Equal(iters, tc.wantScores) {
 				t.Errorf("scored iterations %v, want %v", iters, tc.wantScores)
 			}
@@ -206,5 +214,31 @@ func TestCoarseToFinePolishSettings(t *testing.T) {
 		if _, err := CoarseToFine(context.Background(), c.g, c.seqs, &c.cfg, &s); err == nil {
 			t.Errorf("settings %+v: no error", s)
 		}
+	}
+}
+
+// TestCoarseToFinePolishResumeFine resumes a run interrupted on its finest
+// level after the exact score rose, from what a checkpoint written by the
+// level's callback holds (the callback runs after the score, so the state
+// of the iterate whose score rose, and the best scored iterate from
+// PolishScore.State): the resumed level scores once more, stops, and the
+// polish starts from the same iterate and ends bitwise where the
+// uninterrupted run's did.
+func TestCoarseToFinePolishResumeFine(t *testing.T) {
+	c := newPolishCase(t, 2)
+	pol := Polish{Iters: 4, Every: 2}
+	full := c.run(t, 40, pol, nil)
+	fine, from := full.res.Levels[1], full.res.Levels[2].From
+	if fine.Status != ExactRose || full.fine == nil || full.fine.Iter != fine.Iter || full.best.State == nil || full.best.Iter != from {
+		t.Fatalf("uninterrupted run: level %+v, last fine state %v, best score %+v: want a stop on a rise with a checkpoint there", fine, full.fine != nil, full.best)
+	}
+	resumed := c.run(t, 40, pol, &CoarseToFineCheckpoint{Level: 1, State: full.fine, PolishBest: full.best.State, PolishBestF: full.best.FExact})
+	lv := resumed.res.Levels
+	if len(lv) != 2 || lv[0].Status != ExactRose || lv[0].Iter != fine.Iter+pol.Every || lv[1].From != from {
+		t.Fatalf("resumed levels %+v: want the fine level stopped again one score later (iteration %d) and the polish from %d", lv, fine.Iter+pol.Every, from)
+	}
+	if !slices.Equal(resumed.res.X, full.res.X) || resumed.res.F != full.res.F {
+		t.Errorf("resumed run's polish ended at F %.17g, the uninterrupted one's at %.17g (X equal: %v)",
+			resumed.res.F, full.res.F, slices.Equal(resumed.res.X, full.res.X))
 	}
 }

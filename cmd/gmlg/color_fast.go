@@ -36,6 +36,11 @@ const colorResultFile = "result.json"
 type colorFastCheckpoint struct {
 	Level int
 	State *learn.State
+	// PolishBest and PolishBestF: with -polish, on the finest level, the
+	// best exact-scored iterate so far and its score (see
+	// learn.CoarseToFineCheckpoint).
+	PolishBest  *learn.State
+	PolishBestF float64
 }
 
 // colorFastResult is result.json of a fast-mode run.
@@ -97,7 +102,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		if ck == nil || ck.Level < 0 {
 			return fmt.Errorf("-resume: %s is not a fast-mode checkpoint", ckptPath)
 		}
-		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State}
+		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State, PolishBest: ck.PolishBest, PolishBestF: ck.PolishBestF}
 		fmt.Fprintf(logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", o.out, ck.Level, ck.State.Iter, ck.State.F)
 	} else if _, err := os.Stat(ckptPath); err == nil {
 		return fmt.Errorf("%s already holds a run (%s); use -resume or another -o", o.out, colorCheckpointFile)
@@ -171,6 +176,8 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	var (
 		cur       *learn.FastObjective
 		polishObj *learn.Objective
+		best      *learn.State // with -polish: the best exact-scored finest-level iterate
+		bestF     float64
 		curBins   int
 		theta     []float64
 		start     = time.Now()
@@ -179,6 +186,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		asideC    time.Duration // CPU time of those
 		fine      = len(sched) - 1
 	)
+	if resume != nil { // an interrupted finest level's best score carries over
+		best, bestF = resume.PolishBest, resume.PolishBestF
+	}
 	elapsed := func() time.Duration { return time.Since(start) - aside }
 	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
 	set := &learn.CoarseToFineSettings{
@@ -189,6 +199,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		Polish: learn.Polish{Iters: params.Polish, Every: params.PolishEvery,
 			Start: func(obj *learn.Objective) { polishObj = obj },
 			Scored: func(sc learn.PolishScore) {
+				if sc.State != nil {
+					best, bestF = sc.State, sc.FExact
+				}
 				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, elapsed().Seconds(), cpu().Seconds(), sc.FFast, sc.FExact)
 				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
 			}},
@@ -217,8 +230,17 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 				p.Level, curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
 			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
 				st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds(), cpu().Seconds())
-			if err := colorSaveFastCheckpoint(ckptPath, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
+			ck := &colorFastCheckpoint{Level: p.Level, State: p.State}
+			if p.Level == fine {
+				ck.PolishBest, ck.PolishBestF = best, bestF
+			}
+			if err := colorSaveFastCheckpoint(ckptPath, ck); err != nil {
 				return err
+			}
+			if testHookColorIteration != nil {
+				if err := testHookColorIteration(p.Level, p.Iter); err != nil {
+					return err
+				}
 			}
 			if p.Level != fine {
 				return nil
@@ -321,6 +343,11 @@ func colorPolishIteration(o *colorLearnOptions, p *learn.Progress, n int, hists 
 	}
 	return nil
 }
+
+// testHookColorIteration, when set by a test, is called after each fast
+// level iteration's checkpoint; an error stops the run there (as Ctrl-C
+// would, with context.Canceled).
+var testHookColorIteration func(level, iter int) error
 
 // colorSaveFastCheckpoint writes a fast-mode checkpoint atomically.
 func colorSaveFastCheckpoint(path string, ck *colorFastCheckpoint) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -231,5 +232,88 @@ func TestColorLearnFastPolish(t *testing.T) {
 	// -polish is fast mode's.
 	if code, msg := colorTestRun(t, "colorlearn", "-polish", "2", "-q", "-o", filepath.Join(tmp, "x"), data); code != 2 || !strings.Contains(msg, "fast mode only") {
 		t.Errorf("exact mode with -polish: exit %d (%s), want 2", code, msg)
+	}
+}
+
+// TestColorLearnFastPolishInterrupted interrupts a -polish run on its
+// finest level right after an exact score: the checkpoint holds the best
+// scored iterate so far, and the resumed run keeps it (its polish starts
+// there or from a better score, never from a worse one found afresh).
+func TestColorLearnFastPolishInterrupted(t *testing.T) {
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	colorTestFrames(t, data, 4)
+	out := filepath.Join(tmp, "run")
+	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
+		"-coarse", "1", "-coarse-iters", "2", "-q", "-iters", "6", "-exact-every", "2", "-polish", "2", "-o", out, data}
+	testHookColorIteration = func(level, iter int) error {
+		if level == 1 && iter == 4 {
+			return context.Canceled
+		}
+		return nil
+	}
+	code, msg := colorTestRun(t, args...)
+	testHookColorIteration = nil
+	if code == 0 || !strings.Contains(msg, "-resume") {
+		t.Fatalf("interrupted run: exit %d (%s), want a failure that points to -resume", code, msg)
+	}
+	ck, err := colorLoadAnyCheckpoint(filepath.Join(out, colorCheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "exact.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("exact.tsv = %q, want the scores of iterations 2 and 4", lines)
+	}
+	bestIter, bestF := 0, math.Inf(1)
+	for _, l := range lines[1:] {
+		var it int
+		var f float64
+		fs := strings.Split(l, "\t")
+		fmt.Sscan(fs[0], &it)
+		fmt.Sscan(fs[4], &f)
+		if f <= bestF {
+			bestIter, bestF = it, f
+		}
+	}
+	if ck.Level != 1 || ck.State.Iter != 4 || ck.PolishBest == nil || ck.PolishBest.Iter != bestIter || ck.PolishBestF != bestF {
+		t.Fatalf("checkpoint: level %d, iteration %d, polish best %v (F %.17g); want level 1, iteration 4, the best score's iterate %d (%.17g)",
+			ck.Level, ck.State.Iter, ck.PolishBest != nil, ck.PolishBestF, bestIter, bestF)
+	}
+	if code, msg := colorTestRun(t, append(args[:len(args)-3:len(args)-3], "-resume", "-o", out, data)...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, msg)
+	}
+	var res colorFastResult
+	if raw, err = os.ReadFile(filepath.Join(out, "result.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Levels); n != 2 || !res.Levels[1].Exact || res.Levels[1].Iter != 2 {
+		t.Fatalf("resumed result.json levels %+v: want the fine level and a 2-iteration polish", res.Levels)
+	}
+	// The polish starts from the best score of the whole level, the
+	// restored one included.
+	raw, err = os.ReadFile(filepath.Join(out, "exact.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n")[3:] {
+		var it int
+		var f float64
+		fs := strings.Split(l, "\t")
+		fmt.Sscan(fs[0], &it)
+		fmt.Sscan(fs[4], &f)
+		if f <= bestF {
+			bestIter, bestF = it, f
+		}
+	}
+	if res.PolishFrom != bestIter {
+		t.Errorf("resumed polish started from iteration %d, the best score (restored or new) was at %d", res.PolishFrom, bestIter)
 	}
 }
