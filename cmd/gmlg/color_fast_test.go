@@ -219,13 +219,7 @@ func TestColorLearnFastPolish(t *testing.T) {
 	if code, msg := colorTestRun(t, append(args, "-polish", "3", "-resume", "-o", out, data)...); code != 0 {
 		t.Fatalf("resume of the polish: exit %d: %s", code, msg)
 	}
-	var res2 colorFastResult
-	if raw, err = os.ReadFile(filepath.Join(out, "result.json")); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &res2); err != nil {
-		t.Fatal(err)
-	}
+	res2 := colorTestResult(t, out)
 	if len(res2.Levels) != 1 || !res2.Levels[0].Exact || res2.FExact != res.FExact || res2.FFast != 0 {
 		t.Errorf("resumed result.json %+v: want the polish alone, at f_exact %.17g, and no f_fast", res2, res.FExact)
 	}
@@ -261,24 +255,9 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(out, "exact.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("exact.tsv = %q, want the scores of iterations 2 and 4", lines)
-	}
-	bestIter, bestF := 0, math.Inf(1)
-	for _, l := range lines[1:] {
-		var it int
-		var f float64
-		fs := strings.Split(l, "\t")
-		fmt.Sscan(fs[0], &it)
-		fmt.Sscan(fs[4], &f)
-		if f <= bestF {
-			bestIter, bestF = it, f
-		}
+	bestIter, bestF, n := colorTestBestScore(t, out, 1)
+	if n != 2 {
+		t.Fatalf("exact.tsv has %d scores, want those of iterations 2 and 4", n)
 	}
 	if ck.Level != 1 || ck.State.Iter != 4 || ck.PolishBest == nil || ck.PolishBest.Iter != bestIter || ck.PolishBestF != bestF {
 		t.Fatalf("checkpoint: level %d, iteration %d, polish best %v (F %.17g); want level 1, iteration 4, the best score's iterate %d (%.17g)",
@@ -287,33 +266,54 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	if code, msg := colorTestRun(t, append(args[:len(args)-3:len(args)-3], "-resume", "-o", out, data)...); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
-	var res colorFastResult
-	if raw, err = os.ReadFile(filepath.Join(out, "result.json")); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := colorTestResult(t, out)
 	if n := len(res.Levels); n != 2 || !res.Levels[1].Exact || res.Levels[1].Iter != 2 {
 		t.Fatalf("resumed result.json levels %+v: want the fine level and a 2-iteration polish", res.Levels)
 	}
 	// The polish starts from the best score of the whole level, the
 	// restored one included.
-	raw, err = os.ReadFile(filepath.Join(out, "exact.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n")[3:] {
-		var it int
-		var f float64
-		fs := strings.Split(l, "\t")
-		fmt.Sscan(fs[0], &it)
-		fmt.Sscan(fs[4], &f)
-		if f <= bestF {
-			bestIter, bestF = it, f
-		}
+	if it, f, _ := colorTestBestScore(t, out, 3); f <= bestF {
+		bestIter = it
 	}
 	if res.PolishFrom != bestIter {
 		t.Errorf("resumed polish started from iteration %d, the best score (restored or new) was at %d", res.PolishFrom, bestIter)
 	}
+}
+
+// colorTestResult reads a fast run's result.json.
+func colorTestResult(t *testing.T, dir string) colorFastResult {
+	t.Helper()
+	var res colorFastResult
+	raw, err := os.ReadFile(filepath.Join(dir, colorResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// colorTestBestScore returns the iteration and value of the lowest exact
+// score in a run's exact.tsv among lines from (1 = the first after the
+// header) on, and the number of score lines.
+func colorTestBestScore(t *testing.T, dir string, from int) (iter int, f float64, n int) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, colorExactFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	f = math.Inf(1)
+	for _, l := range lines[from:] {
+		var it int
+		var v float64
+		fs := strings.Split(l, "\t")
+		fmt.Sscan(fs[0], &it)
+		fmt.Sscan(fs[4], &v)
+		if v <= f {
+			iter, f = it, v
+		}
+	}
+	return iter, f, len(lines) - 1
 }
