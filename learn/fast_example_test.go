@@ -71,6 +71,31 @@ func ExampleCoarseToFine() {
 	// metric parameters: 162
 }
 
+// Fast mode, then a polish on the exact objective: the finest level's
+// iterates are scored with it every 2 iterations, and L-BFGS on it continues
+// from the best-scored one.
+func ExamplePolish() {
+	g, seqs, heat := toy(9)
+	best := math.Inf(1)
+	res, err := learn.CoarseToFine(context.Background(), g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
+		&learn.CoarseToFineSettings{
+			Schedule: []learn.Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 6}},
+			Polish: learn.Polish{Iters: 3, Every: 2, Scored: func(s learn.PolishScore) {
+				best = s.Best
+			}},
+		})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pol := res.Levels[len(res.Levels)-1]
+	fmt.Printf("levels: %d, the last one exact: %v, %d iterations\n", len(res.Levels), pol.Exact, pol.Iter)
+	fmt.Println("polished F below the best score:", res.F < best)
+	// Output:
+	// levels: 3, the last one exact: true, 3 iterations
+	// polished F below the best score: true
+}
+
 // TestProlongMatchesColor: on cubes of odd side, ProlongVertexMetric is
 // ot/color.Prolong (SPEC §9.2's co-located prolongation), in 2-D and 3-D.
 func TestProlongMatchesColor(t *testing.T) {
