@@ -1,0 +1,34 @@
+// Package learn learns the ground metric of a graph from sequences of
+// histograms (the paper's §4, SPEC §5–6).
+//
+// # The objective
+//
+// Objective is F(x) over the log-domain variable x = log θ, θ the metric
+// (VertexMetric: one weight per grid vertex and axis, the reference's; or
+// EdgeMetric: one per edge, for general graphs): the data term — loss
+// (ot.L2, ot.L1 or ot.KL) between each observed frame and its
+// reconstruction, the Sinkhorn barycenter of its sequence's first and last
+// frames after L iterations from scratch (ot.Interpolator) under the heat
+// kernel of the metric (kernel.Heat) — plus the regularisers λ_c f_c and
+// λ_s f_s (Regularizer). Eval returns F and its gradient, computed by a
+// hand-written reverse pass through the L iterations and the kernel's exact
+// adjoint; every value matches the reference implementation's (SPEC §12).
+//
+// # The optimiser
+//
+// Minimize is L-BFGS with the reference's settings (m = 20, Moré–Thuente
+// line search, stops on relative decrease, gradient norm and iteration
+// count). Its callback receives every accepted iterate with the complete
+// optimiser State, from which a run resumes exactly; ctx cancels it.
+//
+// # Fast mode
+//
+// FastObjective (issue #8) computes the converged model instead: every
+// barycenter iterated to a marginal tolerance from the last accepted
+// point's scalings, the implicit gradient of the fixed point, a value
+// corrected to first order for the remaining error; MinimizeFast tightens
+// the tolerance when a line search fails. CoarseToFine learns on grids
+// halved once or more first (RestrictHistogram, ProlongVertexMetric), and
+// its Polish ends the run with L-BFGS on the exact Objective, from the fast
+// iterate that scores best on it.
+package learn
