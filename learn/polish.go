@@ -34,7 +34,7 @@ type Polish struct {
 	// gradient, about a third of one with it). The fast level stops at the
 	// first score above the best one so far, or at its own end (whose
 	// iterate is then scored too), and the polish starts from the best
-	// scored iterate. 0 means 10.
+	// scored iterate. 0 means DefaultPolishEvery.
 	Every int
 	// Scored, if set, is called with every score.
 	Scored func(PolishScore)
@@ -43,6 +43,12 @@ type Polish struct {
 	// open until CoarseToFine returns.
 	Start func(obj *Objective)
 }
+
+// DefaultPolishEvery is Polish.Every's default: on seldovia2 at 16³ the
+// exact objective of the fast iterates turns from its minimum to a steep
+// rise within 10 fine iterations (371.6 at 150, 473 at 160), and a score
+// costs about a third of an exact evaluation with gradient.
+const DefaultPolishEvery = 10
 
 // PolishScore is one exact-objective score of a finest-level fast iterate.
 type PolishScore struct {
@@ -76,7 +82,7 @@ type polisher struct {
 
 func newPolisher(p Polish, g *kernel.Graph, seqs []Sequence, cfg *Config) *polisher {
 	if p.Every == 0 {
-		p.Every = 10
+		p.Every = DefaultPolishEvery
 	}
 	return &polisher{set: p, g: g, seqs: seqs, cfg: cfg, bestF: math.Inf(1), last: -1}
 }

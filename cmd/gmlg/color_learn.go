@@ -214,7 +214,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if o.polish > 0 {
 			params.Polish, params.PolishEvery = o.polish, o.exactEvery
 			if params.PolishEvery == 0 {
-				params.PolishEvery = 10
+				params.PolishEvery = learn.DefaultPolishEvery
 			}
 		}
 		for k, m := 0, n; k < o.coarse; k++ {
