@@ -191,6 +191,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	elapsed := func() time.Duration { return time.Since(start) - aside }
 	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
+	exactRow := func(iter int, el, c time.Duration, fFast, fExact float64) {
+		fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", iter, el.Seconds(), c.Seconds(), fFast, fExact)
+	}
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
 		Fast: learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson},
@@ -202,7 +205,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 				if sc.State != nil {
 					best, bestF = sc.State, sc.FExact
 				}
-				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, elapsed().Seconds(), cpu().Seconds(), sc.FFast, sc.FExact)
+				exactRow(sc.Iter, elapsed(), cpu(), sc.FFast, sc.FExact)
 				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
 			}},
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
@@ -253,7 +256,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 				}
 				aside += time.Since(t0)
 				asideC += bench.CPUTime() - c0
-				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", p.Iter, el.Seconds(), cpuNow.Seconds(), p.F, fe)
+				exactRow(p.Iter, el, cpuNow, p.F, fe)
 				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g\n", p.Iter, fe)
 			}
 			if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
