@@ -128,6 +128,24 @@ func (b *backendFactor) TreeSplits() bool {
 	return b.f.TreeSplits()
 }
 
+func (b *backendFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
+	if b.cc == nil {
+		panic("cholmod: AdjointSteps on a closed factor")
+	}
+	threads := 1
+	if parallel {
+		threads = 2
+	}
+	return b.f.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, threads)
+}
+
+func (b *backendFactor) AdjointSupported() bool {
+	if b.cc == nil {
+		panic("cholmod: AdjointSupported on a closed factor")
+	}
+	return b.f.AdjointSupported()
+}
+
 func (b *backendFactor) Info() factor.Info {
 	if b.cc == nil {
 		panic("cholmod: Info on a closed factor")

@@ -680,3 +680,173 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 		pthread_join(th, NULL);
 	}
 }
+
+// ---- The heat kernel's adjoint: both chains and the weight gradient ----
+//
+// gl_adjoint_steps keeps both chains in the interleaved, permuted layout of
+// the solves: chain u (from src) in U and chain w (from g) in V, block l of
+// each (n x cw doubles) holding step l, block 0 the gathered input. Each
+// step copies the previous block and solves it in place, so a chain costs
+// one contiguous copy per step where a column-major chain cost a scatter
+// (one strided, dependent load per element). The gradient then reads the
+// pairs (u_l, w_{S-l+1}) where they are, row against row, with every
+// column of a row in one vector.
+
+// dot_diff is sum_c (ua[c]-ub[c]) * (wa[c]-wb[c]) over the cw = 4*nv
+// columns of four rows, in quads, the quads summed in a fixed order.
+GL_INLINE double dot_diff(const double *ua, const double *ub, const double *wa, const double *wb, const int nv) {
+	v4 s = {0, 0, 0, 0};
+	for (int v = 0; v < nv; v++) {
+		const v4 du = *(const v4 *) (ua + 4 * v) - *(const v4 *) (ub + 4 * v);
+		const v4 dw = *(const v4 *) (wa + 4 * v) - *(const v4 *) (wb + 4 * v);
+		s += du * dw;
+	}
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+GL_INLINE void pairs_width(const double *U, const double *W, const gl_int *pa, const gl_int *pb, size_t e0, size_t e1,
+                           double *acc, const int nv) {
+	const size_t cw = 4 * (size_t) nv;
+	for (size_t e = e0; e < e1; e++) {
+		const size_t a = (size_t) pa[e] * cw, b = (size_t) pb[e] * cw;
+		acc[e] += dot_diff(U + a, U + b, W + a, W + b, nv);
+	}
+}
+
+// pairs adds to acc[e] (edges e0..e1-1, endpoints pa[e], pb[e] in the
+// permuted numbering) the sum over the columns of the product of the
+// endpoint differences of U and W, two n x cw blocks.
+GL_CLONES static void pairs(const double *U, const double *W, const gl_int *pa, const gl_int *pb, size_t e0, size_t e1,
+                            double *acc, int cw) {
+	switch (cw) {
+	case 4: pairs_width(U, W, pa, pb, e0, e1, acc, 1); break;
+	case 8: pairs_width(U, W, pa, pb, e0, e1, acc, 2); break;
+	case 12: pairs_width(U, W, pa, pb, e0, e1, acc, 3); break;
+	case 16: pairs_width(U, W, pa, pb, e0, e1, acc, 4); break;
+	case 20: pairs_width(U, W, pa, pb, e0, e1, acc, 5); break;
+	case 24: pairs_width(U, W, pa, pb, e0, e1, acc, 6); break;
+	case 28: pairs_width(U, W, pa, pb, e0, e1, acc, 7); break;
+	default: pairs_width(U, W, pa, pb, e0, e1, acc, 8); break;
+	}
+}
+
+static size_t adj_cwmax(size_t cols) {
+	const size_t cw = (cols + 3) & ~(size_t) 3;
+	return cw < GL_MAXW ? cw : GL_MAXW;
+}
+
+size_t gl_adjoint_workspace(size_t n, size_t cols, int steps, size_t ne) {
+	const size_t chain = ((size_t) steps + 1) * n * adj_cwmax(cols);
+	// U and V, dinv, acc, then iperm, pa and pb (gl_int, 8 bytes).
+	return 2 * chain + n + ne + n + 2 * ne;
+}
+
+typedef struct {
+	const cholmod_factor *L;
+	const double *src, *g, *dinv;
+	double *gsrc, *gw, *U, *V, *acc;
+	const gl_int *perm, *iperm, *pa, *pb;
+	size_t n, cols, ne, nk;
+	int steps, nth;
+	double coef;
+	gl_barrier bar;
+} gl_adj;
+
+// adj_chain gathers columns c0 .. c0+pc-1 of b into block 0 of C and runs
+// the steps, block l = A^-1 block l-1.
+static void adj_chain(const gl_adj *J, const double *b, double *C, size_t c0, size_t pc, int cw) {
+	const size_t n = J->n, blk = n * (size_t) cw;
+	gather(C, b, J->perm, n, c0, pc, (size_t) cw);
+	for (int l = 1; l <= J->steps; l++) {
+		double *X = C + (size_t) l * blk;
+		memcpy(X, X - blk, blk * sizeof(double));
+		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL);
+		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, NULL);
+	}
+}
+
+// adj_run is one thread's share (role 0 or 1 of nth = 2), or all of it:
+// per panel, role 0 runs chain u and role 1 chain w, then each scatters
+// half of K.g's columns and sums the pairs of half of the edges. The sum
+// of every edge is formed in the same order whatever nth.
+static void adj_run(gl_adj *J, int role) {
+	const int one = J->nth == 1;
+	const size_t n = J->n, S = (size_t) J->steps;
+	const size_t e0 = one || role == 0 ? 0 : J->ne / 2, e1 = one || role == 1 ? J->ne : J->ne / 2;
+	for (size_t e = e0; e < e1; e++) {
+		J->acc[e] = 0;
+	}
+	for (size_t c0 = 0; c0 < J->cols; c0 += GL_MAXW) {
+		size_t pc = J->cols - c0;
+		if (pc > GL_MAXW) {
+			pc = GL_MAXW;
+		}
+		const int cw = (int) ((pc + 3) & ~(size_t) 3);
+		const size_t blk = n * (size_t) cw;
+		if (one || role == 0) {
+			adj_chain(J, J->src, J->U, c0, pc, cw);
+		}
+		if (one || role == 1) {
+			adj_chain(J, J->g, J->V, c0, pc, cw);
+		}
+		barrier_wait(&J->bar, J->nth);
+		if (J->gsrc != NULL) {
+			const size_t h = one ? pc : pc / 2, s0 = role == 0 ? 0 : h, s1 = role == 0 ? h : pc;
+			scatter(J->gsrc, J->V + S * blk, J->iperm, n, c0, s0, s1, (size_t) cw);
+		}
+		for (size_t l = 1; l <= S; l++) {
+			pairs(J->U + l * blk, J->V + (S - l + 1) * blk, J->pa, J->pb, e0, e1, J->acc, cw);
+		}
+		// The next panel overwrites U and V.
+		barrier_wait(&J->bar, J->nth);
+	}
+	for (size_t e = e0; e < e1; e++) {
+		J->gw[e] += J->coef * J->acc[e];
+	}
+}
+
+static void *adj_run_b(void *arg) {
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	adj_run((gl_adj *) arg, 1);
+	return NULL;
+}
+
+void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
+                      const gl_int *from, const gl_int *to, size_t ne, double coef, double *gw, int threads, double *w) {
+	const size_t n = L->n, chain = ((size_t) steps + 1) * n * adj_cwmax(cols);
+	gl_adj J = {
+	    .L = L, .src = src, .g = g, .gsrc = gsrc, .gw = gw,
+	    .U = w, .V = w + chain,
+	    .perm = (const gl_int *) L->Perm,
+	    .n = n, .cols = cols, .ne = ne, .nk = L->is_super ? (size_t) L->nsuper : n,
+	    .steps = steps, .nth = 1, .coef = coef,
+	};
+	double *dinv = w + 2 * chain;
+	J.dinv = dinv;
+	J.acc = dinv + n;
+	gl_int *iperm = (gl_int *) (J.acc + ne), *pa = iperm + n, *pb = pa + ne;
+	diag_inverse(L, dinv);
+	for (size_t k = 0; k < n; k++) {
+		iperm[J.perm != NULL ? (size_t) J.perm[k] : k] = (gl_int) k;
+	}
+	for (size_t e = 0; e < ne; e++) {
+		pa[e] = iperm[from[e]];
+		pb[e] = iperm[to[e]];
+	}
+	J.iperm = J.perm != NULL ? iperm : NULL;
+	J.pa = pa;
+	J.pb = pb;
+	pthread_t th;
+	if (threads > 1) {
+		J.nth = 2;
+		if (pthread_create(&th, NULL, adj_run_b, &J) != 0) {
+			J.nth = 1;
+		}
+	}
+	adj_run(&J, 0);
+	if (J.nth == 2) {
+		pthread_join(th, NULL);
+	}
+}

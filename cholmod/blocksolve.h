@@ -39,4 +39,24 @@ gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w);
 void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
                      int reverse, int threads, const gl_bplan *plan, double *w);
 
+// gl_adjoint_workspace is the number of doubles of workspace that
+// gl_adjoint_steps needs for a factor of order n, cols columns, steps steps
+// and ne edges.
+size_t gl_adjoint_workspace(size_t n, size_t cols, int steps, size_t ne);
+
+// gl_adjoint_steps differentiates out = A^-steps src (the heat kernel's
+// backward Euler chain) for the edge weights of the graph whose edge e joins
+// vertices from[e] and to[e]: with u_l = A^-l src and w_k = A^-k g (g the
+// gradient of out, n x cols column-major like src), it adds
+//
+//	coef * sum_{l=1..steps} sum_cols (u_l[from]-u_l[to]) * (w_{steps-l+1}[from]-w_{steps-l+1}[to])
+//
+// to gw[e], and writes A^-steps g into gsrc unless gsrc is NULL. With
+// threads > 1 a second thread runs chain w beside chain u, scatters half of
+// gsrc and sums half of the edges; the result is bitwise the same. w is a
+// workspace of gl_adjoint_workspace(n, cols, steps, ne) doubles.
+void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
+                      const SuiteSparse_long *from, const SuiteSparse_long *to, size_t ne, double coef, double *gw,
+                      int threads, double *w);
+
 #endif

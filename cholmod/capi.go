@@ -202,6 +202,36 @@ static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_
 	return ws->c.status;
 }
 
+// gl_reserve grows the interleaved workspace of ws to need doubles (64-byte
+// aligned, so that the rows of the interleaved blocks start on cache-line
+// boundaries whenever their width allows). On failure it sets the status
+// and message and returns 0.
+static int gl_reserve(gl_ctx *ws, size_t need) {
+	if (ws->bwcap >= need) {
+		return 1;
+	}
+	free(ws->bw);
+	ws->bw = aligned_alloc(64, (need * sizeof(double) + 63) & ~(size_t) 63);
+	ws->bwcap = ws->bw != NULL ? need : 0;
+	if (ws->bw == NULL) {
+		ws->c.status = CHOLMOD_OUT_OF_MEMORY;
+		snprintf(ws->msg, sizeof ws->msg, "block solve workspace of %zu doubles", need);
+		return 0;
+	}
+	return 1;
+}
+
+// gl_block_check reports whether the block kernel can use L, setting the
+// status and message if not.
+static int gl_block_check(gl_ctx *ws, cholmod_factor *L, size_t n) {
+	if (!gl_bsolve_supported(L) || L->n != n) {
+		ws->c.status = CHOLMOD_INVALID;
+		snprintf(ws->msg, sizeof ws->msg, "block solve needs a numeric LL' factor of order %zu", n);
+		return 0;
+	}
+	return 1;
+}
+
 // gl_block_solve is gl_solve with gmlg's interleaved kernel (blocksolve.c)
 // instead of cholmod_solve2. It needs an LL' factor (gl_bsolve_supported).
 // With steps > 1 it is gl_bsolve_steps (keep, reverse, threads and plan as
@@ -209,29 +239,27 @@ static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_
 static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols, int steps, int keep, int reverse, int threads, gl_bplan *plan) {
 	gl_begin();
 	ws->c.status = CHOLMOD_OK;
-	if (!gl_bsolve_supported(L) || L->n != n) {
-		ws->c.status = CHOLMOD_INVALID;
-		snprintf(ws->msg, sizeof ws->msg, "block solve needs a numeric LL' factor of order %zu", n);
+	if (!gl_block_check(ws, L, n) || !gl_reserve(ws, gl_bsolve_workspace(n))) {
 		return ws->c.status;
-	}
-	size_t need = gl_bsolve_workspace(n);
-	if (ws->bwcap < need) {
-		free(ws->bw);
-		// 64-byte aligned, so that the rows of the interleaved workspace
-		// start on cache-line boundaries whenever their width allows.
-		ws->bw = aligned_alloc(64, (need * sizeof(double) + 63) & ~(size_t) 63);
-		ws->bwcap = ws->bw != NULL ? need : 0;
-		if (ws->bw == NULL) {
-			ws->c.status = CHOLMOD_OUT_OF_MEMORY;
-			snprintf(ws->msg, sizeof ws->msg, "block solve workspace of %zu doubles", need);
-			return ws->c.status;
-		}
 	}
 	if (steps == 0) {
 		*plan = gl_bsolve_plan(L, ws->bw);
 	} else {
 		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw);
 	}
+	gl_end(ws);
+	return ws->c.status;
+}
+
+// gl_block_adjoint is gl_adjoint_steps with the workspace of ws.
+static int gl_block_adjoint(gl_ctx *ws, cholmod_factor *L, double *src, double *g, double *gsrc, size_t n, size_t cols, int steps,
+		SuiteSparse_long *from, SuiteSparse_long *to, size_t ne, double coef, double *gw, int threads) {
+	gl_begin();
+	ws->c.status = CHOLMOD_OK;
+	if (!gl_block_check(ws, L, n) || !gl_reserve(ws, gl_adjoint_workspace(n, cols, steps, ne))) {
+		return ws->c.status;
+	}
+	gl_adjoint_steps(L, src, g, gsrc, cols, steps, from, to, ne, coef, gw, threads, ws->bw);
 	gl_end(ws);
 	return ws->c.status;
 }
@@ -430,6 +458,26 @@ func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols, steps int, keep
 	C.gl_block_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols),
 		C.int(steps), cBool(keep), cBool(reverse), C.int(threads), plan)
 	return check(ws, "block solve", nil)
+}
+
+// blockAdjoint is gl_adjoint_steps (see blocksolve.h) with the workspace of
+// ws: from and to are the edges' endpoints, gsrc may be nil.
+func blockAdjoint(ws *cCtx, L *cFactor, gsrc, gw, src, g []float64, n, cols, steps int, from, to []int64, coef float64, threads int) error {
+	var gs *C.double
+	if gsrc != nil {
+		gs = (*C.double)(unsafe.Pointer(&gsrc[0]))
+	}
+	var fp, tp *C.SuiteSparse_long
+	if len(from) > 0 {
+		fp, tp = (*C.SuiteSparse_long)(unsafe.Pointer(&from[0])), (*C.SuiteSparse_long)(unsafe.Pointer(&to[0]))
+	}
+	var gp *C.double
+	if len(gw) > 0 {
+		gp = (*C.double)(unsafe.Pointer(&gw[0]))
+	}
+	C.gl_block_adjoint(ws, L, (*C.double)(unsafe.Pointer(&src[0])), (*C.double)(unsafe.Pointer(&g[0])), gs, C.size_t(n), C.size_t(cols),
+		C.int(steps), fp, tp, C.size_t(len(from)), C.double(coef), gp, C.int(threads))
+	return check(ws, "block adjoint", nil)
 }
 
 // computePlan computes L's plan with the workspace of ws.

@@ -3,6 +3,7 @@ package cholmod
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 )
 
 // Factor is the Cholesky factorisation L Lᵀ = P A Pᵀ of one symmetric
@@ -244,6 +245,70 @@ func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse boo
 	}
 	f.putWorkspace(ws)
 	return err
+}
+
+// AdjointSteps differentiates out = A⁻ˢ·src (S = steps solves, the heat
+// kernel's backward Euler chain) with respect to a weighted graph's edge
+// weights. With u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g, where g (N×cols, like src)
+// is the gradient of out, it adds
+//
+//	coef · Σ_{l=1..S} Σ_cols (u_l[from[e]] − u_l[to[e]]) · (w_{S−l+1}[from[e]] − w_{S−l+1}[to[e]])
+//
+// to gw[e] for every edge e, and writes A⁻ˢ·g into gsrc unless gsrc is nil.
+// Both chains stay in the block kernel's interleaved layout, so neither is
+// scattered to column-major blocks, and the edge sums read them there; the
+// transient memory is 2·(S+1)·N·⌈cols/4⌉·4 floats, kept with the workspace
+// for the next call. With threads > 1 a second thread runs chain w beside
+// chain u and sums half of the edges; the result is bitwise the same.
+//
+// It needs the BlockKernel (AdjointSupported); concurrency is as for Solve.
+func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, threads int) error {
+	f.mustBeOpen("AdjointSteps")
+	nb := f.n * cols
+	if cols < 1 || steps < 1 || len(src) != nb || len(g) != nb || (gsrc != nil && len(gsrc) != nb) || len(from) != len(to) || len(gw) != len(from) {
+		panic(fmt.Sprintf("cholmod: AdjointSteps: len(gsrc)=%d, len(gw)=%d, len(src)=%d, len(g)=%d, cols=%d, steps=%d, %d and %d endpoints: want blocks of N*cols=%d*%d, one gradient per edge, cols, steps ≥ 1",
+			len(gsrc), len(gw), len(src), len(g), cols, steps, len(from), len(to), f.n, cols))
+	}
+	for e := range from {
+		if from[e] < 0 || from[e] >= f.n || to[e] < 0 || to[e] >= f.n {
+			panic(fmt.Sprintf("cholmod: AdjointSteps: edge %d joins %d and %d, outside 0..%d", e, from[e], to[e], f.n-1))
+		}
+	}
+	if f.kernel != BlockKernel {
+		return fmt.Errorf("cholmod: AdjointSteps needs the block kernel, the factor uses %v", f.kernel)
+	}
+	if !f.valid {
+		return fmt.Errorf("cholmod: adjoint: %w", ErrNotFactorized)
+	}
+	ws, err := f.workspace()
+	if err != nil {
+		return err
+	}
+	defer f.putWorkspace(ws)
+	return blockAdjoint(ws, f.lf, gsrc, gw, src, g, f.n, cols, steps, int64s(from), int64s(to), coef, threads)
+}
+
+// AdjointSupported reports whether AdjointSteps can run: the factor uses
+// the BlockKernel.
+func (f *Factor) AdjointSupported() bool {
+	f.mustBeOpen("AdjointSupported")
+	return f.kernel == BlockKernel
+}
+
+// int64s views x as []int64 (SuiteSparse_long), copying only where int is
+// narrower.
+func int64s(x []int) []int64 {
+	if len(x) == 0 {
+		return nil
+	}
+	if unsafe.Sizeof(x[0]) == 8 {
+		return unsafe.Slice((*int64)(unsafe.Pointer(&x[0])), len(x))
+	}
+	y := make([]int64, len(x))
+	for i, v := range x {
+		y[i] = int64(v)
+	}
+	return y
 }
 
 // workspace pops an idle workspace or starts a new one.

@@ -55,8 +55,13 @@
 // Recompute) nothing is kept between calls: the forward chain is recomputed
 // on a worker goroutine while the adjoint chain runs on the caller's, so the
 // transient memory is 2·S·N·C floats (S·N·C with Serial) and Apply+Adjoint
-// costs 3·S solves in about 2·S solve times on two cores. Memory = Store
-// records every forward chain instead (the reference's strategy).
+// costs 3·S solves in about 2·S solve times on two cores. When the backend
+// differentiates the chain itself (a factor.AdjointStepper: CHOLMOD's block
+// kernel), both chains and the edge sums run there instead, in the solves'
+// interleaved layout (no column-major copy of either chain): 2·(S+1)·N·C′
+// floats with C′ = C rounded up to a multiple of 4 (at most 32 per panel),
+// kept with the backend's workspace. Memory = Store records every forward
+// chain instead (the reference's strategy).
 //
 // # Backends
 //

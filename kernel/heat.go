@@ -113,8 +113,9 @@ type Heat struct {
 	values []float64
 	w      []float64
 	fac    factor.Factor
-	ss     factor.StepSolver // fac's multi-step solve, for backward Euler; nil otherwise
-	tree   int8              // whether Apply splits fac's tree (treeSolver): 0 unknown, 1 yes, -1 no
+	ss     factor.StepSolver     // fac's multi-step solve, for backward Euler; nil otherwise
+	as     factor.AdjointStepper // fac's own adjoint of the chain, for backward Euler; nil otherwise
+	tree   int8                  // whether Apply splits fac's tree (treeSolver): 0 unknown, 1 yes, -1 no
 	ready  bool
 	closed bool
 
@@ -232,6 +233,9 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 	h.fac = fac
 	if ss, ok := fac.(factor.StepSolver); ok && o.Scheme == BackwardEuler {
 		h.ss = ss
+		if as, ok := ss.(factor.AdjointStepper); ok && as.AdjointSupported() {
+			h.as = as
+		}
 	}
 	h.runs2 = splitRuns(g.runs, g.NumEdges())
 	h.w = make([]float64, g.NumEdges())
@@ -626,7 +630,16 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	// Forward chain u_0..u_S: from the tape, or recomputed into chainU.
 	var u []float64
 	recompute := true
-	if ent, ok := h.popTape(src, cols); ok {
+	ent, ok := h.popTape(src, cols)
+	if !ok && h.as != nil {
+		// The backend runs both chains and sums the edges in its own
+		// layout (see factor.AdjointStepper): the same sums as below.
+		if err := h.as.AdjointSteps(gsrc, gw, src, gdst, cols, s, h.g.from, h.g.to, -h.c, h.concurrent()); err != nil {
+			return fmt.Errorf("kernel: adjoint: %w", err)
+		}
+		return nil
+	}
+	if ok {
 		if ent.chain2 != nil {
 			return h.adjointSplit(gsrc, gw, gdst, ent)
 		}

@@ -172,6 +172,24 @@ type ParallelStepSolver interface {
 	TreeSplits() bool
 }
 
+// AdjointStepper is an optional interface of a StepSolver that
+// differentiates the backward Euler chain out = A⁻ˢ·src itself, for the
+// edge weights of a graph whose edge e joins from[e] and to[e]. With
+// u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g (g, N×cols like src, the gradient of out)
+// AdjointSteps adds
+//
+//	coef · Σ_{l=1..S} Σ_cols (u_l[from[e]] − u_l[to[e]]) · (w_{S−l+1}[from[e]] − w_{S−l+1}[to[e]])
+//
+// to gw[e] and writes A⁻ˢ·g into gsrc unless gsrc is nil. With parallel it
+// may use a second thread (the result does not depend on it).
+// AdjointSupported reports whether AdjointSteps can run on this factor; it
+// is safe for concurrent use, as Solve.
+type AdjointStepper interface {
+	StepSolver
+	AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error
+	AdjointSupported() bool
+}
+
 // ErrNotPosDef is matched (errors.Is) by every not-positive-definite error.
 var ErrNotPosDef = errors.New("matrix not positive definite")
 

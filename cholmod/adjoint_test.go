@@ -1,0 +1,167 @@
+package cholmod
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestAdjointSteps checks AdjointSteps against its definition computed from
+// SolveSteps' column-major chains: the edge sums to 1e-12 of their largest
+// magnitude (the two sum the same products in different orders), K·g to
+// 1e-14 (the same solves; the tree split of SolveSteps adds the top rows'
+// updates in another order), on a 2-D grid, a 3-D grid and a graph with
+// several components, for one panel (3 and 20 columns) and two (40), both
+// supernodal and simplicial. Two threads must give bitwise one thread's
+// result, and gsrc = nil only skips K·g.
+func TestAdjointSteps(t *testing.T) {
+	const steps = 4
+	rng := rand.New(rand.NewPCG(3, 4))
+	n2, e2 := gridEdges(2, 9, rng)
+	n3, e3 := gridEdges(3, 5, rng)
+	ed := randomEdges(40, 90, rng)
+	_, eg := gridEdges(2, 4, rng)
+	for _, e := range eg {
+		ed = append(ed, edge{e.u + 40, e.v + 40, e.w})
+	}
+	cases := []struct {
+		name string
+		n    int
+		es   []edge
+	}{{"grid2d-9", n2, e2}, {"grid3d-5", n3, e3}, {"disconnected", 60, ed}}
+	cc, err := NewCommon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	for _, tc := range cases {
+		m := laplacianSystem(tc.n, tc.es, 2)
+		a := mustSparse(t, cc, m)
+		from, to := make([]int, len(tc.es)), make([]int, len(tc.es))
+		for e, ed := range tc.es {
+			from[e], to[e] = ed.u, ed.v
+		}
+		for _, mode := range []Mode{Supernodal, Simplicial} {
+			f, err := cc.Analyze(a, &AnalyzeOptions{Mode: mode, Kernel: BlockKernel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Factorize(a); err != nil {
+				t.Fatal(err)
+			}
+			if !f.AdjointSupported() {
+				t.Fatalf("%s %v: AdjointSupported false with the block kernel", tc.name, mode)
+			}
+			for _, cols := range []int{3, 20, 40} {
+				name := fmt.Sprintf("%s/%v/cols=%d", tc.name, mode, cols)
+				nb := tc.n * cols
+				src := randomBlock(tc.n, cols, rand.New(rand.NewPCG(uint64(cols), 1)))
+				g := randomBlock(tc.n, cols, rand.New(rand.NewPCG(uint64(cols), 2)))
+				gw0 := randomBlock(len(from), 1, rand.New(rand.NewPCG(uint64(cols), 3)))
+				const coef = -0.7
+
+				u := make([]float64, steps*nb)
+				w := make([]float64, steps*nb)
+				if err := f.SolveSteps(u, src, cols, steps, true, false); err != nil {
+					t.Fatal(err)
+				}
+				if err := f.SolveSteps(w, g, cols, steps, true, false); err != nil {
+					t.Fatal(err)
+				}
+				want := append([]float64(nil), gw0...)
+				var scale float64
+				for e := range from {
+					var s float64
+					for l := 1; l <= steps; l++ {
+						ul, wk := u[(l-1)*nb:l*nb], w[(steps-l)*nb:(steps-l+1)*nb] // u_l, w_{S−l+1}
+						for c := 0; c < cols; c++ {
+							i, j := c*tc.n+from[e], c*tc.n+to[e]
+							s += (ul[i] - ul[j]) * (wk[i] - wk[j])
+						}
+					}
+					want[e] += coef * s
+					scale = math.Max(scale, math.Abs(coef*s))
+				}
+
+				var gws [2][]float64
+				for th := 1; th <= 2; th++ {
+					gw := append([]float64(nil), gw0...)
+					gsrc := make([]float64, nb)
+					if err := f.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, th); err != nil {
+						t.Fatal(err)
+					}
+					for e := range gw {
+						if d := math.Abs(gw[e] - want[e]); !(d <= 1e-12*scale) {
+							t.Fatalf("%s threads=%d: edge %d: %v, want %v (|Δ| %.3g, scale %.3g)", name, th, e, gw[e], want[e], d, scale)
+						}
+					}
+					if d := relDiff(gsrc, w[(steps-1)*nb:]); !(d <= 1e-14) {
+						t.Errorf("%s threads=%d: K·g differs by %.3g", name, th, d)
+					}
+					gws[th-1] = gw
+				}
+				for e := range gws[0] {
+					if gws[0][e] != gws[1][e] {
+						t.Fatalf("%s: edge %d: two threads %v, one %v", name, e, gws[1][e], gws[0][e])
+					}
+				}
+				gw := append([]float64(nil), gw0...)
+				if err := f.AdjointSteps(nil, gw, src, g, cols, steps, from, to, coef, 2); err != nil {
+					t.Fatal(err)
+				}
+				for e := range gw {
+					if gw[e] != gws[0][e] {
+						t.Fatalf("%s: gsrc=nil changes edge %d: %v, want %v", name, e, gw[e], gws[0][e])
+					}
+				}
+			}
+			f.Free()
+		}
+	}
+}
+
+// TestAdjointStepsRefused checks AdjointSteps' refusals: the CHOLMOD solve
+// kernel and an unfactorised factor give errors, bad lengths and edge
+// endpoints panic.
+func TestAdjointStepsRefused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	n, es := gridEdges(2, 4, rng)
+	m := laplacianSystem(n, es, 1)
+	cc, err := NewCommon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	a := mustSparse(t, cc, m)
+	from, to := []int{0, 1}, []int{1, 2}
+	gw := make([]float64, 2)
+	x := make([]float64, n)
+
+	f, err := cc.Analyze(a, &AnalyzeOptions{Kernel: CHOLMODKernel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Free()
+	if f.AdjointSupported() {
+		t.Error("AdjointSupported true with the CHOLMOD kernel")
+	}
+	if err := f.Factorize(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.AdjointSteps(nil, gw, x, x, 1, 2, from, to, 1, 1); err == nil {
+		t.Error("AdjointSteps with the CHOLMOD kernel: no error")
+	}
+
+	fb, err := cc.Analyze(a, &AnalyzeOptions{Kernel: BlockKernel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fb.Free()
+	if err := fb.AdjointSteps(nil, gw, x, x, 1, 2, from, to, 1, 1); err == nil {
+		t.Error("AdjointSteps before Factorize: no error")
+	}
+	mustPanic(t, "short gw", func() { _ = fb.AdjointSteps(nil, gw[:1], x, x, 1, 2, from, to, 1, 1) })
+	mustPanic(t, "endpoint out of range", func() { _ = fb.AdjointSteps(nil, gw, x, x, 1, 2, from, []int{1, n}, 1, 1) })
+	mustPanic(t, "zero steps", func() { _ = fb.AdjointSteps(nil, gw, x, x, 1, 0, from, to, 1, 1) })
+}
