@@ -20,11 +20,7 @@ func TestAdjointSteps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n2, e2 := gridEdges(2, 9, rng)
 	n3, e3 := gridEdges(3, 5, rng)
-	ed := randomEdges(40, 90, rng)
-	_, eg := gridEdges(2, 4, rng)
-	for _, e := range eg {
-		ed = append(ed, edge{e.u + 40, e.v + 40, e.w})
-	}
+	ed := appendGrid(randomEdges(40, 90, rng), 40, 4, rng) // vertices 56..59 isolated
 	cases := []struct {
 		name string
 		n    int

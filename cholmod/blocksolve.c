@@ -575,7 +575,8 @@ typedef struct {
 
 // run is one thread's share of a block solve (role 0 or 1 of nth = 2), or
 // all of it (nth = 1): the same operations in the same order per element.
-static void run(gl_job *J, int role) {
+static void run(void *arg, int role) {
+	gl_job *J = arg;
 	const gl_plan pl = J->plan;
 	const size_t n = J->n, nb = n * J->cols, ntop = n - (size_t) pl.c2;
 	const int one = J->nth == 1, doA = one || role == 0, doB = one || role == 1;
@@ -635,13 +636,40 @@ static void run(gl_job *J, int role) {
 	}
 }
 
-static void *run_b(void *arg) {
+// gl_roles is work split in two roles, role 0 on the calling thread.
+typedef struct {
+	void (*fn)(void *arg, int role);
+	void *arg;
+} gl_roles;
+
+static void *role1_main(void *p) {
 	// Signals go to the Go threads, not to this helper.
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	run((gl_job *) arg, 1);
+	const gl_roles *r = p;
+	r->fn(r->arg, 1);
 	return NULL;
+}
+
+// on_roles runs fn(arg, 0) on the calling thread and, when two is set,
+// fn(arg, 1) on a second thread. *nth, which fn reads, is set to 2 before
+// the helper starts and back to 1 (before role 0 starts) if it could not be
+// started, in which case role 0 does all the work.
+static void on_roles(void (*fn)(void *, int), void *arg, int two, int *nth) {
+	gl_roles r = {fn, arg};
+	pthread_t th;
+	*nth = 1;
+	if (two) {
+		*nth = 2;
+		if (pthread_create(&th, NULL, role1_main, &r) != 0) {
+			*nth = 1;
+		}
+	}
+	fn(arg, 0);
+	if (*nth == 2) {
+		pthread_join(th, NULL);
+	}
 }
 
 gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w) { return make_plan(L, (gl_int *) w); }
@@ -666,19 +694,7 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 		}
 		J.iperm = iperm;
 	}
-	pthread_t th;
-	if (J.plan.kx < J.plan.k2 && threads > 1) {
-		// nth is set before the helper starts (it reads it), and reset if
-		// it could not be started.
-		J.nth = 2;
-		if (pthread_create(&th, NULL, run_b, &J) != 0) {
-			J.nth = 1;
-		}
-	}
-	run(&J, 0);
-	if (J.nth == 2) {
-		pthread_join(th, NULL);
-	}
+	on_roles(run, &J, J.plan.kx < J.plan.k2 && threads > 1, &J.nth);
 }
 
 // ---- The heat kernel's adjoint: both chains and the weight gradient ----
@@ -769,7 +785,8 @@ static void adj_chain(const gl_adj *J, const double *b, double *C, size_t c0, si
 // per panel, role 0 runs chain u and role 1 chain w, then each scatters
 // half of K.g's columns and sums the pairs of half of the edges. The sum
 // of every edge is formed in the same order whatever nth.
-static void adj_run(gl_adj *J, int role) {
+static void adj_run(void *arg, int role) {
+	gl_adj *J = arg;
 	const int one = J->nth == 1;
 	const size_t n = J->n, S = (size_t) J->steps;
 	const size_t e0 = one || role == 0 ? 0 : J->ne / 2, e1 = one || role == 1 ? J->ne : J->ne / 2;
@@ -805,14 +822,6 @@ static void adj_run(gl_adj *J, int role) {
 	}
 }
 
-static void *adj_run_b(void *arg) {
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	adj_run((gl_adj *) arg, 1);
-	return NULL;
-}
-
 void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
                       const gl_int *from, const gl_int *to, size_t ne, double coef, double *gw, int threads, double *w) {
 	const size_t n = L->n, chain = ((size_t) steps + 1) * n * adj_cwmax(cols);
@@ -838,15 +847,5 @@ void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *
 	J.iperm = J.perm != NULL ? iperm : NULL;
 	J.pa = pa;
 	J.pb = pb;
-	pthread_t th;
-	if (threads > 1) {
-		J.nth = 2;
-		if (pthread_create(&th, NULL, adj_run_b, &J) != 0) {
-			J.nth = 1;
-		}
-	}
-	adj_run(&J, 0);
-	if (J.nth == 2) {
-		pthread_join(th, NULL);
-	}
+	on_roles(adj_run, &J, threads > 1, &J.nth);
 }

@@ -54,6 +54,16 @@ func randomEdges(n, m int, rng *rand.Rand) []edge {
 	return es
 }
 
+// appendGrid appends the edges of a side×side 2-D grid on the vertices
+// off, off+1, ... to es.
+func appendGrid(es []edge, off, side int, rng *rand.Rand) []edge {
+	_, eg := gridEdges(2, side, rng)
+	for _, e := range eg {
+		es = append(es, edge{e.u + off, e.v + off, e.w})
+	}
+	return es
+}
+
 // matrix is the lower triangle of A = I + c·L_w in CSC form.
 type matrix struct {
 	n              int
@@ -140,11 +150,7 @@ func testMatrices() []struct {
 	n3, e3 := gridEdges(3, 6, rng)
 	// A disconnected graph: a random graph on 0..79, a 5×5 grid on
 	// 80..104, and isolated vertices 105..109.
-	ed := randomEdges(80, 200, rng)
-	_, eg := gridEdges(2, 5, rng)
-	for _, e := range eg {
-		ed = append(ed, edge{e.u + 80, e.v + 80, e.w})
-	}
+	ed := appendGrid(randomEdges(80, 200, rng), 80, 5, rng)
 	return []struct {
 		name string
 		m    matrix
