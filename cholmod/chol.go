@@ -26,7 +26,8 @@ type Factor struct {
 	plan    blockPlan // block kernel's split of the elimination tree, once hasPlan
 	hasPlan bool
 	mu      sync.Mutex
-	idle    []*cCtx // workspaces not in use
+	idle    []*cCtx // solve workspaces not in use
+	adjIdle []*cCtx // AdjointSteps' workspaces not in use
 	allWS   []*cCtx
 	closed  bool
 }
@@ -280,11 +281,11 @@ func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from,
 	if !f.valid {
 		return fmt.Errorf("cholmod: adjoint: %w", ErrNotFactorized)
 	}
-	ws, err := f.workspace()
+	ws, err := f.adjointWorkspace()
 	if err != nil {
 		return err
 	}
-	defer f.putWorkspace(ws)
+	defer f.putAdjointWorkspace(ws)
 	return blockAdjoint(ws, f.lf, gsrc, gw, src, g, f.n, cols, steps, int64s(from), int64s(to), coef, threads)
 }
 
@@ -311,13 +312,28 @@ func int64s(x []int) []int64 {
 	return y
 }
 
-// workspace pops an idle workspace or starts a new one.
-func (f *Factor) workspace() (*cCtx, error) {
+// workspace pops an idle solve workspace or starts a new one.
+func (f *Factor) workspace() (*cCtx, error) { return f.takeWS(&f.idle) }
+
+// putWorkspace returns a workspace taken with workspace to the idle list
+// (which has room for every workspace, so this never allocates).
+func (f *Factor) putWorkspace(ws *cCtx) { f.putWS(&f.idle, ws) }
+
+// adjointWorkspace is workspace for AdjointSteps, from a separate pool: its
+// buffer holds two whole chains (2·(S+1)·N·C′ floats), and drawn from the
+// solve pool it would in time be grown in every workspace that concurrent
+// solves use (two, with the heat kernel's column split), doubling the
+// memory held.
+func (f *Factor) adjointWorkspace() (*cCtx, error) { return f.takeWS(&f.adjIdle) }
+
+func (f *Factor) putAdjointWorkspace(ws *cCtx) { f.putWS(&f.adjIdle, ws) }
+
+func (f *Factor) takeWS(pool *[]*cCtx) (*cCtx, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if k := len(f.idle); k > 0 {
-		ws := f.idle[k-1]
-		f.idle = f.idle[:k-1]
+	if k := len(*pool); k > 0 {
+		ws := (*pool)[k-1]
+		*pool = (*pool)[:k-1]
 		return ws, nil
 	}
 	ws := newCtx()
@@ -325,20 +341,20 @@ func (f *Factor) workspace() (*cCtx, error) {
 		return nil, fmt.Errorf("cholmod: solve workspace: %w", ErrOutOfMemory)
 	}
 	f.allWS = append(f.allWS, ws)
-	if cap(f.idle) < len(f.allWS) {
-		// Room for every workspace, so returning one never allocates.
-		idle := make([]*cCtx, len(f.idle), 2*len(f.allWS))
-		copy(idle, f.idle)
-		f.idle = idle
+	for _, p := range []*[]*cCtx{&f.idle, &f.adjIdle} {
+		if cap(*p) < len(f.allWS) {
+			// Room for every workspace, so returning one never allocates.
+			grown := make([]*cCtx, len(*p), 2*len(f.allWS))
+			copy(grown, *p)
+			*p = grown
+		}
 	}
 	return ws, nil
 }
 
-// putWorkspace returns a workspace taken with workspace to the idle list
-// (which has room for every workspace, so this never allocates).
-func (f *Factor) putWorkspace(ws *cCtx) {
+func (f *Factor) putWS(pool *[]*cCtx, ws *cCtx) {
 	f.mu.Lock()
-	f.idle = append(f.idle, ws)
+	*pool = append(*pool, ws)
 	f.mu.Unlock()
 }
 
@@ -365,7 +381,7 @@ func (f *Factor) release() {
 	for _, ws := range f.allWS {
 		freeCtx(ws)
 	}
-	f.allWS, f.idle = nil, nil
+	f.allWS, f.idle, f.adjIdle = nil, nil, nil
 	freeFactor(f.cc.ctx, f.lf)
 	f.lf = nil
 	f.valid = false
