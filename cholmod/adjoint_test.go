@@ -12,11 +12,11 @@ import (
 // magnitude (the two sum the same products in different orders), K·g to
 // 1e-14 (the same solves; the tree split of SolveSteps adds the top rows'
 // updates in another order), on a 2-D grid, a 3-D grid and a graph with
-// several components, for one panel (3 and 20 columns) and two (40), both
-// supernodal and simplicial. Two threads must give bitwise one thread's
+// several components, for one panel (3, 5, 6 and 20 columns) and two (40),
+// S = 1, 2, 4 and 5 steps (the pairs are summed in two halves of the steps,
+// whose bounds differ for odd S), both supernodal and simplicial. Two threads must give bitwise one thread's
 // result, and gsrc = nil only skips K·g.
 func TestAdjointSteps(t *testing.T) {
-	const steps = 4
 	rng := rand.New(rand.NewPCG(3, 4))
 	n2, e2 := gridEdges(2, 9, rng)
 	n3, e3 := gridEdges(3, 5, rng)
@@ -49,8 +49,9 @@ func TestAdjointSteps(t *testing.T) {
 			if !f.AdjointSupported() {
 				t.Fatalf("%s %v: AdjointSupported false with the block kernel", tc.name, mode)
 			}
-			for _, cols := range []int{3, 20, 40} {
-				name := fmt.Sprintf("%s/%v/cols=%d", tc.name, mode, cols)
+			for _, c := range []struct{ cols, steps int }{{3, 4}, {20, 5}, {40, 4}, {5, 1}, {6, 2}} {
+				cols, steps := c.cols, c.steps
+				name := fmt.Sprintf("%s/%v/cols=%d/steps=%d", tc.name, mode, cols, steps)
 				nb := tc.n * cols
 				src := randomBlock(tc.n, cols, rand.New(rand.NewPCG(uint64(cols), 1)))
 				g := randomBlock(tc.n, cols, rand.New(rand.NewPCG(uint64(cols), 2)))

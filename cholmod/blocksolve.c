@@ -538,6 +538,19 @@ typedef struct {
 	_Atomic unsigned count, gen;
 } gl_barrier;
 
+// relax is one round of a spin-wait: 4000 pauses are some tens of
+// microseconds (a pause takes 10 to 140 cycles, by processor), less than
+// one solve pass of the blocks here; past that the waiter yields its core.
+static void relax(int spins) {
+	if (spins > 4000) {
+		sched_yield();
+	} else {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+}
+
 static void barrier_wait(gl_barrier *b, int nth) {
 	if (nth == 1) {
 		return;
@@ -548,17 +561,8 @@ static void barrier_wait(gl_barrier *b, int nth) {
 		atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
 		return;
 	}
-	// 4000 pauses are some tens of microseconds (a pause takes 10 to 140
-	// cycles, by processor), less than one solve pass of the blocks here;
-	// past that the waiter yields its core.
 	for (int spins = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; spins++) {
-		if (spins > 4000) {
-			sched_yield();
-		} else {
-#if defined(__x86_64__) || defined(__i386__)
-			__builtin_ia32_pause();
-#endif
-		}
+		relax(spins);
 	}
 }
 
@@ -699,14 +703,26 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 
 // ---- The heat kernel's adjoint: both chains and the weight gradient ----
 //
-// gl_adjoint_steps keeps both chains in the interleaved, permuted layout of
-// the solves: chain u (from src) in U and chain w (from g) in V, block l of
-// each (n x cw doubles) holding step l, block 0 the gathered input. Each
-// step copies the previous block and solves it in place, so a chain costs
-// one contiguous copy per step where a column-major chain cost a scatter
-// (one strided, dependent load per element). The gradient then reads the
-// pairs (u_l, w_{S-l+1}) where they are, row against row, with every
-// column of a row in one vector.
+// gl_adjoint_steps runs chain u (from src, role 0) and chain w (from g,
+// role 1) in the interleaved, permuted layout of the solves, and sums the
+// pairs (u_l, w_{S-l+1}), l = 1..S, as the chains go. Only the first
+// h = ceil(S/2) steps of each chain are kept (block l of U or V, n x cw
+// doubles, holds step l, block 0 the gathered input; each of these steps
+// copies the previous block and solves it in place); later steps are
+// solved in place in block h+1, and are summed there, while hot in cache,
+// against the other chain's kept steps:
+//
+//	role 0 at step l in [S-h+1, S] sums the pair (u_l, w_{S-l+1}),
+//	role 1 at step k in [h+1, S]   sums the pair (u_{S-k+1}, w_k),
+//
+// which covers every l once, each from a kept step of the other chain. A
+// role waits (spinning, then yielding) until the other chain has passed the
+// step it needs; the two never wait for each other. Role 0 sums into acc0,
+// role 1 into acc1, each edge's sums in a fixed order, and one thread runs
+// the same schedule (u to step h, all of w, the rest of u), so the result
+// does not depend on the thread count. The edges are visited in the order
+// of their first endpoint in the permuted numbering, so that the rows are
+// read nearly in memory order.
 
 // dot_diff is sum_c (ua[c]-ub[c]) * (wa[c]-wb[c]) over the cw = 4*nv
 // columns of four rows, in quads, the quads summed in a fixed order.
@@ -720,31 +736,37 @@ GL_INLINE double dot_diff(const double *ua, const double *ub, const double *wa, 
 	return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-GL_INLINE void pairs_width(const double *U, const double *W, const gl_int *pa, const gl_int *pb, size_t e0, size_t e1,
-                           double *acc, const int nv) {
+GL_INLINE void pairs_width(const double *U, const double *W, const gl_int *ord, const gl_int *pa, const gl_int *pb,
+                           size_t ne, double *acc, const int nv) {
 	const size_t cw = 4 * (size_t) nv;
-	for (size_t e = e0; e < e1; e++) {
+	for (size_t k = 0; k < ne; k++) {
+		const size_t e = (size_t) ord[k];
 		const size_t a = (size_t) pa[e] * cw, b = (size_t) pb[e] * cw;
 		acc[e] += dot_diff(U + a, U + b, W + a, W + b, nv);
 	}
 }
 
-// pairs adds to acc[e] (edges e0..e1-1, endpoints pa[e], pb[e] in the
-// permuted numbering) the sum over the columns of the product of the
-// endpoint differences of U and W, two n x cw blocks.
-GL_CLONES static void pairs(const double *U, const double *W, const gl_int *pa, const gl_int *pb, size_t e0, size_t e1,
-                            double *acc, int cw) {
+// pairs adds to acc[e], for every edge e (visited in the order ord, its
+// endpoints pa[e], pb[e] in the permuted numbering), the sum over the
+// columns of the product of the endpoint differences of U and W, two
+// n x cw blocks.
+GL_CLONES static void pairs(const double *U, const double *W, const gl_int *ord, const gl_int *pa, const gl_int *pb,
+                            size_t ne, double *acc, int cw) {
 	switch (cw) {
-	case 4: pairs_width(U, W, pa, pb, e0, e1, acc, 1); break;
-	case 8: pairs_width(U, W, pa, pb, e0, e1, acc, 2); break;
-	case 12: pairs_width(U, W, pa, pb, e0, e1, acc, 3); break;
-	case 16: pairs_width(U, W, pa, pb, e0, e1, acc, 4); break;
-	case 20: pairs_width(U, W, pa, pb, e0, e1, acc, 5); break;
-	case 24: pairs_width(U, W, pa, pb, e0, e1, acc, 6); break;
-	case 28: pairs_width(U, W, pa, pb, e0, e1, acc, 7); break;
-	default: pairs_width(U, W, pa, pb, e0, e1, acc, 8); break;
+	case 4: pairs_width(U, W, ord, pa, pb, ne, acc, 1); break;
+	case 8: pairs_width(U, W, ord, pa, pb, ne, acc, 2); break;
+	case 12: pairs_width(U, W, ord, pa, pb, ne, acc, 3); break;
+	case 16: pairs_width(U, W, ord, pa, pb, ne, acc, 4); break;
+	case 20: pairs_width(U, W, ord, pa, pb, ne, acc, 5); break;
+	case 24: pairs_width(U, W, ord, pa, pb, ne, acc, 6); break;
+	case 28: pairs_width(U, W, ord, pa, pb, ne, acc, 7); break;
+	default: pairs_width(U, W, ord, pa, pb, ne, acc, 8); break;
 	}
 }
+
+// adj_blocks is the number of n x cw blocks kept per chain: steps 0..h and
+// the working block.
+static size_t adj_blocks(int steps) { return (size_t) (steps + 1) / 2 + 2; }
 
 static size_t adj_cwmax(size_t cols) {
 	const size_t cw = (cols + 3) & ~(size_t) 3;
@@ -752,47 +774,65 @@ static size_t adj_cwmax(size_t cols) {
 }
 
 size_t gl_adjoint_workspace(size_t n, size_t cols, int steps, size_t ne) {
-	const size_t chain = ((size_t) steps + 1) * n * adj_cwmax(cols);
-	// U and V, dinv, acc, then iperm, pa and pb (gl_int, 8 bytes).
-	return 2 * chain + n + ne + n + 2 * ne;
+	const size_t chain = adj_blocks(steps) * n * adj_cwmax(cols);
+	// U and V, dinv, acc0 and acc1, then (gl_int, 8 bytes) iperm, pa, pb,
+	// the visiting order and n+1 bucket counts.
+	return 2 * chain + n + 2 * ne + n + 3 * ne + n + 1;
 }
 
 typedef struct {
 	const cholmod_factor *L;
 	const double *src, *g, *dinv;
-	double *gsrc, *gw, *U, *V, *acc;
-	const gl_int *perm, *iperm, *pa, *pb;
+	double *gsrc, *gw, *U, *V, *acc0, *acc1;
+	const gl_int *perm, *iperm, *pa, *pb, *ord;
 	size_t n, cols, ne, nk;
-	int steps, nth;
+	int steps, h, nth;
 	double coef;
+	_Atomic int done0, done1; // steps of the current panel finished by chain u, chain w
 	gl_barrier bar;
 } gl_adj;
 
-// adj_chain gathers columns c0 .. c0+pc-1 of b into block 0 of C and runs
-// the steps, block l = A^-1 block l-1.
-static void adj_chain(const gl_adj *J, const double *b, double *C, size_t c0, size_t pc, int cw) {
-	const size_t n = J->n, blk = n * (size_t) cw;
-	gather(C, b, J->perm, n, c0, pc, (size_t) cw);
-	for (int l = 1; l <= J->steps; l++) {
-		double *X = C + (size_t) l * blk;
-		memcpy(X, X - blk, blk * sizeof(double));
-		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL);
-		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, NULL);
+// adj_wait returns once *done >= need.
+static void adj_wait(_Atomic int *done, int need) {
+	for (int spins = 0; atomic_load_explicit(done, memory_order_acquire) < need; spins++) {
+		relax(spins);
 	}
 }
 
-// adj_run is one thread's share (role 0 or 1 of nth = 2), or all of it:
-// per panel, role 0 runs chain u and role 1 chain w, then each scatters
-// half of K.g's columns and sums the pairs of half of the edges. The sum
-// of every edge is formed in the same order whatever nth.
+// adj_steps runs steps l0..l1 of one chain (role 0: u in U, role 1: w in
+// V) of the current panel, summing the pairs of its role (see above) from
+// step from on.
+static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
+	const size_t n = J->n, blk = n * (size_t) cw;
+	const int S = J->steps, h = J->h;
+	double *C = role == 0 ? J->U : J->V;
+	_Atomic int *mine = role == 0 ? &J->done0 : &J->done1, *other = role == 0 ? &J->done1 : &J->done0;
+	for (int l = l0; l <= l1; l++) {
+		double *X = C + (size_t) (l <= h ? l : h + 1) * blk;
+		if (l <= h + 1) {
+			memcpy(X, C + (size_t) (l - 1) * blk, blk * sizeof(double));
+		}
+		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL);
+		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, NULL);
+		atomic_store_explicit(mine, l, memory_order_release);
+		if (l < from) {
+			continue;
+		}
+		if (role == 0) {
+			adj_wait(other, S - l + 1);
+			pairs(X, J->V + (size_t) (S - l + 1) * blk, J->ord, J->pa, J->pb, J->ne, J->acc0, cw);
+		} else {
+			adj_wait(other, S - l + 1);
+			pairs(J->U + (size_t) (S - l + 1) * blk, X, J->ord, J->pa, J->pb, J->ne, J->acc1, cw);
+		}
+	}
+}
+
+// adj_run is one thread's share (role 0 or 1 of nth = 2), or all of it.
 static void adj_run(void *arg, int role) {
 	gl_adj *J = arg;
-	const int one = J->nth == 1;
-	const size_t n = J->n, S = (size_t) J->steps;
-	const size_t e0 = one || role == 0 ? 0 : J->ne / 2, e1 = one || role == 1 ? J->ne : J->ne / 2;
-	for (size_t e = e0; e < e1; e++) {
-		J->acc[e] = 0;
-	}
+	const int one = J->nth == 1, S = J->steps;
+	const size_t n = J->n;
 	for (size_t c0 = 0; c0 < J->cols; c0 += GL_MAXW) {
 		size_t pc = J->cols - c0;
 		if (pc > GL_MAXW) {
@@ -801,51 +841,90 @@ static void adj_run(void *arg, int role) {
 		const int cw = (int) ((pc + 3) & ~(size_t) 3);
 		const size_t blk = n * (size_t) cw;
 		if (one || role == 0) {
-			adj_chain(J, J->src, J->U, c0, pc, cw);
+			gather(J->U, J->src, J->perm, n, c0, pc, (size_t) cw);
 		}
 		if (one || role == 1) {
-			adj_chain(J, J->g, J->V, c0, pc, cw);
+			gather(J->V, J->g, J->perm, n, c0, pc, (size_t) cw);
+		}
+		if (one) {
+			// Chain u to step h, all of chain w, then the rest of u, whose
+			// pairs at steps up to h (S odd) are summed first, from the
+			// kept blocks, in the order two threads sum them.
+			adj_steps(J, 0, 1, J->h, S + 1, cw);
+			adj_steps(J, 1, 1, S, J->h + 1, cw);
+			for (int l = S - J->h + 1; l <= J->h; l++) {
+				pairs(J->U + (size_t) l * blk, J->V + (size_t) (S - l + 1) * blk, J->ord, J->pa, J->pb, J->ne,
+				      J->acc0, cw);
+			}
+			adj_steps(J, 0, J->h + 1, S, J->h + 1, cw);
+		} else {
+			adj_steps(J, role, 1, S, role == 0 ? S - J->h + 1 : J->h + 1, cw);
 		}
 		barrier_wait(&J->bar, J->nth);
 		if (J->gsrc != NULL) {
-			const size_t h = one ? pc : pc / 2, s0 = role == 0 ? 0 : h, s1 = role == 0 ? h : pc;
-			scatter(J->gsrc, J->V + S * blk, J->iperm, n, c0, s0, s1, (size_t) cw);
+			// K.g is chain w's last step: in the working block, or kept
+			// when S = 1.
+			const size_t hs = one ? pc : pc / 2, s0 = role == 0 ? 0 : hs, s1 = role == 0 ? hs : pc;
+			const size_t last = S <= J->h ? (size_t) S : (size_t) J->h + 1;
+			scatter(J->gsrc, J->V + last * blk, J->iperm, n, c0, s0, s1, (size_t) cw);
 		}
-		for (size_t l = 1; l <= S; l++) {
-			pairs(J->U + l * blk, J->V + (S - l + 1) * blk, J->pa, J->pb, e0, e1, J->acc, cw);
+		// Before the next panel's chains start: every wait of this panel is
+		// over and the scatter has read V.
+		if (one || role == 0) {
+			atomic_store_explicit(&J->done0, 0, memory_order_relaxed);
+			atomic_store_explicit(&J->done1, 0, memory_order_relaxed);
 		}
-		// The next panel overwrites U and V.
 		barrier_wait(&J->bar, J->nth);
 	}
+	const size_t e0 = one || role == 0 ? 0 : J->ne / 2, e1 = one || role == 1 ? J->ne : J->ne / 2;
 	for (size_t e = e0; e < e1; e++) {
-		J->gw[e] += J->coef * J->acc[e];
+		J->gw[e] += J->coef * (J->acc0[e] + J->acc1[e]);
 	}
 }
 
 void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
                       const gl_int *from, const gl_int *to, size_t ne, double coef, double *gw, int threads, double *w) {
-	const size_t n = L->n, chain = ((size_t) steps + 1) * n * adj_cwmax(cols);
+	const size_t n = L->n, chain = adj_blocks(steps) * n * adj_cwmax(cols);
 	gl_adj J = {
 	    .L = L, .src = src, .g = g, .gsrc = gsrc, .gw = gw,
 	    .U = w, .V = w + chain,
 	    .perm = (const gl_int *) L->Perm,
 	    .n = n, .cols = cols, .ne = ne, .nk = L->is_super ? (size_t) L->nsuper : n,
-	    .steps = steps, .nth = 1, .coef = coef,
+	    .steps = steps, .h = (steps + 1) / 2, .coef = coef,
 	};
 	double *dinv = w + 2 * chain;
 	J.dinv = dinv;
-	J.acc = dinv + n;
-	gl_int *iperm = (gl_int *) (J.acc + ne), *pa = iperm + n, *pb = pa + ne;
+	J.acc0 = dinv + n;
+	J.acc1 = J.acc0 + ne;
+	gl_int *iperm = (gl_int *) (J.acc1 + ne), *pa = iperm + n, *pb = pa + ne, *ord = pb + ne, *cnt = ord + ne;
 	diag_inverse(L, dinv);
 	for (size_t k = 0; k < n; k++) {
 		iperm[J.perm != NULL ? (size_t) J.perm[k] : k] = (gl_int) k;
 	}
+	// pa[e] < pb[e], and ord sorts the edges by pa (a counting sort).
+	memset(cnt, 0, (n + 1) * sizeof(gl_int));
 	for (size_t e = 0; e < ne; e++) {
-		pa[e] = iperm[from[e]];
-		pb[e] = iperm[to[e]];
+		gl_int a = iperm[from[e]], b = iperm[to[e]];
+		if (a > b) {
+			const gl_int t = a;
+			a = b;
+			b = t;
+		}
+		pa[e] = a;
+		pb[e] = b;
+		cnt[a + 1]++;
+		J.acc0[e] = 0;
+		J.acc1[e] = 0;
+	}
+	for (size_t k = 0; k < n; k++) {
+		cnt[k + 1] += cnt[k];
+	}
+	for (size_t e = 0; e < ne; e++) {
+		ord[cnt[pa[e]]++] = (gl_int) e;
 	}
 	J.iperm = J.perm != NULL ? iperm : NULL;
 	J.pa = pa;
 	J.pb = pb;
+	J.ord = ord;
 	on_roles(adj_run, &J, threads > 1, &J.nth);
 }
