@@ -257,10 +257,12 @@ func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse boo
 //
 // to gw[e] for every edge e, and writes A⁻ˢ·g into gsrc unless gsrc is nil.
 // Both chains stay in the block kernel's interleaved layout, so neither is
-// scattered to column-major blocks, and the edge sums read them there; the
-// transient memory is 2·(S+1)·N·⌈cols/4⌉·4 floats, kept with the workspace
-// for the next call. With threads > 1 a second thread runs chain w beside
-// chain u and sums half of the edges; the result is bitwise the same.
+// scattered to column-major blocks, and each pair is summed while one of
+// its two steps is in cache: only the first ⌈S/2⌉ steps of each chain are
+// kept, 2·(⌈S/2⌉+2)·N·C′ floats with C′ = cols rounded up to a multiple of 4
+// (at most 32, the panel width), held with a workspace for the next call.
+// With threads > 1 a second thread runs chain w beside chain u; the result
+// is bitwise the same.
 //
 // It needs the BlockKernel (AdjointSupported); concurrency is as for Solve.
 func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, threads int) error {
@@ -320,7 +322,7 @@ func (f *Factor) workspace() (*cCtx, error) { return f.takeWS(&f.idle) }
 func (f *Factor) putWorkspace(ws *cCtx) { f.putWS(&f.idle, ws) }
 
 // adjointWorkspace is workspace for AdjointSteps, from a separate pool: its
-// buffer holds two whole chains (2·(S+1)·N·C′ floats), and drawn from the
+// buffer holds half of two chains (2·(⌈S/2⌉+2)·N·C′ floats), and drawn from the
 // solve pool it would in time be grown in every workspace that concurrent
 // solves use (two, with the heat kernel's column split), doubling the
 // memory held.
