@@ -59,19 +59,22 @@
 //
 // # Reverse pass and memory
 //
-// Backward runs the L iterations backwards. The tape holds only K·b and K·a
-// of every iteration (two N×C blocks per iteration); a = P/K·b, q and b are
-// recomputed elementwise. Each iteration costs two adjoint calls on N×C
+// Backward runs the L iterations backwards. The tape holds K·b, K·a and the
+// reconstructions q of every iteration (two N×C blocks and one N×C/2 per
+// iteration); a = P/K·b and b = q/K·a are recomputed elementwise. (Keeping q
+// costs L·N·C/2 floats and spares the reverse pass the two logarithms and
+// the exponential per entry that recomputing it took: about a tenth of a
+// 2-D evaluation's time, all of it on one core.) Each iteration costs two adjoint calls on N×C
 // blocks, plus one on the endpoint block and a one-column call for the
 // shared K·1 (whose parameter gradient vanishes for a mass-preserving kernel
 // such as the heat kernel, K(θ)·1 = 1, but not for a general one, so it is
 // kept). The workspace of an Interpolator takes
 //
-//	8·N·((2L+5)·C + 4E + 3) bytes
+//	8·N·((2.5·L+4)·C + 4E + 3) bytes
 //
 // (InterpSettings.ForwardOnly drops the tape: 8·N·(4.5·C + 2E + 2) bytes).
 // For the reference's toy data (N = 2500, 11 frames, C = 18, E = 2, L = 50)
-// that is 38 MB, against about 4 GB for the reference, which stores every
+// that is 47 MB, against about 4 GB for the reference, which stores every
 // kernel sub-step. The kernel's own adjoint may need more (the heat kernel
 // recomputes or stores its S sub-steps per call).
 //

@@ -83,8 +83,8 @@ type Interpolator struct {
 	a, b         []float64 // N×C; in Backward: src of adjoints, b̄
 	ab, vb       []float64 // N×C, Backward only
 	tapeU, tapeV []float64 // L blocks N×C (1 without tape): K·b, K·a
-	q            []float64 // N×F, interior reconstructions
-	qt           []float64 // N×F, Backward only: recomputed q
+	tapeQ        []float64 // L blocks N×F (1 without tape): q of every iteration
+	q            []float64 // N×F, interior reconstructions: tapeQ's last block
 	aEnd, rEnd   []float64 // N×E
 	gEnd, abEnd  []float64 // N×E, Backward only
 	recs         [][][]float64
@@ -175,7 +175,6 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolato
 		ip.ones[i] = 1
 	}
 	ip.k1 = make([]float64, n)
-	ip.q = make([]float64, n*ip.nInt)
 	ip.a = make([]float64, nc)
 	ip.b = make([]float64, nc)
 	slots1 := 1
@@ -184,11 +183,13 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolato
 	}
 	ip.tapeU = make([]float64, slots1*nc)
 	ip.tapeV = make([]float64, slots1*nc)
+	nq := n * ip.nInt
+	ip.tapeQ = make([]float64, slots1*nq)
+	ip.q = ip.tapeQ[(slots1-1)*nq:]
 	ip.aEnd = make([]float64, n*ip.nEnd)
 	ip.rEnd = make([]float64, n*ip.nEnd)
 	if ip.tape {
 		ip.g1 = make([]float64, n)
-		ip.qt = make([]float64, n*ip.nInt)
 		ip.ab = make([]float64, nc)
 		ip.vb = make([]float64, nc)
 		ip.gEnd = make([]float64, n*ip.nEnd)
@@ -219,14 +220,15 @@ func (ip *Interpolator) Columns() (c, e int) { return 2 * ip.nInt, ip.nEnd }
 
 // MemoryBytes returns the size of the workspace in bytes:
 //
-//	8·N·((2L+5)·C + 4E + 3)       with the tape (the default)
+//	8·N·((2.5·L+4)·C + 4E + 3)    with the tape (the default)
 //	8·N·(4.5·C + 2E + 2)          with ForwardOnly
 //
 // (plus the copied poles, 16·N per sequence, and small per-frame slices).
-// The tape, K·b and K·a of every iteration, is the 2L·C term.
+// The tape, K·b, K·a and the reconstructions q of every iteration, is the
+// 2.5·L·C term.
 func (ip *Interpolator) MemoryBytes() int {
-	f := len(ip.k1) + len(ip.ones) + len(ip.g1) + len(ip.q) + len(ip.qt) + len(ip.a) + len(ip.b) +
-		len(ip.ab) + len(ip.vb) + len(ip.tapeU) + len(ip.tapeV) +
+	f := len(ip.k1) + len(ip.ones) + len(ip.g1) + len(ip.a) + len(ip.b) +
+		len(ip.ab) + len(ip.vb) + len(ip.tapeU) + len(ip.tapeV) + len(ip.tapeQ) +
 		len(ip.aEnd) + len(ip.rEnd) + len(ip.gEnd) + len(ip.abEnd)
 	return 8 * f
 }
@@ -279,7 +281,7 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 	}
 	// Interior frames, all in lock-step.
 	c := 2 * ip.nInt
-	nc := n * c
+	nc, nq := n*c, n*ip.nInt
 	for it := 1; it <= ip.iters && c > 0; it++ {
 		slot := 0
 		if ip.tape {
@@ -287,6 +289,7 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 		}
 		u := ip.tapeU[slot*nc : (slot+1)*nc]
 		v := ip.tapeV[slot*nc : (slot+1)*nc]
+		q := ip.tapeQ[slot*nq : (slot+1)*nq]
 		if it == 1 {
 			for j := 0; j < c; j++ {
 				copy(ip.col(u, j), ip.k1)
@@ -307,7 +310,7 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 			l0, l1 := ip.lam0[f], ip.lam1[f]
 			v0, v1 := ip.col(v, 2*f), ip.col(v, 2*f+1)
 			b0, b1 := ip.col(ip.b, 2*f), ip.col(ip.b, 2*f+1)
-			qf := ip.col(ip.q, f)
+			qf := ip.col(q, f)
 			var mass float64
 			for i := range qf {
 				qi := geo(l0, l1, v0[i], v1[i])
@@ -333,7 +336,7 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 // (length NumParams() of the kernel, which must be a DiffKernel).
 //
 // The reverse pass runs through the L iterations backwards, recomputing
-// a = P/K·b, q and b elementwise from the taped K·b and K·a. Per iteration
+// a = P/K·b and b = q/K·a elementwise from the taped K·b, K·a and q. Per iteration
 // it makes two adjoint calls on N×C blocks; the endpoint frames take one
 // adjoint call on their N×E block, and the K·1 shared by the endpoint rule
 // and the first iteration takes a final one-column adjoint call whose
@@ -365,7 +368,7 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	n := ip.n
 	clear(ip.g1)
 	c := 2 * ip.nInt
-	nc := n * c
+	nc, nq := n*c, n*ip.nInt
 	if c > 0 {
 		clear(ip.b) // b̄ of the last iteration: b_L is not an output
 	}
@@ -424,20 +427,17 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 			}
 			break
 		}
-		// Through u = K·b_{it−1}: recompute q_{it−1} (into qt, kept for the
-		// next step) and b_{it−1} (into a) from the tape.
+		// Through u = K·b_{it−1}: recompute b_{it−1} (into a) from the
+		// taped q_{it−1} (used by the next step) and K·a_{it−1}.
 		vp := ip.tapeV[(it-2)*nc : (it-1)*nc]
-		qcur = ip.qt
+		qcur = ip.tapeQ[(it-2)*nq : (it-1)*nq]
 		for f := 0; f < ip.nInt; f++ {
-			l0, l1 := ip.lam0[f], ip.lam1[f]
 			v0, v1 := ip.col(vp, 2*f), ip.col(vp, 2*f+1)
 			b0, b1 := ip.col(ip.a, 2*f), ip.col(ip.a, 2*f+1)
 			qf := ip.col(qcur, f)
 			for i := 0; i < n; i++ {
-				qi := geo(l0, l1, v0[i], v1[i])
-				qf[i] = qi
-				b0[i] = qi / v0[i]
-				b1[i] = qi / v1[i]
+				b0[i] = qf[i] / v0[i]
+				b1[i] = qf[i] / v1[i]
 			}
 		}
 		if err := dk.Adjoint(ip.b, gparam, ip.a, ip.vb, c); err != nil {
