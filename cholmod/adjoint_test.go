@@ -30,7 +30,7 @@ func TestAdjointSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cc.Close()
+	t.Cleanup(func() { cc.Close() })
 	for _, tc := range cases {
 		m := laplacianSystem(tc.n, tc.es, 2)
 		a := mustSparse(t, cc, m)
@@ -39,13 +39,7 @@ func TestAdjointSteps(t *testing.T) {
 			from[e], to[e] = ed.u, ed.v
 		}
 		for _, mode := range []Mode{Supernodal, Simplicial} {
-			f, err := cc.Analyze(a, &AnalyzeOptions{Mode: mode, Kernel: BlockKernel})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Factorize(a); err != nil {
-				t.Fatal(err)
-			}
+			f := factorized(t, cc, a, AnalyzeOptions{Mode: mode, Kernel: BlockKernel})
 			if !f.AdjointSupported() {
 				t.Fatalf("%s %v: AdjointSupported false with the block kernel", tc.name, mode)
 			}
@@ -124,13 +118,7 @@ func TestAdjointSteps(t *testing.T) {
 func TestAdjointStepsRefused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	n, es := gridEdges(2, 4, rng)
-	m := laplacianSystem(n, es, 1)
-	cc, err := NewCommon()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cc.Close()
-	a := mustSparse(t, cc, m)
+	cc, a := systemOf(t, laplacianSystem(n, es, 1))
 	from, to := []int{0, 1}, []int{1, 2}
 	gw := make([]float64, 2)
 	x := make([]float64, n)
@@ -161,4 +149,49 @@ func TestAdjointStepsRefused(t *testing.T) {
 	mustPanic(t, "short gw", func() { _ = fb.AdjointSteps(nil, gw[:1], x, x, 1, 2, from, to, 1, 1) })
 	mustPanic(t, "endpoint out of range", func() { _ = fb.AdjointSteps(nil, gw, x, x, 1, 2, from, []int{1, n}, 1, 1) })
 	mustPanic(t, "zero steps", func() { _ = fb.AdjointSteps(nil, gw, x, x, 1, 0, from, to, 1, 1) })
+}
+
+// TestFundamentalSupernodes checks that a supernodal factor analysed for
+// the block kernel stores no explicit zeros up to FundamentalMaxN (its
+// exported entries are exactly nnz(L)), while one for CHOLMOD's own solve
+// keeps CHOLMOD's relaxed amalgamation (more entries than nnz(L) on a 2-D
+// grid), and that both solve the system.
+func TestFundamentalSupernodes(t *testing.T) {
+	n, es := gridEdges(2, 30, rand.New(rand.NewPCG(6, 6)))
+	if n > FundamentalMaxN {
+		t.Fatalf("the test grid (%d vertices) exceeds FundamentalMaxN", n)
+	}
+	m := laplacianSystem(n, es, 2)
+	cc, a := systemOf(t, m)
+	for _, k := range []SolveKernel{BlockKernel, CHOLMODKernel} {
+		f := factorized(t, cc, a, AnalyzeOptions{Mode: Supernodal, Kernel: k})
+		l, err := f.ExportL()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, nnz := l.ColPtr[l.N], f.Info().NNZL
+		if k == BlockKernel && stored != nnz || k == CHOLMODKernel && stored <= nnz {
+			t.Errorf("%v kernel: %d entries stored for nnz(L) = %d", k, stored, nnz)
+		}
+		b := randomBlock(n, 3, rand.New(rand.NewPCG(7, 7)))
+		x := make([]float64, len(b))
+		if err := f.Solve(x, b, 3); err != nil {
+			t.Fatal(err)
+		}
+		if r := m.relResidual(x, b, 3); !(r <= 1e-13) {
+			t.Errorf("%v kernel: relative residual %.3g", k, r)
+		}
+		f.Free()
+	}
+}
+
+// systemOf returns a Common, closed when the test ends, and m in it.
+func systemOf(t *testing.T, m matrix) (*Common, *Sparse) {
+	t.Helper()
+	cc, err := NewCommon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	return cc, mustSparse(t, cc, m)
 }

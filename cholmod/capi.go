@@ -109,12 +109,20 @@ static void gl_free_sparse(gl_ctx *ctx, cholmod_sparse *A) {
 	gl_end(ctx);
 }
 
-static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal, double sswitch) {
+static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal, double sswitch, int fundamental) {
 	cholmod_common *c = &ctx->c;
 	gl_begin();
 	cholmod_l_defaults(c);
 	gl_config(ctx);
 	c->supernodal = supernodal;
+	if (fundamental) {
+		// No relaxed amalgamation: supernodes merge only where no zero
+		// entry is added (every merge rule of nrelax/zrelax is off).
+		for (int k = 0; k < 3; k++) {
+			c->nrelax[k] = 0;
+			c->zrelax[k] = 0;
+		}
+	}
 	if (sswitch > 0) {
 		c->supernodal_switch = sswitch;
 	}
@@ -419,8 +427,8 @@ func freeSparse(ctx *cCtx, a *cSparse) { C.gl_free_sparse(ctx, a) }
 
 // analyze runs cholmod_l_analyze; sswitch > 0 overrides
 // Common->supernodal_switch (used when supernodal is cAuto).
-func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, sswitch float64, op string) (*cFactor, error) {
-	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), C.double(sswitch))
+func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, sswitch float64, fundamental bool, op string) (*cFactor, error) {
+	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), C.double(sswitch), cBool(fundamental))
 	if L == nil {
 		if err := check(ctx, op, nil); err != nil {
 			return nil, err

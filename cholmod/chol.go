@@ -58,7 +58,8 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if o.Mode == AutoSolve && o.Kernel == CHOLMODKernel {
 		sswitch = AutoSolveSwitchCHOLMOD
 	}
-	L, err := analyze(c.ctx, a.a, ord, mode, sswitch, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
+	fundamental := o.Kernel == BlockKernel && a.n <= FundamentalMaxN
+	L, err := analyze(c.ctx, a.a, ord, mode, sswitch, fundamental, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
 	if err != nil {
 		return nil, err
 	}

@@ -136,6 +136,19 @@ func (m Mode) code() (int, float64, error) {
 	return 0, 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
 }
 
+// FundamentalMaxN is the largest order for which a factor analysed for the
+// BlockKernel has fundamental supernodes: CHOLMOD's relaxed amalgamation,
+// which merges supernodes at the price of explicit zeros so that its BLAS
+// calls are larger, is turned off. The block kernel's loops gain less from
+// the larger supernodes than they lose to the zeros (on a 50² grid the
+// relaxed factor stores 64 700 entries for nnz(L) = 38 300): 18-column
+// solves on 50² were 15-25% faster and a toydataF4 evaluation 5-9%; at 32³
+// an Apply was 20-40% faster, but the factorisation, whose BLAS calls
+// shrink, took 1.5-2.3 times as long (0.56-1.0 s against 1.3-1.6 s), which
+// fast mode, with few solves per factorisation, would not recover; at 16³
+// evaluations were the same within the machine's noise.
+const FundamentalMaxN = 20_000
+
 // SolveKernel selects the code that runs Factor.Solve on CHOLMOD's factor.
 type SolveKernel int
 
@@ -147,8 +160,9 @@ const (
 	// known at compile time and SIMD across the columns, and the result is
 	// scattered back. For the heat kernel's 8–32-column blocks it is several
 	// times faster than cholmod_solve2 (cholmod's BenchmarkSolve20). It
-	// agrees with CHOLMODKernel to round-off (the same factor, the same
-	// operations in another order).
+	// agrees with CHOLMODKernel to round-off (the same factorisation, the
+	// same operations in another order). Analyze gives its factors of order
+	// up to FundamentalMaxN fundamental supernodes (no explicit zeros).
 	BlockKernel SolveKernel = iota
 	// CHOLMODKernel is cholmod_solve2 (CHOLMOD_A), with its BLAS for
 	// supernodal factors.
