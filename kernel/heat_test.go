@@ -732,3 +732,15 @@ func TestAdjointInBackend(t *testing.T) {
 		ser.Close()
 	}
 }
+
+// TestSplitColumns checks Apply's split of a block between two streams:
+// the fewest padded columns (multiples of 4) in all, even halves on a tie.
+func TestSplitColumns(t *testing.T) {
+	for _, tc := range []struct{ cols, want int }{
+		{2, 1}, {3, 1}, {5, 2}, {8, 4}, {9, 4}, {10, 4}, {16, 8}, {18, 8}, {20, 8}, {22, 11}, {24, 12}, {26, 12}, {36, 16},
+	} {
+		if got := splitColumns(tc.cols); got != tc.want {
+			t.Errorf("splitColumns(%d) = %d, want %d", tc.cols, got, tc.want)
+		}
+	}
+}
