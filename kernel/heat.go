@@ -48,7 +48,9 @@ type Memory int
 const (
 	// Recompute (default) keeps nothing per application: Adjoint recomputes
 	// the forward chain of the application it differentiates. Transient
-	// memory is O(Steps·N·cols), nothing outlives the call. Apply+Adjoint
+	// memory is O(Steps·N·cols), and nothing of an application outlives the
+	// call (the buffers are reused by the next one: the Heat's, or with
+	// CHOLMOD the backend's, see factor.AdjointStepper). Apply+Adjoint
 	// costs 3·Steps solves.
 	Recompute Memory = iota
 	// Store records the forward chain of every Apply on a LIFO tape (cleared
@@ -648,7 +650,7 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	var u []float64
 	recompute := true
 	ent, ok := h.popTape(src, cols)
-	if !ok && h.as != nil {
+	if !ok && h.as != nil && cols > 0 {
 		// The backend runs both chains and sums the edges in its own
 		// layout (see factor.AdjointStepper): the same sums as below.
 		if err := h.as.AdjointSteps(gsrc, gw, src, gdst, cols, s, h.g.from, h.g.to, -h.c, h.concurrent()); err != nil {
