@@ -23,7 +23,13 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <limits.h>
 #include <string.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #define GL_MAXW 32
 
@@ -532,38 +538,86 @@ static gl_plan make_plan(const cholmod_factor *L, gl_int *scratch) {
 	return (gl_plan){kx, k2, nk, c2};
 }
 
-// The two threads meet at a sense-counting barrier, spinning (then
-// yielding) while they wait: the waits are short, a pass of the other half.
-typedef struct {
-	_Atomic unsigned count, gen;
-} gl_barrier;
+// A waiting thread spins for gl_spins pauses (4000, some tens of microseconds: a
+// pause takes 10 to 140 cycles, by processor; most waits here are shorter
+// than one solve pass), then sleeps on a futex until the value it watches
+// changes. Sleeping rather than yielding matters on this machine, whose two
+// logical CPUs share one core: a thread that yields in a loop keeps taking
+// the core's resources from the one it waits for, and when the host
+// deschedules that one, it burns its CPU time for nothing.
+static _Atomic int gl_spins = 4000;
 
-// relax is one round of a spin-wait: 4000 pauses are some tens of
-// microseconds (a pause takes 10 to 140 cycles, by processor), less than
-// one solve pass of the blocks here; past that the waiter yields its core.
-static void relax(int spins) {
-	if (spins > 4000) {
-		sched_yield();
-	} else {
+void gl_set_spins(int n) { atomic_store(&gl_spins, n); }
+
+// gl_word is a futex word with a count of the threads asleep on it, so
+// that the thread that changes it makes the wake-up call only when needed.
+typedef struct {
+	_Atomic int v, sleepers;
+} gl_word;
+
+static void word_sleep(gl_word *w, int seen) {
+#if defined(__linux__)
+	syscall(SYS_futex, (int *) &w->v, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+#else
+	(void) w;
+	(void) seen;
+	sched_yield();
+#endif
+}
+
+// word_wait returns once ready(w->v, arg) holds.
+static void word_wait(gl_word *w, int (*ready)(int, int), int arg) {
+	const int budget = atomic_load_explicit(&gl_spins, memory_order_relaxed);
+	for (int spins = 0; !ready(atomic_load_explicit(&w->v, memory_order_acquire), arg); spins++) {
+		if (spins < budget) {
 #if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
+			__builtin_ia32_pause();
+#endif
+			continue;
+		}
+		// Announce the sleep, then check again: the store-then-check here
+		// and the change-then-check in word_set (both sequentially
+		// consistent) cannot both miss, and the futex sleeps only while
+		// the word still holds what was seen.
+		atomic_fetch_add(&w->sleepers, 1);
+		const int seen = atomic_load(&w->v);
+		if (!ready(seen, arg)) {
+			word_sleep(w, seen);
+		}
+		atomic_fetch_sub(&w->sleepers, 1);
+	}
+}
+
+// word_set stores x and wakes the sleepers, if any.
+static void word_set(gl_word *w, int x) {
+	atomic_store(&w->v, x);
+	if (atomic_load(&w->sleepers) > 0) {
+#if defined(__linux__)
+		syscall(SYS_futex, (int *) &w->v, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 #endif
 	}
 }
+
+static int differs(int v, int g) { return v != g; }
+static int at_least(int v, int need) { return v >= need; }
+
+// The two threads meet at a sense-counting barrier.
+typedef struct {
+	_Atomic int count;
+	gl_word gen;
+} gl_barrier;
 
 static void barrier_wait(gl_barrier *b, int nth) {
 	if (nth == 1) {
 		return;
 	}
-	const unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
-	if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == (unsigned) nth - 1) {
+	const int g = atomic_load_explicit(&b->gen.v, memory_order_acquire);
+	if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == nth - 1) {
 		atomic_store_explicit(&b->count, 0, memory_order_relaxed);
-		atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+		word_set(&b->gen, g + 1);
 		return;
 	}
-	for (int spins = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; spins++) {
-		relax(spins);
-	}
+	word_wait(&b->gen, differs, g);
 }
 
 typedef struct {
@@ -788,16 +842,9 @@ typedef struct {
 	size_t n, cols, ne, nk;
 	int steps, h, nth;
 	double coef;
-	_Atomic int done0, done1; // steps of the current panel finished by chain u, chain w
+	gl_word done0, done1; // steps of the current panel finished by chain u, chain w
 	gl_barrier bar;
 } gl_adj;
-
-// adj_wait returns once *done >= need.
-static void adj_wait(_Atomic int *done, int need) {
-	for (int spins = 0; atomic_load_explicit(done, memory_order_acquire) < need; spins++) {
-		relax(spins);
-	}
-}
 
 // adj_steps runs steps l0..l1 of one chain (role 0: u in U, role 1: w in
 // V) of the current panel, summing the pairs of its role (see above) from
@@ -806,7 +853,7 @@ static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
 	const size_t n = J->n, blk = n * (size_t) cw;
 	const int S = J->steps, h = J->h;
 	double *C = role == 0 ? J->U : J->V;
-	_Atomic int *mine = role == 0 ? &J->done0 : &J->done1, *other = role == 0 ? &J->done1 : &J->done0;
+	gl_word *mine = role == 0 ? &J->done0 : &J->done1, *other = role == 0 ? &J->done1 : &J->done0;
 	for (int l = l0; l <= l1; l++) {
 		double *X = C + (size_t) (l <= h ? l : h + 1) * blk;
 		if (l <= h + 1) {
@@ -814,15 +861,15 @@ static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
 		}
 		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL);
 		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, NULL);
-		atomic_store_explicit(mine, l, memory_order_release);
+		word_set(mine, l);
 		if (l < from) {
 			continue;
 		}
 		if (role == 0) {
-			adj_wait(other, S - l + 1);
+			word_wait(other, at_least, S - l + 1);
 			pairs(X, J->V + (size_t) (S - l + 1) * blk, J->ord, J->pa, J->pb, J->ne, J->acc0, cw);
 		} else {
-			adj_wait(other, S - l + 1);
+			word_wait(other, at_least, S - l + 1);
 			pairs(J->U + (size_t) (S - l + 1) * blk, X, J->ord, J->pa, J->pb, J->ne, J->acc1, cw);
 		}
 	}
@@ -871,8 +918,8 @@ static void adj_run(void *arg, int role) {
 		// Before the next panel's chains start: every wait of this panel is
 		// over and the scatter has read V.
 		if (one || role == 0) {
-			atomic_store_explicit(&J->done0, 0, memory_order_relaxed);
-			atomic_store_explicit(&J->done1, 0, memory_order_relaxed);
+			atomic_store_explicit(&J->done0.v, 0, memory_order_relaxed);
+			atomic_store_explicit(&J->done1.v, 0, memory_order_relaxed);
 		}
 		barrier_wait(&J->bar, J->nth);
 	}

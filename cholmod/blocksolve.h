@@ -59,4 +59,8 @@ void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *
                       const SuiteSparse_long *from, const SuiteSparse_long *to, size_t ne, double coef, double *gw,
                       int threads, double *w);
 
+// gl_set_spins sets how many pauses a waiting solve thread spins before it
+// sleeps (4000 by default; tests set 0 to make every wait sleep).
+void gl_set_spins(int n);
+
 #endif

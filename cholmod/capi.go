@@ -488,6 +488,11 @@ func blockAdjoint(ws *cCtx, L *cFactor, gsrc, gw, src, g []float64, n, cols, ste
 	return check(ws, "block adjoint", nil)
 }
 
+// setSpins sets how many pauses a waiting solve thread spins before it
+// sleeps on a futex (gl_set_spins; 4000 by default). For tests: 0 makes
+// every wait between the two threads sleep.
+func setSpins(n int) { C.gl_set_spins(C.int(n)) }
+
 // computePlan computes L's plan with the workspace of ws.
 func computePlan(ws *cCtx, L *cFactor, n int) (blockPlan, error) {
 	var p blockPlan

@@ -94,3 +94,14 @@ func TestSolveStepsParallel(t *testing.T) {
 		})
 	}
 }
+
+// TestWaitsThatSleep reruns the two-thread tests with no spinning, so that
+// every wait of one solve thread for the other sleeps on its futex: the
+// results must be the same (bitwise between one and two threads) and
+// nothing may hang.
+func TestWaitsThatSleep(t *testing.T) {
+	setSpins(0)
+	defer setSpins(4000)
+	t.Run("SolveStepsParallel", TestSolveStepsParallel)
+	t.Run("AdjointSteps", TestAdjointSteps)
+}
