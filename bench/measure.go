@@ -116,9 +116,9 @@ type Measurement struct {
 
 	// Work inside the factorisation backend, summed over goroutines (the
 	// heat adjoint runs two solve chains concurrently).
-	Solves         int64   // Solve calls
+	Solves         int64   // sub-step solves (one per Solve, S per S-step call, 2·S per adjoint)
 	SolveColumns   int64   // right-hand sides solved
-	SolveSeconds   float64 // time inside Solve
+	SolveSeconds   float64 // time inside the solves, per solving thread
 	Factorizations int64
 	FactorSeconds  float64
 
@@ -348,7 +348,17 @@ func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (fa
 	if err != nil {
 		return nil, err
 	}
-	return &countingFactor{Factor: f, stats: c.stats}, nil
+	cf := countingFactor{Factor: f, stats: c.stats}
+	if ss, ok := f.(factor.StepSolver); ok {
+		// Forward the optional interfaces, so that the heat kernel takes
+		// the paths it takes without the counters (multi-step solves, the
+		// tree split, the backend's own adjoint).
+		sf := &countingStepFactor{countingFactor: cf, ss: ss}
+		sf.ps, _ = f.(factor.ParallelStepSolver)
+		sf.as, _ = f.(factor.AdjointStepper)
+		return sf, nil
+	}
+	return &cf, nil
 }
 
 type countingFactor struct {
@@ -367,11 +377,65 @@ func (c *countingFactor) Factorize(values []float64) error {
 func (c *countingFactor) Solve(dst, b []float64, cols int) error {
 	t := time.Now()
 	err := c.Factor.Solve(dst, b, cols)
-	c.stats.solves.Add(1)
-	c.stats.cols.Add(int64(cols))
-	c.stats.solveNanos.Add(int64(time.Since(t)))
+	c.stats.count(1, cols, 1, time.Since(t))
 	return err
 }
+
+// count records solves sub-step solves of cols columns that took d of wall
+// time on each of threads threads.
+func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
+	s.solves.Add(int64(solves))
+	s.cols.Add(int64(solves * cols))
+	s.solveNanos.Add(int64(threads) * int64(d))
+}
+
+// countingStepFactor is countingFactor for a factor with the multi-step
+// interfaces (factor.StepSolver, and CHOLMOD's ParallelStepSolver and
+// AdjointStepper), which it forwards. A call of S steps counts S solves
+// (2·S for an adjoint, which runs two chains) and its wall time once per
+// thread it ran on.
+type countingStepFactor struct {
+	countingFactor
+	ss factor.StepSolver
+	ps factor.ParallelStepSolver // nil if the factor has none
+	as factor.AdjointStepper     // nil if the factor has none
+}
+
+func (c *countingStepFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
+	t := time.Now()
+	err := c.ss.SolveSteps(out, b, cols, steps, keep, reverse)
+	c.stats.count(steps, cols, 1, time.Since(t))
+	return err
+}
+
+func (c *countingStepFactor) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
+	if c.ps == nil {
+		return c.SolveSteps(out, b, cols, steps, keep, reverse)
+	}
+	threads := 1
+	if c.ps.TreeSplits() {
+		threads = 2
+	}
+	t := time.Now()
+	err := c.ps.SolveStepsParallel(out, b, cols, steps, keep, reverse)
+	c.stats.count(steps, cols, threads, time.Since(t))
+	return err
+}
+
+func (c *countingStepFactor) TreeSplits() bool { return c.ps != nil && c.ps.TreeSplits() }
+
+func (c *countingStepFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
+	threads := 1
+	if parallel {
+		threads = 2
+	}
+	t := time.Now()
+	err := c.as.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
+	c.stats.count(2*steps, cols, threads, time.Since(t))
+	return err
+}
+
+func (c *countingStepFactor) AdjointSupported() bool { return c.as != nil && c.as.AdjointSupported() }
 
 func availableBackends() []string { return kernel.Backends() }
 
