@@ -143,10 +143,11 @@ func (m Mode) code() (int, float64, error) {
 // the larger supernodes than they lose to the zeros (on a 50² grid the
 // relaxed factor stores 64 700 entries for nnz(L) = 38 300): 18-column
 // solves on 50² were 15-25% faster and a toydataF4 evaluation 5-9%; at 32³
-// an Apply was 20-40% faster, but the factorisation, whose BLAS calls
-// shrink, took 1.5-2.3 times as long (0.56-1.0 s against 1.3-1.6 s), which
-// fast mode, with few solves per factorisation, would not recover; at 16³
-// evaluations were the same within the machine's noise.
+// a 20-column Apply was 5-40% faster (two sets of runs), but the
+// factorisation, whose BLAS calls shrink, took 1.5-5 times as long (1.3-3.1 s
+// against 0.56-1.0 s), more than an evaluation's solves gain back (fast
+// mode makes about 28 kernel applications per factorisation at 32³); at
+// 16³ evaluations were the same within the machine's noise.
 const FundamentalMaxN = 20_000
 
 // SolveKernel selects the code that runs Factor.Solve on CHOLMOD's factor.
