@@ -243,8 +243,9 @@ func (ip *Interpolator) col(x []float64, c int) []float64 {
 }
 
 // geo returns exp(λ₀·log v₀ + λ₁·log v₁), the products rounded separately
-// (the explicit conversions forbid fused multiply-adds), so that Forward and
-// Backward compute bitwise the same value.
+// (the explicit conversions forbid fused multiply-adds), so that every
+// caller computes bitwise the same value: FastInterpolator's cold sweep
+// must reproduce Interpolator.Forward exactly.
 func geo(l0, l1, v0, v1 float64) float64 {
 	return math.Exp(float64(l0*math.Log(v0)) + float64(l1*math.Log(v1)))
 }
