@@ -620,6 +620,13 @@ static void barrier_wait(gl_barrier *b, int nth) {
 	word_wait(&b->gen, differs, g);
 }
 
+// A block is solved in panels of up to GL_MAXW columns: panel_cols is the
+// number of columns of the panel that starts at column c0 of a block of
+// cols, panel_width the width of its workspace rows (a multiple of 4).
+static size_t panel_cols(size_t cols, size_t c0) { return cols - c0 < GL_MAXW ? cols - c0 : GL_MAXW; }
+
+static int panel_width(size_t pc) { return (int) ((pc + 3) & ~(size_t) 3); }
+
 typedef struct {
 	const cholmod_factor *L;
 	const double *b, *dinv;
@@ -640,11 +647,8 @@ static void run(void *arg, int role) {
 	const int one = J->nth == 1, doA = one || role == 0, doB = one || role == 1;
 	double *W = J->W, *PA = J->P[0], *PB = J->P[1];
 	for (size_t c0 = 0; c0 < J->cols; c0 += GL_MAXW) {
-		size_t pc = J->cols - c0;
-		if (pc > GL_MAXW) {
-			pc = GL_MAXW;
-		}
-		const int cw = (int) ((pc + 3) & ~(size_t) 3);
+		const size_t pc = panel_cols(J->cols, c0);
+		const int cw = panel_width(pc);
 		// Each role scatters half of the columns.
 		const size_t h = one ? pc : pc / 2, s0 = role == 0 ? 0 : h, s1 = role == 0 ? h : pc;
 		if (role == 0) {
@@ -822,10 +826,7 @@ GL_CLONES static void pairs(const double *U, const double *W, const gl_int *ord,
 // the working block.
 static size_t adj_blocks(int steps) { return (size_t) (steps + 1) / 2 + 2; }
 
-static size_t adj_cwmax(size_t cols) {
-	const size_t cw = (cols + 3) & ~(size_t) 3;
-	return cw < GL_MAXW ? cw : GL_MAXW;
-}
+static size_t adj_cwmax(size_t cols) { return (size_t) panel_width(panel_cols(cols, 0)); }
 
 size_t gl_adjoint_workspace(size_t n, size_t cols, int steps, size_t ne) {
 	const size_t chain = adj_blocks(steps) * n * adj_cwmax(cols);
@@ -881,11 +882,8 @@ static void adj_run(void *arg, int role) {
 	const int one = J->nth == 1, S = J->steps;
 	const size_t n = J->n;
 	for (size_t c0 = 0; c0 < J->cols; c0 += GL_MAXW) {
-		size_t pc = J->cols - c0;
-		if (pc > GL_MAXW) {
-			pc = GL_MAXW;
-		}
-		const int cw = (int) ((pc + 3) & ~(size_t) 3);
+		const size_t pc = panel_cols(J->cols, c0);
+		const int cw = panel_width(pc);
 		const size_t blk = n * (size_t) cw;
 		if (one || role == 0) {
 			gather(J->U, J->src, J->perm, n, c0, pc, (size_t) cw);
