@@ -114,7 +114,7 @@ func TestAdjointSteps(t *testing.T) {
 
 // TestAdjointStepsRefused checks AdjointSteps' refusals: the CHOLMOD solve
 // kernel and an unfactorised factor give errors, bad lengths and edge
-// endpoints panic.
+// endpoints panic; zero columns are no work, not an error.
 func TestAdjointStepsRefused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	n, es := gridEdges(2, 4, rng)
@@ -149,6 +149,13 @@ func TestAdjointStepsRefused(t *testing.T) {
 	mustPanic(t, "short gw", func() { _ = fb.AdjointSteps(nil, gw[:1], x, x, 1, 2, from, to, 1, 1) })
 	mustPanic(t, "endpoint out of range", func() { _ = fb.AdjointSteps(nil, gw, x, x, 1, 2, from, []int{1, n}, 1, 1) })
 	mustPanic(t, "zero steps", func() { _ = fb.AdjointSteps(nil, gw, x, x, 1, 0, from, to, 1, 1) })
+	if err := fb.Factorize(a); err != nil {
+		t.Fatal(err)
+	}
+	// Zero columns, as with SolveSteps: no error, nothing added.
+	if err := fb.AdjointSteps(nil, gw, nil, nil, 0, 2, from, to, 1, 2); err != nil || gw[0] != 0 || gw[1] != 0 {
+		t.Errorf("AdjointSteps on zero columns: %v, gw %v", err, gw)
+	}
 }
 
 // TestFundamentalSupernodes checks that a supernodal factor analysed for

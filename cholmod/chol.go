@@ -269,8 +269,8 @@ func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse boo
 func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, threads int) error {
 	f.mustBeOpen("AdjointSteps")
 	nb := f.n * cols
-	if cols < 1 || steps < 1 || len(src) != nb || len(g) != nb || (gsrc != nil && len(gsrc) != nb) || len(from) != len(to) || len(gw) != len(from) {
-		panic(fmt.Sprintf("cholmod: AdjointSteps: len(gsrc)=%d, len(gw)=%d, len(src)=%d, len(g)=%d, cols=%d, steps=%d, %d and %d endpoints: want blocks of N*cols=%d*%d, one gradient per edge, cols, steps ≥ 1",
+	if cols < 0 || steps < 1 || len(src) != nb || len(g) != nb || (gsrc != nil && len(gsrc) != nb) || len(from) != len(to) || len(gw) != len(from) {
+		panic(fmt.Sprintf("cholmod: AdjointSteps: len(gsrc)=%d, len(gw)=%d, len(src)=%d, len(g)=%d, cols=%d, steps=%d, %d and %d endpoints: want blocks of N*cols=%d*%d, one gradient per edge, cols ≥ 0, steps ≥ 1",
 			len(gsrc), len(gw), len(src), len(g), cols, steps, len(from), len(to), f.n, cols))
 	}
 	for e := range from {
@@ -283,6 +283,9 @@ func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from,
 	}
 	if !f.valid {
 		return fmt.Errorf("cholmod: adjoint: %w", ErrNotFactorized)
+	}
+	if cols == 0 {
+		return nil // as SolveSteps: nothing to solve, nothing to add
 	}
 	ws, err := f.adjointWorkspace()
 	if err != nil {
