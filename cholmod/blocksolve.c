@@ -158,6 +158,18 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 	}
 }
 
+// The backward solves sum each column's products from its farthest row to
+// its nearest. The nearest rows below column j (j+1, its elimination-tree
+// parent, and the rest of its supernode) are usually the ones solved just
+// before it, so reading them last lets the sum of column j run while the
+// previous column is still being finished, instead of waiting for it at the
+// first term: in increasing row order the backward pass was one chain of
+// dependent multiply-adds through every entry of L. 20 steps took 0-14% less
+// time (2-9% typically, most at narrow widths, none slower; 50², 100² and
+// 16³, supernodal and simplicial, 4 to 32 columns, old and new order
+// alternating in one process). The forward solves already issue their
+// nearest update first.
+
 GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
                         const gl_int k1) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
@@ -168,8 +180,8 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 		gl_int p = Lp[j];
 		const gl_int pend = p + Lnz[j];
 		vload(&acc, W + j * cw, nv);
-		for (p++; p < pend; p++) {
-			vsubmul(&acc, Lx[p], W + Li[p] * cw, nv);
+		for (gl_int q = pend - 1; q > p; q--) {
+			vsubmul(&acc, Lx[q], W + Li[q] * cw, nv);
 		}
 		vscale(&acc, dinv[j], nv);
 		vstore(W + j * cw, &acc, nv);
@@ -224,7 +236,7 @@ GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 }
 
 // bwd_block solves for columns j0 .. j0+jb-1 of one supernode, all rows
-// below them being final.
+// below them being final (read from the farthest, see bwd_simp).
 GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, const double *dinv,
                          double *W, const gl_int j0, const int jb, const int nv) {
 	const int cw = 4 * nv;
@@ -235,14 +247,14 @@ GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 		vload(&acc[a], W + rows[j0 + a] * cw, nv);
 	}
 	vrow t;
-	for (gl_int ii = j0 + jb; ii < nsrow; ii++) {
+	for (gl_int ii = nsrow - 1; ii >= j0 + jb; ii--) {
 		vload(&t, W + rows[ii] * cw, nv);
 		for (int a = 0; a < jb; a++) {
 			vsubmul_reg(&acc[a], lc[a][ii], &t, nv);
 		}
 	}
 	for (int a = jb - 1; a >= 0; a--) {
-		for (int b = a + 1; b < jb; b++) {
+		for (int b = jb - 1; b > a; b--) {
 			vsubmul_reg(&acc[a], lc[a][j0 + b], &acc[b], nv);
 		}
 		vscale(&acc[a], dinv[rows[j0 + a]], nv);
