@@ -159,16 +159,16 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 }
 
 // The backward solves sum each column's products from its farthest row to
-// its nearest. The nearest rows below column j (j+1, its elimination-tree
-// parent, and the rest of its supernode) are usually the ones solved just
-// before it, so reading them last lets the sum of column j run while the
-// previous column is still being finished, instead of waiting for it at the
-// first term: in increasing row order the backward pass was one chain of
-// dependent multiply-adds through every entry of L. 20 steps took 0-14% less
-// time (2-9% typically, most at narrow widths, none slower; 50², 100² and
-// 16³, supernodal and simplicial, 4 to 32 columns, old and new order
-// alternating in one process). The forward solves already issue their
-// nearest update first.
+// its nearest. The nearest rows below column j (its elimination-tree
+// parent, often j+1, and the rest of its supernode) are usually the ones
+// solved just before it, so reading them last lets the sum of column j run
+// while the previous column is still being finished, instead of waiting for
+// it at the first term: in increasing row order the backward pass was one
+// chain of dependent multiply-adds through every entry of L. 20 steps took
+// up to 14% less time (2-9% typically, most at narrow widths, none
+// measurably slower; 50², 100² and 16³, supernodal and simplicial, 4 to 32
+// columns, old and new order alternating in one process). The forward
+// solves already issue their nearest update first.
 
 GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
                         const gl_int k1) {
