@@ -388,6 +388,15 @@ static void scatter(double *dst, const double *w, const gl_int *iperm, size_t n,
 	}
 }
 
+// invert_perm writes into iperm the inverse of perm (the identity when perm
+// is NULL, CHOLMOD's natural ordering): row i of the original numbering is
+// row iperm[i] of the permuted one.
+static void invert_perm(const gl_int *perm, size_t n, gl_int *iperm) {
+	for (size_t k = 0; k < n; k++) {
+		iperm[perm != NULL ? (size_t) perm[k] : k] = (gl_int) k;
+	}
+}
+
 // diag_inverse writes 1/L(j,j) for every column j into dinv.
 static void diag_inverse(const cholmod_factor *L, double *dinv) {
 	if (L->is_super) {
@@ -762,10 +771,7 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 	diag_inverse(L, dinv);
 	if (L->Perm != NULL) {
 		gl_int *iperm = (gl_int *) (P + 2 * GL_TOP_MAX(n) * GL_MAXW);
-		const gl_int *perm = L->Perm;
-		for (size_t k = 0; k < n; k++) {
-			iperm[perm[k]] = (gl_int) k;
-		}
+		invert_perm(L->Perm, n, iperm);
 		J.iperm = iperm;
 	}
 	on_roles(run, &J, J.plan.kx < J.plan.k2 && threads > 1, &J.nth);
@@ -955,9 +961,7 @@ void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *
 	J.acc1 = J.acc0 + ne;
 	gl_int *iperm = (gl_int *) (J.acc1 + ne), *pa = iperm + n, *pb = pa + ne, *ord = pb + ne, *cnt = ord + ne;
 	diag_inverse(L, dinv);
-	for (size_t k = 0; k < n; k++) {
-		iperm[J.perm != NULL ? (size_t) J.perm[k] : k] = (gl_int) k;
-	}
+	invert_perm(J.perm, n, iperm);
 	// pa[e] < pb[e], and ord sorts the edges by pa (a counting sort).
 	memset(cnt, 0, (n + 1) * sizeof(gl_int));
 	for (size_t e = 0; e < ne; e++) {
