@@ -792,8 +792,8 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 //	role 1 at step k in [h+1, S]   sums the pair (u_{S-k+1}, w_k),
 //
 // which covers every l once, each from a kept step of the other chain. A
-// role waits (spinning, then yielding) until the other chain has passed the
-// step it needs; the two never wait for each other. Role 0 sums into acc0,
+// role waits (word_wait: spinning, then asleep on a futex) until the other
+// chain has passed the step it needs; the two never wait for each other. Role 0 sums into acc0,
 // role 1 into acc1, each edge's sums in a fixed order, and one thread runs
 // the same schedule (u to step h, all of w, the rest of u), so the result
 // does not depend on the thread count. The edges are visited in the order
@@ -884,11 +884,10 @@ static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
 		if (l < from) {
 			continue;
 		}
+		word_wait(other, at_least, S - l + 1);
 		if (role == 0) {
-			word_wait(other, at_least, S - l + 1);
 			pairs(X, J->V + (size_t) (S - l + 1) * blk, J->ord, J->pa, J->pb, J->ne, J->acc0, cw);
 		} else {
-			word_wait(other, at_least, S - l + 1);
 			pairs(J->U + (size_t) (S - l + 1) * blk, X, J->ord, J->pa, J->pb, J->ne, J->acc1, cw);
 		}
 	}
