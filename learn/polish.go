@@ -170,12 +170,11 @@ func (pl *polisher) start() (*State, error) {
 // checkpoint that cb writes already holds it (Scored has been called).
 func (pl *polisher) wrap(cb func(*Progress) error) func(*Progress) error {
 	return func(p *Progress) error {
-		var rose error
+		var rose error // errExactRose, returned after cb has run
 		if p.Iter%pl.set.Every == 0 {
-			if err := pl.score(p); err != nil && !errors.Is(err, errExactRose) {
-				return err
-			} else if err != nil {
-				rose = err
+			rose = pl.score(p)
+			if rose != nil && !errors.Is(rose, errExactRose) {
+				return rose
 			}
 		}
 		if cb != nil {
