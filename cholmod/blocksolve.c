@@ -812,10 +812,35 @@ GL_INLINE double dot_diff(const double *ua, const double *ub, const double *wa, 
 	return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
+// prefetch_row asks for the cache lines of one workspace row of cw = 4*nv
+// doubles.
+GL_INLINE void prefetch_row(const double *row, const int nv) {
+	const char *p = (const char *) row;
+	for (int off = 0; off < 32 * nv; off += 64) {
+		__builtin_prefetch(p + off);
+	}
+	__builtin_prefetch(p + 32 * nv - 1);
+}
+
+// The edges are visited in the order of their first endpoint, so the rows
+// pa[e] of both blocks come nearly in memory order and the hardware
+// prefetcher follows them; the rows pb[e] are scattered, and the kept
+// block's come from L3 (its ceil(S/2)+1 blocks do not fit in L2). They are
+// prefetched GL_PAIRS_AHEAD edges ahead: 18-column, 20-step adjoints on
+// 50² took 4-5% less time on one thread and 2-4% less on two (distances 16
+// to 32 alike, alternating with the unprefetched sums in one process); on
+// 16³ (16 columns) no change could be measured.
+#define GL_PAIRS_AHEAD 24
+
 GL_INLINE void pairs_width(const double *U, const double *W, const gl_int *ord, const gl_int *pa, const gl_int *pb,
                            size_t ne, double *acc, const int nv) {
 	const size_t cw = 4 * (size_t) nv;
 	for (size_t k = 0; k < ne; k++) {
+		if (k + GL_PAIRS_AHEAD < ne) {
+			const size_t b = (size_t) pb[ord[k + GL_PAIRS_AHEAD]] * cw;
+			prefetch_row(U + b, nv);
+			prefetch_row(W + b, nv);
+		}
 		const size_t e = (size_t) ord[k];
 		const size_t a = (size_t) pa[e] * cw, b = (size_t) pb[e] * cw;
 		acc[e] += dot_diff(U + a, U + b, W + a, W + b, nv);
