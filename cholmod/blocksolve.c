@@ -171,7 +171,7 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 // solves already issue their nearest update first.
 
 GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
-                        const gl_int k1) {
+                        const gl_int k1, double *D) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
 	const int cw = 4 * nv;
@@ -185,6 +185,9 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 		}
 		vscale(&acc, dinv[j], nv);
 		vstore(W + j * cw, &acc, nv);
+		if (D != NULL) {
+			vstore(D + j * cw, &acc, nv);
+		}
 	}
 }
 
@@ -238,7 +241,7 @@ GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 // bwd_block solves for columns j0 .. j0+jb-1 of one supernode, all rows
 // below them being final (read from the farthest, see bwd_simp).
 GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, const double *dinv,
-                         double *W, const gl_int j0, const int jb, const int nv) {
+                         double *W, const gl_int j0, const int jb, const int nv, double *D) {
 	const int cw = 4 * nv;
 	vrow acc[JBMAX];
 	const double *lc[JBMAX];
@@ -259,6 +262,9 @@ GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 		}
 		vscale(&acc[a], dinv[rows[j0 + a]], nv);
 		vstore(W + rows[j0 + a] * cw, &acc[a], nv);
+		if (D != NULL) {
+			vstore(D + rows[j0 + a] * cw, &acc[a], nv);
+		}
 	}
 }
 
@@ -295,15 +301,15 @@ GL_INLINE void fwd_super(const cholmod_factor *L, const double *dinv, double *W,
 }
 
 GL_INLINE void bwd_super(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
-                         const gl_int k1) {
+                         const gl_int k1, double *D) {
 	for (gl_int s = k1 - 1; s >= k0; s--) {
 		const snode sn = supernode(L, s);
 		const gl_int nfull = sn.nscol - sn.nscol % JB(nv);
 		for (gl_int j = sn.nscol - 1; j >= nfull; j--) {
-			bwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j, 1, nv);
+			bwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j, 1, nv, D);
 		}
 		for (gl_int j0 = nfull - JB(nv); j0 >= 0; j0 -= JB(nv)) {
-			bwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j0, JB(nv), nv);
+			bwd_block(sn.Lb, sn.nsrow, sn.rows, dinv, W, j0, JB(nv), nv, D);
 		}
 	}
 }
@@ -314,18 +320,20 @@ GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W
 		if (fwd) {
 			fwd_super(L, dinv, W, nv, k0, k1, c2, P);
 		} else {
-			bwd_super(L, dinv, W, nv, k0, k1);
+			bwd_super(L, dinv, W, nv, k0, k1, P);
 		}
 	} else if (fwd) {
 		fwd_simp(L, dinv, W, nv, k0, k1, c2, P);
 	} else {
-		bwd_simp(L, dinv, W, nv, k0, k1);
+		bwd_simp(L, dinv, W, nv, k0, k1, P);
 	}
 }
 
 // solve_pass runs the forward (fwd) or backward triangular solve of the
 // nodes k0..k1-1 on the interleaved workspace, with the width known at
-// compile time in each case.
+// compile time in each case. Forward, P receives the updates of rows c2 and
+// above (see gl_plan); backward, P (unless NULL) receives a copy of every
+// row solved, as it is stored in W.
 GL_CLONES static void solve_pass(const cholmod_factor *L, const double *dinv, double *W, int cw, int fwd, gl_int k0,
                                  gl_int k1, gl_int c2, double *P) {
 	switch (cw) {
@@ -781,12 +789,15 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 //
 // gl_adjoint_steps runs chain u (from src, role 0) and chain w (from g,
 // role 1) in the interleaved, permuted layout of the solves, and sums the
-// pairs (u_l, w_{S-l+1}), l = 1..S, as the chains go. Only the first
-// h = ceil(S/2) steps of each chain are kept (block l of U or V, n x cw
-// doubles, holds step l, block 0 the gathered input; each of these steps
-// copies the previous block and solves it in place); later steps are
-// solved in place in block h+1, and are summed there, while hot in cache,
-// against the other chain's kept steps:
+// pairs (u_l, w_{S-l+1}), l = 1..S, as the chains go. Each chain is solved
+// in place in its working block (block 0 of U or V, n x cw doubles, first
+// the gathered input); only its first h = ceil(S/2) steps are kept, step l
+// in block l, which the backward pass of step l writes as it stores the
+// working block's rows (before, each kept step copied the previous block
+// and was solved in place there: on 50², 18 columns, 20 steps, 1-5% slower
+// on one thread and 0-2% on two, and one more block per chain). The later
+// steps are summed in the working block,
+// while hot in cache, against the other chain's kept steps:
 //
 //	role 0 at step l in [S-h+1, S] sums the pair (u_l, w_{S-l+1}),
 //	role 1 at step k in [h+1, S]   sums the pair (u_{S-k+1}, w_k),
@@ -865,9 +876,9 @@ GL_CLONES static void pairs(const double *U, const double *W, const gl_int *ord,
 	}
 }
 
-// adj_blocks is the number of n x cw blocks kept per chain: steps 0..h and
-// the working block.
-static size_t adj_blocks(int steps) { return (size_t) (steps + 1) / 2 + 2; }
+// adj_blocks is the number of n x cw blocks per chain: the working block
+// and steps 1..h.
+static size_t adj_blocks(int steps) { return (size_t) (steps + 1) / 2 + 1; }
 
 static size_t adj_cwmax(size_t cols) { return (size_t) panel_width(panel_cols(cols, 0)); }
 
@@ -898,13 +909,10 @@ static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
 	const int S = J->steps, h = J->h;
 	double *C = role == 0 ? J->U : J->V;
 	gl_word *mine = role == 0 ? &J->done0 : &J->done1, *other = role == 0 ? &J->done1 : &J->done0;
+	double *X = C;
 	for (int l = l0; l <= l1; l++) {
-		double *X = C + (size_t) (l <= h ? l : h + 1) * blk;
-		if (l <= h + 1) {
-			memcpy(X, C + (size_t) (l - 1) * blk, blk * sizeof(double));
-		}
 		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL);
-		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, NULL);
+		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, l <= h ? C + (size_t) l * blk : NULL);
 		word_set(mine, l);
 		if (l < from) {
 			continue;
@@ -949,11 +957,9 @@ static void adj_run(void *arg, int role) {
 		}
 		barrier_wait(&J->bar, J->nth);
 		if (J->gsrc != NULL) {
-			// K.g is chain w's last step: in the working block, or kept
-			// when S = 1.
+			// K.g is chain w's last step, in its working block.
 			const size_t hs = one ? pc : pc / 2, s0 = role == 0 ? 0 : hs, s1 = role == 0 ? hs : pc;
-			const size_t last = S <= J->h ? (size_t) S : (size_t) J->h + 1;
-			scatter(J->gsrc, J->V + last * blk, J->iperm, n, c0, s0, s1, (size_t) cw);
+			scatter(J->gsrc, J->V, J->iperm, n, c0, s0, s1, (size_t) cw);
 		}
 		// Before the next panel's chains start: every wait of this panel is
 		// over and the scatter has read V.

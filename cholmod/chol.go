@@ -260,7 +260,7 @@ func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse boo
 // Both chains stay in the block kernel's interleaved layout, so neither is
 // scattered to column-major blocks, and each pair is summed while one of
 // its two steps is in cache: only the first ⌈S/2⌉ steps of each chain are
-// kept, 2·(⌈S/2⌉+2)·N·C′ floats with C′ = cols rounded up to a multiple of 4
+// kept, 2·(⌈S/2⌉+1)·N·C′ floats with C′ = cols rounded up to a multiple of 4
 // (at most 32, the panel width), held with a workspace for the next call.
 // With threads > 1 a second thread runs chain w beside chain u; the result
 // is bitwise the same.
@@ -326,7 +326,7 @@ func (f *Factor) workspace() (*cCtx, error) { return f.takeWS(&f.idle) }
 func (f *Factor) putWorkspace(ws *cCtx) { f.putWS(&f.idle, ws) }
 
 // adjointWorkspace is workspace for AdjointSteps, from a separate pool: its
-// buffer holds half of two chains (2·(⌈S/2⌉+2)·N·C′ floats), and drawn from the
+// buffer holds half of two chains (2·(⌈S/2⌉+1)·N·C′ floats), and drawn from the
 // solve pool it would in time be grown in every workspace that concurrent
 // solves use (two, with the heat kernel's column split), doubling the
 // memory held.

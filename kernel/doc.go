@@ -59,7 +59,7 @@
 // differentiates the chain itself (a factor.AdjointStepper: CHOLMOD's block
 // kernel), both chains and the edge sums run there instead, in the solves'
 // interleaved layout (no column-major copy of either chain, each pair
-// summed while one of its steps is in cache): 2·(⌈S/2⌉+2)·N·C′ floats with
+// summed while one of its steps is in cache): 2·(⌈S/2⌉+1)·N·C′ floats with
 // C′ = C rounded up to a multiple of 4 (at most 32 per panel), kept with the
 // backend's workspace. Memory = Store records every forward
 // chain instead (the reference's strategy).
