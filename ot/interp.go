@@ -64,11 +64,8 @@ type InterpSettings struct {
 // first, whose K·b = K·1 is broadcast. Backward makes as many adjoint calls.
 //
 // The workspace is allocated once by NewInterpolator; Forward and Backward
-// do not allocate (beyond what the kernel does). When GOMAXPROCS > 1 and
-// the interior frames hold at least 4096 entries in all, the
-// reconstructions of every iteration (two logarithms and an exponential per
-// entry) are computed on two goroutines, half of the rows each, with bitwise
-// the same result. An Interpolator is not safe for concurrent use.
+// do not allocate (beyond what the kernel does). An Interpolator is not safe
+// for concurrent use.
 type Interpolator struct {
 	k     Kernel
 	n     int
@@ -91,8 +88,7 @@ type Interpolator struct {
 	aEnd, rEnd   []float64 // N×E
 	gEnd, abEnd  []float64 // N×E, Backward only
 	recs         [][][]float64
-	done         bool     // a successful Forward is on the tape
-	rows         rowState // the elementwise phases (rows.go)
+	done         bool // a successful Forward is on the tape
 }
 
 type frameRef struct{ seq, frame int }
@@ -190,8 +186,6 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolato
 	nq := n * ip.nInt
 	ip.tapeQ = make([]float64, slots1*nq)
 	ip.q = ip.tapeQ[(slots1-1)*nq:]
-	ip.rows.mass = [2][]float64{make([]float64, ip.nInt), make([]float64, ip.nInt)}
-	ip.rows.gq = make([][]float64, ip.nInt)
 	ip.aEnd = make([]float64, n*ip.nEnd)
 	ip.rEnd = make([]float64, n*ip.nEnd)
 	if ip.tape {
@@ -265,7 +259,6 @@ func geo(l0, l1, v0, v1 float64) float64 {
 // sequence, frame and iteration; kernel errors are wrapped.
 func (ip *Interpolator) Forward() ([][][]float64, error) {
 	ip.done = false
-	ip.startRows()
 	n := ip.n
 	if err := ip.k.Apply(ip.k1, ip.ones, 1); err != nil {
 		return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
@@ -305,14 +298,29 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 		} else if err := ip.k.Apply(u, ip.b, c); err != nil {
 			return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
 		}
-		ip.rows.u, ip.rows.v, ip.rows.q = u, v, q
-		ip.runPhase(phaseScale)
+		for j := 0; j < c; j++ {
+			aj, uj, pj := ip.col(ip.a, j), ip.col(u, j), ip.pole[j]
+			for i := range aj {
+				aj[i] = pj[i] / uj[i]
+			}
+		}
 		if err := ip.k.Apply(v, ip.a, c); err != nil {
 			return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
 		}
-		ip.runPhase(phaseRecon)
 		for f := 0; f < ip.nInt; f++ {
-			if !positiveFinite(ip.frameMass(f)) {
+			l0, l1 := ip.lam0[f], ip.lam1[f]
+			v0, v1 := ip.col(v, 2*f), ip.col(v, 2*f+1)
+			b0, b1 := ip.col(ip.b, 2*f), ip.col(ip.b, 2*f+1)
+			qf := ip.col(q, f)
+			var mass float64
+			for i := range qf {
+				qi := geo(l0, l1, v0[i], v1[i])
+				qf[i] = qi
+				mass += qi
+				b0[i] = qi / v0[i]
+				b1[i] = qi / v1[i]
+			}
+			if !positiveFinite(mass) {
 				r := ip.intRef[f]
 				return nil, &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Iteration: it, Hint: hintUnderflow}
 			}
@@ -358,7 +366,6 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 		panic("ot: Backward: no successful Forward to back-propagate through")
 	}
 	ip.checkGrads("Backward", dk, gparam, grec)
-	ip.startRows()
 	n := ip.n
 	clear(ip.g1)
 	c := 2 * ip.nInt
@@ -372,30 +379,45 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 		v := ip.tapeV[(it-1)*nc : it*nc]
 		// Recompute a and b of iteration it (q was recomputed by the
 		// previous step); form v̄ = ∂/∂(K·a).
-		for f := range ip.rows.gq {
-			ip.rows.gq[f] = nil
+		for f := 0; f < ip.nInt; f++ {
+			l0, l1 := ip.lam0[f], ip.lam1[f]
+			c0, c1 := 2*f, 2*f+1
+			u0, u1 := ip.col(u, c0), ip.col(u, c1)
+			v0, v1 := ip.col(v, c0), ip.col(v, c1)
+			p0, p1 := ip.pole[c0], ip.pole[c1]
+			a0, a1 := ip.col(ip.a, c0), ip.col(ip.a, c1)
+			bb0, bb1 := ip.col(ip.b, c0), ip.col(ip.b, c1)
+			vb0, vb1 := ip.col(ip.vb, c0), ip.col(ip.vb, c1)
+			qf := ip.col(qcur, f)
+			var gq []float64
 			if it == ip.iters {
 				r := ip.intRef[f]
-				ip.rows.gq[f] = grec[r.seq][r.frame]
+				gq = grec[r.seq][r.frame]
+			}
+			for i := 0; i < n; i++ {
+				a0[i] = p0[i] / u0[i]
+				a1[i] = p1[i] / u1[i]
+				qi := qf[i]
+				bi0, bi1 := qi/v0[i], qi/v1[i]
+				qb := bb0[i]/v0[i] + bb1[i]/v1[i]
+				if gq != nil {
+					qb += gq[i]
+				}
+				vb0[i] = (qb*qi*l0 - bb0[i]*bi0) / v0[i]
+				vb1[i] = (qb*qi*l1 - bb1[i]*bi1) / v1[i]
 			}
 		}
-		ip.rows.u, ip.rows.v, ip.rows.q = u, v, qcur
-		ip.runPhase(phaseReverse)
 		// Through Ka = K·a.
 		if err := dk.Adjoint(ip.ab, gparam, ip.a, ip.vb, c); err != nil {
 			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
 		}
-		// Through a = P / u: ū = −ā·a/u (into vb); then, unless this is
-		// the first iteration, through u = K·b_{it−1}: recompute b_{it−1}
-		// (into a) from the taped q_{it−1} (used by the next step) and
-		// K·a_{it−1}.
-		ip.rows.pv = nil
-		if it > 1 {
-			ip.rows.pv = ip.tapeV[(it-2)*nc : (it-1)*nc]
-			qcur = ip.tapeQ[(it-2)*nq : (it-1)*nq]
-			ip.rows.q = qcur
+		// Through a = P / u: ū = −ā·a/u (into vb).
+		for j := 0; j < c; j++ {
+			abj, aj, uj, ubj := ip.col(ip.ab, j), ip.col(ip.a, j), ip.col(u, j), ip.col(ip.vb, j)
+			for i := range ubj {
+				ubj[i] = -abj[i] * aj[i] / uj[i]
+			}
 		}
-		ip.runPhase(phaseBack)
 		if it == 1 {
 			// u = K·1 for every column: sum into the K·1 gradient.
 			for j := 0; j < c; j++ {
@@ -405,6 +427,19 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 				}
 			}
 			break
+		}
+		// Through u = K·b_{it−1}: recompute b_{it−1} (into a) from the
+		// taped q_{it−1} (used by the next step) and K·a_{it−1}.
+		vp := ip.tapeV[(it-2)*nc : (it-1)*nc]
+		qcur = ip.tapeQ[(it-2)*nq : (it-1)*nq]
+		for f := 0; f < ip.nInt; f++ {
+			v0, v1 := ip.col(vp, 2*f), ip.col(vp, 2*f+1)
+			b0, b1 := ip.col(ip.a, 2*f), ip.col(ip.a, 2*f+1)
+			qf := ip.col(qcur, f)
+			for i := 0; i < n; i++ {
+				b0[i] = qf[i] / v0[i]
+				b1[i] = qf[i] / v1[i]
+			}
 		}
 		if err := dk.Adjoint(ip.b, gparam, ip.a, ip.vb, c); err != nil {
 			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)

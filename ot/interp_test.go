@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -476,77 +475,6 @@ func TestAdjointOrder(t *testing.T) {
 		}
 		if k.misses != 0 || len(k.tape) != 0 {
 			t.Errorf("%s: %d adjoint inputs differ from their application's, %d applications left", sc.name, k.misses, len(k.tape))
-		}
-	}
-}
-
-// TestRowSplit checks that Forward and Backward give bitwise the same
-// reconstructions and gradient when their elementwise phases run on two
-// halves of the rows (rows.go) as on one, and that the split path does not
-// allocate either.
-func TestRowSplit(t *testing.T) {
-	defer func(m, p int) { rowsMinWork = m; runtime.GOMAXPROCS(p) }(rowsMinWork, runtime.GOMAXPROCS(2))
-	for _, kc := range testKernels {
-		for _, sc := range seqCases {
-			t.Run(kc.name+"/"+sc.name, func(t *testing.T) {
-				rng := rand.New(rand.NewPCG(9, 9))
-				k := kc.make(kc.theta(rng))
-				seqs := makeSeqs(rng, k.Size(), sc.times)
-				var recs [2][][][]float64
-				var grads [2][]float64
-				for r, minWork := range []int{1 << 30, 0} {
-					rowsMinWork = minWork
-					ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 7})
-					if err != nil {
-						t.Fatal(err)
-					}
-					grec := shapeLike(ip.Recs())
-					grng := rand.New(rand.NewPCG(5, 5))
-					for s := range grec {
-						for j := range grec[s] {
-							grec[s][j] = randVec(grng, k.Size(), -1, 1)
-						}
-					}
-					gp := make([]float64, k.NumParams())
-					run := func() {
-						clear(gp)
-						if _, err := ip.Forward(); err != nil {
-							t.Fatal(err)
-						}
-						if err := ip.Backward(gp, grec); err != nil {
-							t.Fatal(err)
-						}
-					}
-					run()
-					if split := ip.rows.req != nil; split != (minWork == 0 && ip.nInt > 0) {
-						t.Fatalf("rowsMinWork %d: split = %v", minWork, split)
-					}
-					if a := testing.AllocsPerRun(3, run); a != 0 {
-						t.Errorf("rowsMinWork %d: Forward+Backward allocate %v times per run, want 0", minWork, a)
-					}
-					recs[r] = shapeLike(ip.Recs())
-					for s := range recs[r] {
-						for j := range recs[r][s] {
-							recs[r][s][j] = append([]float64(nil), ip.Recs()[s][j]...)
-						}
-					}
-					grads[r] = gp
-				}
-				for s := range recs[0] {
-					for j := range recs[0][s] {
-						for i, x := range recs[0][s][j] {
-							if y := recs[1][s][j][i]; math.Float64bits(x) != math.Float64bits(y) {
-								t.Fatalf("reconstruction %d/%d[%d]: serial %v, split %v", s, j, i, x, y)
-							}
-						}
-					}
-				}
-				for e, x := range grads[0] {
-					if y := grads[1][e]; math.Float64bits(x) != math.Float64bits(y) {
-						t.Fatalf("gradient[%d]: serial %v, split %v", e, x, y)
-					}
-				}
-			})
 		}
 	}
 }
