@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 )
 
@@ -205,4 +206,52 @@ func systemOf(t *testing.T, m matrix) (*Common, *Sparse) {
 	}
 	t.Cleanup(func() { cc.Close() })
 	return cc, mustSparse(t, cc, m)
+}
+
+// TestHelperThreadsFreed checks that the second thread the block kernel
+// keeps between two-thread calls (one per workspace) ends when its factor
+// is freed: a hundred factors, each used by two-thread adjoints and then
+// freed, leave the process's thread count where it was (Linux: counted in
+// /proc/self/task).
+func TestHelperThreadsFreed(t *testing.T) {
+	tasks := func() int {
+		ents, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			t.Skipf("cannot count threads: %v", err)
+		}
+		return len(ents)
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	n, es := gridEdges(2, 6, rng)
+	from, to := make([]int, len(es)), make([]int, len(es))
+	for e, ed := range es {
+		from[e], to[e] = ed.u, ed.v
+	}
+	cc, a := systemOf(t, laplacianSystem(n, es, 0.5))
+	src := randomBlock(n, 3, rng)
+	gw := make([]float64, len(es))
+	gsrc := make([]float64, len(src))
+	run := func() {
+		f, err := cc.Analyze(a, &AnalyzeOptions{Kernel: BlockKernel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Free()
+		if err := f.Factorize(a); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if err := f.AdjointSteps(gsrc, gw, src, src, 3, 4, from, to, 1, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run() // the Go runtime's own threads settle
+	before := tasks()
+	for range 100 {
+		run()
+	}
+	if after := tasks(); after > before+2 {
+		t.Errorf("threads: %d before, %d after 100 factors used by two-thread adjoints and freed", before, after)
+	}
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include "cholmod.h"
 
+struct gl_helper;
+
 // gl_bsolve_supported reports whether gl_bsolve can use L: a numeric LL'
 // factor with real double values (simplicial or supernodal).
 int gl_bsolve_supported(const cholmod_factor *L);
@@ -35,9 +37,11 @@ gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w);
 // overlap b unless keep is 0 and out == b. plan is L's (gl_bsolve_plan).
 // With threads > 1 and a plan that splits, a second thread takes one of the
 // two groups (the result is bitwise the same). w is a workspace of
-// gl_bsolve_workspace(n) doubles.
+// gl_bsolve_workspace(n) doubles. *hp keeps that second thread between
+// calls (NULL at first: it is started on first use; gl_helper_free ends
+// it); a workspace and its *hp serve one call at a time.
 void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                     int reverse, int threads, const gl_bplan *plan, double *w);
+                     int reverse, int threads, const gl_bplan *plan, double *w, struct gl_helper **hp);
 
 // gl_adjoint_workspace is the number of doubles of workspace that
 // gl_adjoint_steps needs for a factor of order n, cols columns, steps steps
@@ -54,10 +58,15 @@ size_t gl_adjoint_workspace(size_t n, size_t cols, int steps, size_t ne);
 // to gw[e], and writes A^-steps g into gsrc unless gsrc is NULL. With
 // threads > 1 a second thread runs chain w beside chain u, scatters half of
 // gsrc and sums half of the edges; the result is bitwise the same. w is a
-// workspace of gl_adjoint_workspace(n, cols, steps, ne) doubles.
+// workspace of gl_adjoint_workspace(n, cols, steps, ne) doubles, and *hp
+// keeps the second thread as for gl_bsolve_steps.
 void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
                       const SuiteSparse_long *from, const SuiteSparse_long *to, size_t ne, double coef, double *gw,
-                      int threads, double *w);
+                      int threads, double *w, struct gl_helper **hp);
+
+// gl_helper_free stops and frees the helper thread that gl_bsolve_steps
+// and gl_adjoint_steps keep in *hp between calls (NULL: nothing).
+void gl_helper_free(struct gl_helper *h);
 
 // gl_set_spins sets how many pauses a waiting solve thread spins before it
 // sleeps (4000 by default; tests set 0 to make every wait sleep).

@@ -28,6 +28,7 @@ typedef struct gl_ctx {
 	cholmod_dense *X, *Y, *E;
 	double *bw;
 	size_t bwcap;
+	struct gl_helper *helper; // the block kernel's second thread, NULL until used
 	char msg[256];
 } gl_ctx;
 
@@ -92,6 +93,7 @@ static void gl_free(gl_ctx *ctx) {
 	cholmod_l_free_dense(&ctx->Y, &ctx->c);
 	cholmod_l_free_dense(&ctx->E, &ctx->c);
 	cholmod_l_finish(&ctx->c);
+	gl_helper_free(ctx->helper);
 	free(ctx->bw);
 	free(ctx);
 }
@@ -253,7 +255,7 @@ static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst,
 	if (steps == 0) {
 		*plan = gl_bsolve_plan(L, ws->bw);
 	} else {
-		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw);
+		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw, &ws->helper);
 	}
 	gl_end(ws);
 	return ws->c.status;
@@ -267,7 +269,7 @@ static int gl_block_adjoint(gl_ctx *ws, cholmod_factor *L, double *src, double *
 	if (!gl_block_check(ws, L, n) || !gl_reserve(ws, gl_adjoint_workspace(n, cols, steps, ne))) {
 		return ws->c.status;
 	}
-	gl_adjoint_steps(L, src, g, gsrc, cols, steps, from, to, ne, coef, gw, threads, ws->bw);
+	gl_adjoint_steps(L, src, g, gsrc, cols, steps, from, to, ne, coef, gw, threads, ws->bw, &ws->helper);
 	gl_end(ws);
 	return ws->c.status;
 }
