@@ -756,10 +756,6 @@ struct gl_helper {
 };
 
 static void *helper_main(void *p) {
-	// Signals go to the Go threads, not to this helper.
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	struct gl_helper *h = p;
 	for (int gen = 1;; gen++) {
 		// Calls come a millisecond or more apart: sleep at once rather
@@ -782,7 +778,14 @@ static struct gl_helper *helper_get(struct gl_helper **hp) {
 	if (h == NULL) {
 		return NULL;
 	}
-	if (pthread_create(&h->th, NULL, helper_main, h) != 0) {
+	// Signals go to the Go threads, not to this helper: it starts with all
+	// of them blocked (the caller's own mask is restored at once).
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	const int err = pthread_create(&h->th, NULL, helper_main, h);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
 		free(h);
 		return NULL;
 	}
