@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <limits.h>
 #include <string.h>
+#include <stdint.h>
 #include <stdlib.h>
 #if defined(__linux__)
 #include <linux/futex.h>
@@ -141,7 +142,7 @@ GL_INLINE void vscale(vrow *restrict a, const double r, const int nv) {
 // P + (i-c2)*cw) instead of W; see gl_plan.
 
 GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
-                        const gl_int k1, const gl_int c2, double *P) {
+                        const gl_int k1, const gl_int c2, double *P, const int32_t *off) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
 	const int cw = 4 * nv;
@@ -152,9 +153,17 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 		vload(&x, W + j * cw, nv);
 		vscale(&x, dinv[j], nv);
 		vstore(W + j * cw, &x, nv);
-		for (p++; p < pend; p++) {
-			const gl_int i = Li[p];
-			vaxpy(i < c2 ? W + i * cw : P + (i - c2) * cw, Lx[p], &x, nv);
+		if (off != NULL) {
+			// Each row's address from off (see gl_offs), where c2 and P
+			// are already accounted for.
+			for (p++; p < pend; p++) {
+				vaxpy((double *) ((char *) W + off[p]), Lx[p], &x, nv);
+			}
+		} else {
+			for (p++; p < pend; p++) {
+				const gl_int i = Li[p];
+				vaxpy(i < c2 ? W + i * cw : P + (i - c2) * cw, Lx[p], &x, nv);
+			}
 		}
 	}
 }
@@ -172,7 +181,7 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 // solves already issue their nearest update first.
 
 GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, const int nv, const gl_int k0,
-                        const gl_int k1, double *D) {
+                        const gl_int k1, double *D, const int32_t *off) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
 	const int cw = 4 * nv;
@@ -181,8 +190,14 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 		gl_int p = Lp[j];
 		const gl_int pend = p + Lnz[j];
 		vload(&acc, W + j * cw, nv);
-		for (gl_int q = pend - 1; q > p; q--) {
-			vsubmul(&acc, Lx[q], W + Li[q] * cw, nv);
+		if (off != NULL) {
+			for (gl_int q = pend - 1; q > p; q--) {
+				vsubmul(&acc, Lx[q], (const double *) ((const char *) W + off[q]), nv);
+			}
+		} else {
+			for (gl_int q = pend - 1; q > p; q--) {
+				vsubmul(&acc, Lx[q], W + Li[q] * cw, nv);
+			}
 		}
 		vscale(&acc, dinv[j], nv);
 		vstore(W + j * cw, &acc, nv);
@@ -316,7 +331,7 @@ GL_INLINE void bwd_super(const cholmod_factor *L, const double *dinv, double *W,
 }
 
 GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W, const int nv, const int fwd,
-                          const gl_int k0, const gl_int k1, const gl_int c2, double *P) {
+                          const gl_int k0, const gl_int k1, const gl_int c2, double *P, const int32_t *off) {
 	if (L->is_super) {
 		if (fwd) {
 			fwd_super(L, dinv, W, nv, k0, k1, c2, P);
@@ -324,9 +339,9 @@ GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W
 			bwd_super(L, dinv, W, nv, k0, k1, P);
 		}
 	} else if (fwd) {
-		fwd_simp(L, dinv, W, nv, k0, k1, c2, P);
+		fwd_simp(L, dinv, W, nv, k0, k1, c2, P, off);
 	} else {
-		bwd_simp(L, dinv, W, nv, k0, k1, P);
+		bwd_simp(L, dinv, W, nv, k0, k1, P, off);
 	}
 }
 
@@ -334,18 +349,19 @@ GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W
 // nodes k0..k1-1 on the interleaved workspace, with the width known at
 // compile time in each case. Forward, P receives the updates of rows c2 and
 // above (see gl_plan); backward, P (unless NULL) receives a copy of every
-// row solved, as it is stored in W.
+// row solved, as it is stored in W. off, for a simplicial factor, holds the
+// byte offset from W of every entry's row (gl_offs), or is NULL.
 GL_CLONES static void solve_pass(const cholmod_factor *L, const double *dinv, double *W, int cw, int fwd, gl_int k0,
-                                 gl_int k1, gl_int c2, double *P) {
+                                 gl_int k1, gl_int c2, double *P, const int32_t *off) {
 	switch (cw) {
-	case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P); break;
-	case 8: pass_width(L, dinv, W, 2, fwd, k0, k1, c2, P); break;
-	case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P); break;
-	case 16: pass_width(L, dinv, W, 4, fwd, k0, k1, c2, P); break;
-	case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P); break;
-	case 24: pass_width(L, dinv, W, 6, fwd, k0, k1, c2, P); break;
-	case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P); break;
-	default: pass_width(L, dinv, W, 8, fwd, k0, k1, c2, P); break;
+	case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P, off); break;
+	case 8: pass_width(L, dinv, W, 2, fwd, k0, k1, c2, P, off); break;
+	case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P, off); break;
+	case 16: pass_width(L, dinv, W, 4, fwd, k0, k1, c2, P, off); break;
+	case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P, off); break;
+	case 24: pass_width(L, dinv, W, 6, fwd, k0, k1, c2, P, off); break;
+	case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P, off); break;
+	default: pass_width(L, dinv, W, 8, fwd, k0, k1, c2, P, off); break;
 	}
 }
 
@@ -663,6 +679,108 @@ static size_t panel_cols(size_t cols, size_t c0) { return cols - c0 < GL_MAXW ? 
 
 static int panel_width(size_t pc) { return (int) ((pc + 3) & ~(size_t) 3); }
 
+// gl_offs holds, for one simplicial factor, panel width and plan, the byte
+// offset from the workspace of the row of every entry of L, so that the
+// solves add it to the workspace's address instead of multiplying the row
+// index by the width (and, forward, choosing between the workspace and the
+// tree split's private copies of the top rows, which fwd folds in). On a
+// 50² grid (simplicial), 20 steps on one thread took 0.76-0.84, 0.86-0.91,
+// 0.89-0.93 and 0.84-0.91 of the time at widths 4, 12, 20 and 28 (rows of
+// an odd number of quads), and 0.94-1.03 at 8, 16, 24 and 32 (medians of
+// 100-150 alternating pairs, several runs), hence GL_OFFS_WIDTHS; whole
+// toydataF4 evaluations were faster in 22 of 32 alternating rounds. A workspace
+// keeps the offsets of its last GL_OFFS_KEEP widths (its factor's pattern
+// does not change; the heat kernel's two column halves take either
+// workspace), 8 bytes per entry of L each.
+typedef struct {
+	const gl_int *Li, *Lp, *Lnz; // the pattern they were built for, Li NULL if none
+	size_t n, cap;
+	int cw;
+	gl_plan plan;
+	int32_t *fwd, *bwd;
+} gl_offs_entry;
+
+#define GL_OFFS_KEEP 2
+
+struct gl_offs {
+	gl_offs_entry e[GL_OFFS_KEEP];
+	int next; // the entry to rebuild next
+};
+
+// GL_OFFS_WIDTHS is the set of panel widths (bit cw/4) that use offsets.
+#define GL_OFFS_WIDTHS ((1u << 1) | (1u << 3) | (1u << 5) | (1u << 7))
+
+void gl_offs_free(struct gl_offs *o) {
+	if (o == NULL) {
+		return;
+	}
+	for (int k = 0; k < GL_OFFS_KEEP; k++) {
+		free(o->e[k].fwd);
+		free(o->e[k].bwd);
+	}
+	free(o);
+}
+
+static int offs_match(const gl_offs_entry *x, const cholmod_factor *L, int cw, const gl_plan *pl) {
+	return x->Li == L->i && x->Lp == L->p && x->Lnz == L->nz && x->n == L->n && x->cw == cw &&
+	       x->plan.kx == pl->kx && x->plan.k2 == pl->k2 && x->plan.nk == pl->nk && x->plan.c2 == pl->c2;
+}
+
+// offs_get returns the offsets for L at width cw and plan pl (the private
+// copies PA and PB at byte offsets pa and pb from the workspace, whose
+// offsets all stay below span), kept in *op and built there if needed, or
+// NULL where offsets are not used (a supernodal factor, another width,
+// offsets beyond 32 bits, no memory).
+static const gl_offs_entry *offs_get(struct gl_offs **op, const cholmod_factor *L, int cw, const gl_plan *pl,
+                                     size_t pa, size_t pb, size_t span) {
+	if (op == NULL || L->is_super || cw > 4 * 31 || !(GL_OFFS_WIDTHS & (1u << (cw / 4))) || span > INT32_MAX) {
+		return NULL;
+	}
+	if (*op == NULL && (*op = calloc(1, sizeof **op)) == NULL) {
+		return NULL;
+	}
+	struct gl_offs *o = *op;
+	for (int k = 0; k < GL_OFFS_KEEP; k++) {
+		if (offs_match(&o->e[k], L, cw, pl)) {
+			return &o->e[k];
+		}
+	}
+	const gl_int *Li = L->i, *Lp = L->p, *Lnz = L->nz;
+	const size_t n = L->n;
+	size_t need = 0;
+	for (size_t j = 0; j < n; j++) {
+		if ((size_t) (Lp[j] + Lnz[j]) > need) {
+			need = (size_t) (Lp[j] + Lnz[j]);
+		}
+	}
+	gl_offs_entry *x = &o->e[o->next];
+	o->next = (o->next + 1) % GL_OFFS_KEEP;
+	x->Li = NULL; // invalid until rebuilt
+	if (need > x->cap) {
+		free(x->fwd);
+		free(x->bwd);
+		x->fwd = malloc(need * sizeof(int32_t));
+		x->bwd = malloc(need * sizeof(int32_t));
+		x->cap = x->fwd != NULL && x->bwd != NULL ? need : 0;
+		if (x->cap == 0) {
+			return NULL;
+		}
+	}
+	const size_t row = (size_t) cw * sizeof(double);
+	for (size_t j = 0; j < n; j++) {
+		const size_t priv = (gl_int) j < pl->kx ? pa : (gl_int) j < pl->k2 ? pb : 0;
+		for (gl_int p = Lp[j]; p < Lp[j] + Lnz[j]; p++) {
+			const size_t i = (size_t) Li[p];
+			x->bwd[p] = (int32_t) (i * row);
+			x->fwd[p] = priv != 0 && (gl_int) i >= pl->c2 ? (int32_t) (priv + (i - (size_t) pl->c2) * row)
+			                                              : (int32_t) (i * row);
+		}
+	}
+	x->Lp = Lp, x->Lnz = Lnz, x->n = n, x->cw = cw, x->plan = *pl;
+	x->Li = Li;
+	return x;
+}
+
 typedef struct {
 	const cholmod_factor *L;
 	const double *b, *dinv;
@@ -671,6 +789,7 @@ typedef struct {
 	size_t n, cols;
 	int steps, keep, reverse, nth;
 	gl_plan plan;
+	const int32_t *offf, *offb; // gl_offs of the single panel, or NULL
 	gl_barrier bar;
 } gl_job;
 
@@ -695,10 +814,10 @@ static void run(void *arg, int role) {
 		barrier_wait(&J->bar, J->nth);
 		for (int l = 1; l <= J->steps; l++) {
 			if (doA) {
-				solve_pass(J->L, J->dinv, W, cw, 1, 0, pl.kx, pl.c2, PA);
+				solve_pass(J->L, J->dinv, W, cw, 1, 0, pl.kx, pl.c2, PA, J->offf);
 			}
 			if (doB) {
-				solve_pass(J->L, J->dinv, W, cw, 1, pl.kx, pl.k2, pl.c2, PB);
+				solve_pass(J->L, J->dinv, W, cw, 1, pl.kx, pl.k2, pl.c2, PB, J->offf);
 			}
 			barrier_wait(&J->bar, J->nth);
 			if (role == 0) {
@@ -709,15 +828,15 @@ static void run(void *arg, int role) {
 					PA[k] = 0;
 					PB[k] = 0;
 				}
-				solve_pass(J->L, J->dinv, W, cw, 1, pl.k2, pl.nk, (gl_int) n, NULL);
-				solve_pass(J->L, J->dinv, W, cw, 0, pl.k2, pl.nk, 0, NULL);
+				solve_pass(J->L, J->dinv, W, cw, 1, pl.k2, pl.nk, (gl_int) n, NULL, J->offf);
+				solve_pass(J->L, J->dinv, W, cw, 0, pl.k2, pl.nk, 0, NULL, J->offb);
 			}
 			barrier_wait(&J->bar, J->nth);
 			if (doB) {
-				solve_pass(J->L, J->dinv, W, cw, 0, pl.kx, pl.k2, 0, NULL);
+				solve_pass(J->L, J->dinv, W, cw, 0, pl.kx, pl.k2, 0, NULL, J->offb);
 			}
 			if (doA) {
-				solve_pass(J->L, J->dinv, W, cw, 0, 0, pl.kx, 0, NULL);
+				solve_pass(J->L, J->dinv, W, cw, 0, 0, pl.kx, 0, NULL, J->offb);
 			}
 			if (J->keep) {
 				const size_t blk = J->reverse ? (size_t) (J->steps - l) : (size_t) (l - 1);
@@ -825,7 +944,8 @@ static void on_roles(void (*fn)(void *, int), void *arg, int two, int *nth, stru
 gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w) { return make_plan(L, (gl_int *) w); }
 
 void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                     int reverse, int threads, const gl_bplan *plan, double *w, struct gl_helper **hp) {
+                     int reverse, int threads, const gl_bplan *plan, double *w, struct gl_helper **hp,
+                     struct gl_offs **op) {
 	const size_t n = L->n;
 	double *dinv = w + n * GL_MAXW;
 	double *P = dinv + n;
@@ -840,6 +960,14 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 		gl_int *iperm = (gl_int *) (P + 2 * GL_TOP_MAX(n) * GL_MAXW);
 		invert_perm(L->Perm, n, iperm);
 		J.iperm = iperm;
+	}
+	if (cols <= GL_MAXW) {
+		const size_t pa = (size_t) ((char *) J.P[0] - (char *) w), pb = (size_t) ((char *) J.P[1] - (char *) w);
+		const gl_offs_entry *o = offs_get(op, L, panel_width(cols), plan, pa, pb, pb + GL_TOP_MAX(n) * GL_MAXW * sizeof(double));
+		if (o != NULL) {
+			J.offf = o->fwd;
+			J.offb = o->bwd;
+		}
 	}
 	on_roles(run, &J, J.plan.kx < J.plan.k2 && threads > 1, &J.nth, hp);
 }
@@ -956,6 +1084,7 @@ typedef struct {
 	size_t n, cols, ne, nk;
 	int steps, h, nth;
 	double coef;
+	const int32_t *off; // gl_offs of the single panel (no split), or NULL
 	gl_word done0, done1; // steps of the current panel finished by chain u, chain w
 	gl_barrier bar;
 } gl_adj;
@@ -970,8 +1099,8 @@ static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
 	gl_word *mine = role == 0 ? &J->done0 : &J->done1, *other = role == 0 ? &J->done1 : &J->done0;
 	double *X = C;
 	for (int l = l0; l <= l1; l++) {
-		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL);
-		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, l <= h ? C + (size_t) l * blk : NULL);
+		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL, J->off);
+		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, l <= h ? C + (size_t) l * blk : NULL, J->off);
 		word_set(mine, l);
 		if (l < from) {
 			continue;
@@ -1036,7 +1165,7 @@ static void adj_run(void *arg, int role) {
 
 void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
                       const gl_int *from, const gl_int *to, size_t ne, double coef, double *gw, int threads, double *w,
-                      struct gl_helper **hp) {
+                      struct gl_helper **hp, struct gl_offs **op) {
 	const size_t n = L->n, chain = adj_blocks(steps) * n * adj_cwmax(cols);
 	gl_adj J = {
 	    .L = L, .src = src, .g = g, .gsrc = gsrc, .gw = gw,
@@ -1074,6 +1203,14 @@ void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *
 		ord[cnt[pa[e]]++] = (gl_int) e;
 	}
 	J.iperm = J.perm != NULL ? iperm : NULL;
+	if (cols <= GL_MAXW) {
+		const gl_int nk = (gl_int) J.nk;
+		const gl_plan none = {nk, nk, nk, (gl_int) n};
+		const gl_offs_entry *o = offs_get(op, L, panel_width(cols), &none, 0, 0, n * (size_t) panel_width(cols) * sizeof(double));
+		if (o != NULL) {
+			J.off = o->bwd;
+		}
+	}
 	J.pa = pa;
 	J.pb = pb;
 	J.ord = ord;

@@ -8,6 +8,7 @@
 #include "cholmod.h"
 
 struct gl_helper;
+struct gl_offs;
 
 // gl_bsolve_supported reports whether gl_bsolve can use L: a numeric LL'
 // factor with real double values (simplicial or supernodal).
@@ -41,7 +42,8 @@ gl_bplan gl_bsolve_plan(const cholmod_factor *L, double *w);
 // calls (NULL at first: it is started on first use; gl_helper_free ends
 // it); a workspace and its *hp serve one call at a time.
 void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size_t cols, int steps, int keep,
-                     int reverse, int threads, const gl_bplan *plan, double *w, struct gl_helper **hp);
+                     int reverse, int threads, const gl_bplan *plan, double *w, struct gl_helper **hp,
+                     struct gl_offs **op);
 
 // gl_adjoint_workspace is the number of doubles of workspace that
 // gl_adjoint_steps needs for a factor of order n, cols columns, steps steps
@@ -62,11 +64,16 @@ size_t gl_adjoint_workspace(size_t n, size_t cols, int steps, size_t ne);
 // keeps the second thread as for gl_bsolve_steps.
 void gl_adjoint_steps(const cholmod_factor *L, const double *src, const double *g, double *gsrc, size_t cols, int steps,
                       const SuiteSparse_long *from, const SuiteSparse_long *to, size_t ne, double coef, double *gw,
-                      int threads, double *w, struct gl_helper **hp);
+                      int threads, double *w, struct gl_helper **hp, struct gl_offs **op);
 
 // gl_helper_free stops and frees the helper thread that gl_bsolve_steps
 // and gl_adjoint_steps keep in *hp between calls (NULL: nothing).
 void gl_helper_free(struct gl_helper *h);
+
+// gl_offs_free frees the row offsets that gl_bsolve_steps and
+// gl_adjoint_steps keep in *op between calls, with a simplicial factor
+// (NULL: nothing). Like *hp, *op serves one call at a time.
+void gl_offs_free(struct gl_offs *o);
 
 // gl_set_spins sets how many pauses a waiting solve thread spins before it
 // sleeps (4000 by default; tests set 0 to make every wait sleep).

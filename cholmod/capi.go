@@ -29,6 +29,7 @@ typedef struct gl_ctx {
 	double *bw;
 	size_t bwcap;
 	struct gl_helper *helper; // the block kernel's second thread, NULL until used
+	struct gl_offs *offs;     // the block kernel's row offsets, NULL until used
 	char msg[256];
 } gl_ctx;
 
@@ -94,6 +95,7 @@ static void gl_free(gl_ctx *ctx) {
 	cholmod_l_free_dense(&ctx->E, &ctx->c);
 	cholmod_l_finish(&ctx->c);
 	gl_helper_free(ctx->helper);
+	gl_offs_free(ctx->offs);
 	free(ctx->bw);
 	free(ctx);
 }
@@ -255,7 +257,7 @@ static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst,
 	if (steps == 0) {
 		*plan = gl_bsolve_plan(L, ws->bw);
 	} else {
-		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw, &ws->helper);
+		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw, &ws->helper, &ws->offs);
 	}
 	gl_end(ws);
 	return ws->c.status;
@@ -269,7 +271,7 @@ static int gl_block_adjoint(gl_ctx *ws, cholmod_factor *L, double *src, double *
 	if (!gl_block_check(ws, L, n) || !gl_reserve(ws, gl_adjoint_workspace(n, cols, steps, ne))) {
 		return ws->c.status;
 	}
-	gl_adjoint_steps(L, src, g, gsrc, cols, steps, from, to, ne, coef, gw, threads, ws->bw, &ws->helper);
+	gl_adjoint_steps(L, src, g, gsrc, cols, steps, from, to, ne, coef, gw, threads, ws->bw, &ws->helper, &ws->offs);
 	gl_end(ws);
 	return ws->c.status;
 }

@@ -652,7 +652,7 @@ func TestBlockKernel(t *testing.T) {
 					}
 					fs[i] = f
 				}
-				for _, cols := range []int{1, 2, 3, 4, 5, 8, 13, 20, 32, 33, 70} {
+				for _, cols := range []int{1, 2, 3, 4, 5, 8, 10, 13, 20, 27, 32, 33, 70} {
 					name := fmt.Sprintf("%v/%v/cols=%d", ord, mode, cols)
 					b := randomBlock(m.n, cols, rand.New(rand.NewPCG(uint64(cols), 7)))
 					x := make([]float64, len(b))
