@@ -100,10 +100,10 @@
 // cache line), and the diagonal's reciprocals are computed once per call
 // (a division costs a dozen multiply-adds). With a simplicial factor and a
 // width of 4, 12, 20 or 28 columns, each entry's row address comes from an
-// array of byte offsets kept with the workspace (8 bytes per entry of L
-// for each of its last two widths)
-// instead of a multiplication by the width: 7–24% less time per pass on a
-// 50² grid, bitwise the same result. The backward solve sums each
+// array of byte offsets kept with the workspace (8 bytes per entry of L for
+// each of its last two widths) instead of a multiplication by the width:
+// 7–24% less time per pass on a 50² grid, bitwise the same result. The
+// backward solve sums each
 // column's products from its farthest row to its nearest, so that the
 // nearest rows, solved just before, are needed last and consecutive columns
 // overlap (2-9% per solve at narrow widths). The kernel is compiled
