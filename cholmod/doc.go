@@ -103,10 +103,10 @@
 // array of byte offsets kept with the workspace (8 bytes per entry of L for
 // each of its last two widths) instead of a multiplication by the width:
 // 7–24% less time per pass on a 50² grid, bitwise the same result. The
-// backward solve sums each
-// column's products from its farthest row to its nearest, so that the
-// nearest rows, solved just before, are needed last and consecutive columns
-// overlap (2-9% per solve at narrow widths). The kernel is compiled
+// backward solve sums each column's products from its farthest row to its
+// nearest, so that the nearest rows, solved just before, are needed last
+// and consecutive columns overlap (2-9% per solve at narrow widths). The
+// kernel is compiled
 // for the x86-64-v4 (AVX-512 with VL and FMA) and x86-64-v3 (AVX2, FMA)
 // levels and baseline x86-64; the processor picks at load time. Factors
 // analysed for it, up to FundamentalMaxN vertices, have fundamental
