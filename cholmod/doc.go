@@ -106,14 +106,12 @@
 // backward solve sums each column's products from its farthest row to its
 // nearest, so that the nearest rows, solved just before, are needed last
 // and consecutive columns overlap (2-9% per solve at narrow widths). The
-// kernel is compiled
-// for the x86-64-v4 (AVX-512 with VL and FMA) and x86-64-v3 (AVX2, FMA)
-// levels and baseline x86-64; the processor picks at load time. Factors
-// analysed for it, up to FundamentalMaxN vertices, have fundamental
-// supernodes: CHOLMOD's relaxed amalgamation stores explicit zeros (64 700
-// entries for nnz(L) = 38 300 on a 50² grid) that these loops would
-// multiply through.
-// It reads the factor in place and never changes it; TestBlockKernel checks
+// kernel is compiled for the x86-64-v4 (AVX-512 with VL and FMA) and
+// x86-64-v3 (AVX2, FMA) levels and baseline x86-64; the processor picks at
+// load time. Factors analysed for it, up to FundamentalMaxN vertices, have
+// fundamental supernodes: CHOLMOD's relaxed amalgamation stores explicit
+// zeros (64 700 entries for nnz(L) = 38 300 on a 50² grid) that these loops
+// would multiply through. It reads the factor in place and never changes it; TestBlockKernel checks
 // it against cholmod_solve2 to 1e-13 on every ordering and column count
 // (run under valgrind, which presents a processor without AVX-512, the same
 // tests exercise the AVX2 clone).
