@@ -111,10 +111,10 @@
 // load time. Factors analysed for it, up to FundamentalMaxN vertices, have
 // fundamental supernodes: CHOLMOD's relaxed amalgamation stores explicit
 // zeros (64 700 entries for nnz(L) = 38 300 on a 50² grid) that these loops
-// would multiply through. It reads the factor in place and never changes it; TestBlockKernel checks
-// it against cholmod_solve2 to 1e-13 on every ordering and column count
-// (run under valgrind, which presents a processor without AVX-512, the same
-// tests exercise the AVX2 clone).
+// would multiply through. It reads the factor in place and never changes
+// it; TestBlockKernel checks it against cholmod_solve2 to 1e-13 on every
+// ordering and column count (run under valgrind, which presents a processor
+// without AVX-512, the same tests exercise the AVX2 clone).
 //
 // Factor.SolveSteps (factor.StepSolver, used by the heat kernel for
 // backward Euler) applies A⁻¹ several times in one call: the block is
