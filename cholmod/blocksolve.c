@@ -688,9 +688,9 @@ static int panel_width(size_t pc) { return (int) ((pc + 3) & ~(size_t) 3); }
 // 0.89-0.93 and 0.84-0.91 of the time at widths 4, 12, 20 and 28 (rows of
 // an odd number of quads), and 0.94-1.03 at 8, 16, 24 and 32 (medians of
 // 100-150 alternating pairs, several runs), hence GL_OFFS_WIDTHS; whole
-// toydataF4 evaluations were faster in 22 of 32 alternating rounds. A workspace
-// keeps the offsets of its last GL_OFFS_KEEP widths (its factor's pattern
-// does not change; the heat kernel's two column halves take either
+// toydataF4 evaluations were faster in 22 of 32 alternating rounds. A
+// workspace keeps the offsets of its last GL_OFFS_KEEP widths (its factor's
+// pattern does not change; the heat kernel's two column halves take either
 // workspace), 8 bytes per entry of L each.
 typedef struct {
 	const gl_int *Li, *Lp, *Lnz; // the pattern they were built for, Li NULL if none
@@ -733,6 +733,7 @@ static int offs_match(const gl_offs_entry *x, const cholmod_factor *L, int cw, c
 // offsets beyond 32 bits, no memory).
 static const gl_offs_entry *offs_get(struct gl_offs **op, const cholmod_factor *L, int cw, const gl_plan *pl,
                                      size_t pa, size_t pb, size_t span) {
+	// cw/4 must stay below 32 for the shift into the width mask.
 	if (op == NULL || L->is_super || cw > 4 * 31 || !(GL_OFFS_WIDTHS & (1u << (cw / 4))) || span > INT32_MAX) {
 		return NULL;
 	}
@@ -983,16 +984,17 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 // working block's rows (before, each kept step copied the previous block
 // and was solved in place there: on 50², 18 columns, 20 steps, 1-5% slower
 // on one thread and 0-2% on two, and one more block per chain). The later
-// steps are summed in the working block,
-// while hot in cache, against the other chain's kept steps:
+// steps are summed in the working block, while hot in cache, against the
+// other chain's kept steps:
 //
 //	role 0 at step l in [S-h+1, S] sums the pair (u_l, w_{S-l+1}),
 //	role 1 at step k in [h+1, S]   sums the pair (u_{S-k+1}, w_k),
 //
 // which covers every l once, each from a kept step of the other chain. A
 // role waits (word_wait: spinning, then asleep on a futex) until the other
-// chain has passed the step it needs; the two never wait for each other. Role 0 sums into acc0,
-// role 1 into acc1, each edge's sums in a fixed order, and one thread runs
+// chain has passed the step it needs; the two never wait for each other.
+// Role 0 sums into acc0, role 1 into acc1, each edge's sums in a fixed
+// order, and one thread runs
 // the same schedule (u to step h, all of w, the rest of u), so the result
 // does not depend on the thread count. The edges are visited in the order
 // of their first endpoint in the permuted numbering, so that the rows are

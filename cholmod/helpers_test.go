@@ -13,6 +13,16 @@ type edge struct {
 	w    float64
 }
 
+// endpoints returns the two endpoints of every edge of es, as the
+// AdjointSteps arguments from and to.
+func endpoints(es []edge) (from, to []int) {
+	from, to = make([]int, len(es)), make([]int, len(es))
+	for e, ed := range es {
+		from[e], to[e] = ed.u, ed.v
+	}
+	return from, to
+}
+
 // gridEdges returns the edges of a d-dimensional grid with n vertices per
 // axis (axis 0 has stride 1), weights drawn uniformly from [0.5, 1.5).
 func gridEdges(d, n int, rng *rand.Rand) (int, []edge) {
