@@ -47,4 +47,9 @@
 // per evaluation, share of the time spent in the backend's Solve). Splice
 // replaces the generated table inside BENCHMARKS.md between BeginMarker and
 // EndMarker, keeping the hand-written notes around it.
+//
+// The directory reference/ is not Go: its run.sh times the authors' Python
+// reference implementation on the same machine (issue #4's per-evaluation
+// comparison), through a small CHOLMOD stand-in for scikit-sparse where
+// Debian has none. BENCHMARKS.md gives its figures next to gmlg's.
 package bench

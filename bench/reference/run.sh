@@ -1,0 +1,92 @@
+#!/bin/sh
+# Times the authors' reference implementation on this machine, so that gmlg's
+# BenchmarkEval (issue #4) can be compared with it on the same hardware.
+#
+#   bench/reference/run.sh REFDIR [CASE...]     CASE: F4-K20 F4-K100 seldovia2 (default: all)
+#
+# REFDIR is a checkout of github.com/matthieuheitz/2020-JMIV-ground-metric-learning-graphs
+# (measured at ef92734); it is cloned there when absent. Nothing of it is copied
+# into gmlg. The script installs Debian's Python stack when it is missing
+# (python3-torch, -scipy, -opencv, ...). Debian has no scikit-sparse, so unless
+# `import sksparse.cholmod` already works, a stand-in built from shim.c (one
+# cholmod_solve2 per solve_A call, like scikit-sparse) takes its place.
+#
+# Each case runs the README's command with --max_iter 3 (4–5 evaluations). The
+# reference prints "F: forward, B: backward" seconds per evaluation; one
+# evaluation here is F + B minus the "Time data save" the forward pass spends
+# writing files on some evaluations. The first two evaluations warm up and are
+# listed but not summarised. Peak RSS is GNU time's maximum resident set size.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+ref=${1:?usage: run.sh REFDIR [F4-K20 F4-K100 seldovia2]}
+shift
+cases=${*:-F4-K20 F4-K100 seldovia2}
+py=/usr/bin/python3
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+
+need=
+for pkg in python3-torch python3-scipy python3-numpy python3-matplotlib python3-imageio \
+	python3-opencv python3-networkx libsuitesparse-dev time git gcc; do
+	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
+done
+if [ -n "$need" ]; then
+	echo "installing:$need" >&2
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq $need >&2
+fi
+
+if [ ! -d "$ref" ]; then
+	git clone -q https://github.com/matthieuheitz/2020-JMIV-ground-metric-learning-graphs "$ref"
+fi
+echo "reference: $(git -C "$ref" log -1 --format='%h %cs' 2>/dev/null || echo "$ref")"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if "$py" -c 'import sksparse.cholmod' 2>/dev/null; then
+	echo "scikit-sparse: installed"
+	pypath=
+else
+	gcc -O2 -shared -fPIC -o "$work/libshim.so" "$here/shim.c" -lcholmod
+	export GMLG_REF_SHIM="$work/libshim.so"
+	pypath=$here
+	echo "scikit-sparse: stand-in (bench/reference/shim.c)"
+fi
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+
+for c in $cases; do
+	case $c in
+	F4-K20 | F4-K100)
+		set -- ml_kinterp2.py data/toydataF4 --loss_num 4 -L 50 --t_heat 3e-3 --k_heat "${c#F4-K}" \
+			--metric_regul_ro 0 --metric_regul_ro_lap 0.03 --max_iter 3 -f 20
+		;;
+	seldovia2)
+		set -- ml_color_timelapse.py data/seldovia2 -n 16 --loss_num 2 -L 50 --t_heat 1e-3 --k_heat 20 \
+			--metric_regul_ro 0 --metric_regul_ro_lap 1 --max_iter 3 -f 50
+		;;
+	*)
+		echo "unknown case $c" >&2
+		exit 2
+		;;
+	esac
+	log=$work/$c.log
+	(cd "$ref" && PYTHONPATH=$pypath /usr/bin/time -v "$py" "$@" -o "$work/out-$c") >"$log" 2>&1 || {
+		tail -20 "$log" >&2
+		echo "$c: the reference failed (log above)" >&2
+		exit 1
+	}
+	awk -v c="$c" '
+		/^Time data save:/ { save = $4 }
+		/^F: / { sub(",", "", $2); t[++n] = $2 + $4 - save; save = 0 }
+		/^loss barys/ && !f0 { f0 = $4; sub(",", "", f0) }
+		/Maximum resident set size/ { rss = $6 / 1024 }
+		END {
+			printf "%s: F(x0) loss %s; per evaluation (s):", c, f0
+			for (i = 1; i <= n; i++) printf " %.2f", t[i]
+			lo = hi = t[3]
+			for (i = 4; i <= n; i++) { if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i] }
+			printf "; steady %.2f–%.2f s; peak RSS %.0f MB\n", lo, hi, rss
+		}' "$log"
+done
