@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"time"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -117,7 +118,8 @@ type Heat struct {
 	fac    factor.Factor
 	ss     factor.StepSolver     // fac's multi-step solve, for backward Euler; nil otherwise
 	as     factor.AdjointStepper // fac's own adjoint of the chain, for backward Euler; nil otherwise
-	tree   int8                  // whether Apply splits fac's tree (treeSolver): 0 unknown, 1 yes, -1 no
+	tree   int8                  // whether fac's tree splits (treeSolver): 0 unknown, 1 yes, -1 no
+	split  coreSplits            // Apply's choice between splitting the columns and the tree
 	ready  bool
 	closed bool
 
@@ -462,26 +464,53 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 		h.tape = append(h.tape, ent)
 		return nil
 	}
-	if pss := h.treeSolver(); pss != nil {
-		// Both cores on the whole block, each on one half of the factor's
-		// elimination tree.
-		if err := pss.SolveStepsParallel(dst, src, cols, h.opt.Steps, false, false); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
+	pss := h.treeSolver()
+	if pss != nil && cols >= 2 {
+		cs := h.split.of(cols, h.fac.Info().NNZL >= treeMinNNZ)
+		way, timed := cs.next()
+		var t0 time.Time
+		if timed {
+			t0 = time.Now()
 		}
-		return nil
+		var err error
+		if way == wayTree {
+			err = h.applyTree(pss, dst, src, cols)
+		} else {
+			err = h.applyColumns(dst, src, cols)
+		}
+		if timed && err == nil {
+			cs.record(way, time.Since(t0))
+		}
+		return err
+	}
+	if pss != nil && h.fac.Info().NNZL >= treeMinNNZ {
+		return h.applyTree(pss, dst, src, cols) // one column
 	}
 	if cols >= 2 && h.concurrent() {
-		// Two independent solve streams: the worker takes the second half
-		// of the columns.
-		half := splitColumns(cols)
-		nh := half * h.g.n
-		h.jobs <- chainJob{dst: dst[nh:], src: src[nh:], cols: cols - half}
-		h.tmp = grow(h.tmp, nh)
-		err := h.steps(dst[:nh], src[:nh], half, h.tmp)
-		return errors.Join(err, <-h.done)
+		return h.applyColumns(dst, src, cols)
 	}
 	h.tmp = grow(h.tmp, len(src))
 	return h.steps(dst, src, cols, h.tmp)
+}
+
+// applyTree runs Apply's S sub-steps with both cores on the whole block,
+// each on one half of the factor's elimination tree.
+func (h *Heat) applyTree(pss factor.ParallelStepSolver, dst, src []float64, cols int) error {
+	if err := pss.SolveStepsParallel(dst, src, cols, h.opt.Steps, false, false); err != nil {
+		return fmt.Errorf("kernel: solve: %w", err)
+	}
+	return nil
+}
+
+// applyColumns runs Apply's S sub-steps as two independent solve streams
+// (cols ≥ 2): the worker takes the second part of the columns.
+func (h *Heat) applyColumns(dst, src []float64, cols int) error {
+	half := splitColumns(cols)
+	nh := half * h.g.n
+	h.jobs <- chainJob{dst: dst[nh:], src: src[nh:], cols: cols - half}
+	h.tmp = grow(h.tmp, nh)
+	err := h.steps(dst[:nh], src[:nh], half, h.tmp)
+	return errors.Join(err, <-h.done)
 }
 
 // splitColumns returns how many of cols columns (cols ≥ 2) Apply solves on
@@ -501,25 +530,116 @@ func splitColumns(cols int) int {
 	return half
 }
 
-// treeMinNNZ is the factor size (nnz(L)) from which Apply splits the
-// factor's elimination tree between the two cores rather than the block's
-// columns. Splitting the columns reads the factor twice per step, once per
-// core, and halves the block's width; splitting the tree reads it once at
-// full width but leaves the top separator to one core. Measured on the
-// 2-core reference machine (one evaluation, best of 5, alternating): 2-D
-// 50² (nnz(L) ≈ 38 000, in cache) 1.26 s with columns against 1.34 s with
-// the tree; seldovia2 at 16³ (≈ 216 000) 3.20 s against 2.72 s.
+// treeMinNNZ is the factor size (nnz(L)) from which Apply starts by
+// splitting the factor's elimination tree between the two cores rather
+// than the block's columns (coreSplit then keeps whichever is faster on
+// the machine), and from which it splits the tree for a single column.
+// Splitting the columns reads the factor twice per step, once per core,
+// and halves the block's width; splitting the tree reads it once at full
+// width but leaves the top separator to one core. Which wins depends on
+// the hardware as much as on the factor: on an Intel host whose two
+// logical CPUs behaved like one core's hyperthreads, one evaluation on a
+// 2-D 50² grid (nnz(L) ≈ 38 000, in cache) took 1.26 s with the columns
+// against 1.34 s with the tree, and seldovia2 at 16³ (≈ 216 000) 3.20 s
+// against 2.72 s; on an AMD host with two cores the 50² evaluation took
+// 0.397 s with the columns against 0.385 s with the tree (medians of 30).
 const treeMinNNZ = 100_000
 
-// treeSolver returns the factor as a ParallelStepSolver when Apply should
-// split its tree (see treeMinNNZ), nil otherwise. The answer depends only on
-// the factor's structure and is computed once, after the first successful
-// factorisation.
+// The two ways Apply can use both cores.
+const (
+	wayColumns = iota // two solve streams on parts of the columns
+	wayTree           // SolveStepsParallel: both halves of the tree at full width
+)
+
+// coreSplit chooses how Apply uses both cores for one block width when
+// the factor's tree splits, by timing both ways on the machine: each round
+// of splitRound calls starts with splitProbe calls that alternate the two
+// ways (beginning with the current one), and the way whose fastest timed
+// call was faster is kept for the rest of the round. The result does not
+// depend on the way (the arithmetic is the same; TestApplyWaysAgree), only
+// the time does; the rounds follow the machine when its load or its
+// placement of the two threads changes, at the cost of splitProbe/2 calls
+// of the slower way per round.
+type coreSplit struct {
+	cols  int              // block width (0: unused)
+	calls int              // calls of this round so far
+	best  [2]time.Duration // fastest timed call of each way in this round
+	use   int              // the way kept for the round
+}
+
+const (
+	splitProbe = 6
+	splitRound = 256
+)
+
+// coreSplits holds a coreSplit for each of the last few block widths
+// Apply was called with (objectives alternate between a few widths).
+type coreSplits struct {
+	w     [4]coreSplit
+	last  int // index of the most recently created
+	force int // tests: 1+way to always take that way, 0 to choose
+}
+
+// of returns the coreSplit of cols columns. A new width replaces the
+// oldest one's and starts with the tree if treeFirst, with the columns
+// otherwise.
+func (ss *coreSplits) of(cols int, treeFirst bool) *coreSplit {
+	for i := range ss.w {
+		if ss.w[i].cols == cols {
+			return ss.forced(&ss.w[i])
+		}
+	}
+	ss.last = (ss.last + 1) % len(ss.w)
+	ss.w[ss.last] = coreSplit{cols: cols}
+	if treeFirst {
+		ss.w[ss.last].use = wayTree
+	}
+	return ss.forced(&ss.w[ss.last])
+}
+
+// forced makes s take the way forced by a test, if any, on every call.
+func (ss *coreSplits) forced(s *coreSplit) *coreSplit {
+	if ss.force > 0 {
+		s.use, s.calls = ss.force-1, splitProbe
+	}
+	return s
+}
+
+// next returns the way the next Apply takes and whether it is to be timed
+// (and then passed to record).
+func (s *coreSplit) next() (way int, timed bool) {
+	if s.calls == splitRound {
+		s.calls = 0
+	}
+	if s.calls == 0 {
+		s.best = [2]time.Duration{math.MaxInt64, math.MaxInt64}
+	}
+	i := s.calls
+	s.calls++
+	if i < splitProbe {
+		return (s.use + i) % 2, true
+	}
+	return s.use, false
+}
+
+// record notes the time d of a timed call of the given way; after the
+// round's last probe it keeps the faster way.
+func (s *coreSplit) record(way int, d time.Duration) {
+	s.best[way] = min(s.best[way], d)
+	if s.calls == splitProbe && s.best[1-s.use] < s.best[s.use] {
+		s.use = 1 - s.use
+	}
+}
+
+// treeSolver returns the factor as a ParallelStepSolver when Apply can
+// split its tree over both cores, nil otherwise. Whether the tree splits
+// depends only on the factor's structure and is computed once, after the
+// first successful factorisation.
 func (h *Heat) treeSolver() factor.ParallelStepSolver {
 	if h.tree == 0 {
 		pss, ok := h.ss.(factor.ParallelStepSolver)
 		h.tree = -1
-		if ok && h.fac.Info().NNZL >= treeMinNNZ && pss.TreeSplits() {
+		if ok && pss.TreeSplits() {
 			h.tree = 1
 		}
 	}
