@@ -630,11 +630,7 @@ func TestApplyTreeSplit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 16³ factor")
 	}
-	b, err := Backend("cholmod")
-	if err != nil {
-		t.Skip("no cholmod backend in this build")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	b := cholmodOnTwoCores(t)
 	g, _ := Cube(3, 16)
 	rng := rand.New(rand.NewPCG(7, 7))
 	w := make([]float64, g.NumEdges())
@@ -671,11 +667,7 @@ func TestApplyTreeSplit(t *testing.T) {
 // 1e-14, on a 2-D and a 3-D grid and a general graph, for one panel of
 // columns and two; concurrent and Serial must agree bit for bit.
 func TestAdjointInBackend(t *testing.T) {
-	b, err := Backend("cholmod")
-	if err != nil {
-		t.Skip("no cholmod backend in this build")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	b := cholmodOnTwoCores(t)
 	g2, _ := Cube(2, 7)
 	g3, _ := Cube(3, 4)
 	gr, err := FromEdges(6, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}, {1, 3}, {4, 5}})
@@ -752,11 +744,7 @@ func TestSplitColumns(t *testing.T) {
 // bit for bit, on a 2-D grid whose tree splits, for widths that split into
 // equal and unequal parts.
 func TestApplyWaysAgree(t *testing.T) {
-	b, err := Backend("cholmod")
-	if err != nil {
-		t.Skip("no cholmod backend in this build")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	b := cholmodOnTwoCores(t)
 	g, _ := Cube(2, 20)
 	rng := rand.New(rand.NewPCG(9, 9))
 	w := randWeights(rng, g.NumEdges(), 0.3, 3)
@@ -851,4 +839,18 @@ func TestCoreSplit(t *testing.T) {
 			t.Fatalf("forced tree: way %d, timed %v", way, timed)
 		}
 	}
+}
+
+// cholmodOnTwoCores returns the cholmod backend, skipping the test in a
+// build without it, and lets the test use two cores (GOMAXPROCS 2, put back
+// when it ends).
+func cholmodOnTwoCores(t *testing.T) factor.Factorizer {
+	t.Helper()
+	b, err := Backend("cholmod")
+	if err != nil {
+		t.Skip("no cholmod backend in this build")
+	}
+	prev := runtime.GOMAXPROCS(2)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+	return b
 }
