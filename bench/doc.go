@@ -49,7 +49,8 @@
 // EndMarker, keeping the hand-written notes around it.
 //
 // The directory reference/ is not Go: its run.sh times the authors' Python
-// reference implementation on the same machine (issue #4's per-evaluation
-// comparison), through a small CHOLMOD stand-in for scikit-sparse where
-// Debian has none. BENCHMARKS.md gives its figures next to gmlg's.
+// reference implementation on the machine at hand (through a small CHOLMOD
+// stand-in for scikit-sparse where Debian has none), runs gmlg's
+// BenchmarkEval of each case right after it, and prints the speed-up and
+// memory ratios of issue #4. BENCHMARKS.md gives the figures.
 package bench

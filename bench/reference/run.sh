@@ -1,8 +1,10 @@
 #!/bin/sh
-# Times the authors' reference implementation on this machine, so that gmlg's
-# BenchmarkEval (issue #4) can be compared with it on the same hardware.
+# Times the authors' reference implementation on this machine and, right
+# after each case, gmlg's BenchmarkEval of the same case (issue #4), and
+# prints the speed-up and memory ratio on the same hardware.
 #
 #   bench/reference/run.sh REFDIR [CASE...]     CASE: F4-K20 F4-K100 seldovia2 (default: all)
+#   GMLG=0 bench/reference/run.sh REFDIR ...    the reference only
 #
 # REFDIR is a checkout of github.com/matthieuheitz/2020-JMIV-ground-metric-learning-graphs
 # (measured at ef92734); it is cloned there when absent. Nothing of it is copied
@@ -16,9 +18,15 @@
 # evaluation here is F + B minus the "Time data save" the forward pass spends
 # writing files on some evaluations. The first two evaluations warm up and are
 # listed but not summarised. Peak RSS is GNU time's maximum resident set size.
+# gmlg's side is the issue's command, `go test -run '^$' -bench
+# 'BenchmarkEval/<case>/cholmod' -benchtime 3x ./learn/`, in its own process
+# (peak RSS is the process's); it needs ../shared/data beside the repository.
+# The speed-up range pairs the reference's fastest steady evaluation with
+# gmlg's time and its slowest likewise.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 ref=${1:?usage: run.sh REFDIR [F4-K20 F4-K100 seldovia2]}
 shift
 cases=${*:-F4-K20 F4-K100 seldovia2}
@@ -77,16 +85,30 @@ for c in $cases; do
 		echo "$c: the reference failed (log above)" >&2
 		exit 1
 	}
-	awk -v c="$c" '
+	ref=$(awk -v c="$c" '
 		/^Time data save:/ { save = $4 }
 		/^F: / { sub(",", "", $2); t[++n] = $2 + $4 - save; save = 0 }
 		/^loss barys/ && !f0 { f0 = $4; sub(",", "", f0) }
 		/Maximum resident set size/ { rss = $6 / 1024 }
 		END {
-			printf "%s: F(x0) loss %s; per evaluation (s):", c, f0
+			printf "reference %s: F(x0) loss %s; per evaluation (s):", c, f0
 			for (i = 1; i <= n; i++) printf " %.2f", t[i]
 			lo = hi = t[3]
 			for (i = 4; i <= n; i++) { if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i] }
-			printf "; steady %.2f–%.2f s; peak RSS %.0f MB\n", lo, hi, rss
-		}' "$log"
+			printf "; steady %.2f–%.2f s; peak RSS %.0f MB|%f %f %f\n", lo, hi, rss, lo, hi, rss
+		}' "$log")
+	echo "${ref%%|*}"
+	[ "${GMLG:-1}" = 0 ] && continue
+	bench=$c
+	[ "$c" = seldovia2 ] && bench=seldovia2-K20
+	line=$(cd "$repo" && go test -run '^$' -bench "BenchmarkEval/$bench/cholmod\$" -benchtime 3x ./learn/ 2>&1 |
+		grep "^BenchmarkEval/$bench/cholmod") || {
+		echo "gmlg $c: the benchmark did not run (is ../shared/data beside the repository?)" >&2
+		exit 1
+	}
+	echo "${ref#*|} $line" | awk -v c="$c" '{
+		lo = $1; hi = $2; rrss = $3; ns = $6 / 1e9; cpu = $8 / 1e9; rss = $10
+		printf "gmlg      %s: %.3f s per evaluation (CPU %.3f s), peak RSS %.0f MB; speed-up %.1f–%.1fx, memory 1/%.0f\n",
+			c, ns, cpu, rss, lo / ns, hi / ns, rrss / rss
+	}'
 done
