@@ -1099,7 +1099,7 @@ static void adj_steps(gl_adj *J, int role, int l0, int l1, int from, int cw) {
 	const int S = J->steps, h = J->h;
 	double *C = role == 0 ? J->U : J->V;
 	gl_word *mine = role == 0 ? &J->done0 : &J->done1, *other = role == 0 ? &J->done1 : &J->done0;
-	double *X = C;
+	double *X = C; // the working block (block 0), where every step is solved
 	for (int l = l0; l <= l1; l++) {
 		solve_pass(J->L, J->dinv, X, cw, 1, 0, (gl_int) J->nk, (gl_int) n, NULL, J->off);
 		solve_pass(J->L, J->dinv, X, cw, 0, 0, (gl_int) J->nk, 0, l <= h ? C + (size_t) l * blk : NULL, J->off);

@@ -119,6 +119,7 @@ type Heat struct {
 	ss     factor.StepSolver     // fac's multi-step solve, for backward Euler; nil otherwise
 	as     factor.AdjointStepper // fac's own adjoint of the chain, for backward Euler; nil otherwise
 	tree   int8                  // whether fac's tree splits (treeSolver): 0 unknown, 1 yes, -1 no
+	big    bool                  // nnz(L) ≥ treeMinNNZ, set with tree
 	split  coreSplits            // Apply's choice between splitting the columns and the tree
 	ready  bool
 	closed bool
@@ -466,8 +467,7 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 	}
 	pss := h.treeSolver()
 	if pss != nil && cols >= 2 {
-		cs := h.split.of(cols, h.fac.Info().NNZL >= treeMinNNZ)
-		way, timed := cs.next()
+		cs, way, timed := h.split.choose(cols, h.big)
 		var t0 time.Time
 		if timed {
 			t0 = time.Now()
@@ -483,7 +483,7 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 		}
 		return err
 	}
-	if pss != nil && h.fac.Info().NNZL >= treeMinNNZ {
+	if pss != nil && h.big {
 		return h.applyTree(pss, dst, src, cols) // one column
 	}
 	if cols >= 2 && h.concurrent() {
@@ -567,17 +567,36 @@ type coreSplit struct {
 	use   int              // the way kept for the round
 }
 
+// splitProbe timed calls (three of each way, the fastest of three so that
+// one call slowed by the host does not decide) open every round of
+// splitRound calls: toydataF4 makes about 100 Applies per evaluation, so
+// the choice follows a change of the machine within a few evaluations,
+// and the slower way costs at most 3 calls in 256 (seldovia2's evaluations
+// took the same time with the choice as with the tree always).
 const (
 	splitProbe = 6
 	splitRound = 256
 )
 
 // coreSplits holds a coreSplit for each of the last few block widths
-// Apply was called with (objectives alternate between a few widths).
+// Apply was called with. An objective applies the kernel at one width (all
+// frames of all sequences in one block), so four leaves room to spare.
 type coreSplits struct {
 	w     [4]coreSplit
 	last  int // index of the most recently created
 	force int // tests: 1+way to always take that way, 0 to choose
+}
+
+// choose returns the way the next Apply of cols columns takes, whether the
+// call is to be timed, and the coreSplit to pass a timed call's time to
+// (record); s is nil when a test forces the way, which is never timed.
+func (ss *coreSplits) choose(cols int, treeFirst bool) (s *coreSplit, way int, timed bool) {
+	if ss.force > 0 {
+		return nil, ss.force - 1, false
+	}
+	s = ss.of(cols, treeFirst)
+	way, timed = s.next()
+	return s, way, timed
 }
 
 // of returns the coreSplit of cols columns. A new width replaces the
@@ -586,7 +605,7 @@ type coreSplits struct {
 func (ss *coreSplits) of(cols int, treeFirst bool) *coreSplit {
 	for i := range ss.w {
 		if ss.w[i].cols == cols {
-			return ss.forced(&ss.w[i])
+			return &ss.w[i]
 		}
 	}
 	ss.last = (ss.last + 1) % len(ss.w)
@@ -594,15 +613,7 @@ func (ss *coreSplits) of(cols int, treeFirst bool) *coreSplit {
 	if treeFirst {
 		ss.w[ss.last].use = wayTree
 	}
-	return ss.forced(&ss.w[ss.last])
-}
-
-// forced makes s take the way forced by a test, if any, on every call.
-func (ss *coreSplits) forced(s *coreSplit) *coreSplit {
-	if ss.force > 0 {
-		s.use, s.calls = ss.force-1, splitProbe
-	}
-	return s
+	return &ss.w[ss.last]
 }
 
 // next returns the way the next Apply takes and whether it is to be timed
@@ -633,12 +644,14 @@ func (s *coreSplit) record(way int, d time.Duration) {
 
 // treeSolver returns the factor as a ParallelStepSolver when Apply can
 // split its tree over both cores, nil otherwise. Whether the tree splits
-// depends only on the factor's structure and is computed once, after the
-// first successful factorisation.
+// (tree) and whether nnz(L) reaches treeMinNNZ (big) depend only on the
+// factor's structure and are computed once, after the first successful
+// factorisation.
 func (h *Heat) treeSolver() factor.ParallelStepSolver {
 	if h.tree == 0 {
 		pss, ok := h.ss.(factor.ParallelStepSolver)
 		h.tree = -1
+		h.big = h.fac.Info().NNZL >= treeMinNNZ
 		if ok && pss.TreeSplits() {
 			h.tree = 1
 		}

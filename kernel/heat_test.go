@@ -835,7 +835,7 @@ func TestCoreSplit(t *testing.T) {
 	}
 	ss := coreSplits{force: 1 + wayTree}
 	for range splitRound + 1 {
-		if way, timed := ss.of(18, false).next(); way != wayTree || timed {
+		if _, way, timed := ss.choose(18, false); way != wayTree || timed {
 			t.Fatalf("forced tree: way %d, timed %v", way, timed)
 		}
 	}
