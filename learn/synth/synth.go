@@ -47,13 +47,11 @@ func (p Pole) Histogram(d, n int) ([]float64, error) {
 	coord := func(k int) float64 { return float64(k) / float64(n-1) }
 	switch {
 	case p.Shape == "rect" && d == 2:
-		for r := 0; r < n; r++ {
-			for c := 0; c < n; c++ {
-				// Index ranges like numpy slices p[r0:r1, c0:c1] with
-				// r0 = round(Y0·n).
-				if r >= idx(p.Y0, n) && r < idx(p.Y1, n) && c >= idx(p.X0, n) && c < idx(p.X1, n) {
-					h[r*n+c] = 1
-				}
+		r0, r1 := span(p.Y0, p.Y1, n)
+		c0, c1 := span(p.X0, p.X1, n)
+		for r := r0; r < r1; r++ {
+			for c := c0; c < c1; c++ {
+				h[r*n+c] = 1
 			}
 		}
 	case p.Shape == "gauss" && (d == 2 || d == 3):
@@ -92,6 +90,21 @@ func (p Pole) Histogram(d, n int) ([]float64, error) {
 }
 
 func idx(u float64, n int) int { return int(math.Round(u * float64(n))) }
+
+// span returns the index range [i0,i1) of the unit interval [lo,hi) on a
+// side of n cells, like the numpy slice [round(lo·n):round(hi·n)] clipped to
+// the grid. A non-empty interval that rounds to no cell (a thin stick on a
+// small grid) but meets the unit square keeps the one cell its start rounds
+// to, so that such a rectangle pole exists on every grid; where the slice is
+// not empty the range is the slice's.
+func span(lo, hi float64, n int) (int, int) {
+	i0, i1 := min(max(idx(lo, n), 0), n), min(idx(hi, n), n)
+	if i1 <= i0 && lo < hi && lo < 1 && hi > 0 {
+		i0 = min(i0, n-1)
+		i1 = i0 + 1
+	}
+	return i0, i1
+}
 
 // AnalyticMetric returns the reference's analytic 2-D vertex metric
 // (gen_metric='analytic', SPEC §10) on an n×n grid as a [2,N] array: row 0

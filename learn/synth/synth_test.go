@@ -108,3 +108,57 @@ func TestGenerateEndpoints(t *testing.T) {
 		}
 	}
 }
+
+// TestSpan checks the index ranges of rectangle sides: the numpy slice where
+// it holds cells, one cell where a thin side rounds to none, nothing off the
+// square.
+func TestSpan(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		n      int
+		i0, i1 int
+	}{
+		{0.1, 0.6, 50, 5, 30},  // the reference's p[5:30]
+		{0.1, 0.2, 50, 5, 10},  // and p[:, 5:10]
+		{0.1, 0.2, 4, 0, 1},    // round(0.4) = 0, round(0.8) = 1
+		{0.1, 0.2, 5, 1, 2},    // round(0.5) = round(1.0) = 1: widened
+		{0.8, 0.9, 6, 5, 6},    // round(4.8) = round(5.4) = 5: widened
+		{0.1, 0.2, 8, 1, 2},    // round(0.8) = 1, round(1.6) = 2
+		{-0.5, 0.3, 10, 0, 3},  // clipped at the start
+		{0.7, 1.4, 10, 7, 10},  // clipped at the end
+		{1.2, 1.3, 10, 10, 10}, // off the square: empty
+		{0.5, 0.5, 10, 5, 5},   // empty interval: empty
+	} {
+		if i0, i1 := span(tc.lo, tc.hi, tc.n); i0 != tc.i0 || i1 != tc.i1 {
+			t.Errorf("span(%g, %g, %d) = [%d, %d), want [%d, %d)", tc.lo, tc.hi, tc.n, i0, i1, tc.i0, tc.i1)
+		}
+	}
+}
+
+// TestSticksOnSmallGrids checks that the reference's sticks are non-empty on
+// every grid gmlg synth accepts (side ≥ 4), the thin sides taking one cell.
+func TestSticksOnSmallGrids(t *testing.T) {
+	for n := 4; n <= 16; n++ {
+		for _, p := range []Pole{StickTopLeft, StickBottomRight} {
+			h, err := p.Histogram(2, n)
+			if err != nil {
+				t.Errorf("n = %d: %v", n, err)
+				continue
+			}
+			var mx, inside float64
+			for _, v := range h {
+				mx = math.Max(mx, v)
+			}
+			cells := 0
+			for _, v := range h {
+				if v > mx/2 {
+					cells++
+					inside += v
+				}
+			}
+			if cells == 0 || cells > n*n/2 || inside < 0.99 {
+				t.Errorf("n = %d: %+v has %d cells holding mass %g, want a stick holding nearly all", n, p, cells, inside)
+			}
+		}
+	}
+}
