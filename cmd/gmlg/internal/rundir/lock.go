@@ -1,0 +1,169 @@
+package rundir
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// LockName is the lock file a command holds in its folder while it runs.
+const LockName = ".gmlg-lock"
+
+// Owner is what a lock file records about the process holding it.
+type Owner struct {
+	PID     int       `json:"pid"`
+	Host    string    `json:"host"`
+	Start   time.Time `json:"start"`
+	Command string    `json:"command"`
+}
+
+// String describes the owner for messages, e.g. "gmlg learn, process 42 on
+// host a, started 2006-01-02 15:04:05".
+func (o *Owner) String() string {
+	if o == nil || o.PID == 0 {
+		return "another gmlg process (its lock file names none)"
+	}
+	cmd := o.Command
+	if cmd == "" {
+		cmd = "gmlg"
+	}
+	return fmt.Sprintf("%s, process %d on host %s, started %s", cmd, o.PID, o.Host, o.Start.Local().Format("2006-01-02 15:04:05"))
+}
+
+// self is the Owner record of this process for a command.
+func self(command string) Owner {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "unknown"
+	}
+	return Owner{PID: os.Getpid(), Host: host, Start: time.Now().Round(time.Second), Command: command}
+}
+
+// lock is a held lock: an open lock file with an exclusive flock on it.
+// The kernel drops the flock when the file is closed or the process dies,
+// so a lock file whose flock can be taken belongs to nobody.
+type lock struct {
+	f    *os.File
+	path string
+}
+
+// lockAttempts bounds the retries when the lock file is replaced between
+// opening it and locking it (a releasing owner removes it).
+const lockAttempts = 20
+
+// acquire takes the lock of dir for me. A lock held by a live process is
+// refused (ErrBusy, naming it); a lock file left by a process that died on
+// this host is taken over, with a notice; one written on another host is
+// refused, since its owner cannot be checked from here.
+// hint ends the refusal of a busy folder (e.g. ", or choose another -o").
+func acquire(dir string, me Owner, notices io.Writer, hint string) (*lock, error) {
+	path := filepath.Join(dir, LockName)
+	for range lockAttempts {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			prev := readOwner(f)
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, busyError(dir, prev, hint)
+			}
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if !stillAt(f, path) {
+			f.Close() // the owner released and removed it meanwhile
+			continue
+		}
+		l := &lock{f: f, path: path}
+		prev := readOwner(f)
+		if prev != nil && prev.PID != 0 && prev.Host != me.Host {
+			l.close()
+			return nil, &Error{Kind: ErrBusy, Owner: prev, msg: fmt.Sprintf(
+				"%s is locked by %s; if that run is gone, remove %s by hand", dir, prev, path)}
+		}
+		if prev != nil && notices != nil {
+			fmt.Fprintf(notices, "%s: %s: taking over the lock left by %s, which is no longer running\n", me.Command, dir, prev)
+		}
+		if err := l.write(me); err != nil {
+			l.release()
+			return nil, err
+		}
+		return l, nil
+	}
+	return nil, fmt.Errorf("lock %s: the lock file keeps being replaced; try again", path)
+}
+
+// busyError is the refusal of a folder whose lock a live process holds.
+func busyError(dir string, prev *Owner, hint string) error {
+	wait := "wait for it to finish"
+	if prev != nil && prev.PID != 0 {
+		wait = fmt.Sprintf("wait for process %d to finish", prev.PID)
+	}
+	return &Error{Kind: ErrBusy, Owner: prev, msg: fmt.Sprintf("%s is in use by %s; %s%s", dir, prev, wait, hint)}
+}
+
+// readOwner returns the owner recorded in a lock file: nil for an empty
+// file, an Owner with PID 0 for one that does not parse.
+func readOwner(f *os.File) *Owner {
+	raw, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<16))
+	if err != nil || len(strings.TrimSpace(string(raw))) == 0 {
+		return nil
+	}
+	o := new(Owner)
+	if json.Unmarshal(raw, o) != nil {
+		return &Owner{}
+	}
+	return o
+}
+
+// stillAt reports whether f is the file now at path (and not one that
+// was removed after f was opened).
+func stillAt(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(path)
+	return err == nil && os.SameFile(a, b)
+}
+
+// write replaces the lock file's content with me.
+func (l *lock) write(me Owner) error {
+	raw, err := json.Marshal(me)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", l.path, err)
+	}
+	if err := l.f.Truncate(0); err != nil {
+		return fmt.Errorf("lock %s: %w", l.path, err)
+	}
+	if _, err := l.f.WriteAt(append(raw, '\n'), 0); err != nil {
+		return fmt.Errorf("lock %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// release removes the lock file and drops the lock. The file is removed
+// while still locked, so that whoever opened it meanwhile sees (stillAt)
+// that it is gone and retries with a new one.
+func (l *lock) release() error {
+	err := os.Remove(l.path)
+	if cerr := l.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("releasing the lock: %w", err)
+	}
+	return nil
+}
+
+// close drops the lock and leaves the file.
+func (l *lock) close() error {
+	return l.f.Close()
+}

@@ -1,0 +1,161 @@
+package rundir
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+)
+
+// ManifestName is the file naming the command that owns a folder and the
+// files it writes there.
+const ManifestName = ".gmlg-manifest.json"
+
+// manifest is the content of ManifestName.
+type manifest struct {
+	Command string   `json:"command"`
+	Outputs []string `json:"outputs"`
+}
+
+// readManifest reads dir's manifest; a folder without one gives nil.
+func readManifest(dir string) (*manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the manifest: %w", err)
+	}
+	m := new(manifest)
+	err = json.Unmarshal(raw, m)
+	if err == nil && m.Command == "" {
+		err = errors.New("no command field")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s does not name a gmlg command (%v); remove it by hand (the folder then counts as not written by gmlg)", path, err)
+	}
+	return m, nil
+}
+
+// writeManifest writes m into dir atomically.
+func writeManifest(dir string, m *manifest) error {
+	raw, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing the manifest: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, ManifestName), append(raw, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing the manifest: %w", err)
+	}
+	return nil
+}
+
+// matches reports whether name matches one of the glob patterns.
+func matches(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := filepath.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// union returns a's patterns followed by those of b that a lacks.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, p := range b {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// internal reports whether name is one of the package's own files.
+func internal(name string) bool {
+	return name == LockName || name == ManifestName
+}
+
+// temporaryOf returns NAME for a temporary file ".NAME.tmp-XXXX" of
+// atomicfile, and false for any other name.
+func temporaryOf(name string) (string, bool) {
+	i := strings.LastIndex(name, ".tmp-")
+	if !strings.HasPrefix(name, ".") || i < 2 {
+		return "", false
+	}
+	return name[1:i], true
+}
+
+// removeTemporaries removes the temporary files that atomicfile left in dir
+// when a writer was killed: the regular files ".NAME.tmp-*" whose NAME is
+// the manifest or matches patterns (a user's own files of that shape stay).
+// The lock must be held, so that no writer of dir is alive. The removed
+// names are reported to notices.
+func removeTemporaries(dir string, patterns []string, notices io.Writer, who string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("listing %s: %w", dir, err)
+	}
+	var removed []string
+	for _, e := range entries {
+		name, ok := temporaryOf(e.Name())
+		if !ok || !e.Type().IsRegular() || !(name == ManifestName || matches(patterns, name)) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("removing a stale temporary file: %w", err)
+		}
+		removed = append(removed, e.Name())
+	}
+	if len(removed) > 0 && notices != nil {
+		fmt.Fprintf(notices, "%s: %s: removed %d temporary file(s) left by an interrupted write: %s\n",
+			who, dir, len(removed), strings.Join(removed, ", "))
+	}
+	return nil
+}
+
+// plan sorts the entries of dir for a new output with the given patterns
+// over a folder whose manifest is old (nil when it has none): stale are
+// the previous output's files (regular files the manifest lists), clash
+// the other entries the new output would overwrite, and others counts the
+// entries that stay untouched.
+func plan(dir string, old *manifest, patterns []string) (stale, clash []string, others int, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("listing %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case internal(name):
+		case old != nil && e.Type().IsRegular() && matches(old.Outputs, name):
+			stale = append(stale, name)
+		case matches(patterns, name):
+			clash = append(clash, name)
+		default:
+			others++
+		}
+	}
+	return stale, clash, others, nil
+}
+
+// onlyInternal reports whether dir holds nothing but the package's files.
+func onlyInternal(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !internal(e.Name()) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,291 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Spec is one kind of output folder: the command that writes it and the
+// glob patterns (filepath.Match syntax, matched against base names) of
+// every file the command writes there.
+type Spec struct {
+	Command string
+	Outputs []string
+}
+
+// Options tune Create and Open.
+type Options struct {
+	// Force lets Create take a folder that is not empty: the files that
+	// its manifest lists (the previous gmlg output, all of it) are
+	// removed, every other file stays, and Create refuses when the new
+	// output would overwrite one of those.
+	Force bool
+	// Holder is the command recorded in the lock and at the start of
+	// notices, e.g. "gmlg learn --resume"; empty means "gmlg " and the
+	// command of the (first) spec.
+	Holder string
+	// Notices receives a line for each stale lock taken over and each
+	// batch of temporary files removed; nil discards them.
+	Notices io.Writer
+	// Detect names, for Open, the command that wrote a folder that has no
+	// manifest ("" when unknown), e.g. from a parameters file it holds.
+	Detect func(dir string) string
+}
+
+// holder is the Holder option or its default for command.
+func (o *Options) holder(command string) string {
+	if o.Holder != "" {
+		return o.Holder
+	}
+	return "gmlg " + command
+}
+
+// The kinds of refusal, wrapped by *Error (test them with errors.Is).
+var (
+	ErrBusy     = errors.New("folder in use")
+	ErrNotEmpty = errors.New("folder not empty")
+	ErrForeign  = errors.New("files not written by gmlg in the way")
+	ErrKind     = errors.New("folder of another kind")
+)
+
+// Error is a refusal to take a folder. Its message names the folder and
+// says what to do.
+type Error struct {
+	Kind  error    // ErrBusy, ErrNotEmpty, ErrForeign or ErrKind
+	Owner *Owner   // with ErrBusy: the lock's owner, nil when it names none
+	Files []string // with ErrForeign: the files in the way
+	msg   string
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Unwrap returns the kind of refusal.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// Dir is a folder held by this process: its lock is taken until Close.
+type Dir struct {
+	path    string
+	command string
+	lock    *lock
+	fresh   bool // taken by Create: Close removes a manifest left alone
+	made    bool // Create made the folder: Close removes it when empty
+}
+
+// Path returns the folder's path as given.
+func (d *Dir) Path() string { return d.path }
+
+// Command returns the command whose output the folder holds.
+func (d *Dir) Command() string { return d.command }
+
+// Create takes the folder path for a new output of spec, making it when it
+// does not exist. In order: it takes the folder's lock, removes the
+// temporary files of interrupted writes, checks what the folder holds, and
+// writes the manifest of spec. A folder that holds anything is refused
+// (ErrNotEmpty) unless opt.Force is set; even then no file is replaced
+// that the folder's manifest does not list (ErrForeign). Nothing in the
+// folder changes when Create refuses.
+func Create(path string, spec Spec, opt Options) (*Dir, error) {
+	if path == "" {
+		return nil, errors.New("empty output folder name")
+	}
+	made, err := makeDir(path)
+	if err != nil {
+		return nil, err
+	}
+	who := opt.holder(spec.Command)
+	l, err := acquire(path, self(who), opt.Notices, ", or choose another -o")
+	if err != nil {
+		return nil, err
+	}
+	d := &Dir{path: path, command: spec.Command, lock: l, fresh: true, made: made}
+	if err := d.claim(spec, &opt, who); err != nil {
+		d.abandon()
+		return nil, err
+	}
+	return d, nil
+}
+
+// makeDir makes the folder path unless it exists, and says whether it did.
+func makeDir(path string) (bool, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return false, fmt.Errorf("creating the output folder: %w", err)
+		}
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("output folder: %w", err)
+	case !st.IsDir():
+		return false, fmt.Errorf("output %s exists and is not a folder; choose another -o", path)
+	}
+	return false, nil
+}
+
+// claim makes the locked folder d spec's: see Create.
+func (d *Dir) claim(spec Spec, opt *Options, who string) error {
+	old, err := readManifest(d.path)
+	if err != nil {
+		return err
+	}
+	patterns := spec.Outputs
+	if old != nil {
+		patterns = union(old.Outputs, spec.Outputs)
+	}
+	if err := removeTemporaries(d.path, patterns, opt.Notices, who); err != nil {
+		return err
+	}
+	stale, clash, others, err := plan(d.path, old, spec.Outputs)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(clash) > 0:
+		return foreignError(d.path, clash)
+	case len(stale)+others > 0 && !opt.Force:
+		return notEmptyError(d.path, old)
+	}
+	for _, name := range stale {
+		if err := os.Remove(filepath.Join(d.path, name)); err != nil {
+			return fmt.Errorf("--force: removing the previous output: %w", err)
+		}
+	}
+	return writeManifest(d.path, &manifest{Command: spec.Command, Outputs: spec.Outputs})
+}
+
+// notEmptyError refuses a folder that holds files, without --force.
+func notEmptyError(dir string, old *manifest) error {
+	msg := fmt.Sprintf("%s is not empty and was not written by gmlg; choose another -o, or pass --force to write beside its files (gmlg never removes or replaces them)", dir)
+	if old != nil {
+		msg = fmt.Sprintf("%s already holds the output of gmlg %s; pass --force to replace it (all of that output's files are removed, no other file) or choose another -o", dir, old.Command)
+	}
+	return &Error{Kind: ErrNotEmpty, msg: msg}
+}
+
+// foreignError refuses a folder where the new output would replace files
+// that gmlg did not write there.
+func foreignError(dir string, names []string) error {
+	list := names
+	if len(list) > 5 {
+		list = append(slices.Clone(list[:5]), fmt.Sprintf("and %d more", len(names)-5))
+	}
+	return &Error{Kind: ErrForeign, Files: names, msg: fmt.Sprintf(
+		"%s holds files that gmlg did not write and this command would overwrite (%s); --force never replaces files gmlg did not write: move them away or choose another -o",
+		dir, strings.Join(list, ", "))}
+}
+
+// Open takes an existing folder to continue or redraw the output it holds,
+// which must be that of one of the commands of accept (by its manifest, or
+// for a folder without one by opt.Detect; ErrKind otherwise). It takes the
+// folder's lock and removes the temporary files of interrupted writes;
+// it writes a manifest when the folder had none or when the accepted
+// spec lists patterns the manifest lacks. opt.Force is ignored.
+func Open(path string, accept []Spec, opt Options) (*Dir, error) {
+	if len(accept) == 0 {
+		return nil, errors.New("rundir.Open: no accepted kind of folder")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", path)
+	}
+	who := opt.holder(accept[0].Command)
+	l, err := acquire(path, self(who), opt.Notices, "")
+	if err != nil {
+		return nil, err
+	}
+	d := &Dir{path: path, lock: l}
+	if err := d.adopt(accept, &opt, who); err != nil {
+		d.abandon()
+		return nil, err
+	}
+	return d, nil
+}
+
+// adopt checks the kind of the locked folder d: see Open.
+func (d *Dir) adopt(accept []Spec, opt *Options, who string) error {
+	old, err := readManifest(d.path)
+	if err != nil {
+		return err
+	}
+	kind := ""
+	if old != nil {
+		kind = old.Command
+	} else if opt.Detect != nil {
+		kind = opt.Detect(d.path)
+	}
+	i := slices.IndexFunc(accept, func(s Spec) bool { return s.Command == kind })
+	if i < 0 {
+		return kindError(d.path, kind, who, accept)
+	}
+	d.command = kind
+	patterns := accept[i].Outputs
+	if old != nil {
+		patterns = union(old.Outputs, patterns)
+	}
+	if err := removeTemporaries(d.path, patterns, opt.Notices, who); err != nil {
+		return err
+	}
+	if old != nil && len(patterns) == len(old.Outputs) {
+		return nil
+	}
+	return writeManifest(d.path, &manifest{Command: kind, Outputs: patterns})
+}
+
+// kindError refuses a folder that holds another command's output.
+func kindError(dir, kind, who string, accept []Spec) error {
+	var names []string
+	for _, s := range accept {
+		names = append(names, "gmlg "+s.Command)
+	}
+	want := strings.Join(names, " or ")
+	if kind == "" {
+		return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s was not written by gmlg (it has no %s); %s works on the folders of %s", dir, ManifestName, who, want)}
+	}
+	return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s holds the output of gmlg %s; %s works on the folders of %s", dir, kind, who, want)}
+}
+
+// abandon releases the lock of a folder that Create or Open refused, and
+// removes the folder when Create made it (it is empty then).
+func (d *Dir) abandon() {
+	d.lock.release()
+	d.lock = nil
+	if d.made {
+		os.Remove(d.path)
+	}
+}
+
+// Close releases the folder. A folder taken by Create in which the command
+// wrote nothing loses its manifest again (and is removed when Create made
+// it), so that a command that failed early leaves no trace. Close is safe
+// to call more than once (defer it).
+func (d *Dir) Close() error {
+	if d == nil || d.lock == nil {
+		return nil
+	}
+	var err error
+	if d.fresh && onlyInternal(d.path) {
+		if rerr := os.Remove(filepath.Join(d.path, ManifestName)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = fmt.Errorf("removing the manifest: %w", rerr)
+		}
+	}
+	if rerr := d.lock.release(); err == nil {
+		err = rerr
+	}
+	d.lock = nil
+	if d.made {
+		os.Remove(d.path) // fails, as it should, unless empty
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
+	}
+	return nil
+}
