@@ -162,6 +162,9 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	case o.mode != "fast" && o.polish != 0:
 		return usagef("-polish applies to fast mode only (exact mode minimises the exact objective throughout)")
 	}
+	if err := checkHeatT("-t", o.t, o.steps, 3, o.bins); err != nil {
+		return err
+	}
 	files, err := colorListImages(dir, o.pattern)
 	if err != nil {
 		return err

@@ -211,7 +211,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	if err := runinfo.WriteJSON(filepath.Join(o.out, "params.json"), params); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
 		return err
 	}
 	titles := make([]string, len(times))
@@ -311,7 +311,7 @@ func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOp
 	kernel.VertexMetric{G: g}.Weights(w, th)
 	if err := heat.SetWeights(w); err != nil {
 		heat.Close()
-		return nil, 0, fmt.Errorf("learned metric: %w", err)
+		return nil, 0, fmt.Errorf("learned metric: %w", notPosDefHint(err, "the learned metric", "-t, -steps"))
 	}
 	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = t, steps, L, alpha
 	return heat, L, nil

@@ -130,6 +130,9 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		if err != nil {
 			return err
 		}
+		if err := checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps, len(g.Dims()), g.Dims()[0]); err != nil {
+			return err
+		}
 		x = logOf(theta)
 	} else {
 		p.MetricFile = "ones"
@@ -140,7 +143,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)
 	if err != nil {
-		return evalHint(err)
+		return evalHint(notPosDefHint(err, "metric "+p.MetricFile, "--t, --steps, --metric-file"))
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -104,13 +104,12 @@ func overlay(fs *flag.FlagSet, dst *modelParams, set map[string]bool, declare fu
 // readRunParams reads the params.json of a learning run.
 func readRunParams(dir string) (*learnParams, error) {
 	path := filepath.Join(dir, "params.json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--run: %s is not a run folder: %w", dir, err)
-	}
 	p := learnParams{Model: defaultModel()}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("--run: %s: %w", path, err)
+	if err := runinfo.ReadChecked(path, &p); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("--run: %s is not a run folder: %w", dir, err)
+		}
+		return nil, fmt.Errorf("--run: %w", err)
 	}
 	if p.Command != "learn" {
 		return nil, fmt.Errorf("--run: %s was not written by gmlg learn", path)
@@ -192,12 +191,20 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			recs = append(recs, f)
 		}
 	} else {
+		if err := checkHeatT("--t", p.Model.T, p.Model.Steps, d, n); err != nil {
+			return err
+		}
 		kind := p.Model.metricKind()
 		var theta []float64
+		source := "the uniform metric"
 		if p.Method == "metric" {
 			if theta, err = readMetric(p.MetricFile, g, kind); err != nil {
 				return err
 			}
+			if err := checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps, d, n); err != nil {
+				return err
+			}
+			source = "metric " + p.MetricFile
 		} else {
 			kind = learn.VertexMetric
 			theta = make([]float64, d*g.N())
@@ -218,7 +225,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		w := make([]float64, g.NumEdges())
 		m.Weights(w, theta)
 		if err := h.SetWeights(w); err != nil {
-			return err
+			return notPosDefHint(err, source, "--t, --steps")
 		}
 		ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
 			&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
@@ -244,7 +251,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		}
 	}
 	p.Command, p.Version = "interp", runinfo.Version()
-	if err := runinfo.WriteJSON(filepath.Join(out, "params.json"), p); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
 	title := p.Method + " interpolation"

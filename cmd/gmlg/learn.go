@@ -210,6 +210,9 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	x0 := make([]float64, r.obj.Dim())
 	if p.Optimizer.Init != "ones" {
 		theta, err := readMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())
+		if err == nil {
+			err = checkMetricScale(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps, r.ds.set.Dim(), r.ds.set.Side())
+		}
 		if err != nil {
 			return fmt.Errorf("--init: %w", err)
 		}

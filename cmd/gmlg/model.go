@@ -218,6 +218,9 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 
 // newObjective builds the objective of ds, wrapping errors with a hint.
 func newObjective(ds *dataset, m *modelParams) (objective, error) {
+	if err := checkHeatT("--t", m.T, m.Steps, ds.set.Dim(), ds.set.Side()); err != nil {
+		return nil, err
+	}
 	var obj objective
 	var err error
 	if m.Mode == "fast" {
@@ -226,7 +229,7 @@ func newObjective(ds *dataset, m *modelParams) (objective, error) {
 		obj, err = learn.NewObjective(ds.graph, ds.seqs, m.config())
 	}
 	if err != nil {
-		return nil, fmt.Errorf("building the objective: %w", err)
+		return nil, fmt.Errorf("building the objective: %w", notPosDefHint(err, "the uniform metric", "--t, --steps"))
 	}
 	return obj, nil
 }
@@ -248,5 +251,5 @@ func evalHint(err error) error {
 	if errors.Is(err, ot.ErrNonFinite) {
 		return fmt.Errorf("%w [options: --t, --sinkhorn-iters, --floor]", err)
 	}
-	return err
+	return notPosDefHint(err, "the metric", "--t, --steps")
 }

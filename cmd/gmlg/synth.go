@@ -91,6 +91,9 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := p.Model.checkKernel(); err != nil {
 		return err
 	}
+	if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 2, p.N); err != nil {
+		return err
+	}
 	if err := prepareOutDir(out, force, synthOutputs); err != nil {
 		return err
 	}
@@ -152,7 +155,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		return err
 	}
 	p.Command, p.Version = "synth", runinfo.Version()
-	if err := runinfo.WriteJSON(filepath.Join(out, "params.json"), p); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
 	if err := drawSynth(out, p.N, theta, seqs, p.Truth); err != nil {

@@ -14,6 +14,17 @@
 //		"t_heat":  3e-3,
 //	})
 //
+// # Checked files
+//
+// [WriteChecked] writes the same encoding with one more top-level member,
+// "sha256": the SHA-256 of the file as WriteJSON would write it. A run's
+// parameters are read back to continue or reuse the run, so
+// [ReadChecked] refuses a file whose members or values no longer match
+// that checksum ([ErrChanged]) or that has none ([ErrNoSum]), instead of
+// letting an edited or damaged file silently change a result. Only a
+// change of layout (indentation, member order) passes, as the check
+// compares canonical encodings.
+//
 // # Data checksum
 //
 // [Checksum] hashes each input file with SHA-256 and combines the per-file

@@ -99,14 +99,29 @@ func MarshalSorted(v any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runinfo: marshal: %w", err)
 	}
-	// Decoding into interface values turns every object into a map, which
-	// encoding/json writes with sorted keys; UseNumber keeps numbers exact.
+	generic, err := decodeGeneric(raw)
+	if err != nil {
+		return nil, fmt.Errorf("runinfo: marshal: %w", err)
+	}
+	return encodeSorted(generic)
+}
+
+// decodeGeneric decodes one JSON value into interface values: every object
+// becomes a map, which encoding/json writes with sorted keys, and UseNumber
+// keeps each number's text.
+func decodeGeneric(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var generic any
 	if err := dec.Decode(&generic); err != nil {
-		return nil, fmt.Errorf("runinfo: marshal: %w", err)
+		return nil, err
 	}
+	return generic, nil
+}
+
+// encodeSorted writes a value made of interface values (decodeGeneric's)
+// indented by two spaces, without HTML escaping, with a final newline.
+func encodeSorted(generic any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -119,7 +134,12 @@ func MarshalSorted(v any) ([]byte, error) {
 
 // WriteJSON writes v to path as MarshalSorted does, atomically.
 func WriteJSON(path string, v any) error {
-	b, err := MarshalSorted(v)
+	return writeWith(path, v, MarshalSorted)
+}
+
+// writeWith writes marshal's encoding of v to path atomically.
+func writeWith(path string, v any, marshal func(any) ([]byte, error)) error {
+	b, err := marshal(v)
 	if err != nil {
 		return fmt.Errorf("runinfo: %s: %w", path, err)
 	}
