@@ -143,6 +143,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				fs.Usage()
 				return 0
 			}
+			fmt.Fprintf(stderr, "gmlg help: unknown command %q\n\n", args[1])
+			printHelp(stderr)
+			return 2
 		}
 		printHelp(stdout)
 		if len(args) == 0 {

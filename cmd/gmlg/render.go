@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,9 @@ import (
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
 )
 
 func init() {
@@ -42,7 +44,8 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	var head struct {
 		Command string `json:"command"`
 	}
-	if err := json.Unmarshal(raw, &head); err != nil {
+	// Checked once here: the per-command readers below decode the same raw.
+	if err := runinfo.DecodeChecked(raw, &head); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	var drawn []string
@@ -63,32 +66,10 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// readMetricArray reads a [d,N] metric file and returns d and n.
-func readMetricArray(path string) (*npyfile.Array, int, int, error) {
-	a, err := npyfile.ReadFile(path)
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	if len(a.Shape) != 2 || a.Shape[0] < 2 || a.Shape[0] > 3 {
-		return nil, 0, 0, fmt.Errorf("%s: shape %s is not a [d,N] metric with d = 2 or 3", path, npyfile.ShapeString(a.Shape))
-	}
-	d := a.Shape[0]
-	n := int(math.Round(math.Pow(float64(a.Shape[1]), 1/float64(d))))
-	if p := int(math.Pow(float64(n), float64(d))); p != a.Shape[1] {
-		return nil, 0, 0, fmt.Errorf("%s: %d vertices is not a %d-D grid", path, a.Shape[1], d)
-	}
-	return a, d, n, nil
-}
-
 func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
 	var p learnParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
-	}
-	var drawn []string
-	metrics, _ := filepath.Glob(filepath.Join(dir, "metric-*.npy"))
-	if _, err := os.Stat(filepath.Join(dir, "metric.npy")); err == nil {
-		metrics = append(metrics, filepath.Join(dir, "metric.npy"))
 	}
 	var losses []float64
 	if a, err := npyfile.ReadFile(filepath.Join(dir, "loss.npy")); err == nil {
@@ -96,40 +77,9 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	} else if !os.IsNotExist(err) && !strings.Contains(err.Error(), "no such file") {
 		return nil, err
 	}
-	for _, m := range metrics {
-		if err := ctx.Err(); err != nil {
-			return drawn, err
-		}
-		a, d, n, err := readMetricArray(m)
-		if err != nil {
-			return drawn, err
-		}
-		base := strings.TrimSuffix(filepath.Base(m), ".npy")
-		title := "learned metric"
-		var it int
-		if _, err := fmt.Sscanf(base, "metric-%d", &it); err == nil {
-			title = fmt.Sprintf("metric at iteration %d", it)
-			if it >= 1 && it <= len(losses) {
-				title += fmt.Sprintf(" (F = %.6g)", losses[it-1])
-			}
-		} else if len(losses) > 0 {
-			title = fmt.Sprintf("learned metric (iteration %d, F = %.6g)", len(losses), losses[len(losses)-1])
-		}
-		out := strings.TrimSuffix(m, ".npy") + ".png"
-		if err := metricPictureRaw(out, a.Data, d, n, title); err != nil {
-			return drawn, err
-		}
-		drawn = append(drawn, out)
-	}
-	if a, d, n, err := readMetricArray(filepath.Join(dir, "metric.npy")); err == nil {
-		out := filepath.Join(dir, "metric-vs-truth.png")
-		ok, err := truthPicture(out, p.Data.Dir, a.Data, d, n, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
-		if err != nil {
-			return drawn, err
-		}
-		if ok {
-			drawn = append(drawn, out)
-		}
+	drawn, err := renderLearnMetrics(ctx, dir, &p, losses)
+	if err != nil {
+		return drawn, err
 	}
 	if len(losses) > 0 {
 		out := filepath.Join(dir, "loss.png")
@@ -169,12 +119,82 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	return drawn, nil
 }
 
+// renderLearnMetrics redraws every metric-XXXX.npy and metric.npy of a
+// learn run and, when the data folder holds the true metric, the comparison
+// with it. Each file must fit the run's grid and hold a positive finite
+// metric: a file that does not is an error naming it, never skipped.
+func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses []float64) ([]string, error) {
+	g, err := kernel.Cube(p.Data.Dim, p.Data.Side)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the run's grid (%d-D, side %d): %w", filepath.Join(dir, "params.json"), p.Data.Dim, p.Data.Side, err)
+	}
+	kind, err := learn.ParseMetricKind(p.Model.Metric)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
+	}
+	metrics, _ := filepath.Glob(filepath.Join(dir, "metric-*.npy"))
+	final := filepath.Join(dir, "metric.npy")
+	if _, err := os.Stat(final); err == nil {
+		metrics = append(metrics, final)
+	}
+	var drawn []string
+	var last []float64
+	for _, m := range metrics {
+		if err := ctx.Err(); err != nil {
+			return drawn, err
+		}
+		theta, err := readMetric(m, g, kind)
+		if err != nil {
+			return drawn, err
+		}
+		out := strings.TrimSuffix(m, ".npy") + ".png"
+		if err := metricPicture(out, g, kind, theta, metricTitle(filepath.Base(m), losses)); err != nil {
+			return drawn, err
+		}
+		drawn = append(drawn, out)
+		if m == final {
+			last = theta
+		}
+	}
+	if last == nil {
+		return drawn, nil
+	}
+	out := filepath.Join(dir, "metric-vs-truth.png")
+	ok, err := truthPicture(out, p.Data.Dir, padMetric(g, kind, last), p.Data.Dim, p.Data.Side,
+		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
+	if ok {
+		drawn = append(drawn, out)
+	}
+	return drawn, err
+}
+
+// metricTitle is the title of the picture of the metric file named base
+// (metric-XXXX.npy or metric.npy), with F from losses where known.
+func metricTitle(base string, losses []float64) string {
+	var it int
+	if _, err := fmt.Sscanf(base, "metric-%d", &it); err == nil {
+		title := fmt.Sprintf("metric at iteration %d", it)
+		if it >= 1 && it <= len(losses) {
+			title += fmt.Sprintf(" (F = %.6g)", losses[it-1])
+		}
+		return title
+	}
+	if len(losses) > 0 {
+		return fmt.Sprintf("learned metric (iteration %d, F = %.6g)", len(losses), losses[len(losses)-1])
+	}
+	return "learned metric"
+}
+
 func renderSynth(dir string, raw []byte) ([]string, error) {
 	var p synthParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
 	}
-	a, _, n, err := readMetricArray(filepath.Join(dir, "a-metric.npy"))
+	g, err := kernel.Cube(2, p.N)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the dataset's grid (side %d): %w", filepath.Join(dir, "params.json"), p.N, err)
+	}
+	theta, err := readMetric(filepath.Join(dir, truthName), g, learn.VertexMetric)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +210,7 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 		}
 		seqs = append(seqs, s)
 	}
-	if err := drawSynth(dir, n, a.Data, seqs, p.Truth); err != nil {
+	if err := drawSynth(dir, p.N, theta, seqs, p.Truth); err != nil {
 		return nil, err
 	}
 	return []string{filepath.Join(dir, "a-metric.png"), filepath.Join(dir, "frames.png")}, nil
