@@ -12,20 +12,33 @@
 // dg_kinterp2_from_images does; alpha is ignored. The image row is the
 // array row, so an image of height n and width n gives an [n,n] frame.
 //
-// Files are selected with a glob pattern inside the folder and sorted
-// lexicographically by name, as the reference does (name frames
-// array-00..array-10, not array-0..array-10). The default pattern is
-// "array-*.npy"; when nothing matches it, the images *.png, *.jpg and *.jpeg
-// are used instead.
+// Files are selected with a glob pattern inside the folder and sorted by
+// the numbers in their names (see Sort): array-2 comes before array-10, so
+// array-0..array-11 and array-00..array-11 give the same order (the
+// reference sorts lexicographically, which agrees when the numbers are
+// zero-padded to one width). The default pattern is "array-*.npy"; when
+// nothing matches it, the images *.png, *.jpg and *.jpeg are used instead.
+//
+// Two files with the same numbers (array-1 and array-01, or array-00-01
+// and array-0-1) are an error naming both. Numbers missing inside a
+// sequence (00, 01, 02, 05) are not an error: Set.Gaps lists them
+// ("frames 03, 04 missing") for the caller to report.
+//
+// # Sizes
+//
+// A frame's size is checked from its header before its data are read: at
+// most limits.MaxVertices grid vertices (side 4096 in 2-D, 256 in 3-D, and
+// at most 4096 pixels for an image side), and the frames must fit the
+// memory budget of package limits (physical memory, or GMLG_MAX_MEMORY).
 //
 // # Sequences
 //
 // The basename of each file (without extension) is split at '-' and its
 // all-digit fields are counted (SPEC §8):
 //   - no digit field or one (array-07, video_000): all files form one
-//     sequence, in name order;
-//   - two fields (array-SS-TT): files are grouped by SS into sequences, each
-//     in name order, the sequences ordered by SS;
+//     sequence, in numeric name order;
+//   - two fields (array-SS-TT): files are grouped by the value of SS into
+//     sequences, each in numeric order of TT, the sequences ordered by SS;
 //   - the count must be the same for every file; three or more is an error.
 //
 // Every sequence needs at least three frames (Options.MinFrames): the first
@@ -47,8 +60,9 @@
 // no matching file, an unsupported extension, a corrupt or truncated .npy,
 // PNG or JPEG, an unsupported dtype, 1-D or 4-D arrays, non-square 2-D or
 // non-cubic 3-D frames, shapes that differ between files, negative, NaN or
-// infinite values, an all-zero frame, too few frames in a sequence, and
-// inconsistent sequence naming. The loader never panics on bad input (it is
+// infinite values, an all-zero frame, too few frames in a sequence,
+// inconsistent sequence naming, two files with the same numbers, and sizes
+// beyond the limits. The loader never panics on bad input (it is
 // fuzz-tested).
 //
 //	set, err := frames.Load("data/toydataF3", nil)

@@ -1,18 +1,18 @@
 package frames
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/jpeg" // register the JPEG decoder
-	_ "image/png"  // register the PNG decoder
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 )
 
@@ -50,7 +50,8 @@ type Sequence struct {
 	// ID is the SS field of array-SS-TT names, or "" for a folder holding a
 	// single sequence.
 	ID string
-	// Frames are in name order; the first and last are the poles.
+	// Frames are in the numeric order of their names (see Sort); the
+	// first and last are the poles.
 	Frames []Frame
 }
 
@@ -71,8 +72,17 @@ type Set struct {
 	Dir string
 	// Shape is [n, n] or [n, n, n], the common shape of every frame.
 	Shape []int
-	// Sequences are ordered by ID.
+	// Sequences are ordered by the value of their ID.
 	Sequences []Sequence
+	// Gaps describes, one line per sequence, the frame numbers missing
+	// between a sequence's first and last frame ("sequence 00: frames 03,
+	// 04 missing"); nil when every sequence is numbered without gaps.
+	Gaps []string
+	// Colour is the first frame file that is a colour image (a pixel whose
+	// red, green and blue differ): its values, like every image's, are the
+	// grey levels (R+G+B)/3, so the colours themselves are lost. "" when no
+	// frame is a colour image. Load does not warn; the caller decides.
+	Colour string
 }
 
 // Dim returns the grid dimension d, 2 or 3.
@@ -136,13 +146,13 @@ func Load(dir string, opt *Options) (*Set, error) {
 				}
 				paths = append(paths, m...)
 			}
-			sort.Strings(paths)
 		}
 		if len(paths) == 0 {
 			return nil, fmt.Errorf("frames: folder %s has no %s, %s files",
 				dir, DefaultPattern, strings.Join(imagePatterns, ", "))
 		}
 	}
+	Sort(paths)
 	set, err := LoadFiles(paths, opt)
 	if err != nil {
 		return nil, err
@@ -168,7 +178,9 @@ func glob(dir, pattern string) ([]string, error) {
 }
 
 // LoadFiles reads, checks and normalises the given files, in the given
-// order, grouping them into sequences by their names as Load does.
+// order, grouping them into sequences by their names as Load does. Two
+// files whose names give the same sequence and frame numbers are an
+// error; numbers missing within a sequence are reported in Set.Gaps.
 func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -183,20 +195,29 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	if minFrames == 0 {
 		minFrames = 3
 	}
-	ids, err := sequenceIDs(paths)
+	names, err := parseNames(paths)
 	if err != nil {
 		return nil, err
 	}
-	set := &Set{}
+	if err := checkDuplicates(paths, names); err != nil {
+		return nil, err
+	}
+	set := &Set{Gaps: findGaps(names)}
 	var shapePath string
 	index := map[string]int{}
 	for i, path := range paths {
-		a, err := ReadFrame(path)
+		a, colour, err := readFrame(path)
 		if err != nil {
 			return nil, err
 		}
+		if colour && set.Colour == "" {
+			set.Colour = path
+		}
 		if set.Shape == nil {
 			set.Shape, shapePath = a.Shape, path
+			if err := checkTotal(len(paths), a); err != nil {
+				return nil, err
+			}
 		} else if !equalInts(a.Shape, set.Shape) {
 			return nil, fmt.Errorf("frames: %s has shape %s but %s has shape %s; all frames must have the same shape",
 				path, npyfile.ShapeString(a.Shape), shapePath, npyfile.ShapeString(set.Shape))
@@ -204,15 +225,19 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 		if err := normalise(path, a, opt.Floor); err != nil {
 			return nil, err
 		}
-		k, ok := index[ids[i]]
+		id := names[i].seq
+		k, ok := index[numKey(id)]
 		if !ok {
 			k = len(set.Sequences)
-			index[ids[i]] = k
-			set.Sequences = append(set.Sequences, Sequence{ID: ids[i]})
+			index[numKey(id)] = k
+			set.Sequences = append(set.Sequences, Sequence{ID: id})
 		}
 		set.Sequences[k].Frames = append(set.Sequences[k].Frames, Frame{Path: path, Data: a.Data})
 	}
-	sort.SliceStable(set.Sequences, func(i, j int) bool { return set.Sequences[i].ID < set.Sequences[j].ID })
+	sort.SliceStable(set.Sequences, func(i, j int) bool {
+		a, b := set.Sequences[i].ID, set.Sequences[j].ID
+		return a == "" && b != "" || a != "" && b != "" && compareDigits(a, b) < 0
+	})
 	for _, q := range set.Sequences {
 		if len(q.Frames) < minFrames {
 			where := filepath.Dir(q.Frames[0].Path)
@@ -227,21 +252,14 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	return set, nil
 }
 
-// sequenceIDs applies the SPEC §8 naming rule and returns each file's
-// sequence ID.
-func sequenceIDs(paths []string) ([]string, error) {
-	ids := make([]string, len(paths))
+// parseNames applies the naming rule of the package documentation and
+// returns each file's sequence and frame numbers.
+func parseNames(paths []string) ([]frameName, error) {
+	names := make([]frameName, len(paths))
 	count := -1
 	var first string
 	for i, p := range paths {
-		base := filepath.Base(p)
-		base = strings.TrimSuffix(base, filepath.Ext(base))
-		var nums []string
-		for _, f := range strings.Split(base, "-") {
-			if isDigits(f) {
-				nums = append(nums, f)
-			}
-		}
+		nums := digitFields(p)
 		switch {
 		case len(nums) > 2:
 			return nil, fmt.Errorf("frames: %s: %d numeric '-' fields in the name; want one (array-TT) or two (array-SS-TT)", p, len(nums))
@@ -250,11 +268,14 @@ func sequenceIDs(paths []string) ([]string, error) {
 				p, len(nums), first, count)
 		}
 		count, first = len(nums), paths[0]
-		if len(nums) == 2 {
-			ids[i] = nums[0]
+		switch len(nums) {
+		case 1:
+			names[i].frame = nums[0]
+		case 2:
+			names[i] = frameName{seq: nums[0], frame: nums[1]}
 		}
 	}
-	return ids, nil
+	return names, nil
 }
 
 func isDigits(s string) bool {
@@ -283,77 +304,132 @@ func equalInts(a, b []int) bool {
 
 // ReadFrame reads one frame file without normalising it and checks its
 // shape: a 2-D [n,n] or 3-D [n,n,n] .npy array, or a square PNG or JPEG
-// image converted to grey levels in [0,1]. Values are not checked.
+// image converted to grey levels in [0,1]. Values are not checked. The
+// size is checked from the file's header, before the data are read,
+// against limits.MaxVertices and the memory budget (package limits).
 func ReadFrame(path string) (*npyfile.Array, error) {
-	var a *npyfile.Array
+	a, _, err := readFrame(path)
+	return a, err
+}
+
+// readFrame is ReadFrame that also reports whether the file is a colour
+// image (see Set.Colour).
+func readFrame(path string) (*npyfile.Array, bool, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".npy":
-		var err error
-		if a, err = npyfile.ReadFile(path); err != nil {
-			return nil, fmt.Errorf("frames: %w", err)
-		}
+		a, err := readNpy(path)
+		return a, false, err
 	case ".png", ".jpg", ".jpeg":
-		var err error
-		if a, err = readImage(path); err != nil {
-			return nil, err
-		}
+		return readImage(path)
 	default:
-		return nil, fmt.Errorf("frames: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
+		return nil, false, fmt.Errorf("frames: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
 	}
-	s := a.Shape
-	switch {
-	case len(s) != 2 && len(s) != 3:
-		return nil, fmt.Errorf("frames: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",
-			path, npyfile.ShapeString(s), len(s))
-	case len(s) == 2 && s[0] != s[1]:
-		return nil, fmt.Errorf("frames: %s: 2-D frame of shape %s is not square", path, npyfile.ShapeString(s))
-	case len(s) == 3 && (s[0] != s[1] || s[1] != s[2]):
-		return nil, fmt.Errorf("frames: %s: 3-D frame of shape %s is not cubic", path, npyfile.ShapeString(s))
-	case s[0] < 2:
-		return nil, fmt.Errorf("frames: %s: shape %s is too small; the grid side must be at least 2", path, npyfile.ShapeString(s))
+}
+
+// readNpy reads a .npy frame after checking the shape of its header.
+func readNpy(path string) (*npyfile.Array, error) {
+	if err := checkNpyHeader(path); err != nil {
+		return nil, err
+	}
+	a, err := npyfile.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("frames: %w", err)
+	}
+	if err := checkShape(path, a.Shape); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
 
-func readImage(path string) (*npyfile.Array, error) {
+// checkNpyHeader reads the header of a .npy file and checks its shape, the
+// grid size and the memory of reading it (the float64 data and, for a
+// Fortran-order file, its transposed copy). A file whose header cannot be
+// read passes: npyfile.ReadFile then reports the problem.
+func checkNpyHeader(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("frames: %w", err)
+		return nil
 	}
 	defer f.Close()
-	// Check the size from the header before decoding the pixels.
-	cfg, format, err := image.DecodeConfig(f)
+	h, err := npyfile.ReadHeader(bufio.NewReader(f))
 	if err != nil {
-		return nil, fmt.Errorf("frames: %s: not a readable PNG or JPEG image: %w", path, err)
+		return nil
 	}
-	if cfg.Width != cfg.Height {
-		return nil, fmt.Errorf("frames: %s: %d×%d %s image is not square", path, cfg.Width, cfg.Height, format)
+	if err := checkShape(path, h.Shape); err != nil {
+		return err
 	}
-	if cfg.Width < 2 || cfg.Width > 4096 {
-		return nil, fmt.Errorf("frames: %s: %d×%d image; the side must be between 2 and 4096", path, cfg.Width, cfg.Height)
+	if err := limits.Vertices("frames: "+path, len(h.Shape), h.Shape[0]); err != nil {
+		return err
 	}
-	if _, err := f.Seek(0, 0); err != nil {
-		return nil, fmt.Errorf("frames: %s: %w", path, err)
+	n := math.Pow(float64(h.Shape[0]), float64(len(h.Shape)))
+	what := fmt.Sprintf("frames: reading %s (shape %s)", path, npyfile.ShapeString(h.Shape))
+	return limits.Memory(what, 16*n, "use smaller frames")
+}
+
+// checkShape checks that a frame is a 2-D square or 3-D cubic array of
+// side at least 2.
+func checkShape(path string, s []int) error {
+	switch {
+	case len(s) != 2 && len(s) != 3:
+		return fmt.Errorf("frames: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",
+			path, npyfile.ShapeString(s), len(s))
+	case len(s) == 2 && s[0] != s[1]:
+		return fmt.Errorf("frames: %s: 2-D frame of shape %s is not square", path, npyfile.ShapeString(s))
+	case len(s) == 3 && (s[0] != s[1] || s[1] != s[2]):
+		return fmt.Errorf("frames: %s: 3-D frame of shape %s is not cubic", path, npyfile.ShapeString(s))
+	case s[0] < 2:
+		return fmt.Errorf("frames: %s: shape %s is too small; the grid side must be at least 2", path, npyfile.ShapeString(s))
 	}
-	img, _, err := image.Decode(f)
+	return nil
+}
+
+// checkTotal checks that count frames shaped like first fit the memory
+// budget, before the others are read.
+func checkTotal(count int, first *npyfile.Array) error {
+	what := fmt.Sprintf("frames: the %d frames of shape %s", count, npyfile.ShapeString(first.Shape))
+	return limits.Memory(what, 8*float64(count)*float64(len(first.Data)), "use fewer or smaller frames")
+}
+
+// maxImageSide bounds the side of an image frame (4096² = limits.MaxVertices).
+const maxImageSide = 4096
+
+// readImage reads a square PNG or JPEG frame as grey levels, checking its
+// size from the header first (limits.DecodeImage).
+func readImage(path string) (*npyfile.Array, bool, error) {
+	square := func(cfg image.Config, format string) error {
+		if cfg.Width != cfg.Height {
+			return fmt.Errorf("frames: %s: %d×%d %s image is not square", path, cfg.Width, cfg.Height, format)
+		}
+		if cfg.Width < 2 || cfg.Width > maxImageSide {
+			return fmt.Errorf("frames: %s: %d×%d image; the side must be between 2 and %d", path, cfg.Width, cfg.Height, maxImageSide)
+		}
+		return nil
+	}
+	img, _, err := limits.DecodeImage(path, &limits.ImageOptions{BytesPerPixel: 8, Check: square})
 	if err != nil {
-		return nil, fmt.Errorf("frames: %s: corrupt or truncated %s image: %w", path, format, err)
+		if strings.HasPrefix(err.Error(), "frames: ") {
+			return nil, false, err
+		}
+		return nil, false, fmt.Errorf("frames: %w", err)
 	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	a := &npyfile.Array{Shape: []int{h, w}, Data: make([]float64, w*h)}
+	colour := false
 	for y := range h {
 		for x := range w {
-			a.Data[y*w+x] = grey(img.At(b.Min.X+x, b.Min.Y+y))
+			v, c := grey(img.At(b.Min.X+x, b.Min.Y+y))
+			a.Data[y*w+x] = v
+			colour = colour || c
 		}
 	}
-	return a, nil
+	return a, colour, nil
 }
 
-// grey returns the mean of the non-premultiplied R, G and B of c, in [0,1].
-// Non-premultiplied colours are read directly so that a translucent pixel
-// keeps its exact colour.
-func grey(c color.Color) float64 {
+// grey returns the mean of the non-premultiplied R, G and B of c, in [0,1],
+// and whether they differ (a colour, not a grey). Non-premultiplied colours
+// are read directly so that a translucent pixel keeps its exact colour.
+func grey(c color.Color) (float64, bool) {
 	var r, g, b uint32
 	switch c := c.(type) {
 	case color.NRGBA:
@@ -364,7 +440,7 @@ func grey(c color.Color) float64 {
 		n := color.NRGBA64Model.Convert(c).(color.NRGBA64)
 		r, g, b = uint32(n.R), uint32(n.G), uint32(n.B)
 	}
-	return float64(r+g+b) / (3 * 65535)
+	return float64(r+g+b) / (3 * 65535), r != g || g != b
 }
 
 // normalise checks the values of a frame and rescales it in place to unit

@@ -1,0 +1,22 @@
+// Package limits bounds the sizes that reach gmlg from its flags and from
+// the headers of its input files, so that an absurd size is answered with
+// an error naming the limit instead of a crash for lack of threads or
+// memory.
+//
+// Two kinds of bound apply:
+//
+//   - fixed counts: at most MaxThreadsPerCPU threads per CPU, MaxFrames
+//     frames, MaxBins colour bins per channel, MaxVertices grid vertices
+//     and MaxImageSamples image samples (width × height × channels);
+//   - a memory budget: the bytes a command is about to allocate, estimated
+//     from the sizes before allocating anything, must not exceed the
+//     budget. It is this machine's physical memory (MemTotal of
+//     /proc/meminfo), or the value of the environment variable
+//     GMLG_MAX_MEMORY (e.g. GMLG_MAX_MEMORY=64G; units K, M, G and T are
+//     powers of 1024, a plain number is bytes).
+//
+// Every error says which limit was hit and what to change; the errors are
+// of type *Error. DecodeImage is the one way gmlg decodes a PNG or JPEG
+// file: it reads the header, checks the size against both bounds, and only
+// then decodes the pixels.
+package limits
