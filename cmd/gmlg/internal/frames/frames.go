@@ -358,7 +358,8 @@ func checkNpyHeader(path string) error {
 	if err := checkShape(path, h.Shape); err != nil {
 		return err
 	}
-	if err := limits.Vertices("frames: "+path, len(h.Shape), h.Shape[0]); err != nil {
+	where := fmt.Sprintf("frames: %s: shape %s", path, npyfile.ShapeString(h.Shape))
+	if err := limits.Vertices(where, len(h.Shape), h.Shape[0]); err != nil {
 		return err
 	}
 	n := math.Pow(float64(h.Shape[0]), float64(len(h.Shape)))

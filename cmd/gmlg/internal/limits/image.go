@@ -36,7 +36,7 @@ func DecodeImage(path string, opt *ImageOptions) (image.Image, string, error) {
 	defer f.Close()
 	cfg, format, err := image.DecodeConfig(f)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: not a readable PNG or JPEG image: %w", path, err)
+		return nil, "", fmt.Errorf("decode %s: not a readable PNG or JPEG image: %w", path, err)
 	}
 	if opt.Check != nil {
 		if err := opt.Check(cfg, format); err != nil {
