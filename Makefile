@@ -8,7 +8,7 @@ DEMO_DATA ?= runs/demo-data
 DEMO_RUN  ?= runs/demo
 APT_PKGS  := libsuitesparse-dev libopenblas-dev
 
-.PHONY: all deps build demo test test-short bench vet fmt docker clean
+.PHONY: all deps build demo test test-short fuzz bench vet fmt docker clean
 
 all: build
 
@@ -40,14 +40,32 @@ vet:
 	$(GO) vet ./...
 
 # The test command of the README: vet, every package's tests, the race
-# detector on the cgo binding and the kernel, and the pure-Go build.
+# detector on the cgo binding and the kernel, and the pure-Go build (vet and
+# build of every package, cholmod's stub included, and the numerical tests).
 test: deps vet
 	$(GO) test ./...
 	$(GO) test -race ./cholmod/... ./kernel/...
-	CGO_ENABLED=0 $(GO) test -short ./kernel/... ./ot/... ./learn/...
+	CGO_ENABLED=0 $(GO) vet ./...
+	CGO_ENABLED=0 $(GO) build ./...
+	CGO_ENABLED=0 $(GO) test -short ./cholmod/... ./kernel/... ./ot/... ./learn/...
 
 test-short: deps
 	$(GO) test -short ./...
+
+# Run every fuzz target (each `func FuzzXxx` of a _test.go file, found by
+# grep, so that new targets are included) for FUZZTIME each, one after the
+# other; a finding stops it with a non-zero status and go test keeps the
+# failing input under that package's testdata/fuzz/FuzzXxx.
+FUZZTIME ?= 30s
+
+fuzz: deps
+	@set -e; grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r file; do \
+	  dir=$$(dirname "$$file"); \
+	  for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$file"); do \
+	    echo "fuzz: $$name in $$dir for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
+	  done; \
+	done
 
 # Regenerate BENCHMARKS.md (long: hours on two cores).
 bench: build

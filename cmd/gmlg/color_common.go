@@ -33,6 +33,13 @@ const colorParamsFile = "params.json"
 // colorCheckpointFile holds the optimiser state of a colorlearn run.
 const colorCheckpointFile = "checkpoint.gob"
 
+// colorLearnOutputs are the files colorlearn writes in its run folder, in
+// either mode (fast mode's polish tags its snapshots metric-polish-XXXX.*).
+var colorLearnOutputs = []string{
+	colorParamsFile, colorCheckpointFile, "metric.npy", "metric-*.npy", "metric-*.png", "hists-*.png", "loss.npy", "loss.png",
+	colorIterationsFile, colorExactFile, colorLinesearchFile, colorResultFile,
+}
+
 // colorLearnParams is what colorlearn records in params.json and what sunset
 // reads back to rebuild the heat kernel of a learned metric.
 type colorLearnParams struct {

@@ -7,7 +7,6 @@ import (
 	"image"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
@@ -18,9 +17,13 @@ import (
 	"github.com/gmlg/gmlg/ot/color"
 )
 
+// colorSunsetOutputs are the files sunset writes in its -o folder.
+var colorSunsetOutputs = []string{"params.json", "metric.png", "interp-hist-*.npy", "hists.png", "frame-*.png", "lut-*.cube", "frames.png"}
+
 // colorSunsetOptions are sunset's flags.
 type colorSunsetOptions struct {
 	out           string
+	force         bool
 	run           string
 	metricFile    string
 	method        string
@@ -64,10 +67,13 @@ directory receives frame-XX.png (the image sequence), interp-hist-XX.npy
 ([n_hi,n_hi,n_hi], R,G,B), lut-XX.cube (each frame's colour transfer as a
 3-D LUT for video tools), hists.png (the interpolated histograms),
 frames.png (a strip of the images), params.json and, with a learned
-metric, metric.png (the metric before prolongation, per axis).`,
+metric, metric.png (the metric before prolongation, per axis). A folder
+that is not empty is refused unless -force, which replaces a previous gmlg
+output there as a whole and never a file that gmlg did not write.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorSunsetOptions{}
 			fs.StringVar(&o.out, "o", "sunset-out", "output `directory`")
+			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
 			fs.StringVar(&o.run, "run", "", "colorlearn run `directory` (for -method learned)")
 			fs.StringVar(&o.metricFile, "metric", "", "metric `file`: a [3,N] .npy or a colorlearn checkpoint.gob (default RUN/metric.npy)")
 			fs.StringVar(&o.method, "method", "", "interpolation: learned, euclid or linear (default learned with -run, else euclid)")
@@ -132,6 +138,11 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err != nil {
 		return err
 	}
+	od, err := takeOutDir(ctx, o.out, sunsetSpec, o.force)
+	if err != nil {
+		return err
+	}
+	defer od.Close()
 	params := map[string]any{
 		"command": "sunset", "version": runinfo.Version(), "day": dayPath, "night": nightPath, "method": o.method,
 		"prolong": o.prolong, "frames": o.frames, "sigma_ct": o.sigmaCT, "gamma_ct": color.GammaFromSigma(o.sigmaCT),
@@ -153,9 +164,6 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			return fmt.Errorf("-metric: %w", err)
 		}
 		params["run"], params["metric"] = o.run, mf
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return err
-		}
 		pic, err := colorMetricPicture(theta, n, "metric "+filepath.Base(mf))
 		if err != nil {
 			return err
@@ -206,9 +214,6 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
 	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {

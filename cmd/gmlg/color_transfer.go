@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,9 +13,13 @@ import (
 	"github.com/gmlg/gmlg/ot/color"
 )
 
+// colorTransferOutputs are the files transfer writes in its -o folder.
+var colorTransferOutputs = []string{"params.json", "transfer-*.png", "lut-*.cube", "transfers.png"}
+
 // colorTransferOptions are transfer's flags.
 type colorTransferOptions struct {
 	out           string
+	force         bool
 	bins          int
 	L             int
 	sigmaGamma    float64
@@ -40,11 +43,14 @@ plan under the Euclidean kernel exp(−|x−x'|²/γ) (γ = -gamma, or 2·σ² w
 σ = -sigma-gamma), barycentric projection of the bins, cross-bilateral
 smoothing guided by TARGET. For source j it writes transfer-JJ.png and
 lut-JJ.cube (the colour correction as a 3-D LUT for video tools) into -o,
-and transfers.png, a strip of thumbnails.
+and transfers.png, a strip of thumbnails, with params.json. A folder that
+is not empty is refused unless -force, which replaces a previous gmlg
+output there as a whole and never a file that gmlg did not write.
 The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorTransferOptions{}
 			fs.StringVar(&o.out, "o", "transfer-out", "output `directory`")
+			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
 			fs.IntVar(&o.bins, "n", 32, "histogram `bins` per channel")
 			fs.IntVar(&o.L, "L", color.DefaultIterations, "Sinkhorn `iterations`")
 			fs.Float64Var(&o.sigmaGamma, "sigma-gamma", 0.05, "σ of the Euclidean kernel, γ = 2σ² (used when -gamma is 0)")
@@ -101,9 +107,11 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	od, err := takeOutDir(ctx, o.out, transferSpec, o.force)
+	if err != nil {
 		return err
 	}
+	defer od.Close()
 	if err := runinfo.WriteJSON(filepath.Join(o.out, "params.json"), map[string]any{
 		"command": "transfer", "version": runinfo.Version(), "target": targetPath, "sources": sources,
 		"n": o.bins, "L": o.L, "gamma": gamma, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral,

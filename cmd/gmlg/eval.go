@@ -39,7 +39,7 @@ type evalResult struct {
 	Seconds     float64     `json:"seconds"`
 }
 
-// The files eval writes (removed by --force).
+// The files eval writes, every one (its folder manifest lists them for --force).
 var evalOutputs = []string{"eval.json", "grad.npy", "recs.png"}
 
 func init() {
@@ -52,7 +52,7 @@ func init() {
 			var out string
 			var force bool
 			outFlag(fs, &out, "eval", "output `folder` for eval.json, grad.npy and recs.png")
-			fs.BoolVar(&force, "force", false, "overwrite the files of an existing output folder")
+			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings (and data folder, when DIR is not given) are used unless given here")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
@@ -156,9 +156,11 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	}
 	p.Result = evalResult{F: f, Data: terms.Data, FC: terms.FC, FS: terms.FS, Regularizer: terms.Regularizer,
 		PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn), GradMax: gm, Seconds: time.Since(t0).Seconds()}
-	if err := prepareOutDir(out, force, evalOutputs); err != nil {
+	od, err := takeOutDir(ctx, out, evalSpec, force)
+	if err != nil {
 		return err
 	}
+	defer od.Close()
 	d := len(g.Dims())
 	if err := npyfile.WriteFile(filepath.Join(out, "grad.npy"), &npyfile.Array{Shape: []int{d, g.N()}, Data: padMetric(g, kind, grad)}, nil); err != nil {
 		return err

@@ -32,7 +32,7 @@ type interpParams struct {
 	Model      modelParams `json:"model"`
 }
 
-// The files interp writes (removed by --force).
+// The files interp writes, every one (its folder manifest lists them for --force).
 var interpOutputs = []string{"interp-*.npy", "interp.png", "params.json"}
 
 func init() {
@@ -46,7 +46,7 @@ func init() {
 			var force bool
 			var seq int
 			outFlag(fs, &out, "interp", "output `folder`")
-			fs.BoolVar(&force, "force", false, "overwrite the interpolation files of an existing output folder")
+			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, Sinkhorn iterations and metric kind unless given here")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (overrides the run's metric.npy)")
@@ -241,9 +241,11 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := prepareOutDir(out, force, interpOutputs); err != nil {
+	od, err := takeOutDir(ctx, out, interpSpec, force)
+	if err != nil {
 		return err
 	}
+	defer od.Close()
 	for j, f := range recs {
 		a := &npyfile.Array{Shape: shape, Data: f}
 		if err := npyfile.WriteFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a, nil); err != nil {

@@ -69,7 +69,8 @@ type kernelInfo struct {
 	Params   int     `json:"metric_params"`
 }
 
-// The files of a run directory (removed by --force).
+// The files learn writes in a run folder, every one (its manifest lists them for
+// --force).
 var learnOutputs = []string{
 	"params.json", "log.txt", "checkpoint.gob", "result.json", "loss.npy", "loss.png",
 	"metric.npy", "metric.png", "metric-*.npy", "metric-*.png", "metric-vs-truth.png", "rec-*.npy", "recs.png", "recs-*.png",
@@ -88,7 +89,7 @@ func init() {
 			var out, resume, progress string
 			var force bool
 			outFlag(fs, &out, "run", "run `folder` to write")
-			fs.BoolVar(&force, "force", false, "overwrite the run files of an existing run folder")
+			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&resume, "resume", "", "continue the interrupted run in `RUN_DIR` with its own settings (only --max-iter and --threads may be given)")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; SPEC uses 1e-6), ≥ 0")
@@ -218,14 +219,21 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 		}
 		x0 = logOf(theta)
 	}
-	if err := prepareOutDir(out, force, learnOutputs); err != nil {
+	od, err := takeOutDir(ctx, out, learnSpec, force)
+	if err != nil {
 		return err
 	}
+	defer od.Close()
 	return r.optimize(ctx, x0, nil, force)
 }
 
 // resumeLearn continues the run in dir from its checkpoint.
 func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress string) error {
+	od, err := openRunDir(ctx, dir, "gmlg learn --resume", learnSpec)
+	if err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
+	defer od.Close()
 	raw, err := os.ReadFile(filepath.Join(dir, "params.json"))
 	if err != nil {
 		return fmt.Errorf("--resume: %s is not a run folder: %w", dir, err)

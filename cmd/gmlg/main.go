@@ -48,6 +48,15 @@
 // result of an uninterrupted run, bit for bit. Exit status 2 means a usage
 // error, 1 a failure.
 //
+// Every command that writes a folder (learn, synth, interp, eval, transfer,
+// sunset, colorlearn; --resume and render continue or redraw one) holds the
+// lock .gmlg-lock there while it runs, so a second command on the same
+// folder is refused with the first one's process id; a lock left by a
+// killed process is taken over. The folder's .gmlg-manifest.json names the
+// command and the files it writes: a folder that is not empty is refused
+// unless --force, which removes exactly the files of the previous gmlg
+// output and never replaces a file that gmlg did not write.
+//
 // # Profiling
 //
 // With GMLG_CPUPROFILE=FILE in the environment, every command writes a CPU

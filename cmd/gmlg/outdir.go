@@ -1,66 +1,73 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"encoding/json"
 	"flag"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
 )
 
 // outFlag declares -o and --out (the same option) with the given default.
 func outFlag(fs *flag.FlagSet, dst *string, def, what string) {
 	*dst = def
+	what += ", made if needed; one that is not empty is refused unless --force"
 	fs.StringVar(dst, "o", def, what+" (same as --out)")
 	fs.StringVar(dst, "out", def, what)
 }
 
-// prepareOutDir creates the output folder dir. An existing non-empty folder
-// is an error unless force is set; then the files it holds whose names
-// match one of the glob patterns are removed (and nothing else, so that
-// --force pointed at the wrong folder cannot wipe unrelated files).
-func prepareOutDir(dir string, force bool, patterns []string) error {
+// The kinds of folder the commands write (see package rundir): each
+// command and the glob patterns of every file it writes there, so that
+// --force can later remove exactly that output.
+var (
+	learnSpec      = rundir.Spec{Command: "learn", Outputs: learnOutputs}
+	synthSpec      = rundir.Spec{Command: "synth", Outputs: synthOutputs}
+	interpSpec     = rundir.Spec{Command: "interp", Outputs: interpOutputs}
+	evalSpec       = rundir.Spec{Command: "eval", Outputs: evalOutputs}
+	colorLearnSpec = rundir.Spec{Command: "colorlearn", Outputs: colorLearnOutputs}
+	transferSpec   = rundir.Spec{Command: "transfer", Outputs: colorTransferOutputs}
+	sunsetSpec     = rundir.Spec{Command: "sunset", Outputs: colorSunsetOutputs}
+)
+
+// takeOutDir takes the output folder dir for a new output of spec
+// (rundir.Create): it holds the folder's lock until the returned Dir is
+// closed, refuses a folder that is not empty unless force, and with force
+// removes the previous gmlg output there, never another file. Notices (a
+// stale lock taken over, temporary files removed) go to the run's stderr.
+func takeOutDir(ctx context.Context, dir string, spec rundir.Spec, force bool) (*rundir.Dir, error) {
 	if dir == "" {
-		return usagef("-o/--out: empty output folder name")
+		return nil, usagef("-o/--out: empty output folder name")
 	}
-	st, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("creating the output folder: %w", err)
-		}
-		return nil
-	case err != nil:
-		return fmt.Errorf("output folder: %w", err)
-	case !st.IsDir():
-		return fmt.Errorf("output %s exists and is not a folder", dir)
-	}
-	entries, err := os.ReadDir(dir)
+	_, stderr := outputs(ctx)
+	return rundir.Create(dir, spec, rundir.Options{Force: force, Notices: stderr})
+}
+
+// openRunDir takes the existing folder dir, which must hold the output of
+// one of the accepted commands, for holder to continue or redraw it
+// (rundir.Open). A folder without a manifest counts as the output of the
+// command that its params.json names.
+func openRunDir(ctx context.Context, dir, holder string, accept ...rundir.Spec) (*rundir.Dir, error) {
+	_, stderr := outputs(ctx)
+	return rundir.Open(dir, accept, rundir.Options{Holder: holder, Notices: stderr, Detect: paramsCommand})
+}
+
+// paramsCommand returns the command named by dir's params.json, "" when
+// there is none.
+func paramsCommand(dir string) string {
+	raw, err := os.ReadFile(filepath.Join(dir, "params.json"))
 	if err != nil {
-		return fmt.Errorf("output folder: %w", err)
+		return ""
 	}
-	if len(entries) == 0 {
-		return nil
+	var head struct {
+		Command string `json:"command"`
 	}
-	if !force {
-		return fmt.Errorf("output folder %s already exists and is not empty; pass --force to overwrite it or choose another -o", dir)
+	if json.Unmarshal(raw, &head) != nil {
+		return ""
 	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		for _, p := range patterns {
-			if ok, _ := filepath.Match(p, e.Name()); ok {
-				if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-					return fmt.Errorf("--force: %w", err)
-				}
-				break
-			}
-		}
-	}
-	return nil
+	return head.Command
 }
 
 // quoteArg quotes a path for a shell command line when it needs it.

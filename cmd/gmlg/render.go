@@ -22,7 +22,11 @@ func init() {
 	register(&command{
 		name:    "render",
 		summary: "redraw the pictures of a run folder (learn, synth or interp) from its .npy files",
-		usage:   "[options] RUN_DIR",
+		usage: `[options] RUN_DIR
+
+RUN_DIR must hold the output of gmlg learn, synth or interp (its
+.gmlg-manifest.json says which; in a folder without one, its params.json).
+A folder that another gmlg process is writing is refused, naming it.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -36,6 +40,11 @@ func init() {
 }
 
 func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error {
+	od, err := openRunDir(ctx, dir, "gmlg render", learnSpec, synthSpec, interpSpec)
+	if err != nil {
+		return err
+	}
+	defer od.Close()
 	path := filepath.Join(dir, "params.json")
 	raw, err := os.ReadFile(path)
 	if err != nil {

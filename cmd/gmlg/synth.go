@@ -40,7 +40,7 @@ type synthParams struct {
 	Backend   string      `json:"backend_used"`
 }
 
-// The files synth writes (removed by --force).
+// The files synth writes, every one (its folder manifest lists them for --force).
 var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json"}
 
 func init() {
@@ -55,7 +55,7 @@ func init() {
 			var out string
 			var force bool
 			outFlag(fs, &out, "synth", "output `folder`")
-			fs.BoolVar(&force, "force", false, "overwrite the dataset files of an existing output folder")
+			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n), ≥ 4")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "`frames` per sequence (t = 0 … 1), ≥ 3")
 			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synthPoles)))
@@ -94,9 +94,11 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 2, p.N); err != nil {
 		return err
 	}
-	if err := prepareOutDir(out, force, synthOutputs); err != nil {
+	od, err := takeOutDir(ctx, out, synthSpec, force)
+	if err != nil {
 		return err
 	}
+	defer od.Close()
 	start := time.Now()
 	const d = 2
 	g, err := kernel.Cube(d, p.N)

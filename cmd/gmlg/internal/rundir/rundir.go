@@ -246,9 +246,12 @@ func kindError(dir, kind, who string, accept []Spec) error {
 	for _, s := range accept {
 		names = append(names, "gmlg "+s.Command)
 	}
-	want := strings.Join(names, " or ")
+	want := strings.Join(names, ", ")
+	if k := len(names); k > 1 {
+		want = strings.Join(names[:k-1], ", ") + " or " + names[k-1]
+	}
 	if kind == "" {
-		return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s was not written by gmlg (it has no %s); %s works on the folders of %s", dir, ManifestName, who, want)}
+		return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s is not a run folder of %s (it has no %s, so gmlg did not write it)", dir, want, ManifestName)}
 	}
 	return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s holds the output of gmlg %s; %s works on the folders of %s", dir, kind, who, want)}
 }
