@@ -109,6 +109,8 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if err != nil {
 		return err
 	}
+	_, stderr := outputs(ctx)
+	warnColour(stderr, "eval", ds.set)
 	sum, files, err := runinfo.Checksum(ds.set.Files())
 	if err != nil {
 		return err

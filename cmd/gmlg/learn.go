@@ -208,6 +208,8 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 		return err
 	}
 	defer r.close()
+	_, stderr := outputs(ctx)
+	warnColour(stderr, "learn", r.ds.set)
 	x0 := make([]float64, r.obj.Dim())
 	if p.Optimizer.Init != "ones" {
 		theta, err := readMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())

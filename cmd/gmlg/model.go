@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 
@@ -207,6 +208,16 @@ func loadData(dir, pattern string, floor float64) (*dataset, error) {
 		ds.seqs = append(ds.seqs, s)
 	}
 	return ds, nil
+}
+
+// warnColour prints, for frames that are colour images, the one-line
+// warning that command (learn or eval) reads them as grey levels, naming
+// the first such file.
+func warnColour(w io.Writer, command string, set *frames.Set) {
+	if set.Colour != "" {
+		fmt.Fprintf(w, "gmlg %s: warning: %s: frames are colour images; %s uses their grey level (use colorlearn for colour metrics)\n",
+			command, set.Colour, command)
+	}
 }
 
 // fastOptions are fast mode's options. --sinkhorn-iters bounds the
