@@ -1,3 +1,5 @@
+//go:build cgo
+
 package cholmod
 
 import (
@@ -6,31 +8,10 @@ import (
 	"github.com/gmlg/gmlg/kernel/factor"
 )
 
-// Backend plugs CHOLMOD into package factor's interfaces:
-//
-//	var f factor.Factorizer = cholmod.Backend{}
-//
-// Each Factor it returns owns its own Common, matrix and factor, so factors
-// are independent; Close frees all of them.
-type Backend struct {
-	// Ordering, when not OrderDefault, overrides the ordering asked for in
-	// factor.Options. Otherwise factor.OrderingDefault maps to
-	// DefaultOrdering, OrderingNatural to OrderNatural, OrderingAMD to
-	// OrderAMD and OrderingNestedDissection to OrderNESDIS.
-	Ordering Ordering
-	// Mode is the factorisation kind; zero is Supernodal.
-	Mode Mode
-	// Kernel is the solve kernel; zero is BlockKernel.
-	Kernel SolveKernel
-}
-
 var (
 	_ factor.Factorizer = Backend{}
 	_ factor.StepSolver = (*backendFactor)(nil)
 )
-
-// Name returns "cholmod".
-func (Backend) Name() string { return "cholmod" }
 
 // Analyze validates p, copies it into CHOLMOD memory once and computes the
 // ordering and symbolic factorisation. opt.Grid is not used (CHOLMOD orders

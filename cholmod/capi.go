@@ -1,11 +1,14 @@
+//go:build cgo
+
 package cholmod
 
 // This file is the whole C surface of the package but one: a handful of small
 // C helpers in the preamble, and thin Go wrappers around them. The exception
 // is the block solve kernel in blocksolve.c (with blocksolve.h), plain C
 // that reads a cholmod_factor and is called only from gl_block_solve here.
-// Every other file works with the Go types declared here (cCtx, cSparse,
-// cFactor) and with Go slices viewing CHOLMOD-allocated memory.
+// The other files of the cgo build work with the Go types declared here (cCtx,
+// cSparse, cFactor) and with Go slices viewing CHOLMOD-allocated memory;
+// stub.go replaces all of them in a build without cgo.
 //
 // Index width: the package uses the cholmod_l_* interface, whose integers are
 // SuiteSparse_long (64 bits on every supported platform). init asserts that
@@ -355,6 +358,27 @@ const (
 	cBest    = C.GL_BEST
 )
 
+// code returns the helpers' ordering code for o, resolving OrderDefault.
+func (o Ordering) code() (int, error) {
+	switch o {
+	case OrderDefault:
+		return DefaultOrdering.code()
+	case OrderNatural:
+		return cNatural, nil
+	case OrderAMD:
+		return cAMD, nil
+	case OrderMETIS:
+		return cMETIS, nil
+	case OrderNESDIS:
+		return cNESDIS, nil
+	case OrderCHOLMOD:
+		return cCHOLMOD, nil
+	case OrderBest:
+		return cBest, nil
+	}
+	return 0, fmt.Errorf("cholmod: unknown ordering %d", int(o))
+}
+
 // check maps the status CHOLMOD left in ctx after the operation op into a Go
 // error. It is the one place where C status codes become errors. L, when
 // non-nil, is the factor of a failed factorisation and supplies the column of
@@ -549,6 +573,22 @@ const (
 	cAuto       = C.CHOLMOD_AUTO
 	cSupernodal = C.CHOLMOD_SUPERNODAL
 )
+
+// code returns CHOLMOD's Common->supernodal value and the
+// supernodal_switch to use (0: CHOLMOD's default).
+func (m Mode) code() (int, float64, error) {
+	switch m {
+	case Supernodal:
+		return cSupernodal, 0, nil
+	case Simplicial:
+		return cSimplicial, 0, nil
+	case Auto:
+		return cAuto, 0, nil
+	case AutoSolve:
+		return cAuto, AutoSolveSwitch, nil // Analyze adjusts it for CHOLMODKernel
+	}
+	return 0, 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
+}
 
 // exportSimplicial copies L into a packed simplicial LL' factor and returns
 // Go copies of its CSC arrays and permutation.

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package cholmod
 
 // All cgo build flags of the module live in this file.

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package cholmod
 
 import (
@@ -398,19 +400,6 @@ func (f *Factor) mustBeOpen(op string) {
 	if f == nil || f.closed {
 		panic("cholmod: " + op + " on a freed Factor")
 	}
-}
-
-// LFactor is a Cholesky factor exported in plain compressed sparse column
-// form: L Lᵀ = P A Pᵀ with L lower triangular (diagonal first in each column,
-// rows increasing) and Perm[k] the original index of the k-th pivot, i.e.
-// (P A Pᵀ)[k][l] = A[Perm[k]][Perm[l]]. Exported from a supernodal factor it
-// may hold explicit zeros (relaxed amalgamation), so len(Values) ≥ nnz(L).
-type LFactor struct {
-	N      int
-	ColPtr []int
-	RowIdx []int
-	Values []float64
-	Perm   []int
 }
 
 // ExportL returns a copy of the numeric factor as a simplicial LL'

@@ -209,6 +209,11 @@
 // indices) and checks that width, and the library's major version against
 // the header's, when it is initialised.
 //
+// A build without cgo (CGO_ENABLED=0) gives a stub with the same exported
+// API (stub.go), in which NewCommon, Backend.Analyze and every other method
+// with an error result return ErrNoCgo, so that importers still compile and
+// package kernel falls back to its pure-Go backend.
+//
 // # Licence
 //
 // CHOLMOD's Core, Cholesky and Partition modules are LGPL-2.1+, but its

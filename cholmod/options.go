@@ -49,26 +49,6 @@ func (o Ordering) String() string {
 	return fmt.Sprintf("Ordering(%d)", int(o))
 }
 
-func (o Ordering) code() (int, error) {
-	switch o {
-	case OrderDefault:
-		return DefaultOrdering.code()
-	case OrderNatural:
-		return cNatural, nil
-	case OrderAMD:
-		return cAMD, nil
-	case OrderMETIS:
-		return cMETIS, nil
-	case OrderNESDIS:
-		return cNESDIS, nil
-	case OrderCHOLMOD:
-		return cCHOLMOD, nil
-	case OrderBest:
-		return cBest, nil
-	}
-	return 0, fmt.Errorf("cholmod: unknown ordering %d", int(o))
-}
-
 // Mode selects the kind of numeric factorisation.
 type Mode int
 
@@ -118,22 +98,6 @@ func (m Mode) String() string {
 		return "autosolve"
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
-}
-
-// code returns CHOLMOD's Common->supernodal value and the
-// supernodal_switch to use (0: CHOLMOD's default).
-func (m Mode) code() (int, float64, error) {
-	switch m {
-	case Supernodal:
-		return cSupernodal, 0, nil
-	case Simplicial:
-		return cSimplicial, 0, nil
-	case Auto:
-		return cAuto, 0, nil
-	case AutoSolve:
-		return cAuto, AutoSolveSwitch, nil // Analyze adjusts it for CHOLMODKernel
-	}
-	return 0, 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
 }
 
 // FundamentalMaxN is the largest order for which a factor analysed for the
@@ -205,3 +169,37 @@ type Info struct {
 	// Supernodal tells whether the factor is supernodal.
 	Supernodal bool
 }
+
+// LFactor is a Cholesky factor exported in plain compressed sparse column
+// form: L Lᵀ = P A Pᵀ with L lower triangular (diagonal first in each column,
+// rows increasing) and Perm[k] the original index of the k-th pivot, i.e.
+// (P A Pᵀ)[k][l] = A[Perm[k]][Perm[l]]. Exported from a supernodal factor it
+// may hold explicit zeros (relaxed amalgamation), so len(Values) ≥ nnz(L).
+type LFactor struct {
+	N      int
+	ColPtr []int
+	RowIdx []int
+	Values []float64
+	Perm   []int
+}
+
+// Backend plugs CHOLMOD into package factor's interfaces:
+//
+//	var f factor.Factorizer = cholmod.Backend{}
+//
+// Each Factor it returns owns its own Common, matrix and factor, so factors
+// are independent; Close frees all of them.
+type Backend struct {
+	// Ordering, when not OrderDefault, overrides the ordering asked for in
+	// factor.Options. Otherwise factor.OrderingDefault maps to
+	// DefaultOrdering, OrderingNatural to OrderNatural, OrderingAMD to
+	// OrderAMD and OrderingNestedDissection to OrderNESDIS.
+	Ordering Ordering
+	// Mode is the factorisation kind; zero is Supernodal.
+	Mode Mode
+	// Kernel is the solve kernel; zero is BlockKernel.
+	Kernel SolveKernel
+}
+
+// Name returns "cholmod".
+func (Backend) Name() string { return "cholmod" }
