@@ -13,6 +13,7 @@ import (
 
 	"github.com/gmlg/gmlg/bench"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 )
 
@@ -32,7 +33,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	big := fs.String("iters-for", "2:50:20=2", "per-row iteration counts overriding -iters, e.g. 3:32:20=0,2:100:100=1 (\"\" for none)")
 	beFor := fs.String("backends-for", "", "per-row backends overriding -backends, e.g. 3:32:20=cholmod;2:100:100=cholmod+go")
 	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, one evaluation each (overrides -rows and -iters)")
-	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit)")
+	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit); at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU")
 	md := fs.String("markdown", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
 	tHeat := fs.Float64("t", 0, "diffusion time t_heat (0: 3e-3 in 2-D, 1e-3 in 3-D, the paper's settings)")
 	lambdaS := fs.Float64("lambda-s", 0, "λ_s (0: 0.03 in 2-D, 1 in 3-D, as in the README runs; negative disables)")
@@ -46,6 +47,9 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		}
 		if len(args) > 0 {
 			return usagef("unexpected arguments %q", args)
+		}
+		if err := checkThreads("-threads", *threads); err != nil {
+			return err
 		}
 		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr, Budget: *budget,
 			Spec: bench.Spec{T: *tHeat, LambdaS: *lambdaS, Store: *store}}

@@ -17,9 +17,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/learn"
 	"golang.org/x/image/font"
@@ -84,8 +85,9 @@ type colorLearnParams struct {
 	PolishEvery int `json:"polish_every,omitempty"`
 }
 
-// colorListImages returns the files of dir matching pattern, sorted
-// lexicographically as the reference's sorted glob.
+// colorListImages returns the files of dir matching pattern in the numeric
+// order of their names (frames.Sort: frame-2 before frame-10), which is the
+// reference's sorted glob when the numbers are zero-padded to one width.
 func colorListImages(dir, pattern string) ([]string, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -98,26 +100,16 @@ func colorListImages(dir, pattern string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %w", pattern, err)
 	}
-	sort.Strings(files)
+	frames.Sort(files)
 	return files, nil
 }
 
-// colorLoadImage decodes a PNG (or JPEG) file.
-func colorLoadImage(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("decode %s: %w", path, err)
-	}
-	b := img.Bounds()
-	if b.Dx() == 0 || b.Dy() == 0 {
-		return nil, fmt.Errorf("%s: empty image", path)
-	}
-	return img, nil
+// colorLoadImage decodes a PNG (or JPEG) file once its header has passed
+// the size checks of package limits, counting perPixel bytes that the
+// caller allocates per pixel afterwards.
+func colorLoadImage(path string, perPixel int) (image.Image, error) {
+	img, _, err := limits.DecodeImage(path, &limits.ImageOptions{BytesPerPixel: perPixel})
+	return img, err
 }
 
 // colorSavePNG writes a picture atomically, with the best compression (the

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
@@ -72,8 +73,9 @@ func init() {
 		summary: "learn the colour metric of a time-lapse (a folder of images) in RGB space",
 		usage: `[options] DIR
 
-Computes the RGB histogram of every image of DIR (sorted names matching
--pattern) at n bins per channel, and learns the [3,N] vertex metric of the
+Computes the RGB histogram of every image of DIR (names matching -pattern,
+in the numeric order of their names: frame-2 before frame-10) at n bins per
+channel, and learns the [3,N] vertex metric of the
 n³ colour grid (row 0 = B axis, 1 = G, 2 = R) whose heat-kernel displacement
 interpolation between the first and last histogram best reproduces the
 others. The defaults are the paper's preset (SPEC §7.2): n = 16, L2 loss,
@@ -98,7 +100,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			o := &colorLearnOptions{}
 			fs.StringVar(&o.out, "o", "colorlearn-out", "run `directory` for the results")
 			fs.StringVar(&o.pattern, "pattern", "*.png", "file name `glob` of the images inside DIR")
-			fs.IntVar(&o.bins, "n", colorPresetBins, "histogram `bins` per channel (N = n³)")
+			fs.IntVar(&o.bins, "n", colorPresetBins, "histogram `bins` per channel (N = n³), at most "+fmt.Sprint(limits.MaxBins))
 			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
 			fs.Float64Var(&o.t, "t", colorPresetT, "heat diffusion `time` t_heat")
 			fs.IntVar(&o.steps, "steps", colorPresetSteps, "implicit Euler `steps` of the heat kernel (k_heat)")
@@ -162,6 +164,9 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	case o.mode != "fast" && o.polish != 0:
 		return usagef("-polish applies to fast mode only (exact mode minimises the exact objective throughout)")
 	}
+	if err := checkBins("-n", o.bins); err != nil {
+		return err
+	}
 	if err := checkHeatT("-t", o.t, o.steps, 3, o.bins); err != nil {
 		return err
 	}
@@ -172,10 +177,13 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	if len(files) < 3 {
 		return fmt.Errorf("%s: need at least 3 images matching %q (first, last and one to fit), found %d", dir, o.pattern, len(files))
 	}
+	if err := checkColorLearnMemory(o, len(files)); err != nil {
+		return err
+	}
 	n := o.bins
 	hists := make([][]float64, len(files))
 	for i, f := range files {
-		img, err := colorLoadImage(f)
+		img, err := colorLoadImage(f, 0)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
@@ -78,8 +79,8 @@ output there as a whole and never a file that gmlg did not write.`,
 			fs.StringVar(&o.metricFile, "metric", "", "metric `file`: a [3,N] .npy or a colorlearn checkpoint.gob (default RUN/metric.npy)")
 			fs.StringVar(&o.method, "method", "", "interpolation: learned, euclid or linear (default learned with -run, else euclid)")
 			fs.IntVar(&o.prolong, "prolong", 1, "prolongation `levels` k: n_hi = 2^k(n−1)+1")
-			fs.IntVar(&o.bins, "n", 16, "base bins per channel for euclid/linear (learned takes the run's n)")
-			fs.IntVar(&o.frames, "frames", 10, "number of `frames`, endpoints included")
+			fs.IntVar(&o.bins, "n", 16, "base bins per channel for euclid/linear (learned takes the run's n); n_hi = 2^k(n−1)+1 at most "+fmt.Sprint(limits.MaxBins))
+			fs.IntVar(&o.frames, "frames", 10, "number of `frames`, endpoints included, at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&o.gammaHi, "gamma", 0.001, "γ of the Euclidean interpolation kernel")
 			fs.IntVar(&o.lHi, "L", 0, "Sinkhorn `iterations` of the interpolation (0: the run's L, or 50)")
 			fs.Float64Var(&o.tHi, "t", 0, "heat `time` of the learned kernel (0: the run's t)")
@@ -130,11 +131,17 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	case o.lHi < 0 || o.lCT < 1 || o.tHi < 0 || o.stepsHi < 0 || o.lutSize < 0 || o.lutSize == 1:
 		return usagef("-L, -L-ct, -t, -steps and -lut-size must be valid (non-negative; -L-ct ≥ 1; -lut-size 0 or ≥ 2)")
 	}
-	day, err := colorLoadImage(dayPath)
+	if err := checkFrames("-frames", o.frames); err != nil {
+		return err
+	}
+	if err := checkBins("-n", o.bins); err != nil {
+		return err
+	}
+	day, err := colorLoadImage(dayPath, colorTransferPixelBytes)
 	if err != nil {
 		return err
 	}
-	night, err := colorLoadImage(nightPath)
+	night, err := colorLoadImage(nightPath, 0)
 	if err != nil {
 		return err
 	}
@@ -173,6 +180,9 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		}
 	}
 	nHi := color.ProlongedSize(n, o.prolong)
+	if err := checkSunsetSize(o, n, nHi); err != nil {
+		return err
+	}
 	params["n"], params["n_hi"] = n, nHi
 	hopt := &color.HistOptions{Bins: nHi, DropSaturated: o.dropSaturated}
 	h0, err := color.Histogram(day, hopt)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/ot/color"
 )
@@ -51,7 +52,7 @@ The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
 			o := &colorTransferOptions{}
 			fs.StringVar(&o.out, "o", "transfer-out", "output `directory`")
 			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
-			fs.IntVar(&o.bins, "n", 32, "histogram `bins` per channel")
+			fs.IntVar(&o.bins, "n", 32, "histogram `bins` per channel, 2 to "+fmt.Sprint(limits.MaxBins))
 			fs.IntVar(&o.L, "L", color.DefaultIterations, "Sinkhorn `iterations`")
 			fs.Float64Var(&o.sigmaGamma, "sigma-gamma", 0.05, "σ of the Euclidean kernel, γ = 2σ² (used when -gamma is 0)")
 			fs.Float64Var(&o.gamma, "gamma", 0, "γ of the Euclidean kernel (0: from -sigma-gamma)")
@@ -81,8 +82,10 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		gamma = color.GammaFromSigma(o.sigmaGamma)
 	}
 	switch {
-	case o.bins < 2 || o.bins > 256:
-		return usagef("-n must be in 2..256, got %d", o.bins)
+	case o.bins < 2:
+		return usagef("-n must be at least 2, got %d", o.bins)
+	case o.bins > limits.MaxBins:
+		return checkBins("-n", o.bins)
 	case o.L < 1:
 		return usagef("-L must be at least 1, got %d", o.L)
 	case !(gamma > 0) || o.gamma < 0:
@@ -90,7 +93,11 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	case o.lutSize < 0 || o.lutSize == 1 || o.lutSize > 256:
 		return usagef("-lut-size must be 0 or in 2..256, got %d", o.lutSize)
 	}
-	target, err := colorLoadImage(targetPath)
+	what := fmt.Sprintf("the transfer at %d³ bins", o.bins)
+	if err := limits.Memory(what, colorBinsBytes(o.bins, 2, false), "pass a smaller -n"); err != nil {
+		return err
+	}
+	target, err := colorLoadImage(targetPath, colorTransferPixelBytes)
 	if err != nil {
 		return err
 	}
@@ -126,7 +133,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		src, err := colorLoadImage(sp)
+		src, err := colorLoadImage(sp, 0)
 		if err != nil {
 			return err
 		}

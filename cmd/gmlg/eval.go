@@ -111,6 +111,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	}
 	_, stderr := outputs(ctx)
 	warnColour(stderr, "eval", ds.set)
+	warnGaps(stderr, "eval", ds.set)
 	sum, files, err := runinfo.Checksum(ds.set.Files())
 	if err != nil {
 		return err

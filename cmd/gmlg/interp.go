@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
@@ -51,7 +52,7 @@ func init() {
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, Sinkhorn iterations and metric kind unless given here")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (overrides the run's metric.npy)")
 			fs.StringVar(&p.Model.Metric, "metric", p.Model.Metric, "parameterisation of --metric-file: vertex or edge")
-			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2")
+			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
 			fs.StringVar(&pattern, "pattern", "", "file `glob` inside DIR (as for gmlg learn)")
 			fs.IntVar(&seq, "sequence", 0, "with DIR: which `sequence` (0-based) gives the first and last frames")
@@ -135,6 +136,9 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if p.Frames < 2 {
 		return usagef("--frames must be at least 2, got %d", p.Frames)
 	}
+	if err := checkFrames("--frames", p.Frames); err != nil {
+		return err
+	}
 	if !(p.Floor >= 0) || math.IsInf(p.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Floor)
 	}
@@ -177,6 +181,9 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		return usagef("expected SOURCE TARGET or DIR, got %d arguments", len(args))
 	}
 	d, n := len(shape), shape[0]
+	if err := checkInterpMemory(p, d, n); err != nil {
+		return err
+	}
 	g, err := kernel.Cube(d, n)
 	if err != nil {
 		return err

@@ -42,6 +42,9 @@ type dataParams struct {
 	Side      int               `json:"n"`
 	Vertices  int               `json:"N"`
 	Sequences []int             `json:"frames_per_sequence"`
+	// Gaps lists the frame numbers missing inside each sequence
+	// ("sequence 00: frames 03, 04 missing"); see frames.Set.Gaps.
+	Gaps []string `json:"gaps,omitempty"`
 }
 
 // optParams are the optimiser's settings and the output cadence.
@@ -91,7 +94,7 @@ func init() {
 			outFlag(fs, &out, "run", "run `folder` to write")
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&resume, "resume", "", "continue the interrupted run in `RUN_DIR` with its own settings (only --max-iter and --threads may be given)")
-			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg")
+			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg; frames are taken in the numeric order of their names (array-2 before array-10)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; SPEC uses 1e-6), ≥ 0")
 			p.Model.objectiveFlags(fs)
 			fs.IntVar(&p.Optimizer.MaxIter, "max-iter", p.Optimizer.MaxIter, "maximum number of L-BFGS `iterations` (accepted steps), ≥ 1")
@@ -210,6 +213,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	defer r.close()
 	_, stderr := outputs(ctx)
 	warnColour(stderr, "learn", r.ds.set)
+	warnGaps(stderr, "learn", r.ds.set)
 	x0 := make([]float64, r.obj.Dim())
 	if p.Optimizer.Init != "ones" {
 		theta, err := readMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())
@@ -231,6 +235,9 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 
 // resumeLearn continues the run in dir from its checkpoint.
 func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress string) error {
+	if err := checkThreads("--threads", threads); err != nil {
+		return err
+	}
 	od, err := openRunDir(ctx, dir, "gmlg learn --resume", learnSpec)
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
@@ -318,6 +325,7 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	for _, s := range ds.seqs {
 		p.Data.Sequences = append(p.Data.Sequences, len(s.Frames))
 	}
+	p.Data.Gaps = ds.set.Gaps
 	obj, err := newObjective(ds, &p.Model)
 	if err != nil {
 		return nil, err

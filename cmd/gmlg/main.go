@@ -24,9 +24,19 @@
 //
 // A data folder holds frames array-XX.npy (one sequence) or array-SS-TT.npy
 // (several), 2-D [n,n] or 3-D [n,n,n] arrays of any NumPy dtype and order, or
-// grey PNG/JPEG images; --pattern selects other names. Each frame is
+// grey PNG/JPEG images; --pattern selects other names. Frames are taken in
+// the numeric order of their names (array-2 before array-10); two files with
+// the same numbers are an error and missing numbers a warning. Each frame is
 // normalised to unit mass; the first and last frames of a sequence are the
 // poles of the interpolation.
+//
+// # Limits
+//
+// Sizes from flags and file headers (threads, frames, colour bins, grid and
+// image sizes) are checked against fixed limits and against a memory budget
+// before anything is allocated for them: the physical memory, or
+// GMLG_MAX_MEMORY (e.g. GMLG_MAX_MEMORY=64G). See package
+// cmd/gmlg/internal/limits and the README's Limits section.
 //
 // # The run folder
 //

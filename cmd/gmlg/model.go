@@ -9,6 +9,7 @@ import (
 	"runtime"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
@@ -59,7 +60,7 @@ func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
 	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
 	fs.StringVar(&m.Backend, "backend", m.Backend, "sparse Cholesky backend: cholmod, go, dense or auto (= "+kernel.DefaultBackend().Name()+" in this build)")
 	fs.StringVar(&m.Ordering, "ordering", m.Ordering, "fill-reducing ordering: default, natural, amd or nd")
-	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the factorisation backend's threads (BLAS for cholmod); 0 = all cores for Go, 1 BLAS thread")
+	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the factorisation backend's threads (BLAS for cholmod); 0 = all cores for Go, 1 BLAS thread; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU (more is a usage error)")
 }
 
 // objectiveFlags declares the kernel options and those of the objective.
@@ -91,6 +92,9 @@ func (m *modelParams) checkKernel() error {
 		return usagef("--sinkhorn-iters must be at least 1, got %d", m.SinkhornIters)
 	case m.Threads < 0:
 		return usagef("--threads must be ≥ 0, got %d", m.Threads)
+	}
+	if err := checkThreads("--threads", m.Threads); err != nil {
+		return err
 	}
 	if _, err := kernel.ParseScheme(m.Scheme); err != nil {
 		return usagef("--scheme: %v", err)
@@ -220,6 +224,16 @@ func warnColour(w io.Writer, command string, set *frames.Set) {
 	}
 }
 
+// warnGaps prints one warning line per sequence of set whose frame
+// numbers skip values (frames.Set.Gaps): a missing frame shifts the times
+// of the ones after it, which is rarely what was meant.
+func warnGaps(w io.Writer, command string, set *frames.Set) {
+	for _, g := range set.Gaps {
+		fmt.Fprintf(w, "gmlg %s: warning: %s: %s; the frames that are there are taken as evenly spaced in time\n",
+			command, set.Dir, g)
+	}
+}
+
 // fastOptions are fast mode's options. --sinkhorn-iters bounds the
 // iterations of one (warm-started, converged) barycenter solve.
 func (m *modelParams) fastOptions() *learn.FastOptions {
@@ -227,8 +241,12 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 		AdjointGMRES: m.Adjoint == "gmres", Anderson: m.Anderson}, Uncorrected: m.Uncorrected}
 }
 
-// newObjective builds the objective of ds, wrapping errors with a hint.
+// newObjective builds the objective of ds, wrapping errors with a hint,
+// after checking that its estimated memory fits the budget.
 func newObjective(ds *dataset, m *modelParams) (objective, error) {
+	if err := checkObjectiveMemory(ds, m); err != nil {
+		return nil, err
+	}
 	if err := checkHeatT("--t", m.T, m.Steps, ds.set.Dim(), ds.set.Side()); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
@@ -99,7 +98,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	}
 	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
 	if len(recFiles) > 0 {
-		sort.Strings(recFiles)
+		frames.Sort(recFiles)
 		rs, err := frames.LoadFiles(recFiles, &frames.Options{MinFrames: 2})
 		if err != nil {
 			return drawn, err
@@ -234,7 +233,7 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no interp-*.npy files", dir)
 	}
-	sort.Strings(files)
+	frames.Sort(files)
 	var recs [][]float64
 	var shape []int
 	for _, f := range files {

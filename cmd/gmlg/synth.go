@@ -91,6 +91,9 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := p.Model.checkKernel(); err != nil {
 		return err
 	}
+	if err := checkSynthMemory(p); err != nil {
+		return err
+	}
 	if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 2, p.N); err != nil {
 		return err
 	}
