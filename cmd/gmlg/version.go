@@ -17,6 +17,9 @@ func init() {
 		usage:   "",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {
+				if len(args) > 0 {
+					return usagef("unexpected argument %q (version takes none)", args[0])
+				}
 				stdout, _ := outputs(ctx)
 				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", runinfo.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
