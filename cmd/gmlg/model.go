@@ -54,7 +54,7 @@ func defaultModel() modelParams {
 // kernelFlags declares the heat-kernel options (used by every command that
 // builds a kernel).
 func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
-	fs.Float64Var(&m.T, "t", m.T, "diffusion time t of the heat kernel on the unit square/cube (the reference's t_heat = ε/4; blur radius ≈ √(2t) of the side), > 0")
+	fs.Float64Var(&m.T, "t", m.T, "diffusion time t of the heat kernel on the unit square/cube (the reference's t_heat = ε/4; blur radius ≈ √(2t) of the side), > 0 and with (t/steps)·(n−1)²·2d·max(metric) ≤ 1e12 so that the heat matrix stays numerically positive definite")
 	fs.IntVar(&m.Steps, "steps", m.Steps, "implicit time `steps` S of the heat kernel (the reference's k_heat), ≥ 1")
 	fs.StringVar(&m.Scheme, "scheme", m.Scheme, "time scheme of the heat kernel: backward-euler or crank-nicolson")
 	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
