@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 
@@ -13,55 +16,118 @@ import (
 // checkpointName is the checkpoint file of a run folder.
 const checkpointName = "checkpoint.gob"
 
-// checkpointMagic identifies the checkpoint format; bump it when the
-// layout changes.
-const checkpointMagic = "gmlg-checkpoint-1"
+// checkpointMagic is the first line of a learn checkpoint; it names the
+// payload's layout, so bump it when that changes. (Format 1 was a bare gob
+// stream without a checksum.)
+const checkpointMagic = "gmlg-checkpoint-2"
 
 // checkpoint is the complete state of a run: resuming from it continues the
 // optimisation bit for bit as if it had not stopped.
 type checkpoint struct {
-	Magic  string
 	State  *learn.State
 	Done   bool   // the run finished (a convergence test or max-iter)
 	Status string // why it finished
 }
 
-// writeCheckpoint writes ck atomically (gob encoding, exact for float64).
-func writeCheckpoint(path string, ck *checkpoint) error {
-	ck.Magic = checkpointMagic
-	return gobWriteFile(path, ck)
+// errNoCheckpoint is returned, wrapped, by readCheckpointFile for a
+// missing file.
+var errNoCheckpoint = errors.New("no checkpoint")
+
+// sealGob returns the sealed encoding of v under magic: the line magic, the
+// line of the SHA-256 of the payload in lower-case hex, and the payload,
+// the gob encoding of v. The checksum makes a damaged or edited checkpoint
+// an error instead of a resumed run that silently ends elsewhere; every
+// byte of the file is covered, the first two lines by exact comparison.
+func sealGob(magic string, v any) ([]byte, error) {
+	var payload bytes.Buffer
+	if err := gob.NewEncoder(&payload).Encode(v); err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	sum := sha256.Sum256(payload.Bytes())
+	out := make([]byte, 0, len(magic)+2+2*len(sum)+payload.Len())
+	out = append(out, magic...)
+	out = append(out, '\n')
+	out = hex.AppendEncode(out, sum[:])
+	out = append(out, '\n')
+	return append(out, payload.Bytes()...), nil
 }
 
-// gobWriteFile writes the gob encoding of v to path atomically.
-func gobWriteFile(path string, v any) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
+// unsealGob checks data's magic and checksum and decodes its payload into
+// v; errors name path.
+func unsealGob(path string, data []byte, magic string, v any) error {
+	head, rest, ok := bytes.Cut(data, []byte{'\n'})
+	if !ok || string(head) != magic {
+		return fmt.Errorf("%s is not a checkpoint of this version of gmlg (format %s) or is damaged; start the run again", path, magic)
 	}
-	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)
+	sumHex, payload, ok := bytes.Cut(rest, []byte{'\n'})
+	sum := sha256.Sum256(payload)
+	if !ok || string(sumHex) != hex.EncodeToString(sum[:]) {
+		return fmt.Errorf("%s was changed or damaged since gmlg wrote it (its SHA-256 does not match its content)", path)
+	}
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeSealed writes v sealed under magic to path atomically.
+func writeSealed(path, magic string, v any) error {
+	data, err := sealGob(magic, v)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, data, 0o644)
+}
+
+// readCheckpointFile returns the content of the checkpoint file path; a
+// missing file gives an error wrapping errNoCheckpoint.
+func readCheckpointFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w %s", errNoCheckpoint, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	return data, nil
+}
+
+// writeCheckpoint writes ck atomically (gob encoding, exact for float64).
+func writeCheckpoint(path string, ck *checkpoint) error {
+	return writeSealed(path, checkpointMagic, ck)
 }
 
 // readCheckpoint reads and checks a checkpoint.
 func readCheckpoint(path string) (*checkpoint, error) {
-	raw, err := os.ReadFile(path)
+	data, err := readCheckpointFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("no checkpoint: %w", err)
+		return nil, err
 	}
+	return decodeCheckpoint(path, data)
+}
+
+// decodeCheckpoint decodes and checks the content data of the checkpoint
+// file path (named in errors).
+func decodeCheckpoint(path string, data []byte) (*checkpoint, error) {
 	var ck checkpoint
-	if err := gob.NewDecoder(bytes.NewReader(raw)).Decode(&ck); err != nil {
-		return nil, fmt.Errorf("checkpoint %s is corrupt: %v", path, err)
+	if err := unsealGob(path, data, checkpointMagic, &ck); err != nil {
+		return nil, err
 	}
-	if ck.Magic != checkpointMagic {
-		return nil, fmt.Errorf("checkpoint %s: unknown format %q (want %q)", path, ck.Magic, checkpointMagic)
+	if err := checkState(ck.State); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	st := ck.State
+	return &ck, nil
+}
+
+// checkState checks that the lengths of an optimiser state agree.
+func checkState(st *learn.State) error {
 	if st == nil || len(st.X) == 0 || len(st.G) != len(st.X) || len(st.S) != len(st.Y) || len(st.Rho) != len(st.S) || len(st.Losses) != st.Iter {
-		return nil, fmt.Errorf("checkpoint %s is inconsistent", path)
+		return errors.New("inconsistent optimiser state")
 	}
 	for k := range st.S {
 		if len(st.S[k]) != len(st.X) || len(st.Y[k]) != len(st.X) {
-			return nil, fmt.Errorf("checkpoint %s is inconsistent", path)
+			return errors.New("inconsistent optimiser state")
 		}
 	}
-	return &ck, nil
+	return nil
 }

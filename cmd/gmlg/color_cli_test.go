@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	stdcolor "image/color"
 	"image/png"
@@ -14,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -119,23 +122,23 @@ func TestColorLearnResume(t *testing.T) {
 	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "2", "-o", part, data)...); code != 0 {
 		t.Fatalf("colorlearn (first part): exit %d: %s", code, msg)
 	}
-	// A run directory in use by another process is refused.
-	lock := filepath.Join(part, "lock")
-	if err := os.WriteFile(lock, []byte("12345\n"), 0o644); err != nil {
+	// A run directory in use (here held by the test itself) is refused.
+	held, err := rundir.Open(part, []rundir.Spec{colorLearnSpec}, rundir.Options{Holder: "gmlg test"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-resume", "-o", part, data)...); code != 1 || !strings.Contains(msg, "12345") {
-		t.Errorf("locked run directory: exit %d (%s), want 1 and the other process id", code, msg)
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "3", "-q"); code != 1 || !strings.Contains(msg, fmt.Sprintf("process %d", os.Getpid())) {
+		t.Errorf("locked run directory: exit %d (%s), want 1 and the holder's process id", code, msg)
 	}
-	if err := os.Remove(lock); err != nil {
+	if err := held.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// A second start without -resume must refuse to overwrite the run.
 	if code, _ := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-o", part, data)...); code != 1 {
 		t.Errorf("restart without -resume: exit %d, want 1", code)
 	}
-	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-resume", "-o", part, data)...); code != 0 {
-		t.Fatalf("colorlearn -resume: exit %d: %s", code, msg)
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "3", "-q"); code != 0 {
+		t.Fatalf("colorlearn --resume: exit %d: %s", code, msg)
 	}
 	m2 := colorTestNpy(t, filepath.Join(part, "metric.npy"))
 	for i := range m.Data {
@@ -145,12 +148,13 @@ func TestColorLearnResume(t *testing.T) {
 	}
 	// Resuming a finished run only writes the final snapshot (here the
 	// existing one at iteration 3 is kept; remove it to see it rewritten).
+	// --resume alone keeps the run's own iteration count, now 3.
 	snap := filepath.Join(part, "metric-0003.npy")
 	if err := os.Remove(snap); err != nil {
 		t.Fatal(err)
 	}
-	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-resume", "-o", part, data)...); code != 0 {
-		t.Fatalf("colorlearn -resume of a finished run: exit %d: %s", code, msg)
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-q"); code != 0 {
+		t.Fatalf("colorlearn --resume of a finished run: exit %d: %s", code, msg)
 	}
 	m3 := colorTestNpy(t, snap)
 	for i := range m.Data {
@@ -158,10 +162,9 @@ func TestColorLearnResume(t *testing.T) {
 			t.Fatalf("re-written snapshot metric[%d] = %v, want %v", i, m3.Data[i], m.Data[i])
 		}
 	}
-	// Resuming with different settings is refused.
-	if code, msg := colorTestRun(t, "colorlearn", "-n", "4", "-t", "2e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01", "-iters", "4",
-		"-resume", "-q", "-o", part, data); code != 1 || !strings.Contains(msg, "differ") {
-		t.Errorf("resume with another t: exit %d (%s), want 1 and a message about differing settings", code, msg)
+	// Resuming with different settings is a usage error naming them.
+	if code, msg := colorTestRun(t, "colorlearn", "-t", "2e-2", "-iters", "4", "--resume", part, "-q"); code != 2 || !strings.Contains(msg, "--t cannot") {
+		t.Errorf("resume with another t: exit %d (%s), want 2 and a message naming --t", code, msg)
 	}
 
 	// sunset with the learned metric, prolonged 4 → 7.
@@ -347,7 +350,7 @@ func TestColorBadInput(t *testing.T) {
 	if err := os.MkdirAll(badMetric, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(badMetric, "params.json"), []byte(`{"n": 4, "t_heat": 0.01, "k_heat": 3, "L": 10}`), 0o644); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(badMetric, "params.json"), map[string]any{"command": "colorlearn", "n": 4, "t_heat": 0.01, "k_heat": 3, "L": 10}); err != nil {
 		t.Fatal(err)
 	}
 	if err := npyfile.WriteFile(filepath.Join(badMetric, "metric.npy"), &npyfile.Array{Shape: []int{3, 27}, Data: make([]float64, 81)}, nil); err != nil {
@@ -363,7 +366,9 @@ func TestColorBadInput(t *testing.T) {
 		{"colorlearn missing dir", []string{"colorlearn", "-q", filepath.Join(tmp, "nope")}, 1, "no such file"},
 		{"colorlearn too few images", []string{"colorlearn", "-q", "-o", filepath.Join(tmp, "o1"), two}, 1, "at least 3 images"},
 		{"colorlearn n=1", []string{"colorlearn", "-n", "1", two}, 2, "-n"},
-		{"colorlearn resume without checkpoint", []string{"colorlearn", "-q", "-resume", "-o", filepath.Join(tmp, "o2"), two}, 1, ""},
+		{"colorlearn resume without checkpoint", []string{"colorlearn", "-q", "--resume", filepath.Join(tmp, "o2")}, 1, "not a colorlearn run folder"},
+		{"colorlearn resume with a folder", []string{"colorlearn", "--resume", filepath.Join(tmp, "o2"), two}, 2, "do not also give DIR"},
+		{"colorlearn resume with -o", []string{"colorlearn", "--resume", filepath.Join(tmp, "o2"), "-o", two}, 2, "-o cannot be given with --resume"},
 		{"colorlearn bad flag", []string{"colorlearn", "-bogus", two}, 2, ""},
 		{"colorlearn fast with -store", []string{"colorlearn", "-mode", "fast", "-store", two}, 2, "exact mode only"},
 		{"colorlearn unknown mode", []string{"colorlearn", "-mode", "quick", two}, 2, "unknown mode"},

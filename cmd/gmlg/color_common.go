@@ -5,9 +5,6 @@ package main
 // of the other subcommands.
 
 import (
-	"bytes"
-	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -22,6 +19,7 @@ import (
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -83,6 +81,8 @@ type colorLearnParams struct {
 	// -polish.
 	Polish      int `json:"polish,omitempty"`
 	PolishEvery int `json:"polish_every,omitempty"`
+	// ExactEvery is fast mode's -exact-every, which --resume reads back.
+	ExactEvery int `json:"exact_every,omitempty"`
 }
 
 // colorListImages returns the files of dir matching pattern in the numeric
@@ -191,14 +191,21 @@ func colorThumb(img image.Image, maxW int) *image.NRGBA {
 	return out
 }
 
-// colorSaveCheckpoint writes the optimiser state atomically (gob keeps
-// float64 values exact).
+// colorCheckpointMagic is the first line of a colorlearn checkpoint (see
+// sealGob); it names the layout of colorFastCheckpoint, so bump it when
+// that changes. (The first format was a bare gob stream without a
+// checksum.)
+const colorCheckpointMagic = "gmlg-colorlearn-checkpoint-2"
+
+// colorSaveCheckpoint writes the optimiser state of an exact-mode run
+// atomically (gob keeps float64 values exact), as a colorFastCheckpoint of
+// level −1.
 func colorSaveCheckpoint(path string, st *learn.State) error {
-	return gobWriteFile(path, st)
+	return writeSealed(path, colorCheckpointMagic, &colorFastCheckpoint{Level: -1, State: st})
 }
 
-// colorLoadCheckpoint reads a state written by colorSaveCheckpoint. A
-// missing file gives (nil, nil).
+// colorLoadCheckpoint returns the optimiser state of a colorlearn
+// checkpoint of either mode. A missing file gives (nil, nil).
 func colorLoadCheckpoint(path string) (*learn.State, error) {
 	ck, err := colorLoadAnyCheckpoint(path)
 	if ck == nil {
@@ -207,27 +214,39 @@ func colorLoadCheckpoint(path string) (*learn.State, error) {
 	return ck.State, nil
 }
 
-// colorLoadAnyCheckpoint reads the checkpoint of a run of either mode:
-// an exact-mode one (a bare learn.State, returned with Level −1) or a
-// fast-mode colorFastCheckpoint. A missing file gives (nil, nil).
+// colorLoadAnyCheckpoint reads the checkpoint of a run of either mode
+// (exact mode's has Level −1) and checks its checksum and the lengths of
+// its states. A missing file gives (nil, nil).
 func colorLoadAnyCheckpoint(path string) (*colorFastCheckpoint, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	data, err := readCheckpointFile(path)
+	if errors.Is(err, errNoCheckpoint) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	st := new(learn.State)
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(st); err != nil {
-		// A fast-mode checkpoint wraps the state with its level.
-		ck := new(colorFastCheckpoint)
-		if err2 := gob.NewDecoder(bytes.NewReader(data)).Decode(ck); err2 != nil || ck.State == nil {
-			return nil, fmt.Errorf("decode checkpoint %s: %w", path, err)
-		}
-		return ck, nil
+	return colorDecodeCheckpoint(path, data)
+}
+
+// colorDecodeCheckpoint decodes and checks the content data of the
+// colorlearn checkpoint file path (named in errors).
+func colorDecodeCheckpoint(path string, data []byte) (*colorFastCheckpoint, error) {
+	ck := new(colorFastCheckpoint)
+	if err := unsealGob(path, data, colorCheckpointMagic, ck); err != nil {
+		return nil, err
 	}
-	return &colorFastCheckpoint{Level: -1, State: st}, nil
+	if err := checkState(ck.State); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	if ck.PolishBest != nil {
+		if err := checkState(ck.PolishBest); err != nil {
+			return nil, fmt.Errorf("checkpoint %s: polish start: %w", path, err)
+		}
+	}
+	if ck.Level < -1 {
+		return nil, fmt.Errorf("checkpoint %s: level %d", path, ck.Level)
+	}
+	return ck, nil
 }
 
 // colorMetricPicture draws the three axes of a [3,N] metric.
@@ -239,15 +258,15 @@ func colorMetricPicture(metric []float64, n int, title string) (image.Image, err
 	return render.HeatMaps(panels, &render.HeatMapOptions{Title: title, Size: 240})
 }
 
-// colorReadParams reads the params.json of a colorlearn run.
+// colorReadParams reads the params.json of a colorlearn run, checking its
+// checksum and that colorlearn wrote it.
 func colorReadParams(path string) (*colorLearnParams, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	p := new(colorLearnParams)
+	if err := runinfo.ReadChecked(path, p); err != nil {
 		return nil, err
 	}
-	p := new(colorLearnParams)
-	if err := json.Unmarshal(data, p); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+	if p.Command != "colorlearn" {
+		return nil, fmt.Errorf("%s was not written by gmlg colorlearn (command %q)", path, p.Command)
 	}
 	return p, nil
 }

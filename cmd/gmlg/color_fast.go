@@ -31,8 +31,8 @@ const colorLinesearchFile = "linesearch.tsv"
 // colorResultFile is the summary a finished fast-mode run writes.
 const colorResultFile = "result.json"
 
-// colorFastCheckpoint is fast mode's checkpoint: the coarse-to-fine level
-// and the optimiser's state on it.
+// colorFastCheckpoint is colorlearn's checkpoint: the coarse-to-fine level
+// of a fast-mode run (−1 in exact mode) and the optimiser's state on it.
 type colorFastCheckpoint struct {
 	Level int
 	State *learn.State
@@ -88,26 +88,26 @@ type colorLevelSummary struct {
 func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, hists [][]float64, params *colorLearnParams, heat kernel.HeatOptions, ckptPath string, logw io.Writer) error {
 	n := params.Bins
 	var resume *learn.CoarseToFineCheckpoint
-	if o.resume {
-		if _, err := os.Stat(ckptPath); err != nil {
-			return fmt.Errorf("-resume: no checkpoint %s", ckptPath)
-		}
+	if o.resume != "" {
 		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params); err != nil {
 			return err
 		}
 		ck, err := colorLoadAnyCheckpoint(ckptPath)
 		if err != nil {
-			return err
+			return fmt.Errorf("--resume: %w", err)
 		}
-		if ck == nil || ck.Level < 0 {
-			return fmt.Errorf("-resume: %s is not a fast-mode checkpoint", ckptPath)
+		if ck == nil {
+			return fmt.Errorf("--resume: no checkpoint %s", ckptPath)
+		}
+		if ck.Level < 0 {
+			return fmt.Errorf("--resume: %s is not a fast-mode checkpoint", ckptPath)
 		}
 		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State, PolishBest: ck.PolishBest, PolishBestF: ck.PolishBestF}
 		fmt.Fprintf(logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", o.out, ck.Level, ck.State.Iter, ck.State.F)
 	} else if _, err := os.Stat(ckptPath); err == nil {
-		return fmt.Errorf("%s already holds a run (%s); use -resume or another -o", o.out, colorCheckpointFile)
+		return fmt.Errorf("%s already holds a run (%s); continue it with --resume %s or choose another -o", o.out, colorCheckpointFile, quoteArg(o.out))
 	}
-	if err := runinfo.WriteJSON(filepath.Join(o.out, colorParamsFile), params); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), params); err != nil {
 		return err
 	}
 	sched := make([]learn.Level, 0, o.coarse+1)
@@ -271,7 +271,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	res, err := learn.CoarseToFine(ctx, g, []learn.Sequence{{Frames: hists}}, &cfg, set)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted; checkpoint saved, continue with -resume: %w", err)
+			return colorInterrupted(o.out, ckptPath)
 		}
 		return err
 	}
@@ -347,14 +347,14 @@ func colorPolishIteration(o *colorLearnOptions, p *learn.Progress, n int, hists 
 	return nil
 }
 
-// testHookColorIteration, when set by a test, is called after each fast
-// level iteration's checkpoint; an error stops the run there (as Ctrl-C
-// would, with context.Canceled).
+// testHookColorIteration, when set by a test, is called after each
+// iteration's checkpoint with its level (−1 in exact mode); an error stops
+// the run there (as Ctrl-C would, with context.Canceled).
 var testHookColorIteration func(level, iter int) error
 
 // colorSaveFastCheckpoint writes a fast-mode checkpoint atomically.
 func colorSaveFastCheckpoint(path string, ck *colorFastCheckpoint) error {
-	return gobWriteFile(path, ck)
+	return writeSealed(path, colorCheckpointMagic, ck)
 }
 
 // colorAppendTSV opens path for appending (a resumed run continues the

@@ -107,13 +107,12 @@ func TestColorLearnFast(t *testing.T) {
 	if code, _ := colorTestRun(t, append(common, "-iters", "4", "-o", part, data)...); code != 1 {
 		t.Errorf("restart without -resume: exit %d, want 1", code)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "-mode", "exact", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-iters", "4", "-resume", "-q", "-o", part, data); code != 1 || !strings.Contains(msg, "differ") {
-		t.Errorf("resume of a fast run in exact mode: exit %d (%s), want 1 and a message about differing settings", code, msg)
+	if code, msg := colorTestRun(t, "colorlearn", "-mode", "exact", "-iters", "4", "--resume", part, "-q"); code != 2 || !strings.Contains(msg, "--mode cannot") {
+		t.Errorf("resume of a fast run in exact mode: exit %d (%s), want 2 and a message naming --mode", code, msg)
 	}
 	// Resumed with the other solvers and without the objective's correction
 	// (they do not change the model).
-	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-resume", "-adjoint", "fixed-point", "-anderson", "0", "-uncorrected", "-o", part, data)...); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "4", "-adjoint", "fixed-point", "-anderson", "0", "-uncorrected", "-q"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
 	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 || !p.Uncorrected {
@@ -197,10 +196,10 @@ func TestColorLearnFastPolish(t *testing.T) {
 	}
 	// Resuming from the polish's last checkpoint: nothing left to do but
 	// the final snapshot; with another -polish the settings differ.
-	if code, msg := colorTestRun(t, append(args, "-polish", "4", "-resume", "-o", out, data)...); code != 1 || !strings.Contains(msg, "differ") {
-		t.Errorf("resume with another -polish: exit %d (%s), want 1 and a message about differing settings", code, msg)
+	if code, msg := colorTestRun(t, "colorlearn", "-polish", "4", "--resume", out, "-q"); code != 2 || !strings.Contains(msg, "--polish cannot") {
+		t.Errorf("resume with another -polish: exit %d (%s), want 2 and a message naming --polish", code, msg)
 	}
-	if code, msg := colorTestRun(t, append(args, "-polish", "3", "-resume", "-o", out, data)...); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "-q"); code != 0 {
 		t.Fatalf("resume of the polish: exit %d: %s", code, msg)
 	}
 	res2 := colorTestResult(t, out)
@@ -232,8 +231,8 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	}
 	code, msg := colorTestRun(t, args...)
 	testHookColorIteration = nil
-	if code == 0 || !strings.Contains(msg, "-resume") {
-		t.Fatalf("interrupted run: exit %d (%s), want a failure that points to -resume", code, msg)
+	if code != 130 || !strings.Contains(msg, resumeCommand("colorlearn", out)) {
+		t.Fatalf("interrupted run: exit %d (%s), want 130 and the command that resumes it", code, msg)
 	}
 	ck, err := colorLoadAnyCheckpoint(filepath.Join(out, colorCheckpointFile))
 	if err != nil {
@@ -247,7 +246,7 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 		t.Fatalf("checkpoint: level %d, iteration %d, polish best %v (F %.17g); want level 1, iteration 4, the best score's iterate %d (%.17g)",
 			ck.Level, ck.State.Iter, ck.PolishBest != nil, ck.PolishBestF, bestIter, bestF)
 	}
-	if code, msg := colorTestRun(t, append(args[:len(args)-3:len(args)-3], "-resume", "-o", out, data)...); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "-q"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
 	res := colorTestResult(t, out)

@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
@@ -40,6 +39,7 @@ const (
 // colorLearnOptions are colorlearn's flags.
 type colorLearnOptions struct {
 	out           string
+	force         bool
 	pattern       string
 	bins          int
 	dropSaturated bool
@@ -51,7 +51,7 @@ type colorLearnOptions struct {
 	lambdaS       float64
 	iters         int
 	saveEvery     int
-	resume        bool
+	resume        string // the run folder to continue, or ""
 	backend       string
 	store         bool
 	serial        bool
@@ -71,7 +71,7 @@ func init() {
 	register(&command{
 		name:    "colorlearn",
 		summary: "learn the colour metric of a time-lapse (a folder of images) in RGB space",
-		usage: `[options] DIR
+		usage: `[options] DIR | --resume RUN_DIR [--iters K]
 
 Computes the RGB histogram of every image of DIR (names matching -pattern,
 in the numeric order of their names: frame-2 before frame-10) at n bins per
@@ -92,13 +92,25 @@ rewritten every iteration),
 metric-XXXX.png (per-axis heat maps), hists-XXXX.png (observed histograms
 above their reconstructions), loss.npy and loss.png (rewritten every
 iteration) and checkpoint.gob (the optimiser state, every iteration).
--resume continues an interrupted run from its checkpoint; the result is the
-same as an uninterrupted run. Interrupting (Ctrl-C) saves a checkpoint.
-The final point always gets its snapshot, so -resume with -iters equal to
-the checkpoint's iteration just writes the pictures of that point.`,
+params.json and checkpoint.gob carry a SHA-256 checksum: a file changed
+or damaged since colorlearn wrote it is refused, never used. A folder that
+is not empty is refused unless --force, which replaces a previous gmlg
+output there as a whole and never a file that gmlg did not write; a
+folder that another gmlg process is writing is refused, naming it.
+
+Interrupting (Ctrl-C) saves a checkpoint and prints the command that
+continues the run: --resume RUN_DIR reads every setting from the run's
+params.json (its images, mode and iteration count included), and only
+--iters (a new total), -q, --serial, --store and fast mode's --adjoint,
+--anderson and --uncorrected may be given with it; any other option is a
+usage error. The result is the same as an uninterrupted run's (in fast
+mode close to it: the Sinkhorn warm start restarts cold). The final point
+always gets its snapshot, so --resume with --iters equal to the
+checkpoint's iteration just writes the pictures of that point.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorLearnOptions{}
 			fs.StringVar(&o.out, "o", "colorlearn-out", "run `directory` for the results")
+			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
 			fs.StringVar(&o.pattern, "pattern", "*.png", "file name `glob` of the images inside DIR")
 			fs.IntVar(&o.bins, "n", colorPresetBins, "histogram `bins` per channel (N = n³), at most "+fmt.Sprint(limits.MaxBins))
 			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
@@ -110,7 +122,7 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.Float64Var(&o.lambdaS, "lambda-s", colorPresetLambdaS, "weight of the smoothness regulariser")
 			fs.IntVar(&o.iters, "iters", colorPresetIters, "L-BFGS `iterations` (in all, counting a resumed run's)")
 			fs.IntVar(&o.saveEvery, "save-every", colorPresetSaveEvery, "write metric and histogram snapshots every `k` iterations (and at 1 and the end)")
-			fs.BoolVar(&o.resume, "resume", false, "continue from the run directory's checkpoint")
+			fs.StringVar(&o.resume, "resume", "", "continue the run in `RUN_DIR` from its checkpoint, with all of its own settings (see above for the options that may be given with it)")
 			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
 			fs.BoolVar(&o.store, "store", false, "exact mode: keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
 			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
@@ -125,17 +137,89 @@ the checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every -exact-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
-				if len(args) != 1 {
-					return usagef("want exactly one image directory, got %d arguments", len(args))
+				dir, err := colorLearnArgs(fs, o, args)
+				if err != nil {
+					return err
 				}
 				_, logw := outputs(ctx)
 				if o.quiet {
 					logw = io.Discard
 				}
-				return colorLearn(ctx, args[0], o, logw)
+				return colorLearn(ctx, dir, o, logw)
 			}
 		},
 	})
+}
+
+// colorResumeFlags are the flags that colorlearn --resume accepts: the
+// iteration count, how the work is spread and stored, the progress output
+// and fast mode's solvers, none of which change the model (see
+// checkResumeFlags).
+var colorResumeFlags = []string{"iters", "q", "serial", "store", "adjoint", "anderson", "uncorrected"}
+
+// colorLearnArgs checks colorlearn's positional arguments and returns the
+// image folder: the one given, or with --resume the run's own, after
+// setting o to the run's settings.
+func colorLearnArgs(fs *flag.FlagSet, o *colorLearnOptions, args []string) (string, error) {
+	if o.resume == "" {
+		if len(args) != 1 {
+			return "", usagef("want exactly one image directory, got %d arguments", len(args))
+		}
+		return args[0], nil
+	}
+	if len(args) > 0 {
+		return "", usagef("--resume continues RUN_DIR with its own images; do not also give DIR (%q)", args[0])
+	}
+	if err := checkResumeFlags(fs, colorResumeFlags); err != nil {
+		return "", err
+	}
+	return colorResumeOptions(o, flagsGiven(fs))
+}
+
+// colorResumeOptions sets o to the settings recorded in the params.json of
+// the run o.resume, except those of the flags in given (which
+// checkResumeFlags allowed), and returns the run's image folder.
+func colorResumeOptions(o *colorLearnOptions, given map[string]bool) (string, error) {
+	p, err := colorReadParams(filepath.Join(o.resume, colorParamsFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("--resume: %s is not a colorlearn run folder: %w", o.resume, err)
+		}
+		return "", fmt.Errorf("--resume: %w", err)
+	}
+	if err := o.loss.Set(p.Loss); err != nil {
+		return "", fmt.Errorf("--resume: %s: %w", filepath.Join(o.resume, colorParamsFile), err)
+	}
+	o.out = o.resume
+	o.pattern, o.bins, o.dropSaturated = p.Pattern, p.Bins, p.DropSaturated
+	o.t, o.steps, o.L = p.THeat, p.KHeat, p.L
+	o.lambdaC, o.lambdaS, o.saveEvery = p.LambdaC, p.LambdaS, p.SaveEvery
+	o.backend, o.mode = p.Backend, colorMode(p.Mode)
+	o.tol, o.coarse, o.coarseIters = p.Tol, p.Coarse, p.CoarseIters
+	o.polish, o.exactEvery = p.Polish, p.ExactEvery
+	if !given["iters"] {
+		o.iters = p.MaxIter
+	}
+	if !given["adjoint"] {
+		o.adjoint = colorAdjoint(p)
+	}
+	if !given["anderson"] {
+		o.anderson = p.Anderson
+	}
+	if !given["uncorrected"] {
+		o.uncorrected = p.Uncorrected
+	}
+	return p.Input, nil
+}
+
+// colorInterrupted is the error of a run stopped by Ctrl-C (exit status
+// 130): it gives the command that continues the run when a checkpoint was
+// saved.
+func colorInterrupted(out, ckpt string) error {
+	if _, err := os.Stat(ckpt); err != nil {
+		return exitError{fmt.Errorf("interrupted before the first checkpoint; nothing to resume (start again with --force)"), 130}
+	}
+	return exitError{fmt.Errorf("interrupted; checkpoint saved. Resume with:\n  %s", resumeCommand("colorlearn", out)), 130}
 }
 
 // colorLearn runs colorlearn.
@@ -210,14 +294,18 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	for i, f := range files {
 		names[i] = filepath.Base(f)
 	}
+	input := dir // absolute, so that --resume finds the images from any folder
+	if abs, err := filepath.Abs(dir); err == nil {
+		input = abs
+	}
 	params := colorLearnParams{
-		Command: "colorlearn", Version: runinfo.Version(), Input: dir, Pattern: o.pattern, Files: names,
+		Command: "colorlearn", Version: runinfo.Version(), Input: input, Pattern: o.pattern, Files: names,
 		DataSHA256: sum, Bins: n, N: g.N(), Dim: 3, Alpha: kernel.GridAlpha(n), DropSaturated: o.dropSaturated,
 		THeat: o.t, KHeat: o.steps, L: o.L, Loss: o.loss.String(), LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend.Name(), Mode: o.mode,
 	}
 	if o.mode == "fast" {
-		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
+		params.Tol, params.Coarse, params.CoarseIters, params.ExactEvery = o.tol, o.coarse, o.coarseIters, o.exactEvery
 		if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
 			return err
 		}
@@ -234,14 +322,11 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 			}
 		}
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
-	}
-	unlock, err := colorLock(o.out)
+	od, err := takeColorRunDir(ctx, o)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer od.Close()
 	ckpt := filepath.Join(o.out, colorCheckpointFile)
 	memory := kernel.Recompute
 	if o.store {
@@ -251,22 +336,11 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	if o.mode == "fast" {
 		return colorLearnFast(ctx, o, g, hists, &params, heat, ckpt, logw)
 	}
-	var resume *learn.State
-	if o.resume {
-		if resume, err = colorLoadCheckpoint(ckpt); err != nil {
-			return err
-		}
-		if resume == nil {
-			return fmt.Errorf("-resume: no checkpoint %s", ckpt)
-		}
-		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), &params); err != nil {
-			return err
-		}
-		fmt.Fprintf(logw, "resuming %s at iteration %d (F = %.6g)\n", o.out, resume.Iter, resume.F)
-	} else if _, err := os.Stat(ckpt); err == nil {
-		return fmt.Errorf("%s already holds a run (%s); use -resume or another -o", o.out, colorCheckpointFile)
+	resume, err := colorResumeState(o, ckpt, &params, logw)
+	if err != nil {
+		return err
 	}
-	if err := runinfo.WriteJSON(filepath.Join(o.out, colorParamsFile), params); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), params); err != nil {
 		return err
 	}
 
@@ -299,6 +373,11 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := colorSaveCheckpoint(ckpt, p.State); err != nil {
 			return err
 		}
+		if testHookColorIteration != nil {
+			if err := testHookColorIteration(-1, p.Iter); err != nil {
+				return err
+			}
+		}
 		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
 			return err
 		}
@@ -315,7 +394,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted; checkpoint saved, continue with -resume: %w", err)
+			return colorInterrupted(o.out, ckpt)
 		}
 		return err
 	}
@@ -392,18 +471,50 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 	return colorSavePNG(filepath.Join(dir, "hists-"+tag+".png"), pic2)
 }
 
-// colorCheckResume makes sure a resumed run has the same settings.
+// colorResumeState returns the checkpoint's state of the exact-mode run
+// that --resume continues (nil without --resume), after checking that the
+// run's images and settings are those of params; without --resume it
+// refuses a folder that already holds a run.
+func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParams, logw io.Writer) (*learn.State, error) {
+	if o.resume == "" {
+		if _, err := os.Stat(ckpt); err == nil {
+			return nil, fmt.Errorf("%s already holds a run (%s); continue it with --resume %s or choose another -o", o.out, colorCheckpointFile, quoteArg(o.out))
+		}
+		return nil, nil
+	}
+	ck, err := colorLoadAnyCheckpoint(ckpt)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	if ck == nil {
+		return nil, fmt.Errorf("--resume: no checkpoint %s", ckpt)
+	}
+	if ck.Level != -1 {
+		return nil, fmt.Errorf("--resume: %s is not an exact-mode checkpoint", ckpt)
+	}
+	if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(logw, "resuming %s at iteration %d (F = %.6g)\n", o.out, ck.State.Iter, ck.State.F)
+	return ck.State, nil
+}
+
+// colorCheckResume makes sure that a resumed run's images, and the
+// settings read back from its params.json, are those it started with.
 func colorCheckResume(path string, p *colorLearnParams) error {
 	old, err := colorReadParams(path)
 	if err != nil {
-		return fmt.Errorf("-resume: %w", err)
+		return fmt.Errorf("--resume: %w", err)
 	}
-	if old.DataSHA256 != p.DataSHA256 || old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
+	if old.DataSHA256 != p.DataSHA256 {
+		return fmt.Errorf("--resume: the images in %s changed since the run started (checksum %s, now %s)", p.Input, old.DataSHA256, p.DataSHA256)
+	}
+	if old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
 		old.L != p.L || old.Loss != p.Loss || old.LambdaC != p.LambdaC || old.LambdaS != p.LambdaS ||
 		old.DropSaturated != p.DropSaturated || colorMode(old.Mode) != colorMode(p.Mode) ||
 		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters ||
 		old.Polish != p.Polish || old.PolishEvery != p.PolishEvery {
-		return fmt.Errorf("-resume: the data or settings differ from those of %s", path)
+		return fmt.Errorf("--resume: the settings differ from those of %s", path)
 	}
 	return nil
 }
@@ -445,25 +556,4 @@ func colorHistComparison(obs, recs [][]float64, n int, title string) (image.Imag
 		return nil, err
 	}
 	return colorStack(colorLabel(title, top.Bounds().Dx()), top, bottom), nil
-}
-
-// colorLock makes sure that only one colorlearn writes into dir: it creates
-// dir/lock exclusively (holding the process id) and returns the function
-// that removes it. A lock left by a killed process must be removed by hand.
-func colorLock(dir string) (func(), error) {
-	path := filepath.Join(dir, "lock")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			pid, _ := os.ReadFile(path)
-			return nil, fmt.Errorf("%s is in use by another colorlearn (process %s); if none is running, remove %s",
-				dir, strings.TrimSpace(string(pid)), path)
-		}
-		return nil, err
-	}
-	fmt.Fprintf(f, "%d\n", os.Getpid())
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	return func() { os.Remove(path) }, nil
 }

@@ -119,7 +119,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		return err
 	}
 	defer od.Close()
-	if err := runinfo.WriteJSON(filepath.Join(o.out, "params.json"), map[string]any{
+	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), map[string]any{
 		"command": "transfer", "version": runinfo.Version(), "target": targetPath, "sources": sources,
 		"n": o.bins, "L": o.L, "gamma": gamma, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral,
 		"interpolate": o.interpolate,

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
@@ -79,8 +78,9 @@ var learnOutputs = []string{
 	"metric.npy", "metric.png", "metric-*.npy", "metric-*.png", "metric-vs-truth.png", "rec-*.npy", "recs.png", "recs-*.png",
 }
 
-// Flags that --resume accepts (they do not change the result).
-var resumeFlags = map[string]bool{"resume": true, "max-iter": true, "threads": true, "progress": true}
+// learnResumeFlags are the flags that --resume accepts: they do not change
+// the result (see checkResumeFlags).
+var learnResumeFlags = []string{"max-iter", "threads", "progress"}
 
 func init() {
 	register(&command{
@@ -93,7 +93,7 @@ func init() {
 			var force bool
 			outFlag(fs, &out, "run", "run `folder` to write")
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
-			fs.StringVar(&resume, "resume", "", "continue the interrupted run in `RUN_DIR` with its own settings (only --max-iter and --threads may be given)")
+			fs.StringVar(&resume, "resume", "", "continue the run in `RUN_DIR` with all of its own settings (only --max-iter, --threads and --progress may be given)")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg; frames are taken in the numeric order of their names (array-2 before array-10)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; SPEC uses 1e-6), ≥ 0")
 			p.Model.objectiveFlags(fs)
@@ -108,8 +108,7 @@ func init() {
 			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", 10, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultSchedule), ≥ 1")
 			fs.StringVar(&progress, "progress", "auto", "progress display: bar (on a terminal), log (structured lines on stderr), none, or auto (bar on a terminal, log otherwise)")
 			return func(ctx context.Context, args []string) error {
-				set := map[string]bool{}
-				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				set := flagsGiven(fs)
 				switch progress {
 				case "auto", "bar", "log", "none":
 				default:
@@ -119,15 +118,8 @@ func init() {
 					if len(args) > 0 {
 						return usagef("--resume continues RUN_DIR with its own data; do not also give DIR (%q)", args[0])
 					}
-					var bad []string
-					for name := range set {
-						if !resumeFlags[name] {
-							bad = append(bad, "--"+name)
-						}
-					}
-					if len(bad) > 0 {
-						sort.Strings(bad)
-						return usagef("%v cannot be changed when resuming (the run's params.json sets them); only --max-iter and --threads can", bad)
+					if err := checkResumeFlags(fs, learnResumeFlags); err != nil {
+						return err
 					}
 					maxIter := 0
 					if set["max-iter"] {
@@ -243,13 +235,12 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		return fmt.Errorf("--resume: %w", err)
 	}
 	defer od.Close()
-	raw, err := os.ReadFile(filepath.Join(dir, "params.json"))
-	if err != nil {
-		return fmt.Errorf("--resume: %s is not a run folder: %w", dir, err)
-	}
 	var p learnParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
+	if err := runinfo.ReadChecked(filepath.Join(dir, "params.json"), &p); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("--resume: %s is not a run folder: %w", dir, err)
+		}
+		return fmt.Errorf("--resume: %w", err)
 	}
 	if p.Command != "learn" {
 		return fmt.Errorf("--resume: %s was not written by gmlg learn", filepath.Join(dir, "params.json"))
@@ -352,7 +343,7 @@ func (r *learnRun) close() {
 // folder as it goes.
 func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.State, fresh bool) error {
 	stdout, stderr := outputs(ctx)
-	if err := runinfo.WriteJSON(filepath.Join(r.dir, "params.json"), r.p); err != nil {
+	if err := runinfo.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
 		return err
 	}
 	var err error
@@ -443,12 +434,12 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		}
 		if ctx.Err() != nil {
 			r.log.Info("interrupted", "iter", res.State.Iter, "evals", res.State.Evals, "f", res.State.F)
-			return exitError{fmt.Errorf("interrupted at iteration %d; checkpoint saved. Resume with:\n  gmlg learn --resume %s",
-				res.State.Iter, quoteArg(r.dir)), 130}
+			return exitError{fmt.Errorf("interrupted at iteration %d; checkpoint saved. Resume with:\n  %s",
+				res.State.Iter, resumeCommand("learn", r.dir)), 130}
 		}
 		r.log.Error("failed", "iter", res.State.Iter, "err", err)
-		return fmt.Errorf("%w\n(the state at iteration %d is saved; after fixing the cause, continue with gmlg learn --resume %s)",
-			evalHint(err), res.State.Iter, quoteArg(r.dir))
+		return fmt.Errorf("%w\n(the state at iteration %d is saved; after fixing the cause, continue with %s)",
+			evalHint(err), res.State.Iter, resumeCommand("learn", r.dir))
 	}
 	if err := r.finish(res); err != nil {
 		return err

@@ -243,12 +243,8 @@ func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
 func printDefaults(fs *flag.FlagSet) {
 	w := fs.Output()
 	fs.VisitAll(func(f *flag.Flag) {
-		dash := "--"
-		if f.Name == "o" || f.Name == "h" {
-			dash = "-"
-		}
 		typ, usage := flag.UnquoteUsage(f)
-		line := "  " + dash + f.Name
+		line := "  " + flagName(f.Name)
 		if typ != "" {
 			line += " " + typ
 		}

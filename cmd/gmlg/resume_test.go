@@ -68,7 +68,8 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	code, _, errs := gmlg(t, ctx, learnArgs(data, cut, "--max-iter", "6", "--save-every", "5")...)
 	testHookIteration = nil
 	cancel()
-	if code != 130 || !strings.Contains(errs, "interrupted at iteration 2") || !strings.Contains(errs, "gmlg learn --resume "+cut) {
+	if code != 130 || !strings.Contains(errs, "interrupted at iteration 2") || !strings.Contains(errs, resumeCommand("learn", cut)) ||
+		!strings.Contains(errs, quoteArg(os.Args[0])+" learn --resume ") {
 		t.Fatalf("interrupted run: exit %d, stderr:\n%s", code, errs)
 	}
 	ck, err := readCheckpoint(filepath.Join(cut, checkpointName))
@@ -78,6 +79,19 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	// --resume refuses changed settings, then continues.
 	if code, _, errs := gmlg(t, context.Background(), "learn", "--resume", cut, "--t", "1"); code != 2 || !strings.Contains(errs, "--t") {
 		t.Errorf("resume with --t: exit %d, %s", code, errs)
+	}
+	// The refusal spells each flag as the help does.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", filepath.Join(tmp, "elsewhere")}, "-o cannot be given with --resume"},
+		{[]string{"--force", "--lambda-s", "1", "--threads", "1"}, "--force, --lambda-s cannot be given"},
+	} {
+		code, _, errs := gmlg(t, context.Background(), append([]string{"learn", "--resume", cut}, tc.args...)...)
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Contains(errs, "--o") || strings.Contains(errs, "[") {
+			t.Errorf("resume with %v: exit %d, %s", tc.args, code, errs)
+		}
 	}
 	mustGmlg(t, "learn", "--resume", cut, "--progress", "none")
 
@@ -150,7 +164,8 @@ func TestSIGINT(t *testing.T) {
 	if !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit: %v, want status 130; stderr:\n%s", err, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "gmlg learn --resume "+runDir) {
+	// The command names the program as it was run (here the test binary).
+	if !strings.Contains(stderr.String(), quoteArg(os.Args[0])+" learn --resume "+quoteArg(runDir)) {
 		t.Errorf("no resume command in stderr:\n%s", stderr.String())
 	}
 	ck, err := readCheckpoint(filepath.Join(runDir, checkpointName))
