@@ -17,10 +17,13 @@ import (
 	"github.com/gmlg/gmlg/ot/color"
 )
 
-// fuzzFile writes data to a new file named name and returns its path.
-func fuzzFile(t *testing.T, name string, data []byte) string {
+// fuzzFile writes data to the file name in dir and returns its path. The
+// fuzz targets reuse one folder per process (f.TempDir: the inputs of one
+// process run one after the other), as a new t.TempDir per input costs
+// far more than reading the input.
+func fuzzFile(t *testing.T, dir, name string, data []byte) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +68,11 @@ func FuzzColorImage(f *testing.F) {
 		f.Add(b, uint8(2), true)
 	}
 	f.Add([]byte("\x89PNG\r\n\x1a\n"), uint8(3), false)
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, bins uint8, drop bool) {
 		n := 1 + int(bins%8)
 		for _, name := range []string{"im.png", "im.jpg"} {
-			img, err := colorLoadImage(fuzzFile(t, name, data), 0)
+			img, err := colorLoadImage(fuzzFile(t, dir, name, data), 0)
 			if err != nil {
 				continue
 			}
@@ -163,8 +167,9 @@ func FuzzMetricFile(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := fuzzFile(t, "metric.npy", data)
+		path := fuzzFile(t, dir, "metric.npy", data)
 		for _, kind := range []learn.MetricKind{learn.VertexMetric, learn.EdgeMetric} {
 			theta, err := readMetric(path, g, kind)
 			if err != nil {
