@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,19 @@ func takeOutDir(ctx context.Context, dir string, spec rundir.Spec, force bool) (
 func openRunDir(ctx context.Context, dir, holder string, accept ...rundir.Spec) (*rundir.Dir, error) {
 	_, stderr := outputs(ctx)
 	return rundir.Open(dir, accept, rundir.Options{Holder: holder, Notices: stderr, Detect: paramsCommand})
+}
+
+// takeColorRunDir takes colorlearn's run folder: the existing run with
+// --resume, else a new one (see takeOutDir).
+func takeColorRunDir(ctx context.Context, o *colorLearnOptions) (*rundir.Dir, error) {
+	if o.resume != "" {
+		d, err := openRunDir(ctx, o.out, "gmlg colorlearn --resume", colorLearnSpec)
+		if err != nil {
+			return nil, fmt.Errorf("--resume: %w", err)
+		}
+		return d, nil
+	}
+	return takeOutDir(ctx, o.out, colorLearnSpec, o.force)
 }
 
 // paramsCommand returns the command named by dir's params.json, "" when
