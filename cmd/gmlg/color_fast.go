@@ -104,8 +104,6 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		}
 		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State, PolishBest: ck.PolishBest, PolishBestF: ck.PolishBestF}
 		fmt.Fprintf(logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", o.out, ck.Level, ck.State.Iter, ck.State.F)
-	} else if _, err := os.Stat(ckptPath); err == nil {
-		return fmt.Errorf("%s already holds a run (%s); continue it with --resume %s or choose another -o", o.out, colorCheckpointFile, quoteArg(o.out))
 	}
 	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), params); err != nil {
 		return err

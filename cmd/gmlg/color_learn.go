@@ -473,13 +473,10 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 
 // colorResumeState returns the checkpoint's state of the exact-mode run
 // that --resume continues (nil without --resume), after checking that the
-// run's images and settings are those of params; without --resume it
-// refuses a folder that already holds a run.
+// run's images and settings are those of params. (A new run's folder
+// holds no checkpoint: takeColorRunDir refuses one that holds a run.)
 func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParams, logw io.Writer) (*learn.State, error) {
 	if o.resume == "" {
-		if _, err := os.Stat(ckpt); err == nil {
-			return nil, fmt.Errorf("%s already holds a run (%s); continue it with --resume %s or choose another -o", o.out, colorCheckpointFile, quoteArg(o.out))
-		}
 		return nil, nil
 	}
 	ck, err := colorLoadAnyCheckpoint(ckpt)
