@@ -110,8 +110,10 @@ func FuzzParams(f *testing.F) {
 	for _, seed := range []string{string(learnSeed), string(colorSeed), `{"command": "learn", "sha256": ""}`, "[]", "", `{"t": 1e999}`} {
 		f.Add([]byte(seed))
 	}
+	// One folder for every input of this process: a new one per input
+	// would cost more than the reading being fuzzed.
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		dir := t.TempDir()
 		path := filepath.Join(dir, "params.json")
 		for _, file := range [][]byte{raw, resealJSON(raw)} {
 			if file == nil {
