@@ -55,8 +55,12 @@
 //
 // A run interrupted by Ctrl-C or SIGTERM saves a checkpoint and exits with
 // status 130; "gmlg learn --resume RUN_DIR" continues it and ends with the
-// result of an uninterrupted run, bit for bit. Exit status 2 means a usage
-// error, 1 a failure.
+// result of an uninterrupted run, bit for bit, reading every setting from
+// the run (only --max-iter, --threads and --progress may be given). The
+// message printed on Ctrl-C is that exact command. params.json and
+// checkpoint.gob carry a SHA-256 of their content, checked wherever they are
+// read back: a file changed or damaged since gmlg wrote it is refused. Exit
+// status 2 means a usage error, 1 a failure.
 //
 // Every command that writes a folder (learn, synth, interp, eval, transfer,
 // sunset, colorlearn; --resume and render continue or redraw one) holds the
