@@ -70,7 +70,7 @@ func acquire(dir string, me Owner, notices io.Writer, hint string) (*lock, error
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			prev := readOwner(f)
+			prev := awaitOwner(f)
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
 				return nil, busyError(dir, prev, hint)
@@ -121,6 +121,26 @@ func readOwner(f *os.File) *Owner {
 		return &Owner{}
 	}
 	return o
+}
+
+// ownerWait bounds how long a refused taker waits for the holder's record:
+// the holder locks the file before it writes its record into it, so a
+// taker that comes in between finds the file empty for the time of one
+// write.
+const (
+	ownerPolls    = 50
+	ownerInterval = 2 * time.Millisecond
+)
+
+// awaitOwner reads the owner from the lock file f held by another process,
+// waiting up to ownerPolls·ownerInterval while the file is still empty.
+func awaitOwner(f *os.File) *Owner {
+	prev := readOwner(f)
+	for i := 0; prev == nil && i < ownerPolls; i++ {
+		time.Sleep(ownerInterval)
+		prev = readOwner(f)
+	}
+	return prev
 }
 
 // stillAt reports whether f is the file now at path (and not one that
