@@ -8,22 +8,48 @@ import (
 	"sync"
 
 	"github.com/gmlg/gmlg/kernel/factor"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Backend is the pure-Go sparse Cholesky factor.Factorizer. Its zero value is
-// ready to use.
-type Backend struct{}
+// ready to use: it names itself "go" and runs its dense kernels on gonum's
+// pure-Go BLAS.
+type Backend struct {
+	// BLAS runs the dense products of the supernode updates (Dsyrk, Dgemm
+	// and Dtrsm on row-major blocks). Nil means gonum's pure-Go
+	// implementation (gonum.org/v1/gonum/blas/gonum). The choice is per
+	// Backend, so programs can hold variants with different BLAS side by
+	// side without a process-wide setting.
+	BLAS blas.Float64
+	// Label is the name the backend reports (Name, Info, errors); empty
+	// means "go". Variants registered side by side need distinct labels.
+	Label string
+}
 
 var _ factor.Factorizer = Backend{}
 
-// Name returns "go".
-func (Backend) Name() string { return "go" }
+// Name returns Label, "go" when it is empty.
+func (b Backend) Name() string {
+	if b.Label == "" {
+		return "go"
+	}
+	return b.Label
+}
+
+// impl returns the BLAS implementation the factorisation calls.
+func (b Backend) impl() blas.Float64 {
+	if b.BLAS == nil {
+		return gonum.Implementation{}
+	}
+	return b.BLAS
+}
 
 // Analyze orders p (see Order), computes the elimination tree, the column
 // counts and the supernodal structure of L, and splits the tree between
 // opt.Threads workers (default GOMAXPROCS). The pattern is copied; p may be
 // modified afterwards.
-func (Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
+func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
 	perm, name, err := Order(p, opt)
 	if err != nil {
 		return nil, fmt.Errorf("sparsechol: analyze: %w", err)
@@ -35,12 +61,13 @@ func (Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, e
 	sym := analyze(p, perm, max(nw, 1))
 	c := &chol{
 		sym:      sym,
+		name:     b.Name(),
 		ordering: name,
 		nnz:      p.NNZ(),
 		rowIdx:   append([]int(nil), p.RowIdx...),
 		colPtr:   append([]int(nil), p.ColPtr...),
 	}
-	c.num = newNumeric(sym)
+	c.num = newNumeric(sym, b.impl())
 	return c, nil
 }
 
@@ -48,6 +75,7 @@ func (Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, e
 type chol struct {
 	sym      *symbolic
 	num      *numeric
+	name     string // the backend's Name
 	ordering string
 	nnz      int
 	rowIdx   []int
@@ -84,7 +112,7 @@ func (c *chol) Factorize(values []float64) error {
 		}
 	}
 	if col := c.num.factorize(c.sym, values); col >= 0 {
-		return fmt.Errorf("sparsechol: factorize: %w", &factor.NotPosDefError{Backend: "go", Column: c.sym.perm[col]})
+		return fmt.Errorf("sparsechol: factorize: %w", &factor.NotPosDefError{Backend: c.name, Column: c.sym.perm[col]})
 	}
 	c.valid = true
 	return nil
@@ -112,7 +140,7 @@ func (c *chol) Solve(dst, b []float64, cols int) error {
 	return nil
 }
 
-// Info reports the backend ("go"), the ordering, nnz(L) (exact, without the
+// Info reports the backend's name, the ordering, nnz(L) (exact, without the
 // explicit zeros of relaxed supernodes) and whether supernodes wider than one
 // column exist.
 func (c *chol) Info() factor.Info {
@@ -124,7 +152,7 @@ func (c *chol) Info() factor.Info {
 			break
 		}
 	}
-	return factor.Info{Backend: "go", Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: wide}
+	return factor.Info{Backend: c.name, Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: wide}
 }
 
 // Close releases the factor's memory. It is idempotent.

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // fworker is the private workspace of one worker of the numeric
@@ -20,14 +19,16 @@ type fworker struct {
 // numeric holds the values of L and the factorisation workspaces. It is
 // owned by the Factor and reused by every Factorize.
 type numeric struct {
+	bl   blas.Float64 // dense BLAS of the supernode updates
 	lx   []float64
 	link []int32 // next descendant in the same list
 	next []int   // next row position of a finished supernode
 	ws   []fworker
 }
 
-func newNumeric(sym *symbolic) *numeric {
+func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
 	num := &numeric{
+		bl:   bl,
 		lx:   make([]float64, sym.lsize),
 		link: make([]int32, sym.ns),
 		next: make([]int, sym.ns),
@@ -108,12 +109,12 @@ func (num *numeric) run(sym *symbolic, t, s0, s1 int) {
 		} else {
 			num.applyList(sym, ws, ws, s, f, w, ls)
 		}
-		if c := potrf(ls[:w*w], w); c >= 0 {
+		if c := potrf(num.bl, ls[:w*w], w); c >= 0 {
 			ws.fail = f + c
 			return
 		}
 		if h > w {
-			trsmRight(ls, w, h-w)
+			trsmRight(num.bl, ls, w, h-w)
 			num.next[s] = w
 			q := sym.snode[rows[w]]
 			num.link[s] = ws.head[q]
@@ -142,11 +143,10 @@ func (num *numeric) applyList(sym *symbolic, list, ws *fworker, s, f, w int, ls 
 		if dw*m*nc >= 2048 && dw >= 8 {
 			// C = L_d[p1:, :] · L_d[p1:p2, :]ᵀ through BLAS.
 			c := ws.upd[:m*nc]
-			a := blas64.General{Rows: nc, Cols: dw, Data: ld[p1*dw:], Stride: dw}
-			blas64.Syrk(blas.NoTrans, 1, a, 0, blas64.Symmetric{Uplo: blas.Lower, N: nc, Data: c, Stride: nc})
+			a := ld[p1*dw:]
+			num.bl.Dsyrk(blas.Lower, blas.NoTrans, nc, dw, 1, a, dw, 0, c, nc)
 			if m > nc {
-				b := blas64.General{Rows: m - nc, Cols: dw, Data: ld[p2*dw:], Stride: dw}
-				blas64.Gemm(blas.NoTrans, blas.Trans, 1, b, a, 0, blas64.General{Rows: m - nc, Cols: nc, Data: c[nc*nc:], Stride: nc})
+				num.bl.Dgemm(blas.NoTrans, blas.Trans, m-nc, nc, dw, 1, ld[p2*dw:], dw, a, dw, 0, c[nc*nc:], nc)
 			}
 			for i := 0; i < m; i++ {
 				ti := int(ws.rmap[drows[p1+i]]) * w
@@ -184,9 +184,9 @@ func (num *numeric) applyList(sym *symbolic, list, ws *fworker, s, f, w int, ls 
 const potrfBlock = 48
 
 // potrf overwrites the lower triangle of the row-major n×n matrix a with its
-// Cholesky factor. It returns the first column with a non-positive (or NaN)
-// pivot, or -1.
-func potrf(a []float64, n int) int {
+// Cholesky factor, with the trailing updates of the blocked form through bl.
+// It returns the first column with a non-positive (or NaN) pivot, or -1.
+func potrf(bl blas.Float64, a []float64, n int) int {
 	if n <= potrfBlock {
 		return potrfUnblocked(a, n, n)
 	}
@@ -199,10 +199,10 @@ func potrf(a []float64, n int) int {
 		if rest == 0 {
 			break
 		}
-		l11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: nb, Data: a[j*n+j:], Stride: n}
-		a21 := blas64.General{Rows: rest, Cols: nb, Data: a[(j+nb)*n+j:], Stride: n}
-		blas64.Trsm(blas.Right, blas.Trans, 1, l11, a21)
-		blas64.Syrk(blas.NoTrans, -1, a21, 1, blas64.Symmetric{Uplo: blas.Lower, N: rest, Data: a[(j+nb)*n+j+nb:], Stride: n})
+		l11 := a[j*n+j:]
+		a21 := a[(j+nb)*n+j:]
+		bl.Dtrsm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, rest, nb, 1, l11, n, a21, n)
+		bl.Dsyrk(blas.Lower, blas.NoTrans, rest, nb, -1, a21, n, 1, a[(j+nb)*n+j+nb:], n)
 	}
 	return -1
 }
@@ -235,11 +235,10 @@ func potrfUnblocked(a []float64, n, lda int) int {
 }
 
 // trsmRight overwrites the m×w block B stored row-major after the w×w
-// diagonal block of ls with B·L11⁻ᵀ.
-func trsmRight(ls []float64, w, m int) {
+// diagonal block of ls with B·L11⁻ᵀ, through bl when the block is large.
+func trsmRight(bl blas.Float64, ls []float64, w, m int) {
 	if w*m >= 4096 {
-		l11 := blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: w, Data: ls, Stride: w}
-		blas64.Trsm(blas.Right, blas.Trans, 1, l11, blas64.General{Rows: m, Cols: w, Data: ls[w*w:], Stride: w})
+		bl.Dtrsm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, m, w, 1, ls, w, ls[w*w:], w)
 		return
 	}
 	for r := 0; r < m; r++ {
