@@ -15,10 +15,14 @@ package cholmod
 // The go command appends CGO_CFLAGS and CGO_LDFLAGS to the flags below, so an
 // -I or -L given there is searched as well. CHOLMOD brings its own
 // dependencies (AMD, COLAMD, CAMD, CCOLAMD, METIS, BLAS, LAPACK) through its
-// shared library, so only libcholmod and libsuitesparseconfig are named.
+// shared library. libopenblas is named as well: gonum's netlib bindings,
+// which package kernel uses for the dense updates of its pure-Go
+// factorisation, call the CBLAS interface but declare no link flags, and
+// every cgo binary of the module links this package (the bindings need
+// the cblas_* symbols only, so another CBLAS can replace it here).
 
 /*
 #cgo CFLAGS: -I/usr/include/suitesparse -O3
-#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lm -lpthread
+#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lopenblas -lm -lpthread
 */
 import "C"
