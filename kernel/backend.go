@@ -25,7 +25,9 @@ func registerBackend(f factor.Factorizer) {
 }
 
 // Backend returns the factorisation backend with the given name: "cholmod"
-// (SuiteSparse, needs a cgo build), "go" (pure Go) or "dense" (gonum dense
+// (SuiteSparse, needs a cgo build), "go" (the pure-Go factorisation, on
+// OpenBLAS in cgo builds), "go-purego" (the same on gonum's pure-Go BLAS,
+// cgo builds only; without cgo "go" is that) or "dense" (gonum dense
 // Cholesky, small graphs only). The empty name or "auto" gives
 // DefaultBackend.
 func Backend(name string) (factor.Factorizer, error) {

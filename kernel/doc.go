@@ -69,7 +69,12 @@
 // The factorisation backend is a factor.Factorizer: "cholmod" (SuiteSparse,
 // cgo builds, the default there), "go" (the pure-Go sparse Cholesky, the
 // default without cgo) or "dense" (gonum, small graphs, the test oracle).
-// Backend(name) selects one; Backends lists what this binary has. When the
+// Backend(name) selects one; Backends lists what this binary has. The "go"
+// backend's dense supernode updates run on OpenBLAS, through gonum's netlib
+// bindings, in cgo builds and on gonum's pure-Go BLAS without cgo; cgo
+// builds also offer "go-purego", the same factorisation on gonum's BLAS, to
+// compare the two. Only these backends see the choice: no process-wide
+// BLAS setting (blas64.Use) is made. When the
 // factor implements factor.StepSolver (CHOLMOD's does) and the scheme is
 // backward Euler, the S sub-steps of an application, a recomputed chain
 // or an adjoint chain are one SolveSteps call, so the backend keeps the

@@ -29,9 +29,16 @@
 // groups columns into supernodes (fundamental supernodes merged with
 // CHOLMOD's relaxed amalgamation rules) and stores each supernode as a dense
 // row-major block. Factorize is a left-looking supernodal factorisation: the
-// dense products go through gonum's blas64 (pure Go unless the program
-// installs another implementation with blas64.Use), small ones through
-// inline loops. It does not allocate.
+// dense products (Syrk, Gemm, Trsm) go through Backend.BLAS, small ones
+// through inline loops. It does not allocate.
+//
+// # BLAS
+//
+// The zero Backend runs on gonum's pure-Go BLAS, so this package needs no
+// cgo. Any gonum blas.Float64 may be given instead, per Backend, without
+// touching blas64's process-wide implementation: package kernel gives
+// OpenBLAS through gonum.org/v1/netlib in cgo builds. The BLAS decides only
+// the rounding of the dense products; the operations are the same.
 //
 // # Parallelism
 //
