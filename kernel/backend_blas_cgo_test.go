@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/netlib/blas/netlib"
 
+	"github.com/gmlg/gmlg/cholmod"
 	"github.com/gmlg/gmlg/kernel/sparsechol"
 )
 
@@ -30,15 +31,48 @@ func TestGoBackendsCgo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sb, ok := f.(sparsechol.Backend)
-		if !ok {
-			t.Fatalf("Backend(%q) is a %T, want sparsechol.Backend", c.name, f)
+		var sb sparsechol.Backend
+		switch f := f.(type) {
+		case sparsechol.Backend:
+			sb = f
+		case openBLASBackend:
+			sb = f.Backend
+		default:
+			t.Fatalf("Backend(%q) is a %T, want a sparsechol.Backend", c.name, f)
 		}
 		if _, isNetlib := sb.BLAS.(netlib.Implementation); isNetlib != c.netlib {
 			t.Errorf("Backend(%q).BLAS = %T, want netlib: %v", c.name, sb.BLAS, c.netlib)
 		}
 		if got := f.Name(); got != c.name {
 			t.Errorf("Backend(%q).Name() = %q", c.name, got)
+		}
+	}
+}
+
+// TestGoBackendOneBLASThread checks that analysing with the OpenBLAS "go"
+// backend sets OpenBLAS to one thread, and that "go-purego" leaves the
+// setting alone.
+func TestGoBackendOneBLASThread(t *testing.T) {
+	defer cholmod.SetBLASThreads(cholmod.BLASThreads())
+	g, err := Grid(6, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		want int
+	}{{"go", 1}, {"go-purego", 3}} {
+		if !cholmod.SetBLASThreads(3) {
+			t.Skip("OpenBLAS is not the BLAS of this process")
+		}
+		f, _ := Backend(c.name)
+		h, err := NewHeat(g, &HeatOptions{Backend: f, Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Close()
+		if got := cholmod.BLASThreads(); got != c.want {
+			t.Errorf("OpenBLAS threads after analysing with %q: %d, want %d", c.name, got, c.want)
 		}
 	}
 }

@@ -2,8 +2,11 @@
 
 package kernel
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/kernel/sparsechol"
+)
 
-// goBLAS is the dense BLAS of the "go" backend. Without cgo it is nil,
-// which sparsechol.Backend takes as gonum's pure-Go BLAS.
-var goBLAS blas.Float64
+// goBackend is the "go" backend. Without cgo it runs on gonum's pure-Go
+// BLAS (the zero sparsechol.Backend).
+var goBackend factor.Factorizer = sparsechol.Backend{}
