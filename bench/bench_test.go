@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -176,6 +177,41 @@ func TestSummarize(t *testing.T) {
 	}
 	if sum[2].Met || sum[2].SpeedUp != 0 {
 		t.Errorf("a row without paper figures: %+v", sum[2])
+	}
+}
+
+// TestRatioColumns checks the ratio columns of the side-by-side table: one
+// per backend other than CHOLMOD, each against CHOLMOD wherever it stands,
+// against the first backend without CHOLMOD, none with a single backend.
+func TestRatioColumns(t *testing.T) {
+	for _, c := range []struct {
+		backends []string
+		want     map[string]string // ratio column → cell
+	}{
+		{[]string{"cholmod", "go", "go-purego"}, map[string]string{"go/cholmod": "0.80", "go-purego/cholmod": "1.50"}},
+		{[]string{"go", "cholmod", "go-purego"}, map[string]string{"go/cholmod": "0.80", "go-purego/cholmod": "1.50"}},
+		{[]string{"go", "go-purego"}, map[string]string{"go-purego/go": "1.88"}},
+		{[]string{"go"}, map[string]string{}},
+	} {
+		hours := map[string]float64{"cholmod": 0.1, "go": 0.08, "go-purego": 0.15}
+		var ms []*Measurement
+		for _, be := range c.backends {
+			ms = append(ms, fakeMeasurement("2:50:20", be, hours[be], 2*hours[be], 100e6))
+		}
+		header := summaryHeader(c.backends)
+		cells := summaryCells(Summarize(ms)[0], c.backends)
+		if len(cells) != len(header) {
+			t.Fatalf("%v: %d cells for %d header columns", c.backends, len(cells), len(header))
+		}
+		got := map[string]string{}
+		for i, h := range header {
+			if strings.Contains(h, "/") && !strings.Contains(h, " ") && h != "mem/paper" {
+				got[h] = cells[i]
+			}
+		}
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%v: ratio columns %v, want %v", c.backends, got, c.want)
+		}
 	}
 }
 

@@ -53,8 +53,8 @@ func ChildFromEnv(ctx context.Context, w io.Writer) (bool, error) {
 type Options struct {
 	// Rows to measure; nil means QuickRows.
 	Rows []Row
-	// Backends to measure each row with, side by side; nil means every
-	// backend of ["cholmod", "go"] compiled in.
+	// Backends to measure each row with, side by side; nil means
+	// DefaultBackends.
 	Backends []string
 	// Iters is the number of L-BFGS iterations per measurement; 0 means 3,
 	// negative means a single evaluation (Spec.EvalOnly).
@@ -242,10 +242,13 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// DefaultBackends lists "cholmod" and "go", those compiled in.
+// DefaultBackends lists "cholmod", "go" and "go-purego", those compiled in:
+// in a cgo build CHOLMOD, the pure-Go factorisation on OpenBLAS and the
+// pure-Go factorisation on gonum's BLAS side by side; without cgo "go"
+// alone (on gonum's BLAS).
 func DefaultBackends() []string {
 	var out []string
-	for _, name := range []string{"cholmod", "go"} {
+	for _, name := range []string{"cholmod", "go", "go-purego"} {
 		for _, have := range availableBackends() {
 			if have == name {
 				out = append(out, name)

@@ -189,14 +189,37 @@ func detailCells(m *Measurement) []string {
 		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops}
 }
 
-// summaryHeader lists the side-by-side columns for the given backends.
+// ratioBase returns the backend the ratio columns compare against,
+// "cholmod" when present, else the first; and the others, in order. With a
+// single backend there are no ratio columns.
+func ratioBase(backends []string) (base string, others []string) {
+	if len(backends) < 2 {
+		return "", nil
+	}
+	base = backends[0]
+	for _, b := range backends {
+		if b == "cholmod" {
+			base = b
+		}
+	}
+	for _, b := range backends {
+		if b != base {
+			others = append(others, b)
+		}
+	}
+	return base, others
+}
+
+// summaryHeader lists the side-by-side columns for the given backends: the
+// t500 of each, then each other backend's t500 over the base's (ratioBase).
 func summaryHeader(backends []string) []string {
 	h := []string{"d", "n", "N", "S", "paper t500 (h)"}
 	for _, b := range backends {
 		h = append(h, b+" t500 (h) CPU / wall")
 	}
-	if len(backends) == 2 {
-		h = append(h, backends[1]+"/"+backends[0])
+	base, others := ratioBase(backends)
+	for _, b := range others {
+		h = append(h, b+"/"+base)
 	}
 	h = append(h, "speed-up CPU / wall", "paper mem (GB)")
 	for _, b := range backends {
@@ -215,8 +238,9 @@ func summaryCells(s Summary, backends []string) []string {
 			c = append(c, "–")
 		}
 	}
-	if len(backends) == 2 {
-		a, b := s.ByBackend[backends[0]], s.ByBackend[backends[1]]
+	base, others := ratioBase(backends)
+	for _, o := range others {
+		a, b := s.ByBackend[base], s.ByBackend[o]
 		if a != nil && b != nil {
 			c = append(c, ratio(Hours(b), Hours(a)))
 		} else {

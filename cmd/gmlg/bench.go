@@ -28,7 +28,7 @@ func init() {
 
 func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	rows := fs.String("rows", "all", "rows to run: comma-separated d:n:S, 1-based indices into the paper's table, \"all\" or \"quick\"")
-	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go as compiled in)")
+	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go,go-purego as compiled in)")
 	iters := fs.Int("iters", 0, "L-BFGS iterations per measurement; 0: time one evaluation and assume 1.4 evaluations per iteration")
 	big := fs.String("iters-for", "2:50:20=2", "per-row iteration counts overriding -iters, e.g. 3:32:20=0,2:100:100=1 (\"\" for none)")
 	beFor := fs.String("backends-for", "", "per-row backends overriding -backends, e.g. 3:32:20=cholmod;2:100:100=cholmod+go")
