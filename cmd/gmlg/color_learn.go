@@ -123,7 +123,7 @@ checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.iters, "iters", colorPresetIters, "L-BFGS `iterations` (in all, counting a resumed run's)")
 			fs.IntVar(&o.saveEvery, "save-every", colorPresetSaveEvery, "write metric and histogram snapshots every `k` iterations (and at 1 and the end)")
 			fs.StringVar(&o.resume, "resume", "", "continue the run in `RUN_DIR` from its checkpoint, with all of its own settings (see above for the options that may be given with it)")
-			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
+			fs.StringVar(&o.backend, "backend", "", backendHelp("empty"))
 			fs.BoolVar(&o.store, "store", false, "exact mode: keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
 			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
 			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; -iters then counts the finest grid's iterations)")

@@ -91,7 +91,7 @@ output there as a whole and never a file that gmlg did not write.`,
 			fs.BoolVar(&o.noBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
 			fs.BoolVar(&o.interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
 			fs.IntVar(&o.lutSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n_hi)")
-			fs.StringVar(&o.backend, "backend", "", "Cholesky `backend` (cholmod, go, dense; empty = default)")
+			fs.StringVar(&o.backend, "backend", "", backendHelp("empty"))
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 2 {

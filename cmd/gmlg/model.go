@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
@@ -58,7 +59,7 @@ func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
 	fs.IntVar(&m.Steps, "steps", m.Steps, "implicit time `steps` S of the heat kernel (the reference's k_heat), ≥ 1")
 	fs.StringVar(&m.Scheme, "scheme", m.Scheme, "time scheme of the heat kernel: backward-euler or crank-nicolson")
 	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
-	fs.StringVar(&m.Backend, "backend", m.Backend, "sparse Cholesky backend: cholmod, go, dense or auto (= "+kernel.DefaultBackend().Name()+" in this build)")
+	fs.StringVar(&m.Backend, "backend", m.Backend, backendHelp("auto"))
 	fs.StringVar(&m.Ordering, "ordering", m.Ordering, "fill-reducing ordering: default, natural, amd or nd")
 	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the factorisation backend's threads (BLAS for cholmod); 0 = all cores for Go, 1 BLAS thread; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU (more is a usage error)")
 }
@@ -281,4 +282,11 @@ func evalHint(err error) error {
 		return fmt.Errorf("%w [options: --t, --sinkhorn-iters, --floor]", err)
 	}
 	return notPosDefHint(err, "the metric", "--t, --steps")
+}
+
+// backendHelp is the help of a --backend flag: the factorisation backends
+// of this build and the default, which the flag's value empty selects.
+func backendHelp(empty string) string {
+	return fmt.Sprintf("sparse Cholesky `backend`: %s, or %s for the default (%s in this build)",
+		strings.Join(kernel.Backends(), ", "), empty, kernel.DefaultBackend().Name())
 }
