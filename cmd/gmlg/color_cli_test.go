@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	stdcolor "image/color"
 	"image/png"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -176,6 +178,31 @@ func TestColorLearnResume(t *testing.T) {
 	colorCheckSunset(t, sun, 3, 7)
 	if _, err := os.Stat(filepath.Join(sun, "metric.png")); err != nil {
 		t.Errorf("sunset with a learned metric: %v", err)
+	}
+
+	// A heat time or a metric too large for the heat matrix on the
+	// prolonged grid is refused, naming the flag or the file.
+	huge := filepath.Join(tmp, "huge.npy")
+	hm := colorTestNpy(t, filepath.Join(full, "metric.npy"))
+	hm.Data[0] = 1e300
+	if err := npyfile.WriteFile(huge, hm, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-t", "1e308"}, 2, "-t 1e+308 is too large"},
+		{[]string{"-metric", huge}, 1, "metric file " + huge},
+	} {
+		args := append([]string{"sunset", "-run", full, "-prolong", "1", "-frames", "3", "-q", "-o", filepath.Join(tmp, "sun-bad")}, c.args...)
+		if code, msg := colorTestRun(t, append(args, day, night)...); code != c.code || !strings.Contains(msg, c.want) {
+			t.Errorf("sunset %v: exit %d (%s), want %d and %q", c.args, code, msg, c.code, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(tmp, "sun-bad")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("sunset %v left its refused output folder behind (%v)", c.args, err)
+		}
 	}
 
 	// The same from the checkpoint's current point gives the same frames.

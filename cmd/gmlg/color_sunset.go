@@ -170,6 +170,17 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		if theta, err = colorReadMetric(mf, n); err != nil {
 			return fmt.Errorf("-metric: %w", err)
 		}
+		// Refuse a t or a metric too large for the heat matrix on the
+		// prolonged grid before anything is written (prolongation
+		// interpolates, so it keeps the metric's largest value).
+		t, steps, _ := colorSunsetHeat(run, o)
+		nHi := color.ProlongedSize(n, o.prolong)
+		if err := checkHeatT("-t", t, steps, 3, nHi); err != nil {
+			return err
+		}
+		if err := checkMetricScale(mf, theta, t, steps, 3, nHi); err != nil {
+			return err
+		}
 		params["run"], params["metric"] = o.run, mf
 		pic, err := colorMetricPicture(theta, n, "metric "+filepath.Base(mf))
 		if err != nil {
@@ -294,16 +305,7 @@ func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOp
 	if got != nHi {
 		panic(fmt.Sprintf("gmlg: prolonged size %d, want %d", got, nHi))
 	}
-	t, steps, L := run.THeat, run.KHeat, run.L
-	if o.tHi > 0 {
-		t = o.tHi
-	}
-	if o.stepsHi > 0 {
-		steps = o.stepsHi
-	}
-	if o.lHi > 0 {
-		L = o.lHi
-	}
+	t, steps, L := colorSunsetHeat(run, o)
 	alpha := float64((nHi - 1) * (nHi - 1))
 	if o.prolong == 0 {
 		alpha = run.Alpha // the learning's own 1/h² in floating point
@@ -400,4 +402,21 @@ func colorReadMetric(path string, n int) ([]float64, error) {
 		}
 	}
 	return data, nil
+}
+
+// colorSunsetHeat returns the heat time, the heat steps and the Sinkhorn
+// iterations of the learned kernel: the run's, unless -t, -steps or -L
+// override them.
+func colorSunsetHeat(run *colorLearnParams, o *colorSunsetOptions) (t float64, steps, L int) {
+	t, steps, L = run.THeat, run.KHeat, run.L
+	if o.tHi > 0 {
+		t = o.tHi
+	}
+	if o.stepsHi > 0 {
+		steps = o.stepsHi
+	}
+	if o.lHi > 0 {
+		L = o.lHi
+	}
+	return t, steps, L
 }
