@@ -313,7 +313,7 @@ func mdTable(w io.Writer, header []string, rows [][]string) {
 func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 	var b bytes.Buffer
 	m := rep.Machine
-	fmt.Fprintf(&b, "Measured %s UTC in %s", rep.Started.UTC().Format("2006-01-02 15:04"), rep.Elapsed.Round(1e9))
+	fmt.Fprintf(&b, "Measured in %s", rep.Elapsed.Round(1e9))
 	if m.ProgramVersion != "" {
 		fmt.Fprintf(&b, " with gmlg %s", m.ProgramVersion)
 	}
