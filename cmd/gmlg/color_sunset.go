@@ -294,7 +294,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 }
 
 // colorLearnedKernel builds the heat kernel of a learned [3,n³] metric
-// prolonged to n_hi (SPEC §9.2): alpha = (n_hi−1)², t, steps and L from the
+// prolonged to n_hi: alpha = (n_hi−1)², t, steps and L from the
 // run unless overridden.
 func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOptions, nHi int, params map[string]any) (*kernel.Heat, int, error) {
 	n := run.Bins
