@@ -59,18 +59,19 @@ int gl_bsolve_supported(const cholmod_factor *L) {
 	       L->x != NULL && (L->is_super ? L->super != NULL : (L->p != NULL && L->nz != NULL));
 }
 
-// A row of the workspace (cw = 4*nv doubles) is held as nv/2 vectors of 8
-// doubles when nv is even and as nv vectors of 4 when it is odd (GCC vector
-// extensions, unaligned): 512-bit registers where the processor has them,
-// two 256-bit ones (or four 128-bit ones) otherwise. Rows of an even nv are
-// whole cache lines; those of an odd nv (96, 160, ... bytes) start mid-line
-// every other row, where 8-wide accesses would straddle two lines (4-wide
-// ones never do): on 2-D grids, 12- and 20-column solves ran 20-25% faster
-// with quads than with 8-wide vectors and a trailing quad.
-// With nv a compile-time constant the loops unroll
-// and the rows stay in registers, and since every update reads its
-// multiplier row from registers, no aliasing check (and no scalar fallback)
-// is needed.
+// A row of the workspace (cw = 4*nv doubles) is held as nv vectors of 4
+// doubles (GCC vector extensions, unaligned loads): one 256-bit register
+// each with AVX2, two 128-bit ones otherwise. Where the processor has
+// AVX-512, the rows of an even nv are held as nv/2 vectors of 8 doubles
+// instead (512-bit registers; the rows are whole cache lines), and those
+// of an odd nv stay in quads: they start mid-line every other row, where
+// 8-wide accesses would straddle two lines. Without AVX-512, GCC lowers
+// 8-wide vectors to code that ran the even widths 5 to 10 times slower than
+// quads, so the choice is made at run time (gl_wide): nv carries the flag
+// GL_WIDE besides its count of quads (NQ). With nv a compile-time constant
+// the loops unroll and the rows stay in registers, and since every update
+// reads its multiplier row from registers, no aliasing check (and no
+// scalar fallback) is needed.
 typedef double v4 __attribute__((vector_size(32), aligned(8)));
 typedef double v8 __attribute__((vector_size(64), aligned(8)));
 
@@ -79,48 +80,50 @@ typedef struct {
 	v4 q[GL_MAXW / 4];
 } vrow;
 
-#define ODD(nv) ((nv) & 1)
+#define GL_WIDE 0x100
+#define NQ(nv) ((nv) & 0xff)
+#define QUADS(nv) (!((nv) & GL_WIDE) || ((nv) & 1))
 
 GL_INLINE void vload(vrow *restrict a, const double *p, const int nv) {
-	if (ODD(nv)) {
-		for (int v = 0; v < nv; v++) a->q[v] = *(const v4 *) (p + 4 * v);
+	if (QUADS(nv)) {
+		for (int v = 0; v < NQ(nv); v++) a->q[v] = *(const v4 *) (p + 4 * v);
 	} else {
-		for (int v = 0; v < nv / 2; v++) a->h[v] = *(const v8 *) (p + 8 * v);
+		for (int v = 0; v < NQ(nv) / 2; v++) a->h[v] = *(const v8 *) (p + 8 * v);
 	}
 }
 
 GL_INLINE void vstore(double *p, const vrow *restrict a, const int nv) {
-	if (ODD(nv)) {
-		for (int v = 0; v < nv; v++) *(v4 *) (p + 4 * v) = a->q[v];
+	if (QUADS(nv)) {
+		for (int v = 0; v < NQ(nv); v++) *(v4 *) (p + 4 * v) = a->q[v];
 	} else {
-		for (int v = 0; v < nv / 2; v++) *(v8 *) (p + 8 * v) = a->h[v];
+		for (int v = 0; v < NQ(nv) / 2; v++) *(v8 *) (p + 8 * v) = a->h[v];
 	}
 }
 
 // row -= l * x, for a row in memory and x in registers.
 GL_INLINE void vaxpy(double *row, const double l, const vrow *restrict x, const int nv) {
-	if (ODD(nv)) {
-		for (int v = 0; v < nv; v++) *(v4 *) (row + 4 * v) -= l * x->q[v];
+	if (QUADS(nv)) {
+		for (int v = 0; v < NQ(nv); v++) *(v4 *) (row + 4 * v) -= l * x->q[v];
 	} else {
-		for (int v = 0; v < nv / 2; v++) *(v8 *) (row + 8 * v) -= l * x->h[v];
+		for (int v = 0; v < NQ(nv) / 2; v++) *(v8 *) (row + 8 * v) -= l * x->h[v];
 	}
 }
 
 // acc -= l * row, for a row in memory and acc in registers.
 GL_INLINE void vsubmul(vrow *restrict acc, const double l, const double *row, const int nv) {
-	if (ODD(nv)) {
-		for (int v = 0; v < nv; v++) acc->q[v] -= l * *(const v4 *) (row + 4 * v);
+	if (QUADS(nv)) {
+		for (int v = 0; v < NQ(nv); v++) acc->q[v] -= l * *(const v4 *) (row + 4 * v);
 	} else {
-		for (int v = 0; v < nv / 2; v++) acc->h[v] -= l * *(const v8 *) (row + 8 * v);
+		for (int v = 0; v < NQ(nv) / 2; v++) acc->h[v] -= l * *(const v8 *) (row + 8 * v);
 	}
 }
 
 // acc -= l * x, all in registers.
 GL_INLINE void vsubmul_reg(vrow *restrict acc, const double l, const vrow *restrict x, const int nv) {
-	if (ODD(nv)) {
-		for (int v = 0; v < nv; v++) acc->q[v] -= l * x->q[v];
+	if (QUADS(nv)) {
+		for (int v = 0; v < NQ(nv); v++) acc->q[v] -= l * x->q[v];
 	} else {
-		for (int v = 0; v < nv / 2; v++) acc->h[v] -= l * x->h[v];
+		for (int v = 0; v < NQ(nv) / 2; v++) acc->h[v] -= l * x->h[v];
 	}
 }
 
@@ -128,10 +131,10 @@ GL_INLINE void vsubmul_reg(vrow *restrict acc, const double l, const vrow *restr
 // per call (a vector division costs as much as a dozen multiply-adds, and
 // there is one per column of L and pass).
 GL_INLINE void vscale(vrow *restrict a, const double r, const int nv) {
-	if (ODD(nv)) {
-		for (int v = 0; v < nv; v++) a->q[v] *= r;
+	if (QUADS(nv)) {
+		for (int v = 0; v < NQ(nv); v++) a->q[v] *= r;
 	} else {
-		for (int v = 0; v < nv / 2; v++) a->h[v] *= r;
+		for (int v = 0; v < NQ(nv) / 2; v++) a->h[v] *= r;
 	}
 }
 
@@ -145,7 +148,7 @@ GL_INLINE void fwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
                         const gl_int k1, const gl_int c2, double *P, const int32_t *off) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
-	const int cw = 4 * nv;
+	const int cw = 4 * NQ(nv);
 	vrow x;
 	for (gl_int j = k0; j < k1; j++) {
 		gl_int p = Lp[j];
@@ -184,7 +187,7 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
                         const gl_int k1, double *D, const int32_t *off) {
 	const gl_int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
 	const double *Lx = L->x;
-	const int cw = 4 * nv;
+	const int cw = 4 * NQ(nv);
 	vrow acc;
 	for (gl_int j = k1 - 1; j >= k0; j--) {
 		gl_int p = Lp[j];
@@ -222,14 +225,14 @@ GL_INLINE void bwd_simp(const cholmod_factor *L, const double *dinv, double *W, 
 // blocks of 4), else 4.
 
 #define JBMAX 8
-#define JB(nv) ((nv) <= 4 ? 8 : 4)
+#define JB(nv) (NQ(nv) <= 4 ? 8 : 4)
 
 // fwd_block finishes columns j0 .. j0+jb-1 of one supernode (the triangle
 // of the diagonal block among them) and subtracts their contribution from
 // every row below.
 GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, const double *dinv,
                          double *W, const gl_int j0, const int jb, const int nv, const gl_int c2, double *P) {
-	const int cw = 4 * nv;
+	const int cw = 4 * NQ(nv);
 	vrow x[JBMAX];
 	const double *lc[JBMAX];
 	for (int a = 0; a < jb; a++) {
@@ -258,7 +261,7 @@ GL_INLINE void fwd_block(const double *Lb, const gl_int nsrow, const gl_int *row
 // below them being final (read from the farthest, see bwd_simp).
 GL_INLINE void bwd_block(const double *Lb, const gl_int nsrow, const gl_int *rows, const double *dinv,
                          double *W, const gl_int j0, const int jb, const int nv, double *D) {
-	const int cw = 4 * nv;
+	const int cw = 4 * NQ(nv);
 	vrow acc[JBMAX];
 	const double *lc[JBMAX];
 	for (int a = 0; a < jb; a++) {
@@ -345,6 +348,24 @@ GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W
 	}
 }
 
+// gl_wide reports whether the processor has AVX-512 (F and VL), where the
+// even widths use 8-wide vectors; it is computed once (a benign race: every
+// thread computes the same value).
+static int gl_wide(void) {
+	static _Atomic int wide = -1;
+	int w = atomic_load_explicit(&wide, memory_order_relaxed);
+	if (w < 0) {
+#if defined(__GNUC__) && defined(__x86_64__)
+		__builtin_cpu_init();
+		w = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+#else
+		w = 0;
+#endif
+		atomic_store_explicit(&wide, w, memory_order_relaxed);
+	}
+	return w;
+}
+
 // solve_pass runs the forward (fwd) or backward triangular solve of the
 // nodes k0..k1-1 on the interleaved workspace, with the width known at
 // compile time in each case. Forward, P receives the updates of rows c2 and
@@ -353,6 +374,19 @@ GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W
 // byte offset from W of every entry's row (gl_offs), or is NULL.
 GL_CLONES static void solve_pass(const cholmod_factor *L, const double *dinv, double *W, int cw, int fwd, gl_int k0,
                                  gl_int k1, gl_int c2, double *P, const int32_t *off) {
+	if (gl_wide()) {
+		switch (cw) {
+		case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P, off); break;
+		case 8: pass_width(L, dinv, W, 2 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
+		case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P, off); break;
+		case 16: pass_width(L, dinv, W, 4 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
+		case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P, off); break;
+		case 24: pass_width(L, dinv, W, 6 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
+		case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P, off); break;
+		default: pass_width(L, dinv, W, 8 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
+		}
+		return;
+	}
 	switch (cw) {
 	case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P, off); break;
 	case 8: pass_width(L, dinv, W, 2, fwd, k0, k1, c2, P, off); break;
@@ -1004,7 +1038,7 @@ void gl_bsolve_steps(const cholmod_factor *L, const double *b, double *out, size
 // columns of four rows, in quads, the quads summed in a fixed order.
 GL_INLINE double dot_diff(const double *ua, const double *ub, const double *wa, const double *wb, const int nv) {
 	v4 s = {0, 0, 0, 0};
-	for (int v = 0; v < nv; v++) {
+	for (int v = 0; v < NQ(nv); v++) {
 		const v4 du = *(const v4 *) (ua + 4 * v) - *(const v4 *) (ub + 4 * v);
 		const v4 dw = *(const v4 *) (wa + 4 * v) - *(const v4 *) (wb + 4 * v);
 		s += du * dw;
@@ -1016,10 +1050,10 @@ GL_INLINE double dot_diff(const double *ua, const double *ub, const double *wa, 
 // doubles.
 GL_INLINE void prefetch_row(const double *row, const int nv) {
 	const char *p = (const char *) row;
-	for (int off = 0; off < 32 * nv; off += 64) {
+	for (int off = 0; off < 32 * NQ(nv); off += 64) {
 		__builtin_prefetch(p + off);
 	}
-	__builtin_prefetch(p + 32 * nv - 1);
+	__builtin_prefetch(p + 32 * NQ(nv) - 1);
 }
 
 // The edges are visited in the order of their first endpoint, so the rows
@@ -1034,7 +1068,7 @@ GL_INLINE void prefetch_row(const double *row, const int nv) {
 
 GL_INLINE void pairs_width(const double *U, const double *W, const gl_int *ord, const gl_int *pa, const gl_int *pb,
                            size_t ne, double *acc, const int nv) {
-	const size_t cw = 4 * (size_t) nv;
+	const size_t cw = 4 * (size_t) NQ(nv);
 	for (size_t k = 0; k < ne; k++) {
 		if (k + GL_PAIRS_AHEAD < ne) {
 			const size_t b = (size_t) pb[ord[k + GL_PAIRS_AHEAD]] * cw;
