@@ -82,22 +82,13 @@
 //
 // # Two cores
 //
-// Apply uses the second core (unless Serial or GOMAXPROCS < 2) either by
-// giving part of the block's columns to a worker goroutine or, when the
-// factor is a factor.ParallelStepSolver whose elimination tree splits, by
-// splitting the factor's tree between two threads at the block's full
-// width, which reads the factor once per step instead of twice. Which is
-// faster depends on the machine as well as on the factor, so Apply times
-// both: the first calls of each round of 256 (per block width) alternate
-// the two ways, and the faster is kept for the rest of the round. It
-// starts with the tree when nnz(L) is at least 100 000 (out of cache: 16³
-// and up, 2-D grids from about 80²), with the columns otherwise. On an
-// AMD host with two cores the tree wins on toydataF4's 50² factor too: one
-// evaluation took 0.379 s with the choice, 0.385 s always splitting the
-// tree and 0.397 s always splitting the columns (medians of 30, alternating
-// in one process). On an Intel host whose two logical CPUs behaved like one
-// core's hyperthreads the columns had won there. The result does not depend
-// on the way taken: the kernel's arithmetic is the same.
+// Apply uses the second core (unless Serial or GOMAXPROCS < 2) by splitting
+// the factor's elimination tree between two threads at the block's full
+// width when the factor is a factor.ParallelStepSolver whose tree splits
+// (nested-dissection orderings of grids do), which reads the factor once
+// per step; otherwise by giving part of the block's columns to a worker
+// goroutine. The choice is a rule of the factor alone, and the result does
+// not depend on it: the kernel's arithmetic is the same either way.
 //
 // Adjoint runs its two chains concurrently instead.
 package kernel

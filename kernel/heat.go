@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"time"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -119,8 +118,6 @@ type Heat struct {
 	ss     factor.StepSolver     // fac's multi-step solve, for backward Euler; nil otherwise
 	as     factor.AdjointStepper // fac's own adjoint of the chain, for backward Euler; nil otherwise
 	tree   int8                  // whether fac's tree splits (treeSolver): 0 unknown, 1 yes, -1 no
-	big    bool                  // nnz(L) ≥ treeMinNNZ, set with tree
-	split  coreSplits            // Apply's choice between splitting the columns and the tree
 	ready  bool
 	closed bool
 
@@ -465,26 +462,8 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 		h.tape = append(h.tape, ent)
 		return nil
 	}
-	pss := h.treeSolver()
-	if pss != nil && cols >= 2 {
-		cs, way, timed := h.split.choose(cols, h.big)
-		var t0 time.Time
-		if timed {
-			t0 = time.Now()
-		}
-		var err error
-		if way == wayTree {
-			err = h.applyTree(pss, dst, src, cols)
-		} else {
-			err = h.applyColumns(dst, src, cols)
-		}
-		if timed && err == nil {
-			cs.record(way, time.Since(t0))
-		}
-		return err
-	}
-	if pss != nil && h.big {
-		return h.applyTree(pss, dst, src, cols) // one column
+	if pss := h.treeSolver(); pss != nil {
+		return h.applyTree(pss, dst, src, cols)
 	}
 	if cols >= 2 && h.concurrent() {
 		return h.applyColumns(dst, src, cols)
@@ -530,128 +509,22 @@ func splitColumns(cols int) int {
 	return half
 }
 
-// treeMinNNZ is the factor size (nnz(L)) from which Apply starts by
-// splitting the factor's elimination tree between the two cores rather
-// than the block's columns (coreSplit then keeps whichever is faster on
-// the machine), and from which it splits the tree for a single column.
-// Splitting the columns reads the factor twice per step, once per core,
-// and halves the block's width; splitting the tree reads it once at full
-// width but leaves the top separator to one core. Which wins depends on
-// the hardware as much as on the factor: on an Intel host whose two
-// logical CPUs behaved like one core's hyperthreads, one evaluation on a
-// 2-D 50² grid (nnz(L) ≈ 38 000, in cache) took 1.26 s with the columns
-// against 1.34 s with the tree, and seldovia2 at 16³ (≈ 216 000) 3.20 s
-// against 2.72 s; on an AMD host with two cores the 50² evaluation took
-// 0.397 s with the columns against 0.385 s with the tree (medians of 30).
-const treeMinNNZ = 100_000
-
-// The two ways Apply can use both cores.
-const (
-	wayColumns = iota // two solve streams on parts of the columns
-	wayTree           // SolveStepsParallel: both halves of the tree at full width
-)
-
-// coreSplit chooses how Apply uses both cores for one block width when
-// the factor's tree splits, by timing both ways on the machine: each round
-// of splitRound calls starts with splitProbe calls that alternate the two
-// ways (beginning with the current one), and the way whose fastest timed
-// call was faster is kept for the rest of the round. The result does not
-// depend on the way (the arithmetic is the same; TestApplyWaysAgree), only
-// the time does; the rounds follow the machine when its load or its
-// placement of the two threads changes, at the cost of splitProbe/2 calls
-// of the slower way per round.
-type coreSplit struct {
-	cols  int              // block width (0: unused)
-	calls int              // calls of this round so far
-	best  [2]time.Duration // fastest timed call of each way in this round
-	use   int              // the way kept for the round
-}
-
-// splitProbe timed calls (three of each way, the fastest of three so that
-// one call slowed by the host does not decide) open every round of
-// splitRound calls: toydataF4 makes about 100 Applies per evaluation, so
-// the choice follows a change of the machine within a few evaluations,
-// and the slower way costs at most 3 calls in 256 (seldovia2's evaluations
-// took the same time with the choice as with the tree always).
-const (
-	splitProbe = 6
-	splitRound = 256
-)
-
-// coreSplits holds a coreSplit for each of the last few block widths
-// Apply was called with. An objective applies the kernel at one width (all
-// frames of all sequences in one block), so four leaves room to spare.
-type coreSplits struct {
-	w     [4]coreSplit
-	last  int // index of the most recently created
-	force int // tests: 1+way to always take that way, 0 to choose
-}
-
-// choose returns the way the next Apply of cols columns takes, whether the
-// call is to be timed, and the coreSplit to pass a timed call's time to
-// (record); s is nil when a test forces the way, which is never timed.
-func (ss *coreSplits) choose(cols int, treeFirst bool) (s *coreSplit, way int, timed bool) {
-	if ss.force > 0 {
-		return nil, ss.force - 1, false
-	}
-	s = ss.of(cols, treeFirst)
-	way, timed = s.next()
-	return s, way, timed
-}
-
-// of returns the coreSplit of cols columns. A new width replaces the
-// oldest one's and starts with the tree if treeFirst, with the columns
-// otherwise.
-func (ss *coreSplits) of(cols int, treeFirst bool) *coreSplit {
-	for i := range ss.w {
-		if ss.w[i].cols == cols {
-			return &ss.w[i]
-		}
-	}
-	ss.last = (ss.last + 1) % len(ss.w)
-	ss.w[ss.last] = coreSplit{cols: cols}
-	if treeFirst {
-		ss.w[ss.last].use = wayTree
-	}
-	return &ss.w[ss.last]
-}
-
-// next returns the way the next Apply takes and whether it is to be timed
-// (and then passed to record).
-func (s *coreSplit) next() (way int, timed bool) {
-	if s.calls == splitRound {
-		s.calls = 0
-	}
-	if s.calls == 0 {
-		s.best = [2]time.Duration{math.MaxInt64, math.MaxInt64}
-	}
-	i := s.calls
-	s.calls++
-	if i < splitProbe {
-		return (s.use + i) % 2, true
-	}
-	return s.use, false
-}
-
-// record notes the time d of a timed call of the given way; after the
-// round's last probe it keeps the faster way.
-func (s *coreSplit) record(way int, d time.Duration) {
-	s.best[way] = min(s.best[way], d)
-	if s.calls == splitProbe && s.best[1-s.use] < s.best[s.use] {
-		s.use = 1 - s.use
-	}
-}
-
 // treeSolver returns the factor as a ParallelStepSolver when Apply can
 // split its tree over both cores, nil otherwise. Whether the tree splits
-// (tree) and whether nnz(L) reaches treeMinNNZ (big) depend only on the
-// factor's structure and are computed once, after the first successful
-// factorisation.
+// depends only on the factor's structure and is computed once, after the
+// first successful factorisation.
+//
+// Apply then always splits the tree: it reads the factor once per step at
+// the block's full width, where two column streams read it twice at half
+// the width, and leaves only the top separator to one core. On two-core
+// machines with separate cores it was as fast or faster on every grid
+// measured (one 2:50:20 evaluation, medians of three alternating runs:
+// 0.93 s against 0.95 s for the previous timed choice between the two);
+// columns won only where the two logical CPUs shared one core.
 func (h *Heat) treeSolver() factor.ParallelStepSolver {
 	if h.tree == 0 {
 		pss, ok := h.ss.(factor.ParallelStepSolver)
 		h.tree = -1
-		h.big = h.fac.Info().NNZL >= treeMinNNZ
 		if ok && pss.TreeSplits() {
 			h.tree = 1
 		}

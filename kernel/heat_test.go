@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 	"gonum.org/v1/gonum/floats"
@@ -623,9 +622,8 @@ func TestAccumulateSplit(t *testing.T) {
 }
 
 // TestApplyTreeSplit checks that an Apply whose solves split the factor's
-// elimination tree over both cores (a factor of at least treeMinNNZ
-// entries; 3-D 16³ under nested dissection) gives bit for bit the serial
-// Apply's result.
+// elimination tree over both cores (3-D 16³ under nested dissection) gives
+// bit for bit the serial Apply's result.
 func TestApplyTreeSplit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 16³ factor")
@@ -738,105 +736,52 @@ func TestSplitColumns(t *testing.T) {
 	}
 }
 
-// TestApplyWaysAgree checks that Apply's two ways of using both cores
-// (coreSplit: parts of the columns on two streams, or both halves of the
-// elimination tree at full width) and a serial Apply give the same result
-// bit for bit, on a 2-D grid whose tree splits, for widths that split into
+// TestApplyWaysAgree checks that Apply on a factor whose tree does not
+// split (a 1-D path in its natural order, a chain) splits the block's
+// columns between two streams, and that on a 2-D 20² grid it splits the
+// tree; both bit for bit a serial Apply's, for widths that split into
 // equal and unequal parts.
 func TestApplyWaysAgree(t *testing.T) {
 	b := cholmodOnTwoCores(t)
-	g, _ := Cube(2, 20)
-	rng := rand.New(rand.NewPCG(9, 9))
-	w := randWeights(rng, g.NumEdges(), 0.3, 3)
-	opt := HeatOptions{T: 3e-3, Steps: 6, Backend: b}
-	par := newHeat(t, g, opt, w)
-	opt.Serial = true
-	ser := newHeat(t, g, opt, w)
-	if par.treeSolver() == nil {
-		t.Fatal("the 20² factor's tree does not split")
+	grid, _ := Cube(2, 20)
+	var path [][2]int
+	for i := 0; i+1 < 300; i++ {
+		path = append(path, [2]int{i, i + 1})
 	}
-	for _, cols := range []int{2, 5, 18} {
-		x := randBlock(rng, g.N()*cols)
-		want := make([]float64, len(x))
-		if err := ser.Apply(want, x, cols); err != nil {
-			t.Fatal(err)
+	chain, err := FromEdges(300, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		g     *Graph
+		order factor.Ordering
+		tree  bool
+	}{{"grid", grid, factor.OrderingDefault, true}, {"path", chain, factor.OrderingNatural, false}} {
+		rng := rand.New(rand.NewPCG(9, 9))
+		w := randWeights(rng, tc.g.NumEdges(), 0.3, 3)
+		opt := HeatOptions{T: 3e-3, Steps: 6, Backend: b, Ordering: tc.order}
+		par := newHeat(t, tc.g, opt, w)
+		opt.Serial = true
+		ser := newHeat(t, tc.g, opt, w)
+		if got := par.treeSolver() != nil; got != tc.tree {
+			t.Fatalf("%s: Apply splits the tree: %v, want %v", tc.name, got, tc.tree)
 		}
-		for _, way := range []int{wayColumns, wayTree} {
-			par.split.force = 1 + way
+		for _, cols := range []int{2, 5, 18} {
+			x := randBlock(rng, tc.g.N()*cols)
+			want := make([]float64, len(x))
+			if err := ser.Apply(want, x, cols); err != nil {
+				t.Fatal(err)
+			}
 			got := make([]float64, len(x))
 			if err := par.Apply(got, x, cols); err != nil {
 				t.Fatal(err)
 			}
 			for i := range want {
 				if got[i] != want[i] {
-					t.Fatalf("cols=%d, way %d: entry %d is %v, serial %v", cols, way, i, got[i], want[i])
+					t.Fatalf("%s, cols=%d: entry %d is %v, serial %v", tc.name, cols, i, got[i], want[i])
 				}
 			}
-		}
-	}
-}
-
-// TestCoreSplit drives coreSplits with made-up call times: each width must
-// probe both ways at the start of every round, keep the faster one for the
-// rest of the round, follow a change of which is faster in the next round,
-// and keep its state while Apply alternates between widths.
-func TestCoreSplit(t *testing.T) {
-	ms := time.Millisecond
-	tests := []struct {
-		name      string
-		treeFirst bool
-		cost      [2]time.Duration // time of a call of each way, in the first round
-		later     [2]time.Duration // and from the second round on
-		want      [2]int           // the way kept in the first round, then in the second
-	}{
-		{"columns faster", false, [2]time.Duration{4 * ms, 5 * ms}, [2]time.Duration{4 * ms, 5 * ms}, [2]int{wayColumns, wayColumns}},
-		{"tree faster", false, [2]time.Duration{5 * ms, 4 * ms}, [2]time.Duration{5 * ms, 4 * ms}, [2]int{wayTree, wayTree}},
-		{"tree first, columns faster", true, [2]time.Duration{4 * ms, 5 * ms}, [2]time.Duration{4 * ms, 5 * ms}, [2]int{wayColumns, wayColumns}},
-		{"machine changes", false, [2]time.Duration{5 * ms, 4 * ms}, [2]time.Duration{3 * ms, 4 * ms}, [2]int{wayTree, wayColumns}},
-		{"tie keeps the current way", true, [2]time.Duration{4 * ms, 4 * ms}, [2]time.Duration{4 * ms, 4 * ms}, [2]int{wayTree, wayTree}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var ss coreSplits
-			// Two widths by turns: 18 with the costs above, 7 with the
-			// opposite preference, which must not disturb 18's.
-			for round := range 2 {
-				cost := tc.cost
-				if round > 0 {
-					cost = tc.later
-				}
-				var probed [2]int
-				for i := range splitRound {
-					s := ss.of(18, tc.treeFirst)
-					way, timed := s.next()
-					if timed != (i < splitProbe) {
-						t.Fatalf("round %d, call %d: timed %v", round, i, timed)
-					}
-					if timed {
-						probed[way]++
-						s.record(way, cost[way])
-					} else if way != tc.want[round] {
-						t.Fatalf("round %d, call %d: way %d, want %d", round, i, way, tc.want[round])
-					}
-					o := ss.of(7, tc.treeFirst)
-					if w, timed := o.next(); timed {
-						o.record(w, cost[1-w])
-					}
-				}
-				if probed != [2]int{splitProbe / 2, splitProbe / 2} {
-					t.Fatalf("round %d: probed %v", round, probed)
-				}
-			}
-			// A new width starts with a probe of the way asked for.
-			if way, timed := ss.of(3, tc.treeFirst).next(); !timed || (way == wayTree) != tc.treeFirst {
-				t.Fatalf("a new width: way %d, timed %v", way, timed)
-			}
-		})
-	}
-	ss := coreSplits{force: 1 + wayTree}
-	for range splitRound + 1 {
-		if _, way, timed := ss.choose(18, false); way != wayTree || timed {
-			t.Fatalf("forced tree: way %d, timed %v", way, timed)
 		}
 	}
 }
