@@ -351,7 +351,7 @@ GL_INLINE void pass_width(const cholmod_factor *L, const double *dinv, double *W
 // gl_wide reports whether the processor has AVX-512 (F and VL), where the
 // even widths use 8-wide vectors; it is computed once (a benign race: every
 // thread computes the same value).
-static int gl_wide(void) {
+int gl_wide(void) {
 	static _Atomic int wide = -1;
 	int w = atomic_load_explicit(&wide, memory_order_relaxed);
 	if (w < 0) {

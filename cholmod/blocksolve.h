@@ -14,6 +14,10 @@ struct gl_offs;
 // factor with real double values (simplicial or supernodal).
 int gl_bsolve_supported(const cholmod_factor *L);
 
+// gl_wide reports whether the kernels hold rows of an even number of
+// quads as 8-wide vectors: where the processor has AVX-512 (F and VL).
+int gl_wide(void);
+
 // gl_bsolve_workspace is the number of doubles of workspace that
 // gl_bsolve and gl_bsolve_steps need for a factor of order n.
 size_t gl_bsolve_workspace(size_t n);

@@ -639,3 +639,10 @@ func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []flo
 func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
 
 func blasThreads() int { return int(C.gl_blas_get_threads()) }
+
+func vectorWidth() int {
+	if C.gl_wide() != 0 {
+		return 8
+	}
+	return 4
+}

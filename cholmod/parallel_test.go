@@ -5,7 +5,9 @@ package cholmod
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -106,4 +108,26 @@ func TestWaitsThatSleep(t *testing.T) {
 	defer setSpins(4000)
 	t.Run("SolveStepsParallel", TestSolveStepsParallel)
 	t.Run("AdjointSteps", TestAdjointSteps)
+}
+
+// TestVectorWidth checks that VectorWidth reports the vectors that
+// gl_wide chose: 8 doubles exactly where the processor has AVX-512 F and
+// VL (read from /proc/cpuinfo where it exists), 4 elsewhere.
+func TestVectorWidth(t *testing.T) {
+	w := VectorWidth()
+	if w != 4 && w != 8 {
+		t.Fatalf("VectorWidth() = %d, want 4 or 8", w)
+	}
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		t.Skip("no /proc/cpuinfo to check against")
+	}
+	flags := strings.Fields(string(info))
+	want := 4
+	if slices.Contains(flags, "avx512f") && slices.Contains(flags, "avx512vl") {
+		want = 8
+	}
+	if w != want {
+		t.Errorf("VectorWidth() = %d, /proc/cpuinfo says %d", w, want)
+	}
 }

@@ -111,3 +111,6 @@ func blasSetThreads(n int) bool { return false }
 
 // blasThreads reports that OpenBLAS is not linked.
 func blasThreads() int { return 0 }
+
+// vectorWidth reports that the block kernel is not compiled in.
+func vectorWidth() int { return 0 }

@@ -118,3 +118,11 @@ func TestStubInfo(t *testing.T) {
 		t.Errorf("ErrNoCgo = %q, want %q", ErrNoCgo, want)
 	}
 }
+
+// TestStubVectorWidth checks that a build without cgo reports no block
+// kernel.
+func TestStubVectorWidth(t *testing.T) {
+	if w := VectorWidth(); w != 0 {
+		t.Errorf("VectorWidth() = %d without cgo, want 0", w)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"runtime"
 	"strings"
 
+	"github.com/gmlg/gmlg/cholmod"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 )
@@ -23,8 +25,21 @@ func init() {
 				stdout, _ := outputs(ctx)
 				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", runinfo.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
+				fmt.Fprintf(stdout, "%d CPUs; %s\n", runtime.NumCPU(), kernelVectors(cholmod.VectorWidth()))
 				return nil
 			}
 		},
 	})
+}
+
+// kernelVectors describes the cholmod block kernel's SIMD vectors of the
+// given width (cholmod.VectorWidth).
+func kernelVectors(width int) string {
+	switch width {
+	case 8:
+		return "cholmod block kernel on 8-wide vectors (AVX-512)"
+	case 4:
+		return "cholmod block kernel on 4-wide vectors (no AVX-512)"
+	}
+	return "no cholmod block kernel (built without cgo)"
 }
