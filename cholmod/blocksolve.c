@@ -66,8 +66,8 @@ int gl_bsolve_supported(const cholmod_factor *L) {
 // instead (512-bit registers; the rows are whole cache lines), and those
 // of an odd nv stay in quads: they start mid-line every other row, where
 // 8-wide accesses would straddle two lines. Without AVX-512, GCC lowers
-// 8-wide vectors to code that ran the even widths 5 to 10 times slower than
-// quads, so the choice is made at run time (gl_wide): nv carries the flag
+// 8-wide vectors to code far slower than quads (BENCHMARKS.md, "Threads
+// and processors"), so the choice is made at run time (gl_wide): nv carries the flag
 // GL_WIDE besides its count of quads (NQ). With nv a compile-time constant
 // the loops unroll and the rows stay in registers, and since every update
 // reads its multiplier row from registers, no aliasing check (and no

@@ -97,8 +97,8 @@
 // below a block of columns is read (and written) once per block instead of
 // once per column. The workspace is 64-byte aligned; rows are held in quads
 // (4 doubles), except that where the processor has AVX-512 rows of an even
-// number of quads are held as 8-wide vectors (without AVX-512, GCC's
-// lowering of those ran 5 to 10 times slower), and the diagonal's reciprocals are computed once per call
+// number of quads are held as 8-wide vectors (without AVX-512, GCC lowers
+// those to far slower code), and the diagonal's reciprocals are computed once per call
 // (a division costs a dozen multiply-adds). With a simplicial factor and a
 // width of 4, 12, 20 or 28 columns, each entry's row address comes from an
 // array of byte offsets kept with the workspace (8 bytes per entry of L for

@@ -516,11 +516,10 @@ func splitColumns(cols int) int {
 //
 // Apply then always splits the tree: it reads the factor once per step at
 // the block's full width, where two column streams read it twice at half
-// the width, and leaves only the top separator to one core. On two-core
-// machines with separate cores it was as fast or faster on every grid
-// measured (one 2:50:20 evaluation, medians of three alternating runs:
-// 0.93 s against 0.95 s for the previous timed choice between the two);
-// columns won only where the two logical CPUs shared one core.
+// the width, and leaves only the top separator to one core. On two
+// separate cores it was as fast as the columns or faster on every grid
+// measured (BENCHMARKS.md, "Threads and processors"); the columns won only
+// where two logical CPUs shared one core.
 func (h *Heat) treeSolver() factor.ParallelStepSolver {
 	if h.tree == 0 {
 		pss, ok := h.ss.(factor.ParallelStepSolver)
