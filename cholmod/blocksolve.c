@@ -372,30 +372,26 @@ int gl_wide(void) {
 // above (see gl_plan); backward, P (unless NULL) receives a copy of every
 // row solved, as it is stored in W. off, for a simplicial factor, holds the
 // byte offset from W of every entry's row (gl_offs), or is NULL.
+// PASS_WIDTHS calls pass_width with the width cw as a compile-time count of
+// quads, the even ones flagged with wide (GL_WIDE or 0).
+#define PASS_WIDTHS(wide)                                                                                              \
+	switch (cw) {                                                                                                  \
+	case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P, off); break;                                             \
+	case 8: pass_width(L, dinv, W, 2 | (wide), fwd, k0, k1, c2, P, off); break;                                    \
+	case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P, off); break;                                            \
+	case 16: pass_width(L, dinv, W, 4 | (wide), fwd, k0, k1, c2, P, off); break;                                   \
+	case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P, off); break;                                            \
+	case 24: pass_width(L, dinv, W, 6 | (wide), fwd, k0, k1, c2, P, off); break;                                   \
+	case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P, off); break;                                            \
+	default: pass_width(L, dinv, W, 8 | (wide), fwd, k0, k1, c2, P, off); break;                                   \
+	}
+
 GL_CLONES static void solve_pass(const cholmod_factor *L, const double *dinv, double *W, int cw, int fwd, gl_int k0,
                                  gl_int k1, gl_int c2, double *P, const int32_t *off) {
 	if (gl_wide()) {
-		switch (cw) {
-		case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P, off); break;
-		case 8: pass_width(L, dinv, W, 2 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
-		case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P, off); break;
-		case 16: pass_width(L, dinv, W, 4 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
-		case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P, off); break;
-		case 24: pass_width(L, dinv, W, 6 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
-		case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P, off); break;
-		default: pass_width(L, dinv, W, 8 | GL_WIDE, fwd, k0, k1, c2, P, off); break;
-		}
-		return;
-	}
-	switch (cw) {
-	case 4: pass_width(L, dinv, W, 1, fwd, k0, k1, c2, P, off); break;
-	case 8: pass_width(L, dinv, W, 2, fwd, k0, k1, c2, P, off); break;
-	case 12: pass_width(L, dinv, W, 3, fwd, k0, k1, c2, P, off); break;
-	case 16: pass_width(L, dinv, W, 4, fwd, k0, k1, c2, P, off); break;
-	case 20: pass_width(L, dinv, W, 5, fwd, k0, k1, c2, P, off); break;
-	case 24: pass_width(L, dinv, W, 6, fwd, k0, k1, c2, P, off); break;
-	case 28: pass_width(L, dinv, W, 7, fwd, k0, k1, c2, P, off); break;
-	default: pass_width(L, dinv, W, 8, fwd, k0, k1, c2, P, off); break;
+		PASS_WIDTHS(GL_WIDE)
+	} else {
+		PASS_WIDTHS(0)
 	}
 }
 
