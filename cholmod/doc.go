@@ -152,11 +152,11 @@
 // grids do; a chain, e.g. a path in its natural order, does not). On the
 // 2-core machine, 5 steps on 16 columns at 32³ took 61–62 ms split this way,
 // 65–88 ms as two 8-column solves on two threads and 73–92 ms on one thread
-// (BenchmarkSolveParallel, one run, the host busy).
+// (BenchmarkSolveParallel, one run).
 //
 // One 20-column Solve in ms (BenchmarkSolve20, NESDIS, one BLAS thread,
-// best of 3 in one run on the shared 2-core Xeon at 2.8 GHz with AVX-512,
-// 2026-11-26 04:08 UTC; the host was busy, so compare within a row):
+// best of 3 in one run on a 2-core Xeon at 2.8 GHz with AVX-512; the
+// machine was loaded, so compare within a row):
 //
 //	         block kernel              cholmod_solve2
 //	grid     simplicial supernodal     simplicial supernodal

@@ -4,9 +4,10 @@
 // # Graphs
 //
 // Grid and Cube build 2-D and 3-D Cartesian grids (4 or 6 neighbours). The
-// vertex order is C order with axis 0 the fastest (SPEC §1.1): for a 2-D image
-// I[r,c], axis 0 is the column ("horizontal") and axis 1 the row
-// ("vertical"); for a colour histogram H[R,G,B], axis 0 is B, 1 is G, 2 is R.
+// vertex order is C order with axis 0 the fastest (docs/method.md,
+// "Grid and vertex order"): for a 2-D image I[r,c], axis 0 is the column
+// ("horizontal") and axis 1 the row ("vertical"); for a colour histogram
+// H[R,G,B], axis 0 is B, 1 is G, 2 is R.
 // Every grid edge knows its axis. FromEdges builds a general undirected graph
 // from an edge list (validated: indices in range, no self-loops, no
 // duplicates); on a disconnected graph the kernel never moves mass between
@@ -47,7 +48,8 @@
 //
 // Adjoint back-propagates through one application: from src and the
 // gradient gdst of the output it returns K·gdst and adds the weight gradient
-// of SPEC §2 (the paper's Proposition 1 with the reference's minus sign):
+// of docs/method.md, "Kernel gradient" (the paper's Proposition 1 with the
+// reference's minus sign):
 //
 //	∂F/∂w_{ij} = −(α t/S) Σ_{l=1..S} (u_l[i]−u_l[j])·(v_{l−1}[i]−v_{l−1}[j])
 //

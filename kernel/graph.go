@@ -40,7 +40,7 @@ func (g *Graph) buildRuns() {
 // Grid returns the Cartesian grid graph with dims[p] vertices along axis p
 // (2·d nearest neighbours in the interior).
 //
-// # Vertex order (SPEC §1.1)
+// # Vertex order (docs/method.md, "Grid and vertex order")
 //
 // Axis 0 is the fastest: vertex i has coordinate (i / s_p) mod dims[p] along
 // axis p, with stride s_p = dims[0]·…·dims[p-1]. For a 2-D image I[r,c]
@@ -185,7 +185,8 @@ func (g *Graph) Components() int {
 // PadEdges converts edge weights w (length NumEdges, graph edge order) of a
 // grid into the reference's padded layout: a [d,N] array, row-major, where
 // padded[p*N+i] is the weight of the edge between i and i+s_p, and 0 where
-// that edge does not exist (SPEC §1.2). dst must have length d·N.
+// that edge does not exist (docs/method.md, "Edge metric"). dst must have
+// length d·N.
 func (g *Graph) PadEdges(dst, w []float64) {
 	g.mustGrid("PadEdges")
 	d := len(g.dims)
@@ -220,7 +221,7 @@ func (g *Graph) mustGrid(op string) {
 // GridAlpha returns the Laplacian scale α = 1/h² with h = 1/(n−1), computed in
 // floating point exactly as the reference does (Python's 1/(1/(n−1))**2, where
 // ** binds first): 49.00000000000001 for n=8, 2401.0000000000005 for n=50
-// (SPEC §1.4).
+// (docs/method.md, "Heat kernel").
 func GridAlpha(n int) float64 {
 	h := 1 / float64(n-1)
 	return 1 / (h * h)

@@ -95,8 +95,9 @@ type HeatOptions struct {
 }
 
 // Heat applies the heat kernel K = M^−S of a weighted graph to blocks of
-// vectors, and back-propagates through it (SPEC §1.4–2, the paper's
-// Proposition 1 with the reference's sign).
+// vectors, and back-propagates through it (docs/method.md, "Heat kernel"
+// and "Kernel gradient": the paper's Proposition 1 with the reference's
+// sign).
 //
 // With backward Euler, M = I + (t/S)·α·L_w where L_w = diag(W·1) − W is the
 // positive semi-definite weighted Laplacian of the edge weights w. M is
@@ -641,8 +642,9 @@ func (h *Heat) mulMcn(dst, x []float64, cols int) {
 //	CN: ∂F/∂w_e −= (α t/2S) Σ_{l=1..S} Σ_cols Δ(u_l+u_{l−1})·Δv_{l−1}
 //
 // for edge e = {i,j}, where u_l are the forward iterates from src and v_l the
-// adjoint iterates from gdst (SPEC §2; the reference's sign, which the paper's
-// Proposition 1 omits). gsrc must not overlap src or gdst.
+// adjoint iterates from gdst (docs/method.md, "Kernel gradient": the
+// reference's sign, which the paper's Proposition 1 omits). gsrc must not
+// overlap src or gdst.
 func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	h.checkReady("Adjoint")
 	h.checkBlock("Adjoint", cols, src, gdst, gsrc)

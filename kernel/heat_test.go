@@ -108,7 +108,7 @@ func relErr(got, want []float64) float64 {
 }
 
 func TestGridAlpha(t *testing.T) {
-	// Values printed by the reference (SPEC §1.4).
+	// Values printed by the reference (docs/method.md, "Heat kernel").
 	for _, c := range []struct {
 		n    int
 		want float64
@@ -214,8 +214,9 @@ func TestHeatMassAndSymmetry(t *testing.T) {
 	})
 }
 
-// TestSpecXiDelta checks the reference's kernel values (SPEC §12: 2-D n=8,
-// t=1e-2, k_heat=5, vertex metric w = exp(0.3·cos(0.37 i + 1.1 p))).
+// TestSpecXiDelta checks the reference's kernel values (docs/method.md,
+// "Reference values": 2-D n=8, t=1e-2, k_heat=5, vertex metric
+// w = exp(0.3·cos(0.37 i + 1.1 p))).
 func TestSpecXiDelta(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b factor.Factorizer) {
 		g, _ := Cube(2, 8)

@@ -3,8 +3,8 @@ package kernel
 import "fmt"
 
 // Metric maps a parameter vector θ to the graph's edge weights w. Both
-// parameterisations of SPEC §1.2 are linear maps; WeightsAdjoint applies the
-// transpose.
+// parameterisations (docs/method.md, "Metric parameterisations") are linear
+// maps; WeightsAdjoint applies the transpose.
 type Metric interface {
 	// NumParams returns the length of θ.
 	NumParams() int
@@ -36,10 +36,11 @@ func (m EdgeMetric) WeightsAdjoint(gtheta, gw []float64) {
 }
 
 // VertexMetric is the reference's default parameterisation
-// (grid_vertices_tensor_diag, SPEC §1.2–1.3): a positive diagonal tensor per
-// vertex, stored as the [d,N] row-major array θ[p*N+i] (row p = axis p). The
-// weight of the edge between i and i+s_p along axis p is the average
-// (θ[p][i] + θ[p][i+s_p])/2 of the component matching the edge's axis.
+// (grid_vertices_tensor_diag; docs/method.md, "Vertex metric"): a positive
+// diagonal tensor per vertex, stored as the [d,N] row-major array θ[p*N+i]
+// (row p = axis p). The weight of the edge between i and i+s_p along axis p
+// is the average (θ[p][i] + θ[p][i+s_p])/2 of the component matching the
+// edge's axis.
 // It needs a grid graph.
 type VertexMetric struct{ G *Graph }
 
