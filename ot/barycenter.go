@@ -55,9 +55,9 @@ type BarycenterResult struct {
 //	return q of the last iteration
 //
 // with no log-domain stabilisation and no renormalisation, as in the
-// reference implementation (SPEC §3). When a weight equals exactly 1, the
-// result is K·(P_k / K·1) at once (the endpoint rule: the pole blurred by
-// the kernel, not the pole itself).
+// reference implementation (docs/method.md, "Barycenters and interpolation").
+// When a weight equals exactly 1, the result is K·(P_k / K·1) at once (the
+// endpoint rule: the pole blurred by the kernel, not the pole itself).
 //
 // All R vectors go through the kernel together: each iteration makes two
 // Apply calls on an N×R block (plus one to measure the marginal error).

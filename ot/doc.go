@@ -25,12 +25,13 @@
 //
 // The displacement interpolation between two histograms P₀ and P₁ at time
 // t ∈ [0, 1] is the barycenter with weights λ = (1−t, t). gmlg follows the
-// reference implementation exactly (SPEC.md §3): b is initialised to 1, the
-// loop runs L times with no early stopping, no log-domain stabilisation and
-// no renormalisation (interior frames have a mass slightly below 1), q is
-// the exp of the λ-weighted sum of logs taken in k order, and a frame whose
-// weight is exactly 1 (t = 0 or t = 1) is K·(P/K·1), the pole blurred once
-// by the kernel.
+// reference implementation exactly (docs/method.md,
+// "Barycenters and interpolation"): b is initialised to 1, the loop runs L
+// times with no early stopping, no log-domain stabilisation and no
+// renormalisation (interior frames have a mass slightly below 1), q is the
+// exp of the λ-weighted sum of logs taken in k order, and a frame whose
+// weight is exactly 1 (t = 0 or t = 1) is K·(P/K·1), the pole blurred once by
+// the kernel.
 //
 // # Kernels
 //
@@ -80,10 +81,10 @@
 //
 // # Losses
 //
-// Loss selects the data term of SPEC §4 between a reconstruction p and an
-// observation q: L2 = N·Σ(p−q)² (the default), L1 = Σ|p−q| and
-// KL = Σ p·log(p/q) − p + q. Loss.Eval returns the value and the gradient
-// with respect to p.
+// Loss selects the data term (docs/method.md, "Losses") between a
+// reconstruction p and an observation q: L2 = N·Σ(p−q)² (the default),
+// L1 = Σ|p−q| and KL = Σ p·log(p/q) − p + q. Loss.Eval returns the value and
+// the gradient with respect to p.
 //
 // # Errors
 //

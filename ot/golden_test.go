@@ -5,12 +5,13 @@ import (
 	"testing"
 )
 
-// TestReferenceNumbers reproduces SPEC §12 (2-D, n=8, S=4, t_heat=1e-2,
-// k_heat=5, L=10, λ_c = λ_s = 0): the reference's loss, gradient and
-// reconstructions, with a dense heat kernel (I + (t/K)·α·L_E)^{−K} built
-// from the per-vertex metric averaged onto edges (SPEC §1.3–1.4) and the
-// chain rule through the averaging and w = exp(x) written out here. The
-// acceptance tolerance of SPEC §12 is 1e-9 relative.
+// TestReferenceNumbers reproduces the 2-D case of docs/method.md,
+// "Reference values" (n=8, S=4, t_heat=1e-2, k_heat=5, L=10,
+// λ_c = λ_s = 0): the reference's loss, gradient and reconstructions, with
+// a dense heat kernel (I + (t/K)·α·L_E)^{−K} built from the per-vertex
+// metric averaged onto edges ("Vertex metric", "Heat kernel") and the chain
+// rule through the averaging and w = exp(x) written out here. The
+// acceptance tolerance is 1e-9 relative.
 func TestReferenceNumbers(t *testing.T) {
 	const (
 		n, d  = 8, 2
@@ -22,7 +23,7 @@ func TestReferenceNumbers(t *testing.T) {
 	)
 	h := 1 / float64(n-1)
 	alpha := 1 / (h * h)
-	if alpha != 49.00000000000001 { // SPEC §1.4
+	if alpha != 49.00000000000001 { // the reference's 1/(1/7)**2
 		t.Fatalf("alpha = %v", alpha)
 	}
 	// Log-metric x[p][i] = 0.3·cos(0.37·i + 1.1·p), w = exp(x).

@@ -53,9 +53,10 @@ type InterpSettings struct {
 // a loss gradient through them to the kernel parameters.
 //
 // Frame j of a sequence is the barycenter of its poles with weights
-// λ = (1−t_j, t_j), computed as in Barycenter (SPEC §3). A frame whose
-// weight is exactly 1 (t = 0, t = 1, or a t so small that 1−t rounds to 1)
-// is an endpoint frame, K·(P/K·1). Let F be the number of interior frames
+// λ = (1−t_j, t_j), computed as in Barycenter (docs/method.md,
+// "Barycenters and interpolation"). A frame whose weight is exactly 1
+// (t = 0, t = 1, or a t so small that 1−t rounds to 1) is an endpoint
+// frame, K·(P/K·1). Let F be the number of interior frames
 // over all sequences and C = 2F: the interior frames form N×C blocks whose
 // column 2f+k belongs to pole k of interior frame f, in (sequence, frame)
 // order. One Forward makes at most 2L+1 kernel applications: K·1 on one

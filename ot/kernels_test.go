@@ -135,7 +135,7 @@ func (c *chainGibbs) Adjoint(gsrc, gparam, src, gdst []float64, cols int) error 
 
 // heatGraph is the dense heat kernel (I + τ·L_θ)^{−S} of a small graph with
 // edge weights θ; K·1 = 1 for every θ. Its adjoint follows Proposition 1
-// with the sign of SPEC §2.
+// with the sign of docs/method.md, "Kernel gradient".
 type heatGraph struct {
 	n, steps int
 	tau      float64

@@ -7,7 +7,8 @@ import (
 )
 
 // Loss selects the data term comparing a reconstruction p with an
-// observation q (SPEC §4). The zero value is L2, the reference default.
+// observation q (docs/method.md, "Losses"). The zero value is L2, the
+// reference default.
 //
 // Loss implements flag.Value (through String and Set) and
 // encoding.TextMarshaler/TextUnmarshaler, with the names "l2", "l1" and
