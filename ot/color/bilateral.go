@@ -7,9 +7,9 @@ import (
 
 // BilateralGrid is a cross (joint) bilateral filter approximated on a
 // downsampled grid (Paris–Durand / Chen et al.), exactly as the reference's
-// bilateral_approximation with sampling = sigma (SPEC §9.6). It smooths a
-// data image while respecting the edges of a second, edge image with values
-// in [EdgeMin, EdgeMax].
+// bilateral_approximation with sampling = sigma (docs/method.md,
+// "Bilateral grid"). It smooths a data image while respecting the edges of a
+// second, edge image with values in [EdgeMin, EdgeMax].
 //
 // The grid has shape (⌊(H−1)/σs⌋+7, ⌊(W−1)/σs⌋+7, ⌊(EdgeMax−EdgeMin)/σr⌋+7)
 // (padding 3 on each side). Filtering scatters each pixel (i,j) with its

@@ -17,7 +17,8 @@ func spatialTestImage(h, w int) (data, edge []float64) {
 	return data, edge
 }
 
-// TestBilateralSPEC checks SPEC §12 "Colour-side units" (20×30 image).
+// TestBilateralSPEC checks the reference's bilateral grid values
+// (docs/method.md, "Reference values", colour units; 20×30 image).
 func TestBilateralSPEC(t *testing.T) {
 	const h, w = 20, 30
 	data, edge := spatialTestImage(h, w)
@@ -26,10 +27,10 @@ func TestBilateralSPEC(t *testing.T) {
 		i, j   int
 		want   float64
 	}{
-		{1.25, 0, 0, 1.1097277349377134e-02},    // SPEC §12
-		{1.25, 7, 11, -4.7604746696571040e-02},  // SPEC §12
-		{1.25, 19, 29, -5.4434988748226242e-02}, // SPEC §12
-		{4, 0, 0, 2.6617346571075486e-02},       // SPEC §12
+		{1.25, 0, 0, 1.1097277349377134e-02},    // reference value
+		{1.25, 7, 11, -4.7604746696571040e-02},  // reference value
+		{1.25, 19, 29, -5.4434988748226242e-02}, // reference value
+		{4, 0, 0, 2.6617346571075486e-02},       // reference value
 	}
 	for _, tc := range tests {
 		g, err := NewBilateralGrid(h, w, tc.sigmaS, 0.1, 0, 1)
@@ -48,7 +49,8 @@ func TestBilateralSPEC(t *testing.T) {
 }
 
 // TestBilateralConstant: a constant data image is reproduced exactly
-// wherever the filter has weight, and the grid shape follows SPEC §9.6.
+// wherever the filter has weight, and the grid shape follows
+// docs/method.md, "Bilateral grid".
 func TestBilateralConstant(t *testing.T) {
 	const h, w = 17, 23
 	_, edge := spatialTestImage(h, w)

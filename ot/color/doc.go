@@ -4,10 +4,11 @@
 // transfer by barycentric projection with cross-bilateral smoothing, export
 // of a transfer as a .cube 3-D LUT, and pictures of colour histograms.
 //
-// It follows the reference implementation's colour pipeline (SPEC §9);
-// learning itself and Sinkhorn barycenters live in packages learn and ot.
-// The package name shadows the standard image/color; import that one under
-// another name (for example stdcolor) when both are needed.
+// It follows the reference implementation's colour pipeline (docs/method.md,
+// "Colour pipeline"); learning itself and Sinkhorn barycenters live in
+// packages learn and ot. The package name shadows the standard image/color;
+// import that one under another name (for example stdcolor) when both are
+// needed.
 //
 // # Conventions
 //
@@ -47,12 +48,13 @@
 // # Interpolating histograms
 //
 // Interpolate computes the displacement interpolation between a day and a
-// night histogram at the given times (Times(f) spreads f frames over
-// [0,1]) with any ot.Kernel: a learned heat kernel or a Euclidean one.
-// It follows the reference's colour interpolation (SPEC §9.3), in which
-// every frame, the endpoints included, runs the full Sinkhorn loop, so the
-// end frames are the poles blurred by the kernel. Linear is the linear
-// interpolation (1−t)·h₀ + t·h₁ that the paper compares against.
+// night histogram at the given times (Times(f) spreads f frames over [0,1])
+// with any ot.Kernel: a learned heat kernel or a Euclidean one. It follows
+// the reference's colour interpolation (docs/method.md,
+// "Histogram interpolation"), in which every frame, the endpoints included,
+// runs the full Sinkhorn loop, so the end frames are the poles blurred by the
+// kernel. Linear is the linear interpolation (1−t)·h₀ + t·h₁ that the paper
+// compares against.
 //
 //	frames, err := color.Interpolate(k, day, night, color.Times(10), &color.InterpOptions{Iterations: 50})
 //
@@ -79,9 +81,9 @@
 // gmlg extension TransferOptions.Interpolate interpolates the per-bin
 // correction instead (Map.Correct), which is exact for the identity.
 // DirectTransfer does the whole thing between two images without any
-// histogram interpolation (SPEC §9.7). Sinkhorn failures (the kernel
-// underflowing for a small γ) are reported as errors wrapping ErrNonFinite
-// rather than as NaN images.
+// histogram interpolation (docs/method.md, "Direct transfer"). Sinkhorn
+// failures (the kernel underflowing for a small γ) are reported as errors
+// wrapping ErrNonFinite rather than as NaN images.
 //
 // # LUTs
 //

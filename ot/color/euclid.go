@@ -8,7 +8,8 @@ import (
 )
 
 // Euclidean is the separable Gibbs kernel of the squared Euclidean distance
-// on the n³ colour grid with nodes {0, 1/(n−1), …, 1}³ (SPEC §9.4):
+// on the n³ colour grid with nodes {0, 1/(n−1), …, 1}³ (docs/method.md,
+// "Euclidean kernel"):
 //
 //	K[x,x'] = exp(−‖x−x'‖²/γ) = k1d[|i−i'|]·k1d[|j−j'|]·k1d[|k−k'|],
 //	k1d[m]  = exp(−(m/(n−1))²/γ),

@@ -10,7 +10,8 @@ func relErr(got, want float64) float64 {
 	return math.Abs(got-want) / math.Max(math.Abs(want), 1e-300)
 }
 
-// TestEuclideanSPEC checks SPEC §12 "Colour-side units": n=5, γ=0.05,
+// TestEuclideanSPEC checks the reference's Euclidean kernel values
+// (docs/method.md, "Reference values", colour units): n=5, γ=0.05,
 // v_i = 1+0.5 sin(0.9 i).
 func TestEuclideanSPEC(t *testing.T) {
 	k, err := NewEuclidean(5, 0.05)
@@ -31,9 +32,9 @@ func TestEuclideanSPEC(t *testing.T) {
 		i    int
 		want float64
 	}{
-		{0, 2.0435285391851958},   // SPEC §12
-		{62, 3.7908043319766276},  // SPEC §12
-		{124, 1.7425035411080443}, // SPEC §12
+		{0, 2.0435285391851958},   // reference value
+		{62, 3.7908043319766276},  // reference value
+		{124, 1.7425035411080443}, // reference value
 	} {
 		if e := relErr(u[tc.i], tc.want); e > 1e-12 {
 			t.Errorf("u[%d] = %.17g, want %.17g (rel %.2g)", tc.i, u[tc.i], tc.want, e)

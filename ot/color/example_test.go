@@ -34,7 +34,7 @@ func ExampleHistogram() {
 }
 
 func ExampleNewEuclidean() {
-	// The SPEC §12 unit: n = 5, γ = 0.05, v_i = 1 + 0.5 sin(0.9 i).
+	// The reference's colour unit: n = 5, γ = 0.05, v_i = 1 + 0.5 sin(0.9 i).
 	k, err := color.NewEuclidean(5, 0.05)
 	if err != nil {
 		log.Fatal(err)
@@ -70,7 +70,7 @@ func ExampleProlong() {
 }
 
 func ExampleTransfer_Map() {
-	// Barycentric colours of the SPEC §12 unit (n = 5, γ = 0.05, 30
+	// Barycentric colours of the reference's colour unit (n = 5, γ = 0.05, 30
 	// Sinkhorn iterations).
 	const n = 5
 	k, _ := color.NewEuclidean(n, 0.05)
@@ -212,7 +212,7 @@ func ExampleRenderHistogram() {
 }
 
 func ExampleDirectTransfer() {
-	// Give a grey ramp the colours of a blue ramp (SPEC §9.7 with n = 8).
+	// Give a grey ramp the colours of a blue ramp (direct transfer, n = 8).
 	grey := image.NewNRGBA(image.Rect(0, 0, 40, 30))
 	blue := image.NewNRGBA(grey.Bounds())
 	for y := range 30 {
@@ -250,7 +250,7 @@ func ExampleRenderStrip() {
 func ExampleInterpolate() {
 	// Interpolate between a warm and a dark histogram on 5³ bins with the
 	// Euclidean kernel; every frame, endpoints included, runs the full
-	// Sinkhorn loop (SPEC §9.3).
+	// Sinkhorn loop.
 	const n = 5
 	warm, dark := make([]float64, n*n*n), make([]float64, n*n*n)
 	for i := range warm {

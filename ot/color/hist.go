@@ -24,8 +24,9 @@ type HistOptions struct {
 	Bins int
 	// DropSaturated selects the reference compatibility mode: a pixel with
 	// ANY channel equal to 255 is dropped entirely, as cv2.calcHist does
-	// with the range [0,255) used by the reference (SPEC §9.1). By default
-	// such channels are counted in the top bin n−1.
+	// with the range [0,255) used by the reference (docs/method.md,
+	// "Colour histograms"). By default such channels are counted in the top
+	// bin n−1.
 	DropSaturated bool
 }
 
@@ -44,17 +45,19 @@ func Bin(v uint8, n int) int {
 }
 
 // Index returns the flat bin index R·n²+G·n+B of bin coordinates (r,g,b):
-// B is the fast axis, G the medium one and R the slow one (SPEC §1.1).
+// B is the fast axis, G the medium one and R the slow one (docs/method.md,
+// "Grid and vertex order").
 func Index(r, g, b, n int) int {
 	return (r*n+g)*n + b
 }
 
 // Counts returns the raw colour counts of img at n bins per channel, as
-// float32 in the [R,G,B] layout with flat index R·n²+G·n+B (SPEC §9.1 step
-// 2). Channels are the non-premultiplied 8-bit values (16-bit images are
-// reduced to their high byte); alpha is ignored. A channel value v falls in
-// bin floor(v·n/255); v = 255 goes to bin n−1, or, if dropSaturated is set,
-// the whole pixel is skipped (the reference's cv2.calcHist behaviour).
+// float32 in the [R,G,B] layout with flat index R·n²+G·n+B (docs/method.md,
+// "Colour histograms", step 1). Channels are the non-premultiplied 8-bit
+// values (16-bit images are reduced to their high byte); alpha is ignored. A
+// channel value v falls in bin floor(v·n/255); v = 255 goes to bin n−1, or, if
+// dropSaturated is set, the whole pixel is skipped (the reference's
+// cv2.calcHist behaviour).
 //
 // Counts panics if n < 1.
 func Counts(img image.Image, n int, dropSaturated bool) []float32 {
@@ -90,7 +93,8 @@ func Counts(img image.Image, n int, dropSaturated bool) []float32 {
 const Floor = 1e-6
 
 // Normalize turns counts into a probability histogram exactly as the
-// reference does in float32 (SPEC §9.1 steps 3–4):
+// reference does in float32 (docs/method.md, "Colour histograms", steps
+// 2–3):
 //
 //	H2 = H + float32(1e-6·max(H)/N)        (float32 add)
 //	h  = H2 / pairwisesum32(H2)            (float32 sum and division)

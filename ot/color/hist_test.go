@@ -69,8 +69,9 @@ func readNpy32(t testing.TB, path string) []float32 {
 }
 
 // TestHistogramReference checks the DropSaturated (compatibility) mode
-// bitwise against the reference's stored float32 histograms (SPEC §8: the
-// recomputation is bitwise identical for seldovia2 and country1). The
+// bitwise against the reference's stored float32 histograms (docs/method.md,
+// "Data formats": the recomputation is bitwise identical for seldovia2 and
+// country1). The
 // sorted PNGs pair with hist-array-000, 001, … in order.
 func TestHistogramReference(t *testing.T) {
 	data := dataDir(t)

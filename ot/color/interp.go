@@ -26,14 +26,14 @@ func Times(f int) []float64 {
 
 // Interpolate returns the displacement interpolation between the colour
 // histograms h0 and h1 under kernel k at the given times, one histogram per
-// time, exactly as the reference's colour interpolation does (SPEC §9.3):
-// frame f is the Sinkhorn barycenter of (h0, h1) with weights
-// (1−times[f], times[f]), and, unlike ot.Barycenter and ot.Interpolator,
-// every frame runs the full L-iteration loop, the endpoints included (the
-// reference passes the weights as a Python list, so its endpoint special
-// case never fires; an endpoint comes out as K(h/K·b) after L iterations,
-// close to K(h/K·1)). A term whose weight is exactly 0 is left out of the
-// weighted geometric mean instead of contributing 0·log(K·a).
+// time, exactly as the reference's colour interpolation does (docs/method.md,
+// "Histogram interpolation"): frame f is the Sinkhorn barycenter of (h0, h1)
+// with weights (1−times[f], times[f]), and, unlike ot.Barycenter and
+// ot.Interpolator, every frame runs the full L-iteration loop, the endpoints
+// included (the reference passes the weights as a Python list, so its
+// endpoint special case never fires; an endpoint comes out as K(h/K·b) after
+// L iterations, close to K(h/K·1)). A term whose weight is exactly 0 is left
+// out of the weighted geometric mean instead of contributing 0·log(K·a).
 //
 // All frames go through the kernel together, as one N×2F block per
 // application. It returns an error wrapping ErrNonFinite, naming the frame
@@ -128,8 +128,9 @@ func Interpolate(k ot.Kernel, h0, h1, times []float64, opt *InterpOptions) ([][]
 	return out, nil
 }
 
-// Linear returns the linear interpolation (1−t)·h0 + t·h1 at the given
-// times (the reference's "linear" method, SPEC §9.3).
+// Linear returns the linear interpolation (1−t)·h0 + t·h1 at the given times
+// (the reference's "linear" method; docs/method.md,
+// "Histogram interpolation").
 func Linear(h0, h1, times []float64) [][]float64 {
 	if len(h0) != len(h1) {
 		panic(fmt.Sprintf("color: Linear: histograms of length %d and %d", len(h0), len(h1)))

@@ -8,8 +8,9 @@ import (
 	"github.com/gmlg/gmlg/ot"
 )
 
-// interpPoles returns the SPEC §12 style test histograms on n³ bins:
-// p ∝ 1.2+sin(0.7i) and q ∝ 1.2+cos(0.4i).
+// interpPoles returns closed-form test histograms on n³ bins, like those of
+// docs/method.md, "Reference values": p ∝ 1.2+sin(0.7i) and
+// q ∝ 1.2+cos(0.4i).
 func interpPoles(n int) (p, q []float64) {
 	N := n * n * n
 	p, q = make([]float64, N), make([]float64, N)
@@ -28,9 +29,9 @@ func interpPoles(n int) (p, q []float64) {
 }
 
 // TestInterpolateMatchesBarycenter: interior frames are exactly the Sinkhorn
-// barycenters of package ot; endpoints run the full loop (SPEC §9.3), which
-// for weights (1,0) keeps b = 1 and so equals the endpoint rule K(P/K·1) up to
-// the round-off of exp(log x).
+// barycenters of package ot; endpoints run the full loop (docs/method.md,
+// "Histogram interpolation"), which for weights (1,0) keeps b = 1 and so
+// equals the endpoint rule K(P/K·1) up to the round-off of exp(log x).
 func TestInterpolateMatchesBarycenter(t *testing.T) {
 	const n = 5
 	k, err := NewEuclidean(n, 0.05)

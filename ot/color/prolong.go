@@ -13,10 +13,11 @@ func ProlongedSize(n, levels int) int {
 
 // Prolong upsamples a per-vertex metric W of shape [d, N] (row p at
 // w[p·N:(p+1)·N], N = n^d, C-order vertex index) from the grid side n to
-// n_hi = 2^levels·(n−1)+1 by co-located multilinear interpolation (SPEC
-// §9.2, the reference's scipy.ndimage.zoom with order=1): old node k becomes
-// new node 2^levels·k and the new nodes in between get linear
-// interpolations (midpoint averages for levels = 1), applied separably
+// n_hi = 2^levels·(n−1)+1 by co-located multilinear interpolation
+// (docs/method.md, "Metric prolongation": the reference's
+// scipy.ndimage.zoom with order=1):
+// old node k becomes new node 2^levels·k and the new nodes in between get
+// linear interpolations (midpoint averages for levels = 1), applied separably
 // along every axis. Every row is interpolated independently. It returns the
 // new [d, n_hi^d] metric and n_hi.
 //

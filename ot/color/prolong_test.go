@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestProlongSPEC checks SPEC §12: n=4→7 of w = exp(0.3cos(0.37i+1.1p)).
+// TestProlongSPEC checks the reference's prolongation values
+// (docs/method.md, "Reference values"): n=4→7 of w = exp(0.3cos(0.37i+1.1p)).
 func TestProlongSPEC(t *testing.T) {
 	const d, n = 3, 4
 	N := ipow(n, d)
@@ -27,8 +28,8 @@ func TestProlongSPEC(t *testing.T) {
 		p, i int
 		want float64
 	}{
-		{0, 1, 1.3362946822287667},  // SPEC §12
-		{1, 8, 0.92426705029676459}, // SPEC §12
+		{0, 1, 1.3362946822287667},  // reference value
+		{1, 8, 0.92426705029676459}, // reference value
 	} {
 		got := wb[tc.p*NHi+tc.i]
 		if e := relErr(got, tc.want); e > 1e-12 {

@@ -42,9 +42,9 @@ func BinCentre(i, n int) (r, g, b float64) {
 }
 
 // LookupBin returns the flat bin of a colour with channels in [0,1] by the
-// reference's nearest-bin rule idx = int(v·(n − 1e-4)) per channel (SPEC
-// §9.5 step 3), clamped to [0, n−1]. For v = V/255 with V ≤ 254 this equals
-// Bin(V, n); V = 255 maps to bin n−1.
+// reference's nearest-bin rule idx = int(v·(n − 1e-4)) per channel
+// (docs/method.md, "Colour transfer", step 3), clamped to [0, n−1]. For v =
+// V/255 with V ≤ 254 this equals Bin(V, n); V = 255 maps to bin n−1.
 func LookupBin(r, g, b float64, n int) int {
 	return Index(lookup1(r, n), lookup1(g, n), lookup1(b, n), n)
 }
@@ -126,10 +126,11 @@ func (m *Map) ApplyCorrect(dst, src *Image) {
 	}
 }
 
-// Transfer computes OT colour transfers by barycentric projection (SPEC
-// §9.5) with a fixed kernel on the n³ colour grid. It holds the Sinkhorn and
-// projection buffers, so repeated calls do not allocate in their loops; a
-// Transfer must not be used from several goroutines at once.
+// Transfer computes OT colour transfers by barycentric projection
+// (docs/method.md, "Colour transfer") with a fixed kernel on the n³ colour
+// grid. It holds the Sinkhorn and projection buffers, so repeated calls do not
+// allocate in their loops; a Transfer must not be used from several goroutines
+// at once.
 type Transfer struct {
 	k          ot.Kernel
 	n          int
@@ -261,8 +262,9 @@ type TransferOptions struct {
 	Interpolate bool
 }
 
-// Apply transfers the colours of histogram q onto im, whose own histogram
-// (at the transfer's n bins, see Histogram) is p (SPEC §9.5):
+// Apply transfers the colours of histogram q onto im, whose own histogram (at
+// the transfer's n bins, see Histogram) is p (docs/method.md,
+// "Colour transfer"):
 //
 //  1. Map(p, q, Iterations) gives a colour for every bin;
 //  2. every pixel takes the colour of its bin (LookupBin), or with
@@ -354,8 +356,9 @@ type DirectOptions struct {
 }
 
 // DirectTransfer transfers the colours of source onto target without any
-// interpolation (SPEC §9.7): both histograms at n bins (§9.1), the
-// Euclidean kernel with γ, then Transfer.Apply.
+// interpolation (docs/method.md, "Direct transfer"): both histograms at n
+// bins ("Colour histograms"), the Euclidean kernel with γ, then
+// Transfer.Apply.
 func DirectTransfer(target, source image.Image, opt DirectOptions) (*Image, error) {
 	n := opt.Bins
 	if n == 0 {

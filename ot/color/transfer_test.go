@@ -25,8 +25,9 @@ func specMarginals(N int) (p, q []float64) {
 	return p, q
 }
 
-// TestMapSPEC checks SPEC §12 "Colour-side units": barycentric colours after
-// 30 Sinkhorn iterations, n=5, γ=0.05, p ∝ 1.2+sin(0.7i), q ∝ 1.2+cos(0.4i).
+// TestMapSPEC checks the reference's colour units (docs/method.md,
+// "Reference values"): barycentric colours after 30 Sinkhorn iterations,
+// n=5, γ=0.05, p ∝ 1.2+sin(0.7i), q ∝ 1.2+cos(0.4i).
 func TestMapSPEC(t *testing.T) {
 	k, err := NewEuclidean(5, 0.05)
 	if err != nil {
@@ -45,8 +46,8 @@ func TestMapSPEC(t *testing.T) {
 		bin  int
 		want [3]float64
 	}{
-		{0, [3]float64{0.11492959177298281, 0.11535006541631883, 0.12959167686632123}},  // SPEC §12
-		{62, [3]float64{0.49956446196818982, 0.50457480155239720, 0.49930068695393881}}, // SPEC §12
+		{0, [3]float64{0.11492959177298281, 0.11535006541631883, 0.12959167686632123}},  // reference value
+		{62, [3]float64{0.49956446196818982, 0.50457480155239720, 0.49930068695393881}}, // reference value
 	} {
 		for c := range 3 {
 			got := m.Colors[3*tc.bin+c]
@@ -159,7 +160,8 @@ func TestMapErrors(t *testing.T) {
 }
 
 // TestLookupBin: the nearest-bin rule agrees with the histogram bins for
-// every 8-bit value ≤ 254 and sends 255 to the top bin (SPEC §9.5 step 3).
+// every 8-bit value ≤ 254 and sends 255 to the top bin (docs/method.md,
+// "Colour transfer", step 3).
 func TestLookupBin(t *testing.T) {
 	for _, n := range []int{16, 31, 32, 61} {
 		for v := range 256 {
