@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkEval measures one objective+gradient evaluation on the reference
-// datasets (issue #4): toydataF4 (n=50, 11 frames, L=50) with K_heat=100 and
+// datasets: toydataF4 (n=50, 11 frames, L=50) with K_heat=100 and
 // 20, and seldovia2 (16³, 10 frames, L=50, K_heat=20), for each sparse
 // backend. It reports the process's peak resident memory (getrusage maxrss)
 // as maxRSS-MB and the CPU time per evaluation (all threads) as cpu-ns/op:

@@ -1,5 +1,5 @@
 // Package learn learns the ground metric of a graph from sequences of
-// histograms (the paper's §4, SPEC §5–6).
+// histograms (the paper's §4; docs/method.md, "Objective and gradient").
 //
 // # The objective
 //
@@ -12,7 +12,8 @@
 // kernel of the metric (kernel.Heat) — plus the regularisers λ_c f_c and
 // λ_s f_s (Regularizer). Eval returns F and its gradient, computed by a
 // hand-written reverse pass through the L iterations and the kernel's exact
-// adjoint; every value matches the reference implementation's (SPEC §12).
+// adjoint; every value matches the reference implementation's
+// (docs/method.md, "Reference values").
 //
 // # The optimiser
 //
@@ -23,7 +24,7 @@
 //
 // # Fast mode
 //
-// FastObjective (issue #8) computes the converged model instead: every
+// FastObjective computes the converged model instead: every
 // barycenter iterated to a marginal tolerance from the last accepted
 // point's scalings, the implicit gradient of the fixed point, a value
 // corrected to first order for the remaining error; MinimizeFast tightens

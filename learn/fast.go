@@ -81,7 +81,7 @@ type FastTotals struct {
 	NotConverged int
 }
 
-// FastObjective is the objective F of Objective ("fast mode", issue #8)
+// FastObjective is the objective F of Objective ("fast mode")
 // with one difference: every reconstruction is the CONVERGED Sinkhorn
 // barycenter (iterated to a marginal tolerance, ot.FastInterpolator)
 // instead of the barycenter after a fixed number L of iterations, and its

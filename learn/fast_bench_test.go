@@ -122,8 +122,9 @@ type fastVariant struct {
 	polish      int // CoarseToFineSettings.Polish.Iters (0: no polish)
 }
 
-// BenchmarkFastVsExact is issue #8's acceptance criterion on a 2-D toy: it
-// runs exact mode for 500 L-BFGS iterations (GMLG_FVE_ITERS overrides),
+// BenchmarkFastVsExact measures fast mode's acceptance criterion on a 2-D toy
+// (BENCHMARKS.md, "Fast mode against exact mode"): it runs exact mode for
+// 500 L-BFGS iterations (GMLG_FVE_ITERS overrides),
 // then, for each fast-mode variant, fast mode coarse to fine (coarseIters
 // iterations on the halved grid, then the finest grid), scoring its
 // finest-level iterates every 5 iterations (GMLG_FVE_EVERY) with the EXACT objective (those

@@ -12,7 +12,8 @@ import (
 
 // CoarseSide returns the side of the grid one level coarser than n:
 // ⌈n/2⌉, i.e. (n+1)/2 for odd n (the inverse of the co-located
-// prolongation n → 2(n−1)+1 of SPEC §9.2) and n/2 for even n.
+// prolongation n → 2(n−1)+1 of docs/method.md, "Metric prolongation") and
+// n/2 for even n.
 func CoarseSide(n int) int { return (n + 1) / 2 }
 
 // lin1 locates node i of a side-nf axis on the side-nc axis with the same
@@ -94,13 +95,13 @@ func gridSize(dims []int) int {
 }
 
 // RestrictHistogram maps a histogram on a grid of extents dims (axis 0
-// fastest, as kernel.Grid) to the grid of extents coarse, each at least 2
-// and at most the fine one, by the transpose of the multilinear
-// interpolation with aligned end points: the mass of fine node i goes to
-// the coarse nodes around its position x = i·(n_c−1)/(n−1), with linear
-// weights. It preserves the total mass and non-negativity. With n_c =
-// (n+1)/2 for odd n this is the full-weighting restriction (½, 1, ½ per
-// axis) transposed to the co-located prolongation of SPEC §9.2.
+// fastest, as kernel.Grid) to the grid of extents coarse, each at least 2 and
+// at most the fine one, by the transpose of the multilinear interpolation
+// with aligned end points: the mass of fine node i goes to the coarse nodes
+// around its position x = i·(n_c−1)/(n−1), with linear weights. It preserves
+// the total mass and non-negativity. With n_c = (n+1)/2 for odd n this is the
+// full-weighting restriction (½, 1, ½ per axis) transposed to the co-located
+// prolongation (docs/method.md, "Metric prolongation").
 func RestrictHistogram(h []float64, dims, coarse []int) []float64 {
 	checkResample("RestrictHistogram", len(h), dims, coarse, true)
 	return resample(h, dims, coarse, true)
@@ -110,9 +111,9 @@ func RestrictHistogram(h []float64, dims, coarse []int) []float64 {
 // axis p, N = Π dims) on the grid of extents coarse to the grid of extents
 // fine (each at least the coarse one) by multilinear interpolation with
 // aligned end points, row by row. For fine = 2(coarse−1)+1 this is the
-// co-located prolongation of SPEC §9.2 (the reference's order-1 zoom): old
-// node k becomes node 2k, new nodes get midpoint averages. Positive
-// metrics stay positive.
+// co-located prolongation of docs/method.md, "Metric prolongation" (the
+// reference's order-1 zoom): old node k becomes node 2k, new nodes get
+// midpoint averages. Positive metrics stay positive.
 func ProlongVertexMetric(theta []float64, coarse, fine []int) []float64 {
 	d := len(coarse)
 	nc := gridSize(coarse)
@@ -242,7 +243,7 @@ type CoarseToFineResult struct {
 }
 
 // CoarseToFine learns a vertex metric on the grid g in fast mode, coarse
-// grids first (issue #8). Every frame is restricted to each level's grid
+// grids first. Every frame is restricted to each level's grid
 // with RestrictHistogram (halving the side each time: n → ⌈n/2⌉); the
 // first level starts from θ = 1 (x = 0), and each later level starts from
 // the previous level's metric prolonged with ProlongVertexMetric. Each

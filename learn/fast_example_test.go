@@ -97,7 +97,8 @@ func ExamplePolish() {
 }
 
 // TestProlongMatchesColor: on cubes of odd side, ProlongVertexMetric is
-// ot/color.Prolong (SPEC §9.2's co-located prolongation), in 2-D and 3-D.
+// ot/color.Prolong (the co-located prolongation of docs/method.md,
+// "Metric prolongation"), in 2-D and 3-D.
 func TestProlongMatchesColor(t *testing.T) {
 	for _, tc := range []struct{ d, n int }{{2, 5}, {3, 3}, {3, 9}} {
 		N := 1

@@ -22,7 +22,7 @@ func maxRelErr(got, want []float64) float64 {
 
 // TestFastObjectiveGradient checks ∇F of the fast objective against
 // central finite differences of the converged objective (relative error ≤
-// 1e-5, issue #8) on small grids.
+// 1e-5) on small grids.
 func TestFastObjectiveGradient(t *testing.T) {
 	g2, _ := kernel.Cube(2, 4)
 	g3, _ := kernel.Cube(3, 3)

@@ -20,7 +20,8 @@ type Function interface {
 }
 
 // Settings configures Minimize. A nil *Settings and zero fields mean the
-// defaults, which mirror the reference's scipy fmin_l_bfgs_b call (SPEC §6).
+// defaults, which mirror the reference's scipy fmin_l_bfgs_b call
+// (docs/method.md, "Optimiser").
 type Settings struct {
 	// MaxIter bounds the accepted iterations; 0 means 500.
 	MaxIter int

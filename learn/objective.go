@@ -65,7 +65,8 @@ type Config struct {
 	// Metric is the parameterisation; the zero value is VertexMetric, which
 	// needs a grid. General graphs must use EdgeMetric.
 	Metric MetricKind
-	// LambdaC and LambdaS weight the regularisers f_c and f_s (SPEC §5);
+	// LambdaC and LambdaS weight the regularisers f_c and f_s
+	// (docs/method.md, "Regularisers");
 	// zero disables a term. (The reference's command line defaults are
 	// λ_c = 0 and λ_s = 3.)
 	LambdaC, LambdaS float64

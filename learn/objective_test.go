@@ -33,7 +33,7 @@ func randSeqs(rng *rand.Rand, n, nseq, frames int) []Sequence {
 
 // TestObjectiveGradient checks ∇F against central finite differences of F
 // (gonum fd.Gradient) over losses, metrics, regularisers, schemes, 2-D, 3-D
-// and a general graph. Relative error ≤ 1e-6 (issue #4).
+// and a general graph. Relative error ≤ 1e-6.
 func TestObjectiveGradient(t *testing.T) {
 	g2, _ := kernel.Cube(2, 4)
 	g3, _ := kernel.Cube(3, 3)
@@ -106,8 +106,8 @@ func TestObjectiveGradient(t *testing.T) {
 }
 
 // TestLBFGSTrajectory compares the optimiser with the reference's scipy
-// L-BFGS-B run of SPEC §12 (2-D n=8, λ_c=0.5, λ_s=0.7, L2, x0 the closed-form
-// log-metric, max_iter = 8).
+// L-BFGS-B run of docs/method.md, "Reference values" (2-D n=8, λ_c=0.5,
+// λ_s=0.7, L2, x0 the closed-form log-metric, max_iter = 8).
 func TestLBFGSTrajectory(t *testing.T) {
 	g, _ := kernel.Cube(2, 8)
 	seqs, x0 := specInputs(64, 4, 2)

@@ -69,11 +69,11 @@ func pearson(a, b []float64, mask []bool) float64 {
 }
 
 // TestRecovery fits four sequences generated from a known metric (the
-// reference's analytic metric, SPEC §10, on a 12×12 grid) and checks that the
-// loss drops at least 10× and that the learned edge weights correlate with the
-// true ones (Pearson ≥ 0.7) on the edges that carry mass: those whose
-// endpoints hold, in some frame of some sequence, at least a quarter of the
-// mean mass per vertex (here every edge qualifies).
+// reference's analytic metric of docs/method.md, "Synthetic data", on a 12×12
+// grid) and checks that the loss drops at least 10× and that the learned edge
+// weights correlate with the true ones (Pearson ≥ 0.7) on the edges that
+// carry mass: those whose endpoints hold, in some frame of some sequence, at
+// least a quarter of the mean mass per vertex (here every edge qualifies).
 //
 // The data are made consistent with the model: the first and last frames
 // are the raw poles (synth.Config.RawEndpoints) and left out of the loss

@@ -57,9 +57,9 @@ func loadFrames(t testing.TB, pattern string, normalise bool) [][]float64 {
 	return out
 }
 
-// TestReferenceFullData reproduces SPEC §12's "full data at x0 = 0" rows: one
-// objective and gradient evaluation on the reference datasets with the README
-// settings, to 1e-9 relative.
+// TestReferenceFullData reproduces the "full data at x = 0" rows of
+// docs/method.md, "Reference values": one objective and gradient evaluation
+// on the reference datasets with the README settings, to 1e-9 relative.
 func TestReferenceFullData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full-size reference evaluations skipped in -short mode")
@@ -108,7 +108,7 @@ func TestReferenceFullData(t *testing.T) {
 				norm += v * v
 			}
 			norm = math.Sqrt(norm)
-			const tol = 1e-9 // SPEC §12 acceptance
+			const tol = 1e-9 // acceptance tolerance against the reference
 			if !close(f, c.f, tol) || !close(norm, c.norm, tol) {
 				t.Errorf("F=%.17g ‖g‖=%.17g, want %.17g and %.17g", f, norm, c.f, c.norm)
 			}

@@ -43,7 +43,8 @@ func ParseSmoothness(s string) (Smoothness, error) {
 }
 
 // Regularizer evaluates λ_c·f_c(θ) + λ_s·f_s(θ) on the metric parameters θ
-// (the metric itself, w = exp(x), not its logarithm), SPEC §5:
+// (the metric itself, w = exp(x), not its logarithm; docs/method.md,
+// "Regularisers"):
 //
 //	f_c = Σ_i (θ_i − 1)² / N_metric
 //	f_s = ‖Lap(θ)‖_F   (or its square with SmoothSquared)

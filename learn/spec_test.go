@@ -8,8 +8,9 @@ import (
 	"github.com/gmlg/gmlg/ot"
 )
 
-// specInputs builds SPEC §12's closed-form inputs: obs[k][i] ∝ 1.2+sin(0.7i+1.3k)
-// and x[p][i] = 0.3·cos(0.37i+1.1p).
+// specInputs builds the closed-form inputs of docs/method.md,
+// "Reference values": obs[k][i] ∝ 1.2+sin(0.7i+1.3k) and
+// x[p][i] = 0.3·cos(0.37i+1.1p).
 func specInputs(n, frames, d int) ([]Sequence, []float64) {
 	obs := make([][]float64, frames)
 	for k := range obs {
@@ -42,7 +43,8 @@ func forEachSparseBackend(t *testing.T, f func(t *testing.T, name string)) {
 	}
 }
 
-// TestSpec2D reproduces SPEC §12's 2-D n=8 table (reference numbers, LU solver).
+// TestSpec2D reproduces the 2-D n=8 table of docs/method.md,
+// "Reference values" (reference numbers, LU solver).
 func TestSpec2D(t *testing.T) {
 	forEachSparseBackend(t, func(t *testing.T, backend string) {
 		b, _ := kernel.Backend(backend)
@@ -76,7 +78,7 @@ func TestSpec2D(t *testing.T) {
 				norm += v * v
 			}
 			norm = math.Sqrt(norm)
-			const tol = 1e-9 // SPEC: one evaluation must match to 1e-9 relative
+			const tol = 1e-9 // one evaluation must match the reference to 1e-9 relative
 			if !close(f, c.f, tol) || !close(norm, c.norm, tol) || !close(grad[0], c.g0, tol) || !close(grad[64+9], c.g9, tol) {
 				t.Errorf("%v λ=(%v,%v): F=%.17g ‖g‖=%.17g g[0,0]=%.17g g[1,9]=%.17g\nwant F=%.17g ‖g‖=%.17g g[0,0]=%.17g g[1,9]=%.17g",
 					c.loss, c.lc, c.ls, f, norm, grad[0], grad[73], c.f, c.norm, c.g0, c.g9)
@@ -115,7 +117,7 @@ func TestSpec2D(t *testing.T) {
 	})
 }
 
-// TestSpec3D reproduces SPEC §12's 3-D n=4 case.
+// TestSpec3D reproduces the 3-D n=4 case of docs/method.md, "Reference values".
 func TestSpec3D(t *testing.T) {
 	forEachSparseBackend(t, func(t *testing.T, backend string) {
 		b, _ := kernel.Backend(backend)

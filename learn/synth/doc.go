@@ -1,8 +1,8 @@
 // Package synth makes synthetic datasets with gmlg's own forward model: pole
-// shapes on grids, the reference's analytic metric, and sequences of
-// Sinkhorn barycenters under a known metric (SPEC §10). It gives the CLI its
-// built-in default dataset, the learner its recovery experiment and the
-// benchmarks their deterministic inputs.
+// shapes on grids, the reference's analytic metric, and sequences of Sinkhorn
+// barycenters under a known metric (docs/method.md, "Synthetic data"). It
+// gives the CLI its built-in default dataset, the learner its recovery
+// experiment and the benchmarks their deterministic inputs.
 //
 // # Example
 //

@@ -9,7 +9,8 @@ import (
 )
 
 // Floor is the relative floor added to every pole before normalisation,
-// p + max(p)·Floor/N (the reference's vmin = 1e-6, SPEC §10).
+// p + max(p)·Floor/N (the reference's vmin = 1e-6; docs/method.md,
+// "Synthetic data").
 const Floor = 1e-6
 
 // Pole names a pole shape. Coordinates are on the unit square, x along the
@@ -25,8 +26,8 @@ type Pole struct {
 }
 
 // StickTopLeft and StickBottomRight are the reference's stick_tl_br poles
-// (p[5:30,5:10] and q[20:45,40:45] on a 50×50 grid, SPEC §10) in unit
-// coordinates, so that they scale with n.
+// (p[5:30,5:10] and q[20:45,40:45] on a 50×50 grid; docs/method.md,
+// "Synthetic data") in unit coordinates, so that they scale with n.
 var (
 	StickTopLeft     = Pole{Shape: "rect", X0: 5.0 / 50, X1: 10.0 / 50, Y0: 5.0 / 50, Y1: 30.0 / 50}
 	StickBottomRight = Pole{Shape: "rect", X0: 40.0 / 50, X1: 45.0 / 50, Y0: 20.0 / 50, Y1: 45.0 / 50}
@@ -107,12 +108,12 @@ func span(lo, hi float64, n int) (int, int) {
 }
 
 // AnalyticMetric returns the reference's analytic 2-D vertex metric
-// (gen_metric='analytic', SPEC §10) on an n×n grid as a [2,N] array: row 0
-// (horizontal) from the bivariate normal pdf with covariance
-// R(π/4)·diag(0.6,6)·R(π/4)ᵀ evaluated on linspace(−3,3,n)², row 1 with −π/4;
-// each rescaled by s = 1 − (f−min)/max(f−min)·(1−1/1000) and divided by its
-// mean, so the weights lie in about [1e-3, 1]/mean: low diffusion where the
-// pdf is high.
+// (gen_metric='analytic'; docs/method.md, "Synthetic data") on an n×n grid as
+// a [2,N] array: row 0 (horizontal) from the bivariate normal pdf with
+// covariance R(π/4)·diag(0.6,6)·R(π/4)ᵀ evaluated on linspace(−3,3,n)², row 1
+// with −π/4; each rescaled by s = 1 − (f−min)/max(f−min)·(1−1/1000) and
+// divided by its mean, so the weights lie in about [1e-3, 1]/mean: low
+// diffusion where the pdf is high.
 func AnalyticMetric(n int) []float64 {
 	N := n * n
 	w := make([]float64, 2*N)
@@ -183,7 +184,8 @@ type Config struct {
 // Generate returns, for each pair of poles, the frames of the displacement
 // interpolation under the given metric: Sinkhorn barycenters at
 // t = linspace(0,1,Frames), the endpoint frames being the blurred poles
-// K(P/K·1), exactly like the reference's dg_kinterp2 (SPEC §10).
+// K(P/K·1), exactly like the reference's dg_kinterp2 (docs/method.md,
+// "Synthetic data").
 func Generate(c *Config) ([][][]float64, error) {
 	if c.Frames == 0 {
 		c.Frames = 11

@@ -18,7 +18,7 @@ func TestPoleHistogram(t *testing.T) {
 		for c := 0; c < n; c++ {
 			v := p[r*n+c]
 			sum += v
-			// The reference's p[5:30, 5:10] = 1 (SPEC §10).
+			// The reference's p[5:30, 5:10] = 1 (docs/method.md, "Synthetic data").
 			if r >= 5 && r < 30 && c >= 5 && c < 10 {
 				inside += v
 			}
