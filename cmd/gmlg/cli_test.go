@@ -142,7 +142,7 @@ func TestEndToEnd(t *testing.T) {
 				// Padded layout: no horizontal edge leaves the last column.
 				m := readNpy(t, filepath.Join(runDir, "metric.npy"))
 				if m.Data[7] != 0 || m.Data[64+56] != 0 || m.Data[0] <= 0 {
-					t.Errorf("edge metric not padded as SPEC §1.2: %v %v %v", m.Data[0], m.Data[7], m.Data[64+56])
+					t.Errorf("edge metric not padded as docs/method.md, \"Edge metric\" says: %v %v %v", m.Data[0], m.Data[7], m.Data[64+56])
 				}
 			}
 			recs, _ := filepath.Glob(filepath.Join(runDir, "rec-*.npy"))

@@ -22,10 +22,11 @@ import (
 	"github.com/gmlg/gmlg/ot/color"
 )
 
-// The paper's colour-learning preset (SPEC §7.2, "colour learning" row):
-// seldovia2 at 16³, loss L2, t_heat = 1e-3, 20 implicit steps, L = 50
-// Sinkhorn iterations, λ_c = 0, λ_s = 1, 500 L-BFGS iterations, a snapshot
-// every 50. These are colorlearn's defaults.
+// The paper's colour-learning preset (docs/method.md,
+// "Defaults and paper presets", Fig. 18 row): seldovia2 at 16³, loss L2,
+// t_heat = 1e-3, 20 implicit steps, L = 50 Sinkhorn iterations, λ_c = 0,
+// λ_s = 1, 500 L-BFGS iterations, a snapshot every 50. These are colorlearn's
+// defaults.
 const (
 	colorPresetBins      = 16
 	colorPresetT         = 1e-3
@@ -78,7 +79,7 @@ in the numeric order of their names: frame-2 before frame-10) at n bins per
 channel, and learns the [3,N] vertex metric of the
 n³ colour grid (row 0 = B axis, 1 = G, 2 = R) whose heat-kernel displacement
 interpolation between the first and last histogram best reproduces the
-others. The defaults are the paper's preset (SPEC §7.2): n = 16, L2 loss,
+others. The defaults are the paper's preset (Fig. 18): n = 16, L2 loss,
 t = 1e-3, 20 steps, L = 50, λ_c = 0, λ_s = 1, 500 iterations, a snapshot
 every 50.
 
@@ -399,8 +400,9 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return err
 	}
 	if res.State.Iter == 0 {
-		// SPEC §11.4: f_s = ‖Lap θ‖ is not differentiable at the constant
-		// start, and a large λ_s can stall the first line search.
+		// f_s = ‖Lap θ‖ is not differentiable at the constant start, and a
+		// large λ_s can stall the first line search (docs/method.md,
+		// "Regularisers").
 		fmt.Fprintf(logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
 	}
 	// Make sure the final point has its snapshot even when the optimiser

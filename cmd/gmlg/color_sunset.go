@@ -53,7 +53,7 @@ func init() {
 
 Computes the RGB histograms of DAY and NIGHT at n_hi = 2^k(n−1)+1 bins per
 channel (k = -prolong), interpolates between them at -frames times in [0,1]
-(SPEC §9.3) with
+(as the reference does; docs/method.md, "Histogram interpolation") with
 
   -method learned  the heat kernel of a metric learned by colorlearn (-run
                    DIR), prolonged from n to n_hi (alpha = (n_hi−1)²; t,
@@ -63,14 +63,15 @@ channel (k = -prolong), interpolates between them at -frames times in [0,1]
 
 and transfers every interpolated histogram onto DAY by OT barycentric
 projection with a Euclidean kernel (γ = 2·-sigma-ct², -L-ct Sinkhorn
-iterations) and cross-bilateral smoothing (SPEC §9.5–9.6). The -o
-directory receives frame-XX.png (the image sequence), interp-hist-XX.npy
-([n_hi,n_hi,n_hi], R,G,B), lut-XX.cube (each frame's colour transfer as a
-3-D LUT for video tools), hists.png (the interpolated histograms),
-frames.png (a strip of the images), params.json and, with a learned
-metric, metric.png (the metric before prolongation, per axis). A folder
-that is not empty is refused unless -force, which replaces a previous gmlg
-output there as a whole and never a file that gmlg did not write.`,
+iterations) and cross-bilateral smoothing (docs/method.md,
+"Colour transfer"). The -o directory receives frame-XX.png (the image
+sequence), interp-hist-XX.npy ([n_hi,n_hi,n_hi], R,G,B), lut-XX.cube (each
+frame's colour transfer as a 3-D LUT for video tools), hists.png (the
+interpolated histograms), frames.png (a strip of the images), params.json
+and, with a learned metric, metric.png (the metric before prolongation, per
+axis). A folder that is not empty is refused unless -force, which replaces
+a previous gmlg output there as a whole and never a file that gmlg did not
+write.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorSunsetOptions{}
 			fs.StringVar(&o.out, "o", "sunset-out", "output `directory`")

@@ -38,15 +38,16 @@ func init() {
 		summary: "transfer the colours of source images onto target images by optimal transport",
 		usage: `[options] TARGET SOURCE [SOURCE...]
 
-Direct OT colour transfer without interpolation (SPEC §9.7): the RGB
-histograms of TARGET and of each SOURCE at n bins per channel, a Sinkhorn
-plan under the Euclidean kernel exp(−|x−x'|²/γ) (γ = -gamma, or 2·σ² with
-σ = -sigma-gamma), barycentric projection of the bins, cross-bilateral
-smoothing guided by TARGET. For source j it writes transfer-JJ.png and
-lut-JJ.cube (the colour correction as a 3-D LUT for video tools) into -o,
-and transfers.png, a strip of thumbnails, with params.json. A folder that
-is not empty is refused unless -force, which replaces a previous gmlg
-output there as a whole and never a file that gmlg did not write.
+Direct OT colour transfer without interpolation (docs/method.md,
+"Direct transfer"): the RGB histograms of TARGET and of each SOURCE at n
+bins per channel, a Sinkhorn plan under the Euclidean kernel
+exp(−|x−x'|²/γ) (γ = -gamma, or 2·σ² with σ = -sigma-gamma), barycentric
+projection of the bins, cross-bilateral smoothing guided by TARGET. For
+source j it writes transfer-JJ.png and lut-JJ.cube (the colour correction
+as a 3-D LUT for video tools) into -o, and transfers.png, a strip of
+thumbnails, with params.json. A folder that is not empty is refused unless
+-force, which replaces a previous gmlg output there as a whole and never a
+file that gmlg did not write.
 The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorTransferOptions{}

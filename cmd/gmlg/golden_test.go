@@ -8,13 +8,13 @@ import (
 )
 
 // TestEvalSpecGolden evaluates the objective on the reference's toy data
-// through the command line and compares with SPEC §12 ("Full data at x0=0,
-// README settings"). Each evaluation takes about half a minute of CPU
-// (50×50 grid, 100 kernel steps), so the test runs only with
+// through the command line and compares with the "Full data at x = 0" rows of
+// docs/method.md, "Reference values". Each evaluation takes about half a
+// minute of CPU (50×50 grid, 100 kernel steps), so the test runs only with
 // GMLG_SLOW_TESTS=1.
 func TestEvalSpecGolden(t *testing.T) {
 	if os.Getenv("GMLG_SLOW_TESTS") != "1" {
-		t.Skip("set GMLG_SLOW_TESTS=1 to evaluate the SPEC §12 full-data golden values (about a minute)")
+		t.Skip("set GMLG_SLOW_TESTS=1 to evaluate the full-data golden values of docs/method.md (about a minute)")
 	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -24,7 +24,7 @@ func TestEvalSpecGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		args     []string
-		f, gnorm float64 // SPEC §12
+		f, gnorm float64 // reference values
 		g0, g1   float64 // g[0,1275], g[1,1275]
 	}{
 		{"toydataF3", []string{"--loss", "l1", "--lambda-s", "0.03"},
@@ -51,7 +51,7 @@ func TestEvalSpecGolden(t *testing.T) {
 				{"g[0,1275]", g.Data[1275], tc.g0}, {"g[1,1275]", g.Data[2500+1275], tc.g1},
 			} {
 				if math.Abs(c.got-c.want) > 1e-9*math.Abs(c.want) {
-					t.Errorf("%s = %.17g, SPEC §12 gives %.17g", c.what, c.got, c.want)
+					t.Errorf("%s = %.17g, docs/method.md gives %.17g", c.what, c.got, c.want)
 				}
 			}
 		})

@@ -95,7 +95,7 @@ func init() {
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&resume, "resume", "", "continue the run in `RUN_DIR` with all of its own settings (only --max-iter, --threads and --progress may be given)")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg; frames are taken in the numeric order of their names (array-2 before array-10)")
-			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; SPEC uses 1e-6), ≥ 0")
+			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; the reference's data use 1e-6), ≥ 0")
 			p.Model.objectiveFlags(fs)
 			fs.IntVar(&p.Optimizer.MaxIter, "max-iter", p.Optimizer.MaxIter, "maximum number of L-BFGS `iterations` (accepted steps), ≥ 1")
 			fs.IntVar(&p.Optimizer.SaveEvery, "save-every", p.Optimizer.SaveEvery, "save the metric, pictures and a checkpoint every `K` iterations (and at iteration 1 and at the end), ≥ 1")
@@ -448,8 +448,9 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		msg := fmt.Sprintf("the line search could not decrease F at iteration %d", res.State.Iter+1)
 		r.log.Warn("linesearch failed", "iter", res.State.Iter)
 		if res.State.Iter == 0 {
-			// SPEC §11.4: the non-smooth ‖Lap w‖ at the constant start can
-			// stop L-BFGS at once when λ_s outweighs the data term.
+			// The non-smooth ‖Lap w‖ at the constant start can stop L-BFGS
+			// at once when λ_s outweighs the data term (docs/method.md,
+			// "Regularisers").
 			return fmt.Errorf("%s: nothing was learned; at the uniform start this usually means --lambda-s (%g) is too large for the data term (try a 10× smaller value or --smooth squared)",
 				msg, r.p.Model.LambdaS)
 		}

@@ -16,9 +16,10 @@
 // explains the data exactly; run/metric-vs-truth.png compares the two.
 //
 // Options may come before or after the folder names. Every default is the
-// reference implementation's (SPEC §7): t = 1e-2, 20 kernel steps, 50
-// Sinkhorn iterations, the l2 loss, λ_c = 0, λ_s = 3, the vertex metric,
-// backward Euler, 500 L-BFGS iterations, saving at every iteration.
+// reference implementation's (docs/method.md, "Defaults and paper presets"):
+// t = 1e-2, 20 kernel steps, 50 Sinkhorn iterations, the l2 loss, λ_c = 0,
+// λ_s = 3, the vertex metric, backward Euler, 500 L-BFGS iterations, saving
+// at every iteration.
 //
 // # Data
 //

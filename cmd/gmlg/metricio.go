@@ -11,9 +11,9 @@ import (
 	"github.com/gmlg/gmlg/learn"
 )
 
-// The metric files use the reference's [d,N] layout (SPEC §1.2): row p
-// belongs to the axis of stride n^p. Edge metrics are padded with zeros where
-// an edge does not exist.
+// The metric files use the reference's [d,N] layout (docs/method.md,
+// "Metric parameterisations"): row p belongs to the axis of stride n^p. Edge
+// metrics are padded with zeros where an edge does not exist.
 
 // padMetric returns the metric parameters θ of kind k in the [d,N] layout.
 func padMetric(g *kernel.Graph, k learn.MetricKind, theta []float64) []float64 {

@@ -19,7 +19,8 @@ import (
 
 // modelParams are the settings of the forward model and of the objective,
 // shared by learn, eval and interp and recorded in params.json. Their
-// defaults are the reference's (SPEC §7).
+// defaults are the reference's (docs/method.md,
+// "Defaults and paper presets").
 type modelParams struct {
 	T              float64 `json:"t"`
 	Steps          int     `json:"steps"`

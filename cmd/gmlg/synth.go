@@ -16,9 +16,9 @@ import (
 )
 
 // synthPoles are the pole pairs of the built-in sequences, in order: the
-// reference's sticks (SPEC §10), then Gaussians crossing the square along
-// other directions so that several sequences probe the metric in
-// different places (the paper's multi-sequence experiment).
+// reference's sticks (docs/method.md, "Synthetic data"), then Gaussians
+// crossing the square along other directions so that several sequences probe
+// the metric in different places (the paper's multi-sequence experiment).
 var synthPoles = [][2]synth.Pole{
 	{synth.StickTopLeft, synth.StickBottomRight},
 	{{Shape: "gauss", X0: 0.2, Y0: 0.8, Sigma: 0.07}, {Shape: "gauss", X0: 0.8, Y0: 0.2, Sigma: 0.07}},
@@ -59,8 +59,8 @@ func init() {
 			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n), ≥ 4")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "`frames` per sequence (t = 0 … 1), ≥ 3")
 			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synthPoles)))
-			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians, SPEC §10) or uniform")
-			fs.BoolVar(&p.RawEnds, "raw-endpoints", p.RawEnds, "make the first and last frames the poles themselves, so that the true metric reproduces every frame when learning with --skip-endpoints; false gives the reference's blurred poles K(P/K·1) (SPEC §10)")
+			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians) or uniform")
+			fs.BoolVar(&p.RawEnds, "raw-endpoints", p.RawEnds, "make the first and last frames the poles themselves, so that the true metric reproduces every frame when learning with --skip-endpoints; false gives the reference's blurred poles K(P/K·1)")
 			p.Model.kernelFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) > 0 {

@@ -34,7 +34,7 @@
 // # Sequences
 //
 // The basename of each file (without extension) is split at '-' and its
-// all-digit fields are counted (SPEC §8):
+// all-digit fields are counted (docs/method.md, "Data formats"):
 //   - no digit field or one (array-07, video_000): all files form one
 //     sequence, in numeric name order;
 //   - two fields (array-SS-TT): files are grouped by the value of SS into
@@ -46,13 +46,13 @@
 //
 // # Normalisation
 //
-// Each frame is flattened in C order (flat index r*n+c in 2-D, R*n²+G*n+B
-// in 3-D) and divided by its own sum, so it sums to one: obs = I/ΣI, as the
+// Each frame is flattened in C order (flat index r*n+c in 2-D, R*n²+G*n+B in
+// 3-D) and divided by its own sum, so it sums to one: obs = I/ΣI, as the
 // reference's 2-D learning script does. With Options.Floor > 0 the value
-// Floor·max(I)/N is added to every entry first (SPEC §10 and §11.10 use
-// 1e-6), which removes zeros that the KL loss cannot take. (The reference's
-// dg_kinterp2_from_images adds 1e-6·max(I) without the 1/N; that is
-// Floor = 1e-6·N.)
+// Floor·max(I)/N is added to every entry first (the reference's data use
+// 1e-6; docs/method.md, "Synthetic data"), which removes zeros that the KL
+// loss cannot take. (The reference's dg_kinterp2_from_images adds 1e-6·max(I)
+// without the 1/N; that is Floor = 1e-6·N.)
 //
 // # Errors
 //

@@ -29,7 +29,8 @@ type Options struct {
 	// matches it.
 	Pattern string
 	// Floor, when positive, adds Floor·max(I)/N to every value of a frame I
-	// before normalising it (SPEC uses 1e-6). Zero adds nothing.
+	// before normalising it (the reference's data use 1e-6). Zero adds
+	// nothing.
 	Floor float64
 	// MinFrames is the smallest accepted number of frames per sequence.
 	// Zero means 3.

@@ -14,15 +14,16 @@
 //
 // # Heat maps
 //
-// [HeatMaps] draws panels side by side, each a 2-D [Field] (row 0 at the
-// top, column 0 at the left, as NumPy's imshow shows an [n,n] array) with
-// its own colour bar labelled with the panel's minimum and maximum. A panel
-// may instead hold several slices of a 3-D field, drawn as a grid sharing
-// one colour scale. HeatMapOptions.Log switches to a logarithmic colour
-// scale for values spanning decades. [MetricPanels] builds the panels of a metric stored in
-// the reference's [d,N] layout (SPEC §1): in 2-D "Horizontal" is row 0 and
-// "Vertical" row 1; in 3-D the rows 2, 1, 0 are the R, G and B axes and each
-// is shown as n slices R = 0..n-1 of [G,B] images.
+// [HeatMaps] draws panels side by side, each a 2-D [Field] (row 0 at the top,
+// column 0 at the left, as NumPy's imshow shows an [n,n] array) with its own
+// colour bar labelled with the panel's minimum and maximum. A panel may
+// instead hold several slices of a 3-D field, drawn as a grid sharing one
+// colour scale. HeatMapOptions.Log switches to a logarithmic colour scale for
+// values spanning decades. [MetricPanels] builds the panels of a metric
+// stored in the reference's [d,N] layout (docs/method.md,
+// "Grid and vertex order"): in 2-D "Horizontal" is row 0 and "Vertical" row
+// 1; in 3-D the rows 2, 1, 0 are the R, G and B axes and each is shown as n
+// slices R = 0..n-1 of [G,B] images.
 //
 //	panels, err := render.MetricPanels(metric, 2, 50)
 //	img, err := render.HeatMaps(panels, &render.HeatMapOptions{Title: "iteration 20"})
