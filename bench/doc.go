@@ -52,5 +52,6 @@
 // reference implementation on the machine at hand (through a small CHOLMOD
 // stand-in for scikit-sparse where Debian has none), runs gmlg's
 // BenchmarkEval of each case right after it, and prints the speed-up and
-// memory ratios of issue #4. BENCHMARKS.md gives the figures.
+// memory ratios. BENCHMARKS.md gives the figures ("One evaluation against
+// the reference").
 package bench

@@ -78,7 +78,7 @@ func (s Spec) Defaults() Spec {
 
 // AssumedEvalsPerIter is the number of evaluations per L-BFGS iteration
 // assumed by EvalOnly measurements: the middle of the 1.1–1.7 that the
-// reference's L-BFGS-B spends (SPEC §12).
+// reference's L-BFGS-B spends (docs/method.md, "Optimiser").
 const AssumedEvalsPerIter = 1.4
 
 // Measurement is the outcome of one Spec. Durations are in seconds. MaxRSS
