@@ -1,7 +1,7 @@
 #!/bin/sh
 # Times the authors' reference implementation on this machine and, right
-# after each case, gmlg's BenchmarkEval of the same case (issue #4), and
-# prints the speed-up and memory ratio on the same hardware.
+# after each case, gmlg's BenchmarkEval of the same case, and prints the
+# speed-up and memory ratio on the same hardware.
 #
 #   bench/reference/run.sh REFDIR [CASE...]     CASE: F4-K20 F4-K100 seldovia2 (default: all)
 #   GMLG=0 bench/reference/run.sh REFDIR ...    the reference only
@@ -11,14 +11,16 @@
 # into gmlg. The script installs Debian's Python stack when it is missing
 # (python3-torch, -scipy, -opencv, ...). Debian has no scikit-sparse, so unless
 # `import sksparse.cholmod` already works, a stand-in built from shim.c (one
-# cholmod_solve2 per solve_A call, like scikit-sparse) takes its place.
+# cholmod_solve2 per solve_A call, like scikit-sparse) takes its place. Which
+# of the two the reference imports is printed at the start and repeated in
+# every summary line, with the machine, since the two time differently.
 #
 # Each case runs the README's command with --max_iter 3 (4–5 evaluations). The
 # reference prints "F: forward, B: backward" seconds per evaluation; one
 # evaluation here is F + B minus the "Time data save" the forward pass spends
 # writing files on some evaluations. The first two evaluations warm up and are
 # listed but not summarised. Peak RSS is GNU time's maximum resident set size.
-# gmlg's side is the issue's command, `go test -run '^$' -bench
+# gmlg's side is BENCHMARKS.md's command, `go test -run '^$' -bench
 # 'BenchmarkEval/<case>/cholmod' -benchtime 3x ./learn/`, in its own process
 # (peak RSS is the process's); it needs ../shared/data beside the repository.
 # The speed-up range pairs the reference's fastest steady evaluation with
@@ -28,7 +30,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-ref=${1:?usage: run.sh REFDIR [F4-K20 F4-K100 seldovia2]}
+refdir=${1:?usage: run.sh REFDIR [F4-K20 F4-K100 seldovia2]}
 shift
 cases=${*:-F4-K20 F4-K100 seldovia2}
 py=/usr/bin/python3
@@ -47,29 +49,37 @@ if [ -n "$need" ]; then
 	$sudo apt-get install -y -qq $need >&2
 fi
 
-if [ ! -d "$ref" ]; then
-	git clone -q https://github.com/matthieuheitz/2020-JMIV-ground-metric-learning-graphs "$ref"
+if [ ! -d "$refdir" ]; then
+	git clone -q https://github.com/matthieuheitz/2020-JMIV-ground-metric-learning-graphs "$refdir"
 fi
-echo "reference: $(git -C "$ref" log -1 --format='%h %cs' 2>/dev/null || echo "$ref")"
+echo "reference: $(git -C "$refdir" log -1 --format='%h %cs' 2>/dev/null || echo "$refdir")"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if "$py" -c 'import sksparse.cholmod' 2>/dev/null; then
-	echo "scikit-sparse: installed"
-	pypath=
-else
+if ! "$py" -c 'import sksparse.cholmod' 2>/dev/null; then
 	gcc -O2 -shared -fPIC -o "$work/libshim.so" "$here/shim.c" -lcholmod
 	export GMLG_REF_SHIM="$work/libshim.so"
-	pypath=$here
-	echo "scikit-sparse: stand-in (bench/reference/shim.c)"
+	export PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
 fi
-echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+# Ask Python which module the reference will import, rather than assuming it.
+skfile=$("$py" -c 'import sksparse.cholmod as m; print(m.__file__)')
+case $skfile in
+"$here"/*) solver="stand-in scikit-sparse (bench/reference/shim.c)" ;;
+*)
+	skver=$("$py" -c 'import importlib.metadata as m; print(m.version("scikit-sparse"))' 2>/dev/null || echo "version unknown")
+	solver="real scikit-sparse $skver"
+	;;
+esac
+machine="$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+echo "scikit-sparse: $solver ($skfile)"
+echo "machine: $machine"
 
 for c in $cases; do
 	case $c in
 	F4-K20 | F4-K100)
-		# F(x0) as SPEC §12 gives it (K_heat = 100) and gmlg eval (20),
-		# to the 6 digits the reference prints.
+		# F(x0) as docs/method.md, "Reference values" gives it
+		# (K_heat = 100) and gmlg eval (20), to the 6 digits the reference
+		# prints.
 		want=5.82126
 		[ "$c" = F4-K100 ] && want=7.12044
 		set -- ml_kinterp2.py data/toydataF4 --loss_num 4 -L 50 --t_heat 3e-3 --k_heat "${c#F4-K}" \
@@ -86,26 +96,29 @@ for c in $cases; do
 		;;
 	esac
 	log=$work/$c.log
-	(cd "$ref" && PYTHONPATH=$pypath /usr/bin/time -v "$py" "$@" -o "$work/out-$c") >"$log" 2>&1 || {
+	(cd "$refdir" && /usr/bin/time -v "$py" "$@" -o "$work/out-$c") >"$log" 2>&1 || {
 		tail -20 "$log" >&2
 		echo "$c: the reference failed (log above)" >&2
 		exit 1
 	}
-	ref=$(awk -v c="$c" '
+	# One line "TEXT|LO HI RSS": the summary to print, then the steady
+	# range and peak RSS for the ratios below.
+	refline=$(awk -v c="$c" -v solver="$solver" -v machine="$machine" '
 		/^Time data save:/ { save = $4 }
 		/^F: / { sub(",", "", $2); t[++n] = $2 + $4 - save; save = 0 }
 		/^loss barys/ && !f0 { f0 = $4; sub(",", "", f0) }
 		/Maximum resident set size/ { rss = $6 / 1024 }
 		END {
-			printf "reference %s: F(x0) loss %s; per evaluation (s):", c, f0
+			if (n < 3) printf "warning: %s: only %d evaluations timed, no steady one\n", c, n > "/dev/stderr"
+			printf "reference %s [%s, %s]: F(x0) loss %s; per evaluation (s):", c, solver, machine, f0
 			for (i = 1; i <= n; i++) printf " %.2f", t[i]
 			lo = hi = t[3]
 			for (i = 4; i <= n; i++) { if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i] }
 			printf "; steady %.2f–%.2f s; peak RSS %.0f MB|%f %f %f\n", lo, hi, rss, lo, hi, rss
 		}' "$log")
-	echo "${ref%%|*}"
-	case ${ref%%;*} in
-	*" loss $want") ;;
+	echo "${refline%%|*}"
+	case ${refline%%|*} in
+	*" loss $want;"*) ;;
 	*) echo "warning: the reference's F(x0) is not $want: it did not compute the same objective as gmlg" >&2 ;;
 	esac
 	[ "${GMLG:-1}" = 0 ] && continue
@@ -116,9 +129,9 @@ for c in $cases; do
 		echo "gmlg $c: the benchmark did not run (is ../shared/data beside the repository?)" >&2
 		exit 1
 	}
-	echo "${ref#*|} $line" | awk -v c="$c" '{
+	echo "${refline#*|} $line" | awk -v c="$c" -v solver="$solver" '{
 		lo = $1; hi = $2; rrss = $3; ns = $6 / 1e9; cpu = $8 / 1e9; rss = $10
-		printf "gmlg      %s: %.3f s per evaluation (CPU %.3f s), peak RSS %.0f MB; speed-up %.1f–%.1fx, memory 1/%.0f\n",
-			c, ns, cpu, rss, lo / ns, hi / ns, rrss / rss
+		printf "gmlg      %s: %.3f s per evaluation (CPU %.3f s), peak RSS %.0f MB; against the reference with the %s: speed-up %.1f–%.1fx, memory 1/%.0f\n",
+			c, ns, cpu, rss, solver, lo / ns, hi / ns, rrss / rss
 	}'
 done
