@@ -59,9 +59,6 @@ type Options struct {
 	// Iters is the number of L-BFGS iterations per measurement; 0 means 3,
 	// negative means a single evaluation (Spec.EvalOnly).
 	Iters int
-	// IterOverride sets the iterations of single rows (key Row.String()),
-	// e.g. fewer for the big ones; 0 means a single evaluation.
-	IterOverride map[string]int
 	// BackendOverride sets the backends of single rows (key Row.String()).
 	BackendOverride map[string][]string
 	// Threads sets GOMAXPROCS in the children; 0 leaves the environment's.
@@ -149,12 +146,6 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 		for _, be := range bes {
 			s := opt.Spec
 			s.Row, s.Backend, s.Iters = r, be, opt.Iters
-			if n, ok := opt.IterOverride[r.String()]; ok {
-				s.Iters = n
-				if n == 0 {
-					s.Iters = -1
-				}
-			}
 			if s.Iters < 0 {
 				s.Iters, s.EvalOnly = 0, true
 			}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 
 	"github.com/gmlg/gmlg/bench"
@@ -30,7 +29,6 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	rows := fs.String("rows", "all", "rows to run: comma-separated d:n:S, 1-based indices into the paper's table, \"all\" or \"quick\"")
 	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go,go-purego as compiled in)")
 	iters := fs.Int("iters", 0, "L-BFGS iterations per measurement; 0: time one evaluation and assume 1.4 evaluations per iteration")
-	big := fs.String("iters-for", "2:50:20=2", "per-row iteration counts overriding -iters, e.g. 3:32:20=0,2:100:100=1 (\"\" for none)")
 	beFor := fs.String("backends-for", "", "per-row backends overriding -backends, e.g. 3:32:20=cholmod;2:100:100=cholmod+go")
 	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, one evaluation each (overrides -rows and -iters)")
 	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit); at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU")
@@ -71,11 +69,6 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 					return usagef("-backends-for: %q: want d:n:S=backend+backend", item)
 				}
 				opt.BackendOverride[rows[0].String()] = strings.Split(val, "+")
-			}
-		}
-		if *big != "" && !*quick {
-			if opt.IterOverride, err = parseIterOverride(*big); err != nil {
-				return usageError{err}
 			}
 		}
 		switch {
@@ -138,25 +131,4 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		}
 		return runErr
 	}
-}
-
-// parseIterOverride reads "d:n:S=k,…".
-func parseIterOverride(s string) (map[string]int, error) {
-	out := map[string]int{}
-	for _, item := range strings.Split(s, ",") {
-		key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
-		if !ok {
-			return nil, fmt.Errorf("-iters-for: %q: want d:n:S=iterations", item)
-		}
-		rows, err := bench.ParseRows(key)
-		if err != nil || len(rows) != 1 {
-			return nil, fmt.Errorf("-iters-for: %q: want one row", key)
-		}
-		k, err := strconv.Atoi(val)
-		if err != nil || k < 0 {
-			return nil, fmt.Errorf("-iters-for: %q: iterations must be a non-negative integer", val)
-		}
-		out[rows[0].String()] = k
-	}
-	return out, nil
 }
