@@ -59,8 +59,6 @@ type Options struct {
 	// Iters is the number of L-BFGS iterations per measurement; 0 means 3,
 	// negative means a single evaluation (Spec.EvalOnly).
 	Iters int
-	// BackendOverride sets the backends of single rows (key Row.String()).
-	BackendOverride map[string][]string
 	// Threads sets GOMAXPROCS in the children; 0 leaves the environment's.
 	Threads int
 	// Spec is the template of each measurement (t, λ_s, frames, …); its
@@ -139,11 +137,7 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 		rep.Machine.LoadAfter = loadAvg()
 	}()
 	for _, r := range rows {
-		bes := backends
-		if o, ok := opt.BackendOverride[r.String()]; ok {
-			bes = o
-		}
-		for _, be := range bes {
+		for _, be := range backends {
 			s := opt.Spec
 			s.Row, s.Backend, s.Iters = r, be, opt.Iters
 			if s.Iters < 0 {

@@ -29,7 +29,6 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	rows := fs.String("rows", "all", "rows to run: comma-separated d:n:S, 1-based indices into the paper's table, \"all\" or \"quick\"")
 	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go,go-purego as compiled in)")
 	iters := fs.Int("iters", 0, "L-BFGS iterations per measurement; 0: time one evaluation and assume 1.4 evaluations per iteration")
-	beFor := fs.String("backends-for", "", "per-row backends overriding -backends, e.g. 3:32:20=cholmod;2:100:100=cholmod+go")
 	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, one evaluation each (overrides -rows and -iters)")
 	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit); at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU")
 	md := fs.String("markdown", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
@@ -59,17 +58,6 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		}
 		if *backends != "" {
 			opt.Backends = strings.Split(*backends, ",")
-		}
-		if *beFor != "" {
-			opt.BackendOverride = map[string][]string{}
-			for _, item := range strings.Split(*beFor, ";") {
-				key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
-				rows, err := bench.ParseRows(key)
-				if !ok || err != nil || len(rows) != 1 || val == "" {
-					return usagef("-backends-for: %q: want d:n:S=backend+backend", item)
-				}
-				opt.BackendOverride[rows[0].String()] = strings.Split(val, "+")
-			}
 		}
 		switch {
 		case *iters < 0:

@@ -12,7 +12,6 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "-rows", "9"},
 		{"bench", "-rows", "2:50"},
 		{"bench", "-iters", "-1"},
-		{"bench", "-backends-for", "2:50:20"},
 		{"bench", "extra"},
 	} {
 		var out, errb bytes.Buffer
