@@ -68,10 +68,6 @@ type Options struct {
 	// ChildFromEnv. Required. Run adds ChildEnv to its environment (which
 	// is otherwise inherited) and reads its standard output.
 	Command func(ctx context.Context) *exec.Cmd
-	// Budget, when positive, stops Run from starting a measurement once
-	// this much time has passed since it started; the measurements not
-	// run are listed in Report.Skipped.
-	Budget time.Duration
 	// Log, if set, receives one progress line per measurement.
 	Log io.Writer
 }
@@ -79,7 +75,6 @@ type Options struct {
 // Report is the outcome of Run.
 type Report struct {
 	Results []*Measurement // in row order, then backend order
-	Skipped []string       // "row backend" of the measurements the budget left out
 	Machine Machine
 	Started time.Time
 	Elapsed time.Duration
@@ -144,10 +139,6 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 				s.Iters, s.EvalOnly = 0, true
 			}
 			s = s.Defaults()
-			if opt.Budget > 0 && time.Since(rep.Started) > opt.Budget {
-				rep.Skipped = append(rep.Skipped, r.String()+" "+be)
-				continue
-			}
 			cmd := opt.Command(ctx)
 			m, err := RunChild(cmd, s, opt.Threads)
 			if err != nil {

