@@ -55,7 +55,6 @@ type colorLearnOptions struct {
 	resume        string // the run folder to continue, or ""
 	backend       string
 	store         bool
-	serial        bool
 	mode          string
 	tol           float64
 	coarse        int
@@ -102,9 +101,9 @@ folder that another gmlg process is writing is refused, naming it.
 Interrupting (Ctrl-C) saves a checkpoint and prints the command that
 continues the run: --resume RUN_DIR reads every setting from the run's
 params.json (its images, mode and iteration count included), and only
---iters (a new total), -q, --serial, --store and fast mode's --adjoint,
---anderson and --uncorrected may be given with it; any other option is a
-usage error. The result is the same as an uninterrupted run's (in fast
+--iters (a new total), -q, --store and fast mode's --adjoint, --anderson
+and --uncorrected may be given with it; any other option is a usage
+error. The result is the same as an uninterrupted run's (in fast
 mode close to it: the Sinkhorn warm start restarts cold). The final point
 always gets its snapshot, so --resume with --iters equal to the
 checkpoint's iteration just writes the pictures of that point.`,
@@ -126,7 +125,6 @@ checkpoint's iteration just writes the pictures of that point.`,
 			fs.StringVar(&o.resume, "resume", "", "continue the run in `RUN_DIR` from its checkpoint, with all of its own settings (see above for the options that may be given with it)")
 			fs.StringVar(&o.backend, "backend", "", backendHelp("empty"))
 			fs.BoolVar(&o.store, "store", false, "exact mode: keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
-			fs.BoolVar(&o.serial, "serial", false, "do all solves on one core (by default the forward and reverse solve streams run on two)")
 			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; -iters then counts the finest grid's iterations)")
 			fs.Float64Var(&o.tol, "tol", 1e-4, "fast mode: Sinkhorn marginal and adjoint `tolerance` (L1 marginal violation, relative adjoint increment)")
 			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
@@ -153,10 +151,10 @@ checkpoint's iteration just writes the pictures of that point.`,
 }
 
 // colorResumeFlags are the flags that colorlearn --resume accepts: the
-// iteration count, how the work is spread and stored, the progress output
+// iteration count, how the work is stored, the progress output
 // and fast mode's solvers, none of which change the model (see
 // checkResumeFlags).
-var colorResumeFlags = []string{"iters", "q", "serial", "store", "adjoint", "anderson", "uncorrected"}
+var colorResumeFlags = []string{"iters", "q", "store", "adjoint", "anderson", "uncorrected"}
 
 // colorLearnArgs checks colorlearn's positional arguments and returns the
 // image folder: the one given, or with --resume the run's own, after
@@ -333,7 +331,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	if o.store {
 		memory = kernel.Store
 	}
-	heat := kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory, Serial: o.serial}
+	heat := kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory}
 	if o.mode == "fast" {
 		return colorLearnFast(ctx, o, g, hists, &params, heat, ckpt, logw)
 	}
