@@ -55,7 +55,10 @@ type FastOptions struct {
 	// 0.004–0.14 of itself at tolerance 1e-3 and to 2e-4–0.009 at 1e-4;
 	// the value then barely depends on the warm start's path, which is
 	// what the line search needs. Evaluations without a gradient (no
-	// adjoint vector) are never corrected.
+	// adjoint vector) are never corrected. Set Uncorrected to get the
+	// value at the scalings themselves, as an uncorrected Sinkhorn solver
+	// reports it, or to go on where the correction is not finite (Eval's
+	// error says so).
 	Uncorrected bool
 	// Tighten bounds how often MinimizeFast divides the tolerances by 10
 	// and continues when the line search fails (on a plateau the

@@ -63,18 +63,16 @@ type colorLearnParams struct {
 	SaveEvery     int      `json:"save_every"`
 	Backend       string   `json:"backend"`
 	// Mode is "exact" (the reference; empty in runs made before fast mode)
-	// or "fast"; Tol, Coarse, CoarseIters, Adjoint, Anderson, Uncorrected,
-	// Polish and PolishEvery are fast mode's settings. Adjoint, Anderson and
-	// Uncorrected choose solvers and how the objective is estimated, not
-	// the model: a run may resume with others (params.json then records the
-	// new ones).
+	// or "fast"; Tol, Coarse, CoarseIters, Adjoint, Anderson, Polish and
+	// PolishEvery are fast mode's settings. Adjoint and Anderson choose
+	// solvers, not the model: a run may resume with others (params.json
+	// then records the new ones).
 	Mode        string  `json:"mode,omitempty"`
 	Tol         float64 `json:"tol,omitempty"`
 	Coarse      int     `json:"coarse_levels,omitempty"`
 	CoarseIters int     `json:"coarse_iters,omitempty"`
 	Adjoint     string  `json:"adjoint,omitempty"`
 	Anderson    int     `json:"anderson,omitempty"`
-	Uncorrected bool    `json:"uncorrected,omitempty"`
 	// Polish is the number of exact-objective iterations that end a fast
 	// run (learn.Polish), PolishEvery the spacing of the exact scores of
 	// the finest level's iterates that choose their start; both 0 without

@@ -89,7 +89,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	n := params.Bins
 	var resume *learn.CoarseToFineCheckpoint
 	if o.resume != "" {
-		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params); err != nil {
+		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params, logw); err != nil {
 			return err
 		}
 		ck, err := colorLoadAnyCheckpoint(ckptPath)
@@ -117,12 +117,8 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		Heat:       heat,
 		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	}
-	corr := "corrected"
-	if params.Uncorrected {
-		corr = "uncorrected"
-	}
-	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, %s objective, λ_s = %g; levels",
-		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), params.Anderson, corr, o.lambdaS)
+	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, λ_s = %g; levels",
+		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), params.Anderson, o.lambdaS)
 	for _, l := range sched {
 		m := n
 		for k := 0; k < l.Coarsen; k++ {
@@ -194,9 +190,8 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	}
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast: learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson},
-			Uncorrected: params.Uncorrected},
-		Resume: resume,
+		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson}},
+		Resume:   resume,
 		Polish: learn.Polish{Iters: params.Polish, Every: params.PolishEvery,
 			Start: func(obj *learn.Objective) { polishObj = obj },
 			Scored: func(sc learn.PolishScore) {

@@ -91,8 +91,8 @@ func TestColorLearnFast(t *testing.T) {
 	if f := strings.Split(lines[2], "\t"); f[4] != fmt.Sprintf("%.17g", res.FExact) {
 		t.Errorf("exact.tsv at iteration 4: F = %s, result.json f_exact = %.17g", f[4], res.FExact)
 	}
-	if p, err := colorReadParams(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 || p.Uncorrected {
-		t.Errorf("params.json: adjoint %q, Anderson %d, uncorrected %v (%v), want the defaults gmres, 5 and false", p.Adjoint, p.Anderson, p.Uncorrected, err)
+	if p, err := colorReadParams(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 {
+		t.Errorf("params.json: adjoint %q, Anderson %d (%v), want the defaults gmres and 5", p.Adjoint, p.Anderson, err)
 	}
 	m := colorTestNpy(t, filepath.Join(full, "metric.npy"))
 	if len(m.Data) != 3*216 {
@@ -110,13 +110,12 @@ func TestColorLearnFast(t *testing.T) {
 	if code, msg := colorTestRun(t, "colorlearn", "-mode", "exact", "-iters", "4", "--resume", part, "-q"); code != 2 || !strings.Contains(msg, "--mode cannot") {
 		t.Errorf("resume of a fast run in exact mode: exit %d (%s), want 2 and a message naming --mode", code, msg)
 	}
-	// Resumed with the other solvers and without the objective's correction
-	// (they do not change the model).
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "4", "-adjoint", "fixed-point", "-anderson", "0", "-uncorrected", "-q"); code != 0 {
+	// Resumed with the other solvers (they do not change the model).
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "4", "-adjoint", "fixed-point", "-anderson", "0", "-q"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
-	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 || !p.Uncorrected {
-		t.Errorf("resumed params.json: adjoint %q, Anderson %d, uncorrected %v (%v), want fixed-point, 0 and true", p.Adjoint, p.Anderson, p.Uncorrected, err)
+	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 {
+		t.Errorf("resumed params.json: adjoint %q, Anderson %d (%v), want fixed-point and 0", p.Adjoint, p.Anderson, err)
 	}
 	var res2 colorFastResult
 	raw, err = os.ReadFile(filepath.Join(part, "result.json"))

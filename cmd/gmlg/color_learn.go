@@ -62,7 +62,6 @@ type colorLearnOptions struct {
 	exactEvery    int
 	adjoint       string
 	anderson      int
-	uncorrected   bool
 	polish        int
 	quiet         bool
 }
@@ -101,9 +100,9 @@ folder that another gmlg process is writing is refused, naming it.
 Interrupting (Ctrl-C) saves a checkpoint and prints the command that
 continues the run: --resume RUN_DIR reads every setting from the run's
 params.json (its images, mode and iteration count included), and only
---iters (a new total), -q, --store and fast mode's --adjoint, --anderson
-and --uncorrected may be given with it; any other option is a usage
-error. The result is the same as an uninterrupted run's (in fast
+--iters (a new total), -q, --store and fast mode's --adjoint and
+--anderson may be given with it; any other option is a usage error.
+The result is the same as an uninterrupted run's (in fast
 mode close to it: the Sinkhorn warm start restarts cold). The final point
 always gets its snapshot, so --resume with --iters equal to the
 checkpoint's iteration just writes the pictures of that point.`,
@@ -131,7 +130,6 @@ checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
 			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 			fs.IntVar(&o.anderson, "anderson", 5, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off: plain iterations)")
-			fs.BoolVar(&o.uncorrected, "uncorrected", false, "fast mode: use the objective at the last Sinkhorn iterate, without the first-order correction from the adjoint vector (noisier; see learn.FastOptions.Uncorrected)")
 			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds, except with -polish, where these scores choose the polish's start: 0 then means 10); 0 = only at the end")
 			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every -exact-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
@@ -154,7 +152,13 @@ checkpoint's iteration just writes the pictures of that point.`,
 // iteration count, how the work is stored, the progress output
 // and fast mode's solvers, none of which change the model (see
 // checkResumeFlags).
-var colorResumeFlags = []string{"iters", "q", "store", "adjoint", "anderson", "uncorrected"}
+var colorResumeFlags = []string{"iters", "q", "store", "adjoint", "anderson"}
+
+// colorRetired are the options that colorlearn runs may have recorded and
+// that it no longer has.
+var colorRetired = []retiredOption{
+	{member: []string{"uncorrected"}, flag: "-uncorrected", now: "fast mode corrects its objective to first order"},
+}
 
 // colorLearnArgs checks colorlearn's positional arguments and returns the
 // image folder: the one given, or with --resume the run's own, after
@@ -204,9 +208,6 @@ func colorResumeOptions(o *colorLearnOptions, given map[string]bool) (string, er
 	}
 	if !given["anderson"] {
 		o.anderson = p.Anderson
-	}
-	if !given["uncorrected"] {
-		o.uncorrected = p.Uncorrected
 	}
 	return p.Input, nil
 }
@@ -308,7 +309,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
 			return err
 		}
-		params.Adjoint, params.Anderson, params.Uncorrected = o.adjoint, o.anderson, o.uncorrected
+		params.Adjoint, params.Anderson = o.adjoint, o.anderson
 		if o.polish > 0 {
 			params.Polish, params.PolishEvery = o.polish, o.exactEvery
 			if params.PolishEvery == 0 {
@@ -489,7 +490,7 @@ func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParam
 	if ck.Level != -1 {
 		return nil, fmt.Errorf("--resume: %s is not an exact-mode checkpoint", ckpt)
 	}
-	if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params); err != nil {
+	if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params, logw); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(logw, "resuming %s at iteration %d (F = %.6g)\n", o.out, ck.State.Iter, ck.State.F)
@@ -497,8 +498,9 @@ func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParam
 }
 
 // colorCheckResume makes sure that a resumed run's images, and the
-// settings read back from its params.json, are those it started with.
-func colorCheckResume(path string, p *colorLearnParams) error {
+// settings read back from its params.json, are those it started with, and
+// notes on logw the options of the run that gmlg no longer has.
+func colorCheckResume(path string, p *colorLearnParams, logw io.Writer) error {
 	old, err := colorReadParams(path)
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
@@ -513,7 +515,7 @@ func colorCheckResume(path string, p *colorLearnParams) error {
 		old.Polish != p.Polish || old.PolishEvery != p.PolishEvery {
 		return fmt.Errorf("--resume: the settings differ from those of %s", path)
 	}
-	return nil
+	return noteRetired(logw, path, colorRetired)
 }
 
 // colorAdjoint is a fast run's adjoint solver ("fixed-point" when not

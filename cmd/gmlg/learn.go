@@ -82,6 +82,12 @@ var learnOutputs = []string{
 // the result (see checkResumeFlags).
 var learnResumeFlags = []string{"max-iter", "threads", "progress"}
 
+// learnRetired are the options that learn runs may have recorded and that
+// it no longer has.
+var learnRetired = []retiredOption{
+	{member: []string{"model", "uncorrected"}, flag: "--uncorrected", now: "fast mode corrects its objective to first order"},
+}
+
 func init() {
 	register(&command{
 		name:    "learn",
@@ -250,6 +256,10 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	}
 	if err := p.Optimizer.check(); err != nil {
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
+	}
+	_, stderr := outputs(ctx)
+	if err := noteRetired(stderr, filepath.Join(dir, "params.json"), learnRetired); err != nil {
+		return fmt.Errorf("--resume: %w", err)
 	}
 	ck, err := readCheckpoint(filepath.Join(dir, checkpointName))
 	if err != nil {

@@ -38,9 +38,8 @@ type modelParams struct {
 	Threads        int     `json:"threads"`
 	Mode           string  `json:"mode"`
 	Tol            float64 `json:"tol"`
-	Adjoint        string  `json:"adjoint,omitempty"`     // fast mode: fixed-point or gmres ("" = fixed-point)
-	Anderson       int     `json:"anderson,omitempty"`    // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
-	Uncorrected    bool    `json:"uncorrected,omitempty"` // fast mode: objective without the first-order correction (learn.FastOptions.Uncorrected)
+	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: fixed-point or gmres ("" = fixed-point)
+	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
 }
 
 // defaultModel returns the reference's defaults.
@@ -78,7 +77,6 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
 	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (empty = fixed-point, as in runs made before gmres was the default)")
 	fs.IntVar(&m.Anderson, "anderson", m.Anderson, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off)")
-	fs.BoolVar(&m.Uncorrected, "uncorrected", m.Uncorrected, "fast mode: use the objective at the last Sinkhorn iterate, without the first-order correction from the adjoint vector (noisier line searches)")
 	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
 
@@ -240,7 +238,7 @@ func warnGaps(w io.Writer, command string, set *frames.Set) {
 // iterations of one (warm-started, converged) barycenter solve.
 func (m *modelParams) fastOptions() *learn.FastOptions {
 	return &learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000),
-		AdjointGMRES: m.Adjoint == "gmres", Anderson: m.Anderson}, Uncorrected: m.Uncorrected}
+		AdjointGMRES: m.Adjoint == "gmres", Anderson: m.Anderson}}
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint,

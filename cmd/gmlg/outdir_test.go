@@ -60,13 +60,7 @@ func TestConcurrentWriters(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runDir := filepath.Join(t.TempDir(), "run")
-			subst := func(args []string) []string {
-				out := make([]string, len(args))
-				for i, a := range args {
-					out[i] = strings.ReplaceAll(a, "RUN", runDir)
-				}
-				return out
-			}
+			subst := func(args []string) []string { return replaceArgs(args, "RUN", runDir) }
 			if tc.setup {
 				mustGmlg(t, learnArgs(data, runDir, "--max-iter", "1")...)
 			}
