@@ -79,8 +79,6 @@ type colorLearnParams struct {
 	// -polish.
 	Polish      int `json:"polish,omitempty"`
 	PolishEvery int `json:"polish_every,omitempty"`
-	// ExactEvery is fast mode's -exact-every, which --resume reads back.
-	ExactEvery int `json:"exact_every,omitempty"`
 }
 
 // colorListImages returns the files of dir matching pattern in the numeric

@@ -20,8 +20,8 @@ import (
 // one line per accepted iteration of every level, appended).
 const colorIterationsFile = "iterations.tsv"
 
-// colorExactFile records the exact-mode objective at finest-level iterates
-// (-exact-every).
+// colorExactFile records the exact-mode objective at the finest-level
+// iterates that -polish scores.
 const colorExactFile = "exact.tsv"
 
 // colorLinesearchFile logs every line-search evaluation of fast mode (see
@@ -58,9 +58,9 @@ type colorFastResult struct {
 	// from, 0 without one (or when it was resumed).
 	PolishFrom int `json:"polish_from,omitempty"`
 	// Seconds is the wall time of this invocation (a resumed run's
-	// earlier part not included), without the -exact-every evaluations
-	// (with -polish they are part of the method and included); CPUSeconds
-	// the CPU time (all threads) of the same.
+	// earlier part not included), -polish's scores included, and
+	// CPUSeconds the CPU time (all threads) of the same; neither counts
+	// the exact objective of the final metric.
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
@@ -142,9 +142,9 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		return err
 	}
 	defer lsTSV.Close()
-	// The exact-mode objective, for -exact-every and the final metric. It
-	// is built when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB
-	// at 32³) need not sit beside the fast levels' memory otherwise.
+	// The exact-mode objective of the final metric. It is built when first
+	// needed: its Sinkhorn tape (2·L·N·C floats, 420 MB at 32³) need not
+	// sit beside the fast levels' memory otherwise.
 	var exact *learn.Objective
 	defer func() {
 		if exact != nil {
@@ -161,7 +161,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		return exact.Eval(nil, x)
 	}
 	var exactTSV *os.File
-	if o.exactEvery > 0 || params.Polish > 0 {
+	if params.Polish > 0 {
 		if exactTSV, err = colorAppendTSV(filepath.Join(o.out, colorExactFile), "iter\tseconds\tcpu_seconds\tf_fast\tf_exact"); err != nil {
 			return err
 		}
@@ -176,18 +176,13 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		theta     []float64
 		start     = time.Now()
 		cpu0      = bench.CPUTime()
-		aside     time.Duration // spent on -exact-every evaluations
-		asideC    time.Duration // CPU time of those
 		fine      = len(sched) - 1
 	)
 	if resume != nil { // an interrupted finest level's best score carries over
 		best, bestF = resume.PolishBest, resume.PolishBestF
 	}
-	elapsed := func() time.Duration { return time.Since(start) - aside }
-	cpu := func() time.Duration { return bench.CPUTime() - cpu0 - asideC }
-	exactRow := func(iter int, el, c time.Duration, fFast, fExact float64) {
-		fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", iter, el.Seconds(), c.Seconds(), fFast, fExact)
-	}
+	elapsed := func() time.Duration { return time.Since(start) }
+	cpu := func() time.Duration { return bench.CPUTime() - cpu0 }
 	set := &learn.CoarseToFineSettings{
 		Schedule: sched,
 		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson}},
@@ -198,7 +193,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 				if sc.State != nil {
 					best, bestF = sc.State, sc.FExact
 				}
-				exactRow(sc.Iter, elapsed(), cpu(), sc.FFast, sc.FExact)
+				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, elapsed().Seconds(), cpu().Seconds(), sc.FFast, sc.FExact)
 				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
 			}},
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
@@ -240,17 +235,6 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			}
 			if p.Level != fine {
 				return nil
-			}
-			if params.Polish == 0 && o.exactEvery > 0 && p.Iter%o.exactEvery == 0 {
-				t0, c0, cpuNow := time.Now(), bench.CPUTime(), cpu()
-				fe, err := exactF(p.X)
-				if err != nil {
-					return fmt.Errorf("exact objective at iteration %d: %w", p.Iter, err)
-				}
-				aside += time.Since(t0)
-				asideC += bench.CPUTime() - c0
-				exactRow(p.Iter, el, cpuNow, p.F, fe)
-				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g\n", p.Iter, fe)
 			}
 			if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
 				return err

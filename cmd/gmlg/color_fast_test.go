@@ -24,7 +24,7 @@ func TestColorLearnFast(t *testing.T) {
 	common := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
 		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q"}
 	full := filepath.Join(tmp, "full")
-	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-exact-every", "2", "-o", full, data)...); code != 0 {
+	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-o", full, data)...); code != 0 {
 		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0004.npy", "hists-0004.png",
@@ -78,19 +78,6 @@ func TestColorLearnFast(t *testing.T) {
 	if d := math.Abs(res.FExact-res.FFast) / res.FExact; d > 0.5 || d == 0 {
 		t.Errorf("exact F %.8g, fast F %.8g at the same metric: relative difference %.3g", res.FExact, res.FFast, d)
 	}
-	// exact.tsv: the exact objective at fine iterations 2 and 4; the last
-	// is that of the final metric.
-	raw, err = os.ReadFile(filepath.Join(full, "exact.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2\t") || !strings.HasPrefix(lines[2], "4\t") {
-		t.Fatalf("exact.tsv = %q, want a header and iterations 2 and 4", lines)
-	}
-	if f := strings.Split(lines[2], "\t"); f[4] != fmt.Sprintf("%.17g", res.FExact) {
-		t.Errorf("exact.tsv at iteration 4: F = %s, result.json f_exact = %.17g", f[4], res.FExact)
-	}
 	if p, err := colorReadParams(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 {
 		t.Errorf("params.json: adjoint %q, Anderson %d (%v), want the defaults gmres and 5", p.Adjoint, p.Anderson, err)
 	}
@@ -139,7 +126,7 @@ func TestColorLearnFast(t *testing.T) {
 }
 
 // TestColorLearnFastPolish runs colorlearn -mode fast -polish: the finest
-// level's iterates are scored every -exact-every iterations into exact.tsv,
+// level's iterates are scored every -polish-every iterations into exact.tsv,
 // the polish's iterations follow in iterations.tsv (level 2, after the two
 // fast levels) with snapshots tagged polish-XXXX, result.json reports the
 // polish (its start, its exact objective, which is f_exact), and a resumed
@@ -149,7 +136,7 @@ func TestColorLearnFastPolish(t *testing.T) {
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 4)
 	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q", "-iters", "4", "-exact-every", "2"}
+		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q", "-iters", "4", "-polish-every", "2"}
 	out := filepath.Join(tmp, "run")
 	if code, msg := colorTestRun(t, append(args, "-polish", "3", "-o", out, data)...); code != 0 {
 		t.Fatalf("colorlearn -polish: exit %d: %s", code, msg)
@@ -209,6 +196,10 @@ func TestColorLearnFastPolish(t *testing.T) {
 	if code, msg := colorTestRun(t, "colorlearn", "-polish", "2", "-q", "-o", filepath.Join(tmp, "x"), data); code != 2 || !strings.Contains(msg, "fast mode only") {
 		t.Errorf("exact mode with -polish: exit %d (%s), want 2", code, msg)
 	}
+	// -polish-every spaces -polish's scores and means nothing alone.
+	if code, msg := colorTestRun(t, append(args, "-o", filepath.Join(tmp, "y"), data)...); code != 2 || !strings.Contains(msg, "-polish-every applies with -polish only") {
+		t.Errorf("-polish-every without -polish: exit %d (%s), want 2", code, msg)
+	}
 }
 
 // TestColorLearnFastPolishInterrupted interrupts a -polish run on its
@@ -221,7 +212,7 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	colorTestFrames(t, data, 4)
 	out := filepath.Join(tmp, "run")
 	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-coarse", "1", "-coarse-iters", "2", "-q", "-iters", "6", "-exact-every", "2", "-polish", "2", "-o", out, data}
+		"-coarse", "1", "-coarse-iters", "2", "-q", "-iters", "6", "-polish-every", "2", "-polish", "2", "-o", out, data}
 	testHookColorIteration = func(level, iter int) error {
 		if level == 1 && iter == 4 {
 			return context.Canceled

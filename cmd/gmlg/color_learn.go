@@ -59,7 +59,7 @@ type colorLearnOptions struct {
 	tol           float64
 	coarse        int
 	coarseIters   int
-	exactEvery    int
+	polishEvery   int
 	adjoint       string
 	anderson      int
 	polish        int
@@ -130,8 +130,8 @@ checkpoint's iteration just writes the pictures of that point.`,
 			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
 			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 			fs.IntVar(&o.anderson, "anderson", 5, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off: plain iterations)")
-			fs.IntVar(&o.exactEvery, "exact-every", 0, "fast mode: also evaluate the exact-mode objective every `k` finest-level iterations into exact.tsv (its time is not counted in the run's seconds, except with -polish, where these scores choose the polish's start: 0 then means 10); 0 = only at the end")
-			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every -exact-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
+			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every -polish-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
+			fs.IntVar(&o.polishEvery, "polish-every", 0, "fast mode with -polish: score the finest level's iterates with the exact objective every `k` iterations, into exact.tsv (fewer scores cost less, more stop the level closer to the best iterate); 0 = "+fmt.Sprint(learn.DefaultPolishEvery))
 			fs.BoolVar(&o.quiet, "q", false, "no progress output")
 			return func(ctx context.Context, args []string) error {
 				dir, err := colorLearnArgs(fs, o, args)
@@ -158,6 +158,7 @@ var colorResumeFlags = []string{"iters", "q", "store", "adjoint", "anderson"}
 // that it no longer has.
 var colorRetired = []retiredOption{
 	{member: []string{"uncorrected"}, flag: "-uncorrected", now: "fast mode corrects its objective to first order"},
+	{member: []string{"exact_every"}, flag: "-exact-every", now: "the exact objective is scored only by -polish, every -polish-every iterations"},
 }
 
 // colorLearnArgs checks colorlearn's positional arguments and returns the
@@ -199,7 +200,7 @@ func colorResumeOptions(o *colorLearnOptions, given map[string]bool) (string, er
 	o.lambdaC, o.lambdaS, o.saveEvery = p.LambdaC, p.LambdaS, p.SaveEvery
 	o.backend, o.mode = p.Backend, colorMode(p.Mode)
 	o.tol, o.coarse, o.coarseIters = p.Tol, p.Coarse, p.CoarseIters
-	o.polish, o.exactEvery = p.Polish, p.ExactEvery
+	o.polish, o.polishEvery = p.Polish, p.PolishEvery
 	if !given["iters"] {
 		o.iters = p.MaxIter
 	}
@@ -243,10 +244,12 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
 	case o.mode == "fast" && o.store:
 		return usagef("-store applies to exact mode only (fast mode's kernel applications are not differentiated one by one)")
-	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.exactEvery < 0 || o.polish < 0):
-		return usagef("-tol and -coarse-iters must be positive, -coarse, -exact-every and -polish non-negative")
+	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.polish < 0 || o.polishEvery < 0):
+		return usagef("-tol and -coarse-iters must be positive, -coarse, -polish and -polish-every non-negative")
 	case o.mode != "fast" && o.polish != 0:
 		return usagef("-polish applies to fast mode only (exact mode minimises the exact objective throughout)")
+	case o.polish == 0 && o.polishEvery != 0:
+		return usagef("-polish-every applies with -polish only (it spaces the scores that choose the polish's start)")
 	}
 	if err := checkBins("-n", o.bins); err != nil {
 		return err
@@ -305,13 +308,13 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend.Name(), Mode: o.mode,
 	}
 	if o.mode == "fast" {
-		params.Tol, params.Coarse, params.CoarseIters, params.ExactEvery = o.tol, o.coarse, o.coarseIters, o.exactEvery
+		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
 		if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
 			return err
 		}
 		params.Adjoint, params.Anderson = o.adjoint, o.anderson
 		if o.polish > 0 {
-			params.Polish, params.PolishEvery = o.polish, o.exactEvery
+			params.Polish, params.PolishEvery = o.polish, o.polishEvery
 			if params.PolishEvery == 0 {
 				params.PolishEvery = learn.DefaultPolishEvery
 			}

@@ -169,7 +169,7 @@ func TestFolderRules(t *testing.T) {
 		"colorlearn2": append(append([]string{"colorlearn"}, color...), "-iters", "2", "-o", "OUT", filepath.Dir(images[0])),
 		"colorlearn1": append(append([]string{"colorlearn"}, color...), "-iters", "1", "-o", "OUT", filepath.Dir(images[0])),
 		"colorfast": append(append([]string{"colorlearn"}, color...), "-mode", "fast", "-coarse", "1", "-coarse-iters", "1", "-iters", "1",
-			"-exact-every", "1", "-o", "OUT", filepath.Dir(images[0])),
+			"-polish", "1", "-polish-every", "1", "-o", "OUT", filepath.Dir(images[0])),
 		"synth":  append([]string{"synth", "-o", "OUT", "--n", "8", "--frames", "3", "--sequences", "1"}, tinyModel...),
 		"learn":  learnArgs(data, "OUT", "--max-iter", "2"),
 		"eval":   append([]string{"eval", data, "-o", "OUT"}, tinyModel...),

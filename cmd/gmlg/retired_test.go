@@ -33,6 +33,8 @@ func TestResumeRetiredOptions(t *testing.T) {
 			[]string{"learn", "--resume", "OUT", "--max-iter", "2", "--progress", "none"}, ""},
 		{"colorlearn -uncorrected", append(color, "-o", "OUT", frames), []string{"uncorrected"}, true,
 			[]string{"colorlearn", "--resume", "OUT", "-iters", "2"}, "-uncorrected"},
+		{"colorlearn -exact-every", append(color, "-o", "OUT", frames), []string{"exact_every"}, 1.0,
+			[]string{"colorlearn", "--resume", "OUT", "-iters", "2"}, "-exact-every"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
