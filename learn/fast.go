@@ -25,18 +25,6 @@ type FastOptions struct {
 	// Sinkhorn configures the converged, warm-started barycenters (marginal
 	// tolerance, iteration bounds, adjoint tolerance; see ot.FastSettings).
 	Sinkhorn ot.FastSettings
-	// FromPrevious starts every evaluation from the scalings (and adjoint
-	// vector) of the previous evaluation, a line-search trial possibly
-	// rejected, instead of those of the last accepted point (the default).
-	// From the accepted point, the objective's tolerance-level error
-	// varies smoothly along a line search, so a trial close to the point
-	// gives nearly its value; from the previous trial it depends on the
-	// path: on seldovia2 at 32³ (tol 1e-3) the value at one point varied by
-	// 0.05–0.8 between trials (F ≈ 1240), and line searches shrank their
-	// step to zero against that noise (11 evaluations for one iteration).
-	// Over 40 fine iterations there, from the accepted point took 47
-	// evaluations (4 min 57 s, F 1174.8) against 55 (5 min 37 s, F 1185.3).
-	FromPrevious bool
 	// LooseTol, when positive, makes the tolerances adaptive: evaluations
 	// start with marginal and adjoint tolerance LooseTol, and after each
 	// accepted point both become LooseTol·‖g_k‖∞/‖g₀‖∞ (g₀ the gradient
@@ -89,9 +77,12 @@ type FastTotals struct {
 // barycenter (iterated to a marginal tolerance, ot.FastInterpolator)
 // instead of the barycenter after a fixed number L of iterations, and its
 // gradient is the implicit gradient of that fixed point. Evaluations are
-// warm-started from the scalings of the last accepted point (or of the
-// previous evaluation, with FastOptions.FromPrevious); the optimiser tells
-// it which points it accepted through Accepter.
+// warm-started from the scalings (and adjoint vector) of the last accepted
+// point, never from those of a rejected line-search trial: from the
+// accepted point the objective's tolerance-level error varies smoothly
+// along a line search, so a trial close to the point gives nearly its
+// value, whereas from the previous trial it depends on the path the trials
+// took. The optimiser tells it which points it accepted through Accepter.
 //
 // An evaluation with a gradient returns F corrected to first order for the
 // unconverged scalings (FastOptions.Uncorrected): its error is then of
@@ -199,8 +190,8 @@ func (f *FastObjective) Stats() ot.FastStats { return f.fi.Stats() }
 func (f *FastObjective) Totals() FastTotals { return f.totals }
 
 // Accept records the warm-start state of the last evaluation as that of an
-// accepted point (Accepter; Minimize calls it). Unless FromPrevious, every
-// later evaluation starts from it.
+// accepted point (Accepter; Minimize calls it). Every later evaluation
+// starts from it.
 func (f *FastObjective) Accept(x []float64, fx float64) {
 	f.fi.SaveWarm(&f.accepted)
 	f.hasAcc = true
@@ -309,7 +300,7 @@ func (f *FastObjective) eval(grad []float64, logDomain bool) (float64, error) {
 	if err := o.setWeights(); err != nil {
 		return 0, err
 	}
-	if !f.opt.FromPrevious && f.hasAcc {
+	if f.hasAcc {
 		f.fi.LoadWarm(&f.accepted)
 	}
 	f.totals.Evals++

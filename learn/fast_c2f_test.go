@@ -20,15 +20,15 @@ import (
 // is within 5% of exact mode's objective, with fewer fine-grid
 // evaluations. Measured: 0.57% above, 31 fine evaluations against 43, 9.4 s
 // against 15.3 s (loaded 2-core box). GMLG_C2F="n maxIter genL tol
-// fromPrevious cold coarseIter fineIter looseTol" overrides the settings
+// cold coarseIter fineIter looseTol" overrides the settings
 // (coarseIter 0: fast mode on the fine grid only).
 func TestCoarseToFineToy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("coarse-to-fine comparison skipped in -short mode")
 	}
-	n, maxIter, genL, tol, fromPrev, cold, coarseIter, fineIter, loose := 17, 40, 30, 0.0, 0, 0, 10, 30, 0.0
+	n, maxIter, genL, tol, cold, coarseIter, fineIter, loose := 17, 40, 30, 0.0, 0, 10, 30, 0.0
 	if v := os.Getenv("GMLG_C2F"); v != "" {
-		fmt.Sscan(v, &n, &maxIter, &genL, &tol, &fromPrev, &cold, &coarseIter, &fineIter, &loose)
+		fmt.Sscan(v, &n, &maxIter, &genL, &tol, &cold, &coarseIter, &fineIter, &loose)
 	}
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	const L = 30
@@ -53,7 +53,7 @@ func TestCoarseToFineToy(t *testing.T) {
 	start = time.Now()
 	resF, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     FastOptions{Sinkhorn: ot.FastSettings{Tol: tol, Cold: cold != 0}, FromPrevious: fromPrev != 0, LooseTol: loose},
+		Fast:     FastOptions{Sinkhorn: ot.FastSettings{Tol: tol, Cold: cold != 0}, LooseTol: loose},
 		LevelDone: func(r LevelReport) {
 			t.Logf("level %d %v: %d iterations, %d evaluations, F_fast %.5g (%v), Sinkhorn %d + adjoint %d iterations, not converged %d, %v",
 				r.Level, r.Dims, r.Iter, r.Evals, r.F, r.Status, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Totals.NotConverged, r.Elapsed.Round(time.Millisecond))

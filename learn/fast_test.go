@@ -210,10 +210,9 @@ func sumOf(v []float64) float64 {
 	return s
 }
 
-// TestFastWarmBookkeeping: by default an evaluation after a rejected far
-// trial starts from the accepted point's scalings (converged at once when
-// back at that point); with FromPrevious, from the far trial's.
-// RestoreAccepted does the same on demand.
+// TestFastWarmBookkeeping: an evaluation after a rejected far trial starts
+// from the accepted point's scalings (converged at once when back at that
+// point), and so does one after RestoreAccepted; ResetWarm starts cold.
 func TestFastWarmBookkeeping(t *testing.T) {
 	g, _ := kernel.Cube(2, 5)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -224,36 +223,32 @@ func TestFastWarmBookkeeping(t *testing.T) {
 	for i := range far {
 		far[i] = rng.Float64() - 0.5
 	}
-	for _, fromPrev := range []bool{false, true} {
-		fromAcc := !fromPrev
-		obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{FromPrevious: fromPrev, Sinkhorn: ot.FastSettings{Tol: 1e-10}})
-		if err != nil {
+	obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer obj.Close()
+	eval := func(x []float64) int {
+		t.Helper()
+		if _, err := obj.Eval(nil, x); err != nil {
 			t.Fatal(err)
 		}
-		eval := func(x []float64) int {
-			t.Helper()
-			if _, err := obj.Eval(nil, x); err != nil {
-				t.Fatal(err)
-			}
-			return obj.Stats().Iterations
-		}
-		cold := eval(x0)
-		obj.Accept(x0, 0)
-		eval(far)
-		back := eval(x0)
-		if fromAcc && back > 2 || !fromAcc && back <= 2 {
-			t.Errorf("FromPrevious %v: %d iterations back at the accepted point (cold %d)", fromPrev, back, cold)
-		}
-		eval(far)
-		obj.RestoreAccepted()
-		if it := eval(x0); it > 2 {
-			t.Errorf("FromPrevious %v: %d iterations after RestoreAccepted", fromPrev, it)
-		}
-		obj.ResetWarm()
-		if it := eval(x0); it != cold {
-			t.Errorf("after ResetWarm: %d iterations, want the cold %d", it, cold)
-		}
-		obj.Close()
+		return obj.Stats().Iterations
+	}
+	cold := eval(x0)
+	obj.Accept(x0, 0)
+	eval(far)
+	if back := eval(x0); back > 2 {
+		t.Errorf("%d iterations back at the accepted point (cold %d)", back, cold)
+	}
+	eval(far)
+	obj.RestoreAccepted()
+	if it := eval(x0); it > 2 {
+		t.Errorf("%d iterations after RestoreAccepted", it)
+	}
+	obj.ResetWarm()
+	if it := eval(x0); it != cold {
+		t.Errorf("after ResetWarm: %d iterations, want the cold %d", it, cold)
 	}
 }
 
