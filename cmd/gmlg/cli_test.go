@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
@@ -26,6 +28,56 @@ func gmlg(t *testing.T, ctx context.Context, args ...string) (int, string, strin
 	var out, errb bytes.Buffer
 	code := run(ctx, args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// watchedStderr is the standard error of one in-process command that
+// reacts to its progress output as a user at the terminal would: on is
+// called once, with the first write that match accepts (one progress line:
+// the commands write each with one call), after the write. It is safe for
+// concurrent use.
+type watchedStderr struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	match func(line string) bool
+	on    func()
+	fired bool
+}
+
+func (w *watchedStderr) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.buf.Write(p)
+	fire := !w.fired && w.match(string(p))
+	w.fired = w.fired || fire
+	w.mu.Unlock()
+	if fire {
+		w.on()
+	}
+	return len(p), nil
+}
+
+// String returns what was written so far.
+func (w *watchedStderr) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// gmlgWatched runs one command in-process with stderr w and returns its
+// status and what it wrote to stderr.
+func gmlgWatched(ctx context.Context, w *watchedStderr, args ...string) (int, string) {
+	var out bytes.Buffer
+	code := run(ctx, args, &out, w)
+	return code, w.String()
+}
+
+// learnIterationLine reports whether line is learn's structured log line
+// (--progress log) of an accepted iteration, of iteration iter when
+// iter > 0.
+func learnIterationLine(line string, iter int) bool {
+	if iter > 0 {
+		return strings.Contains(line, fmt.Sprintf("msg=iteration iter=%d ", iter))
+	}
+	return strings.Contains(line, "msg=iteration ")
 }
 
 // mustGmlg runs a command that must succeed.

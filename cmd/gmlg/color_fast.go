@@ -228,11 +228,6 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			if err := colorSaveFastCheckpoint(ckptPath, ck); err != nil {
 				return err
 			}
-			if testHookColorIteration != nil {
-				if err := testHookColorIteration(p.Level, p.Iter); err != nil {
-					return err
-				}
-			}
 			if p.Level != fine {
 				return nil
 			}
@@ -323,11 +318,6 @@ func colorPolishIteration(o *colorLearnOptions, p *learn.Progress, n int, hists 
 	}
 	return nil
 }
-
-// testHookColorIteration, when set by a test, is called after each
-// iteration's checkpoint with its level (−1 in exact mode); an error stops
-// the run there (as Ctrl-C would, with context.Canceled).
-var testHookColorIteration func(level, iter int) error
 
 // colorSaveFastCheckpoint writes a fast-mode checkpoint atomically.
 func colorSaveFastCheckpoint(path string, ck *colorFastCheckpoint) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -213,17 +212,7 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	out := filepath.Join(tmp, "run")
 	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
 		"-coarse", "1", "-coarse-iters", "2", "-q", "-iters", "6", "-polish-every", "2", "-polish", "2", "-o", out, data}
-	testHookColorIteration = func(level, iter int) error {
-		if level == 1 && iter == 4 {
-			return context.Canceled
-		}
-		return nil
-	}
-	code, msg := colorTestRun(t, args...)
-	testHookColorIteration = nil
-	if code != 130 || !strings.Contains(msg, resumeCommand("colorlearn", out)) {
-		t.Fatalf("interrupted run: exit %d (%s), want 130 and the command that resumes it", code, msg)
-	}
+	colorInterruptAt(t, 1, 4, out, args...)
 	ck, err := colorLoadAnyCheckpoint(filepath.Join(out, colorCheckpointFile))
 	if err != nil {
 		t.Fatal(err)

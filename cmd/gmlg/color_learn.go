@@ -376,11 +376,6 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := colorSaveCheckpoint(ckpt, p.State); err != nil {
 			return err
 		}
-		if testHookColorIteration != nil {
-			if err := testHookColorIteration(-1, p.Iter); err != nil {
-				return err
-			}
-		}
 		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
 			return err
 		}

@@ -401,9 +401,6 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		MaxIter: r.p.Optimizer.MaxIter, History: r.p.Optimizer.History, MaxLinesearch: r.p.Optimizer.MaxLinesearch,
 		FTol: orDisabled(r.p.Optimizer.FTol), GTol: orDisabled(r.p.Optimizer.GTol),
 		Callback: func(pg *learn.Progress) error {
-			if testHookIteration != nil {
-				testHookIteration(pg.Iter)
-			}
 			pr.update(pg)
 			if fo, ok := r.obj.(*learn.FastObjective); ok {
 				// Fast mode: record the Sinkhorn work of the accepted point.
@@ -479,10 +476,6 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 	}
 	return nil
 }
-
-// testHookIteration, when set by a test, is called after each accepted
-// iteration (before anything is saved).
-var testHookIteration func(iter int)
 
 // orDisabled maps the CLI's "0 disables" to learn's negative values.
 func orDisabled(v float64) float64 {

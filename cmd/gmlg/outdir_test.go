@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -64,18 +63,14 @@ func TestConcurrentWriters(t *testing.T) {
 			if tc.setup {
 				mustGmlg(t, learnArgs(data, runDir, "--max-iter", "1")...)
 			}
+			// The first command holds the folder, stopped in its first
+			// iteration's progress line, while the second one runs.
 			reached, release := make(chan struct{}), make(chan struct{})
-			var held atomic.Bool
-			testHookIteration = func(int) {
-				if held.CompareAndSwap(false, true) {
-					close(reached)
-					<-release
-				}
-			}
-			defer func() { testHookIteration = nil }()
+			stderr := &watchedStderr{match: func(line string) bool { return learnIterationLine(line, 0) },
+				on: func() { close(reached); <-release }}
 			done := make(chan int)
 			go func() {
-				code, _, errs := gmlg(t, context.Background(), subst(tc.first)...)
+				code, errs := gmlgWatched(context.Background(), stderr, append(subst(tc.first), "--progress", "log")...)
 				if code != 0 {
 					t.Errorf("first run: exit %d\n%s", code, errs)
 				}

@@ -57,16 +57,12 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	mustGmlg(t, learnArgs(data, split, "--max-iter", "3", "--save-every", "2")...)
 	mustGmlg(t, "learn", "--resume", split, "--max-iter", "6", "--progress", "none")
 
-	// Interrupted (context cancelled, as by SIGINT) after iteration 2.
+	// Interrupted (context cancelled, as by SIGINT) when the progress log
+	// reports iteration 2.
 	cut := filepath.Join(tmp, "cut")
 	ctx, cancel := context.WithCancel(context.Background())
-	testHookIteration = func(iter int) {
-		if iter == 2 {
-			cancel()
-		}
-	}
-	code, _, errs := gmlg(t, ctx, learnArgs(data, cut, "--max-iter", "6", "--save-every", "5")...)
-	testHookIteration = nil
+	stderr := &watchedStderr{match: func(line string) bool { return learnIterationLine(line, 2) }, on: cancel}
+	code, errs := gmlgWatched(ctx, stderr, learnArgs(data, cut, "--max-iter", "6", "--save-every", "5", "--progress", "log")...)
 	cancel()
 	if code != 130 || !strings.Contains(errs, "interrupted at iteration 2") || !strings.Contains(errs, resumeCommand("learn", cut)) ||
 		!strings.Contains(errs, quoteArg(os.Args[0])+" learn --resume ") {

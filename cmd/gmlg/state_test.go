@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,19 +187,23 @@ func TestColorDamagedRunRefused(t *testing.T) {
 	}
 }
 
-// colorInterruptAt runs colorlearn with args, stopping it as Ctrl-C would
-// after iteration iter of level (−1: exact mode), and checks the exit
+// colorInterruptAt runs colorlearn with args (-q left out: it watches the
+// progress output), stopping it as Ctrl-C would when the progress line of
+// iteration iter of level (−1: exact mode) appears, and checks the exit
 // status and that the message gives the command that resumes out.
 func colorInterruptAt(t *testing.T, level, iter int, out string, args ...string) {
 	t.Helper()
-	testHookColorIteration = func(l, i int) error {
-		if l == level && i == iter {
-			return context.Canceled
-		}
-		return nil
+	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-q" })
+	line := fmt.Sprintf("iter %4d/", iter) // exact mode: "iter    2/4  F = …"
+	if level >= 0 {
+		line = fmt.Sprintf("level %d (", level) // fast mode: "level 1 (6³) iter    2  F_fast = …"
 	}
-	code, msg := colorTestRun(t, args...)
-	testHookColorIteration = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &watchedStderr{on: cancel, match: func(l string) bool {
+		return strings.HasPrefix(l, line) && (level < 0 || strings.Contains(l, fmt.Sprintf(") iter %4d ", iter)))
+	}}
+	code, msg := gmlgWatched(ctx, stderr, args...)
 	want := quoteArg(os.Args[0]) + " colorlearn --resume " + quoteArg(out)
 	if code != 130 || !strings.Contains(msg, want) {
 		t.Fatalf("interrupted colorlearn: exit %d, stderr:\n%s\nwant 130 and %q", code, msg, want)
