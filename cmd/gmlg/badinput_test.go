@@ -129,6 +129,7 @@ func TestBadInput(t *testing.T) {
 		{"two folders", []string{"learn", valid, valid}, 2, []string{"one data folder"}},
 		{"init shape mismatch", learnOn(okData, "--init", wrongMetric), 1, []string{"--init", wrongMetric, "want (2, 64)"}},
 		{"init negative", learnOn(okData, "--init", negMetric), 1, []string{negMetric, "positive"}},
+		{"adjoint empty", learnOn(okData, "--mode", "fast", "--adjoint", ""), 2, []string{"--adjoint", `unknown solver ""`}},
 		{"eval metric mismatch", []string{"eval", okData, "--metric-file", wrongMetric, "-o", filepath.Join(t.TempDir(), "e")}, 1, []string{wrongMetric, "shape (2, 36)"}},
 		{"eval metric missing", []string{"eval", okData, "--metric-file", "/nonexistent/m.npy", "-o", filepath.Join(t.TempDir(), "e")}, 1, []string{"/nonexistent/m.npy"}},
 		{"interp metric mismatch", []string{"interp", okData, "--metric-file", wrongMetric, "-o", filepath.Join(t.TempDir(), "i")}, 1, []string{wrongMetric}},

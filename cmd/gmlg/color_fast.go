@@ -118,7 +118,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	}
 	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, λ_s = %g; levels",
-		len(hists), params.Input, n, o.t, o.steps, params.Tol, colorAdjoint(params), params.Anderson, o.lambdaS)
+		len(hists), params.Input, n, o.t, o.steps, params.Tol, params.Adjoint, params.Anderson, o.lambdaS)
 	for _, l := range sched {
 		m := n
 		for k := 0; k < l.Coarsen; k++ {

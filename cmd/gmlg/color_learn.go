@@ -204,8 +204,8 @@ func colorResumeOptions(o *colorLearnOptions, given map[string]bool) (string, er
 	if !given["iters"] {
 		o.iters = p.MaxIter
 	}
-	if !given["adjoint"] {
-		o.adjoint = colorAdjoint(p)
+	if !given["adjoint"] && colorMode(p.Mode) == "fast" {
+		o.adjoint = recordedAdjoint(p.Adjoint)
 	}
 	if !given["anderson"] {
 		o.anderson = p.Anderson
@@ -514,15 +514,6 @@ func colorCheckResume(path string, p *colorLearnParams, logw io.Writer) error {
 		return fmt.Errorf("--resume: the settings differ from those of %s", path)
 	}
 	return noteRetired(logw, path, colorRetired)
-}
-
-// colorAdjoint is a fast run's adjoint solver ("fixed-point" when not
-// recorded, as in runs made before the option existed).
-func colorAdjoint(p *colorLearnParams) string {
-	if p.Mode == "fast" && p.Adjoint == "" {
-		return "fixed-point"
-	}
-	return p.Adjoint
 }
 
 // colorMode is the mode of a run's params ("exact" when not recorded).

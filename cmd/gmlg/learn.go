@@ -251,6 +251,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if p.Command != "learn" {
 		return fmt.Errorf("--resume: %s was not written by gmlg learn", filepath.Join(dir, "params.json"))
 	}
+	p.Model.Adjoint = recordedAdjoint(p.Model.Adjoint)
 	if err := p.Model.check(); err != nil {
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}

@@ -38,7 +38,7 @@ type modelParams struct {
 	Threads        int     `json:"threads"`
 	Mode           string  `json:"mode"`
 	Tol            float64 `json:"tol"`
-	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: fixed-point or gmres ("" = fixed-point)
+	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: gmres or fixed-point; empty only as read from an old run (recordedAdjoint)
 	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
 }
 
@@ -75,7 +75,7 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
 	fs.StringVar(&m.Mode, "mode", m.Mode, "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn with the implicit gradient; --sinkhorn-iters is then only an upper bound per evaluation)")
 	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
-	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (empty = fixed-point, as in runs made before gmres was the default)")
+	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 	fs.IntVar(&m.Anderson, "anderson", m.Anderson, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off)")
 	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
@@ -138,10 +138,17 @@ func (m *modelParams) check() error {
 	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
 		return usagef("--tol must be a finite number ≥ 0, got %g", m.Tol)
 	}
-	if m.Adjoint == "" { // runs made before gmres was the default
-		return checkFastSolvers("--", "fixed-point", m.Anderson)
-	}
 	return checkFastSolvers("--", m.Adjoint, m.Anderson)
+}
+
+// recordedAdjoint is the adjoint solver of a run whose params.json
+// records adjoint: a params.json without the member was written before
+// the solver was an option, when fixed-point was the only one.
+func recordedAdjoint(adjoint string) string {
+	if adjoint == "" {
+		return "fixed-point"
+	}
+	return adjoint
 }
 
 // checkFastSolvers validates fast mode's solver options (adjoint and

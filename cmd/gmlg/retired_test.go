@@ -67,9 +67,56 @@ func replaceArgs(args []string, old, new string) []string {
 	return out
 }
 
+// TestResumeWithoutAdjoint resumes fast runs whose params.json has no
+// adjoint member, as those written before the adjoint solver was an
+// option: they continue with the solver they used, fixed-point, which the
+// rewritten params.json records.
+func TestResumeWithoutAdjoint(t *testing.T) {
+	data := tinyData(t, "1")
+	frames := filepath.Join(t.TempDir(), "frames")
+	colorTestFrames(t, frames, 4)
+	for _, tc := range []struct {
+		name   string
+		start  []string
+		member []string
+		resume []string
+	}{
+		{"learn", learnArgs(data, "OUT", "--mode", "fast", "--max-iter", "1"), []string{"model", "adjoint"},
+			[]string{"learn", "--resume", "OUT", "--max-iter", "2", "--progress", "none"}},
+		{"colorlearn", []string{"colorlearn", "-mode", "fast", "-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
+			"-coarse", "0", "-q", "-iters", "1", "-o", "OUT", frames}, []string{"adjoint"},
+			[]string{"colorlearn", "--resume", "OUT", "-iters", "2", "-q"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			mustGmlg(t, replaceArgs(tc.start, "OUT", out)...)
+			params := filepath.Join(out, "params.json")
+			if got := paramsMember(t, params, tc.member); got != "gmres" {
+				t.Fatalf("new run records adjoint %v, want the default gmres", got)
+			}
+			setParamsMember(t, params, tc.member, nil)
+			mustGmlg(t, replaceArgs(tc.resume, "OUT", out)...)
+			if got := paramsMember(t, params, tc.member); got != "fixed-point" {
+				t.Errorf("resumed run records adjoint %v, want fixed-point", got)
+			}
+		})
+	}
+}
+
+// paramsMember returns the member at path (nested objects) of the
+// params.json file, nil when absent.
+func paramsMember(t *testing.T, file string, path []string) any {
+	t.Helper()
+	var top map[string]any
+	if err := runinfo.ReadChecked(file, &top); err != nil {
+		t.Fatal(err)
+	}
+	return jsonMember(top, path)
+}
+
 // setParamsMember sets the member at path (nested objects) of the
-// params.json file to v and seals the file again, as gmlg would have
-// written it.
+// params.json file to v (nil: removes it) and seals the file again, as
+// gmlg would have written it.
 func setParamsMember(t *testing.T, file string, path []string, v any) {
 	t.Helper()
 	var top map[string]any
@@ -81,7 +128,11 @@ func setParamsMember(t *testing.T, file string, path []string, v any) {
 	for _, name := range path[:len(path)-1] {
 		obj = obj[name].(map[string]any)
 	}
-	obj[path[len(path)-1]] = v
+	if key := path[len(path)-1]; v == nil {
+		delete(obj, key)
+	} else {
+		obj[key] = v
+	}
 	if err := runinfo.WriteChecked(file, top); err != nil {
 		t.Fatal(err)
 	}
