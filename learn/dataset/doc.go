@@ -1,11 +1,14 @@
-// Package frames loads the observed snapshots that gmlg learns from: a
-// folder of 2-D or 3-D histograms, grouped into one or several sequences
-// and normalised to unit mass.
+// Package dataset reads and writes the files a ground metric is learned
+// from and saved to: folders of frames (Load), metric files (ReadMetric,
+// WriteMetric) and .npy arrays in general (ReadNpyFile, WriteNpyFile).
+//
+// Load reads the observed snapshots: a folder of 2-D or 3-D histograms,
+// grouped into one or several sequences and normalised to unit mass.
 //
 // # Files
 //
 // A frame is a .npy array of any numeric dtype, byte order and memory order
-// NumPy writes (see package npyfile), either 2-D [n,n] or 3-D [n,n,n], or,
+// NumPy writes (see .npy files below), either 2-D [n,n] or 3-D [n,n,n], or,
 // for 2-D data, a PNG or JPEG image. An image becomes a grey level per
 // pixel: the mean of its R, G and B channels scaled to [0,1] (the luminance
 // itself for a grey PNG, 8- or 16-bit), as the reference's
@@ -27,9 +30,10 @@
 // # Sizes
 //
 // A frame's size is checked from its header before its data are read: at
-// most limits.MaxVertices grid vertices (side 4096 in 2-D, 256 in 3-D, and
-// at most 4096 pixels for an image side), and the frames must fit the
-// memory budget of package limits (physical memory, or GMLG_MAX_MEMORY).
+// most MaxVertices grid vertices (side 4096 in 2-D, 256 in 3-D, and at
+// most 4096 pixels for an image side), and, when Options.Memory is set,
+// the memory of reading each file and of all the frames must pass it (the
+// gmlg command passes its memory budget).
 //
 // # Sequences
 //
@@ -65,10 +69,43 @@
 // beyond the limits. The loader never panics on bad input (it is
 // fuzz-tested).
 //
-//	set, err := frames.Load("data/toydataF3", nil)
+//	set, err := dataset.Load("data/toydataF3", nil)
 //	if err != nil {
-//		return err // e.g. "frames: data/x/array-03.npy: negative value -0.5 at [4, 7]"
+//		return err // e.g. "dataset: data/x/array-03.npy: negative value -0.5 at [4, 7]"
 //	}
 //	n, seq := set.Shape[0], set.Sequences[0]
 //	first, last := seq.Frames[0].Data, seq.Frames[len(seq.Frames)-1].Data
-package frames
+//
+// # .npy files
+//
+// ReadNpyFile converts any numeric .npy array (bool, int8..int64,
+// uint8..uint64, float16, float32, float64, either byte order, C or
+// Fortran order, any number of dimensions) to float64 in C order;
+// WriteNpyFile writes little-endian float64 in C order, atomically
+// (temporary file, then rename). Both are built on codeberg.org/sbinet/npyio,
+// which parses the header and decodes the data. This package adds only
+// what npyio lacks, as observed with npyio v0.14.0:
+//   - hostile input: npyio allocates whatever a version 2 header length
+//     says (4 GiB from a 12-byte file), panics (slice bounds out of range)
+//     on a header without its final newline or with its keys in another
+//     order, accepts negative dimensions, and decodes whatever bytes
+//     remain without checking them against the shape: a short file gives
+//     fewer values than the shape says, a cut-off last element a panic. The reader therefore reads the header itself with a 1 MiB
+//     bound, checks the shape and the file size before any data is read,
+//     feeds npyio exactly the promised bytes, and turns npyio's panics into
+//     errors. Errors wrap ErrFormat, ErrTruncated or ErrUnsupported; the
+//     reader is fuzz-tested (FuzzReadNpy) and never panics.
+//   - conversion: npyio reads into a slice of the dtype's own Go type;
+//     the reader widens it to float64 (integers beyond 2^53 are rounded).
+//   - Fortran order: npyio returns the data in disk order; the reader
+//     transposes it to C order.
+//   - writing: npyio writes only Go values, so an array of several
+//     dimensions is passed as nested slices over the same values; npyio
+//     gives an empty array the wrong shape, so WriteNpy refuses one.
+//
+// npyio reads format versions 1.0 and 2.0 (NumPy writes 3.0 only for
+// non-Latin-1 field names of structured dtypes, which are unsupported
+// anyway) and only the header layout NumPy writes: keys 'descr',
+// 'fortran_order', 'shape' in that order, separated by ", " and ": ". It
+// writes version 2.0 headers, which NumPy reads since 1.9.
+package dataset

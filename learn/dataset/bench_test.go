@@ -1,11 +1,9 @@
-package frames
+package dataset
 
 import (
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 )
 
 // BenchmarkLoad loads a folder of ten n×n float64 frames.
@@ -19,7 +17,7 @@ func BenchmarkLoad(b *testing.B) {
 			}
 			for k := range 10 {
 				path := filepath.Join(dir, fmt.Sprintf("array-%02d.npy", k))
-				if err := npyfile.WriteFile(path, &npyfile.Array{Shape: []int{n, n}, Data: data}, nil); err != nil {
+				if err := WriteNpyFile(path, &Array{Shape: []int{n, n}, Data: data}); err != nil {
 					b.Fatal(err)
 				}
 			}
