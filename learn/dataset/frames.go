@@ -105,7 +105,8 @@ func (s *Set) N() int {
 }
 
 // Graph returns the grid the frames live on: n^d vertices, each joined to
-// its neighbour along every axis.
+// its neighbour along every axis. The error is nil for a Set that Load or
+// LoadFiles returned.
 func (s *Set) Graph() (*kernel.Graph, error) {
 	return kernel.Cube(s.Dim(), s.Side())
 }
