@@ -99,9 +99,12 @@
 //     the reader widens it to float64 (integers beyond 2^53 are rounded).
 //   - Fortran order: npyio returns the data in disk order; the reader
 //     transposes it to C order.
-//   - writing: npyio writes only Go values, so an array of several
-//     dimensions is passed as nested slices over the same values; npyio
-//     gives an empty array the wrong shape, so WriteNpy refuses one.
+//   - writing: npyio writes only Go values, so a 2-D array is passed as a
+//     mat.Dense and one of three or more dimensions as nested slices over
+//     the same values; npyio gives an empty array the wrong shape, so
+//     WriteNpy refuses one. npyio inspects every element of a slice by
+//     reflection before writing it: 1-D and 3-D arrays are written at
+//     about 5 MB/s (BenchmarkWriteNpy), 2-D ones at memory speed.
 //
 // npyio reads format versions 1.0 and 2.0 (NumPy writes 3.0 only for
 // non-Latin-1 field names of structured dtypes, which are unsupported
