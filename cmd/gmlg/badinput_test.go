@@ -9,16 +9,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // writeFrames writes frames (C order, shape [n,n] unless shapes says
 // otherwise) as array-XX.npy into a new folder.
-func writeFrames(t *testing.T, frames ...*npyfile.Array) string {
+func writeFrames(t *testing.T, frames ...*dataset.Array) string {
 	t.Helper()
 	dir := t.TempDir()
 	for k, a := range frames {
-		if err := npyfile.WriteFile(filepath.Join(dir, fmt.Sprintf("array-%02d.npy", k)), a, nil); err != nil {
+		if err := dataset.WriteNpyFile(filepath.Join(dir, fmt.Sprintf("array-%02d.npy", k)), a); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -26,8 +26,8 @@ func writeFrames(t *testing.T, frames ...*npyfile.Array) string {
 }
 
 // blob returns a positive n×m frame.
-func blob(n, m int) *npyfile.Array {
-	a := &npyfile.Array{Shape: []int{n, m}, Data: make([]float64, n*m)}
+func blob(n, m int) *dataset.Array {
+	a := &dataset.Array{Shape: []int{n, m}, Data: make([]float64, n*m)}
 	for i := range a.Data {
 		a.Data[i] = 1 + math.Sin(0.7*float64(i))
 	}
@@ -35,8 +35,8 @@ func blob(n, m int) *npyfile.Array {
 }
 
 // with returns a copy of a with entry i set to v.
-func with(a *npyfile.Array, i int, v float64) *npyfile.Array {
-	b := &npyfile.Array{Shape: a.Shape, Data: append([]float64(nil), a.Data...)}
+func with(a *dataset.Array, i int, v float64) *dataset.Array {
+	b := &dataset.Array{Shape: a.Shape, Data: append([]float64(nil), a.Data...)}
 	b.Data[i] = v
 	return b
 }
@@ -61,7 +61,7 @@ func rawNpy(t *testing.T, path, dict string, payload []byte) {
 // for failures, and never a panic.
 func TestBadInput(t *testing.T) {
 	good := blob(6, 6)
-	zero := &npyfile.Array{Shape: []int{6, 6}, Data: make([]float64, 36)}
+	zero := &dataset.Array{Shape: []int{6, 6}, Data: make([]float64, 36)}
 	valid := writeFrames(t, good, good, good)
 	okData := tinyData(t, "1")
 
@@ -79,14 +79,14 @@ func TestBadInput(t *testing.T) {
 	emptyDir := t.TempDir()
 
 	wrongMetric := filepath.Join(t.TempDir(), "m.npy")
-	npyfile.WriteFile(wrongMetric, &npyfile.Array{Shape: []int{2, 36}, Data: make([]float64, 72)}, nil)
+	dataset.WriteNpyFile(wrongMetric, &dataset.Array{Shape: []int{2, 36}, Data: make([]float64, 72)})
 	negMetric := filepath.Join(t.TempDir(), "neg.npy")
-	m := &npyfile.Array{Shape: []int{2, 64}, Data: make([]float64, 128)}
+	m := &dataset.Array{Shape: []int{2, 64}, Data: make([]float64, 128)}
 	for i := range m.Data {
 		m.Data[i] = 1
 	}
 	m.Data[70] = -2
-	npyfile.WriteFile(negMetric, m, nil)
+	dataset.WriteNpyFile(negMetric, m)
 
 	learnOn := func(dir string, extra ...string) []string {
 		return append(append([]string{"learn", dir, "-o", filepath.Join(t.TempDir(), "run"), "--progress", "none"}, tinyModel...), extra...)
@@ -190,7 +190,7 @@ func TestResumeDataChanged(t *testing.T) {
 	frame := filepath.Join(data, "array-01.npy")
 	a := readNpy(t, frame)
 	a.Data[5] *= 2
-	if err := npyfile.WriteFile(frame, a, nil); err != nil {
+	if err := dataset.WriteNpyFile(frame, a); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errs := gmlg(t, context.Background(), "learn", "--resume", runDir, "--max-iter", "4")

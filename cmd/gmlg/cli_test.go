@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // The tests drive run in-process on tiny problems (8×8 grids, 5 kernel
@@ -104,9 +104,9 @@ func learnArgs(data, out string, extra ...string) []string {
 	return append(a, extra...)
 }
 
-func readNpy(t *testing.T, path string) *npyfile.Array {
+func readNpy(t *testing.T, path string) *dataset.Array {
 	t.Helper()
-	a, err := npyfile.ReadFile(path)
+	a, err := dataset.ReadNpyFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +142,9 @@ func mustExist(t *testing.T, paths ...string) {
 	}
 }
 
-func sameShape(t *testing.T, a *npyfile.Array, want ...int) {
+func sameShape(t *testing.T, a *dataset.Array, want ...int) {
 	t.Helper()
-	if npyfile.ShapeString(a.Shape) != npyfile.ShapeString(want) {
+	if dataset.ShapeString(a.Shape) != dataset.ShapeString(want) {
 		t.Fatalf("shape %v, want %v", a.Shape, want)
 	}
 }
@@ -325,9 +325,9 @@ func strconvItoa(i int) string {
 // frames, float32 on disk), which the pictures show as projections.
 func Test3D(t *testing.T) {
 	const n = 4
-	var fr []*npyfile.Array
+	var fr []*dataset.Array
 	for k := range 3 {
-		a := &npyfile.Array{Shape: []int{n, n, n}, Data: make([]float64, n*n*n)}
+		a := &dataset.Array{Shape: []int{n, n, n}, Data: make([]float64, n*n*n)}
 		for i := range a.Data {
 			a.Data[i] = 1e-3 + math.Exp(-float64((i%n-k)*(i%n-k)+(i/n%n-1)*(i/n%n-1)+(i/(n*n)-k)*(i/(n*n)-k)))
 		}

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -67,9 +67,9 @@ func colorTestFrames(t *testing.T, dir string, k int) []string {
 	return files
 }
 
-func colorTestNpy(t *testing.T, path string) *npyfile.Array {
+func colorTestNpy(t *testing.T, path string) *dataset.Array {
 	t.Helper()
-	a, err := npyfile.ReadFile(path)
+	a, err := dataset.ReadNpyFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestColorLearnResume(t *testing.T) {
 	huge := filepath.Join(tmp, "huge.npy")
 	hm := colorTestNpy(t, filepath.Join(full, "metric.npy"))
 	hm.Data[0] = 1e300
-	if err := npyfile.WriteFile(huge, hm, nil); err != nil {
+	if err := dataset.WriteNpyFile(huge, hm); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -380,7 +380,7 @@ func TestColorBadInput(t *testing.T) {
 	if err := runinfo.WriteChecked(filepath.Join(badMetric, "params.json"), map[string]any{"command": "colorlearn", "n": 4, "t_heat": 0.01, "k_heat": 3, "L": 10}); err != nil {
 		t.Fatal(err)
 	}
-	if err := npyfile.WriteFile(filepath.Join(badMetric, "metric.npy"), &npyfile.Array{Shape: []int{3, 27}, Data: make([]float64, 81)}, nil); err != nil {
+	if err := dataset.WriteNpyFile(filepath.Join(badMetric, "metric.npy"), &dataset.Array{Shape: []int{3, 27}, Data: make([]float64, 81)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

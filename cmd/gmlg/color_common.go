@@ -16,11 +16,11 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
@@ -82,7 +82,7 @@ type colorLearnParams struct {
 }
 
 // colorListImages returns the files of dir matching pattern in the numeric
-// order of their names (frames.Sort: frame-2 before frame-10), which is the
+// order of their names (dataset.Sort: frame-2 before frame-10), which is the
 // reference's sorted glob when the numbers are zero-padded to one width.
 func colorListImages(dir, pattern string) ([]string, error) {
 	st, err := os.Stat(dir)
@@ -96,7 +96,7 @@ func colorListImages(dir, pattern string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %w", pattern, err)
 	}
-	frames.Sort(files)
+	dataset.Sort(files)
 	return files, nil
 }
 
@@ -104,7 +104,7 @@ func colorListImages(dir, pattern string) ([]string, error) {
 // the size checks of package limits, counting perPixel bytes that the
 // caller allocates per pixel afterwards.
 func colorLoadImage(path string, perPixel int) (image.Image, error) {
-	img, _, err := limits.DecodeImage(path, &limits.ImageOptions{BytesPerPixel: perPixel})
+	img, _, err := dataset.DecodeImage(path, &dataset.ImageOptions{BytesPerPixel: perPixel, Memory: limits.Memory})
 	return img, err
 }
 

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 )
@@ -412,7 +412,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		if err := snapshot(&learn.Progress{Iter: res.State.Iter, X: res.X, State: res.State}); err != nil {
 			return err
 		}
-		if err := npyfile.WriteFile(filepath.Join(o.out, "metric.npy"), &npyfile.Array{Shape: []int{3, g.N()}, Data: theta}, nil); err != nil {
+		if err := dataset.WriteNpyFile(filepath.Join(o.out, "metric.npy"), &dataset.Array{Shape: []int{3, g.N()}, Data: theta}); err != nil {
 			return err
 		}
 	}
@@ -424,7 +424,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 // colorSaveProgress rewrites dir's loss.npy, loss.png and metric.npy (exp x,
 // through the buffer theta of len(x)).
 func colorSaveProgress(dir string, losses, x, theta []float64) error {
-	if err := npyfile.WriteFile(filepath.Join(dir, "loss.npy"), &npyfile.Array{Shape: []int{len(losses)}, Data: losses}, nil); err != nil {
+	if err := dataset.WriteNpyFile(filepath.Join(dir, "loss.npy"), &dataset.Array{Shape: []int{len(losses)}, Data: losses}); err != nil {
 		return err
 	}
 	if lp, err := render.LossPlot(losses, &render.LossOptions{Title: "colorlearn loss"}); err == nil {
@@ -435,7 +435,7 @@ func colorSaveProgress(dir string, losses, x, theta []float64) error {
 	for i, v := range x {
 		theta[i] = math.Exp(v)
 	}
-	return npyfile.WriteFile(filepath.Join(dir, "metric.npy"), &npyfile.Array{Shape: []int{3, len(x) / 3}, Data: theta}, nil)
+	return dataset.WriteNpyFile(filepath.Join(dir, "metric.npy"), &dataset.Array{Shape: []int{3, len(x) / 3}, Data: theta})
 }
 
 // colorSnapshot writes metric-IIII.npy (exp x, [3,n³]), its heat maps
@@ -452,8 +452,8 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 	for i, v := range x {
 		theta[i] = math.Exp(v)
 	}
-	a := &npyfile.Array{Shape: []int{3, len(x) / 3}, Data: theta}
-	if err := npyfile.WriteFile(filepath.Join(dir, "metric-"+tag+".npy"), a, nil); err != nil {
+	a := &dataset.Array{Shape: []int{3, len(x) / 3}, Data: theta}
+	if err := dataset.WriteNpyFile(filepath.Join(dir, "metric-"+tag+".npy"), a); err != nil {
 		return err
 	}
 	pic, err := colorMetricPicture(theta, n, "metric, iteration "+tag)

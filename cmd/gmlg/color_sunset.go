@@ -11,9 +11,9 @@ import (
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 )
@@ -244,8 +244,8 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	titles := make([]string, len(times))
 	for f, t := range times {
 		titles[f] = fmt.Sprintf("t=%.2f", t)
-		a := &npyfile.Array{Shape: []int{nHi, nHi, nHi}, Data: hists[f]}
-		if err := npyfile.WriteFile(filepath.Join(o.out, fmt.Sprintf("interp-hist-%02d.npy", f)), a, nil); err != nil {
+		a := &dataset.Array{Shape: []int{nHi, nHi, nHi}, Data: hists[f]}
+		if err := dataset.WriteNpyFile(filepath.Join(o.out, fmt.Sprintf("interp-hist-%02d.npy", f)), a); err != nil {
 			return err
 		}
 	}
@@ -388,7 +388,7 @@ func colorReadMetric(path string, n int) ([]float64, error) {
 		}
 		shape = []int{len(data)}
 	} else {
-		a, err := npyfile.ReadFile(path)
+		a, err := dataset.ReadNpyFile(path)
 		if err != nil {
 			return nil, err
 		}

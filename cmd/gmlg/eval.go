@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // evalParams are recorded in eval.json with the results.
@@ -129,7 +129,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	defer obj.Close()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {
-		theta, err := readMetric(p.MetricFile, g, kind)
+		theta, err := dataset.ReadMetric(p.MetricFile, g, kind)
 		if err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	}
 	defer od.Close()
 	d := len(g.Dims())
-	if err := npyfile.WriteFile(filepath.Join(out, "grad.npy"), &npyfile.Array{Shape: []int{d, g.N()}, Data: padMetric(g, kind, grad)}, nil); err != nil {
+	if err := dataset.WriteNpyFile(filepath.Join(out, "grad.npy"), &dataset.Array{Shape: []int{d, g.N()}, Data: dataset.PadMetric(g, kind, grad)}); err != nil {
 		return err
 	}
 	p.Command, p.Version = "eval", runinfo.Version()

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // crashText are fragments that only a Go panic or a runtime fatal error
@@ -54,14 +54,14 @@ func expectRun(t *testing.T, args []string, code int, want []string) string {
 // except entry bad, which is badV (bad < 0: none).
 func filledMetric(t *testing.T, path string, rows, cols int, v float64, bad int, badV float64) string {
 	t.Helper()
-	a := &npyfile.Array{Shape: []int{rows, cols}, Data: make([]float64, rows*cols)}
+	a := &dataset.Array{Shape: []int{rows, cols}, Data: make([]float64, rows*cols)}
 	for i := range a.Data {
 		a.Data[i] = v
 	}
 	if bad >= 0 {
 		a.Data[bad] = badV
 	}
-	if err := npyfile.WriteFile(path, a, nil); err != nil {
+	if err := dataset.WriteNpyFile(path, a); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // framesNamed writes a positive 6×6 frame under each name into a new
@@ -19,7 +19,7 @@ func framesNamed(t *testing.T, names ...string) string {
 	for k, name := range names {
 		a := blob(6, 6)
 		a.Data[k%36] += 1
-		if err := npyfile.WriteFile(filepath.Join(dir, name), a, nil); err != nil {
+		if err := dataset.WriteNpyFile(filepath.Join(dir, name), a); err != nil {
 			t.Fatal(err)
 		}
 	}

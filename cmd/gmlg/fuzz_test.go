@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"image"
 	imgcolor "image/color"
 	"image/jpeg"
@@ -11,9 +13,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -116,8 +118,8 @@ const fuzzMetricSide = 3
 // order), a wrong shape, a negative and a NaN value.
 func fuzzMetrics(f *testing.F) [][]byte {
 	const n = fuzzMetricSide
-	ones := func(shape ...int) *npyfile.Array {
-		a := &npyfile.Array{Shape: shape}
+	ones := func(shape ...int) *dataset.Array {
+		a := &dataset.Array{Shape: shape}
 		size := 1
 		for _, s := range shape {
 			size *= s
@@ -131,25 +133,37 @@ func fuzzMetrics(f *testing.F) [][]byte {
 	if err != nil {
 		f.Fatal(err)
 	}
-	edge := &npyfile.Array{Shape: []int{2, n * n}, Data: padMetric(g, learn.EdgeMetric, ones(g.NumEdges()).Data)}
+	edge := &dataset.Array{Shape: []int{2, n * n}, Data: dataset.PadMetric(g, learn.EdgeMetric, ones(g.NumEdges()).Data)}
 	neg, nan := ones(2, n*n), ones(2, n*n)
 	neg.Data[4], nan.Data[7] = -1, math.NaN()
-	cases := []struct {
-		a   *npyfile.Array
-		opt *npyfile.WriteOptions
-	}{
-		{ones(2, n*n), nil}, {edge, nil}, {ones(2, n, n), &npyfile.WriteOptions{DType: "<f4", Fortran: true}},
-		{ones(3, n*n*n), nil}, {ones(2, n*n+1), nil}, {neg, nil}, {nan, nil},
-	}
 	var out [][]byte
-	for _, c := range cases {
+	for _, a := range []*dataset.Array{ones(2, n*n), edge, ones(3, n*n*n), ones(2, n*n+1), neg, nan} {
 		var buf bytes.Buffer
-		if err := npyfile.Write(&buf, c.a, c.opt); err != nil {
+		if err := dataset.WriteNpy(&buf, a); err != nil {
 			f.Fatal(err)
 		}
 		out = append(out, buf.Bytes())
 	}
-	return out
+	return append(out, fortranFloat32(ones(2, n, n)))
+}
+
+// fortranFloat32 returns a 3-D array as NumPy saves
+// np.asfortranarray(a, dtype='<f4'): element [i,j,k] of shape (a,b,c) is
+// stored at i + a*j + a*b*k.
+func fortranFloat32(a *dataset.Array) []byte {
+	s0, s1, s2 := a.Shape[0], a.Shape[1], a.Shape[2]
+	data := make([]byte, 4*len(a.Data))
+	for i := range s0 {
+		for j := range s1 {
+			for k := range s2 {
+				v := float32(a.Data[(i*s1+j)*s2+k])
+				binary.LittleEndian.PutUint32(data[4*(i+s0*j+s0*s1*k):], math.Float32bits(v))
+			}
+		}
+	}
+	dict := fmt.Sprintf("{'descr': '<f4', 'fortran_order': True, 'shape': %s, }\n", dataset.ShapeString(a.Shape))
+	head := binary.LittleEndian.AppendUint16([]byte("\x93NUMPY\x01\x00"), uint16(len(dict)))
+	return append(append(head, dict...), data...)
 }
 
 // FuzzMetricFile feeds arbitrary bytes, as a .npy metric file, to the
@@ -171,7 +185,7 @@ func FuzzMetricFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := fuzzFile(t, dir, "metric.npy", data)
 		for _, kind := range []learn.MetricKind{learn.VertexMetric, learn.EdgeMetric} {
-			theta, err := readMetric(path, g, kind)
+			theta, err := dataset.ReadMetric(path, g, kind)
 			if err != nil {
 				continue
 			}

@@ -10,12 +10,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -152,7 +151,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 			return usagef("one file given (%s): interp needs SOURCE and TARGET files, or a folder DIR", args[0])
 		}
-		set, err := frames.Load(args[0], &frames.Options{Pattern: pattern, Floor: p.Floor, MinFrames: 2})
+		set, err := dataset.Load(args[0], &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: p.Floor, MinFrames: 2})
 		if err != nil {
 			return err
 		}
@@ -171,8 +170,8 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		if dst, shape2, err = readHistogram(args[1], p.Floor); err != nil {
 			return err
 		}
-		if npyfile.ShapeString(shape) != npyfile.ShapeString(shape2) {
-			return fmt.Errorf("%s has shape %s but %s has shape %s", args[0], npyfile.ShapeString(shape), args[1], npyfile.ShapeString(shape2))
+		if dataset.ShapeString(shape) != dataset.ShapeString(shape2) {
+			return fmt.Errorf("%s has shape %s but %s has shape %s", args[0], dataset.ShapeString(shape), args[1], dataset.ShapeString(shape2))
 		}
 		p.Source, p.Target = args[0], args[1]
 	case 0:
@@ -205,7 +204,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		var theta []float64
 		source := "the uniform metric"
 		if p.Method == "metric" {
-			if theta, err = readMetric(p.MetricFile, g, kind); err != nil {
+			if theta, err = dataset.ReadMetric(p.MetricFile, g, kind); err != nil {
 				return err
 			}
 			if err := checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps, d, n); err != nil {
@@ -254,8 +253,8 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	defer od.Close()
 	for j, f := range recs {
-		a := &npyfile.Array{Shape: shape, Data: f}
-		if err := npyfile.WriteFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a, nil); err != nil {
+		a := &dataset.Array{Shape: shape, Data: f}
+		if err := dataset.WriteNpyFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a); err != nil {
 			return err
 		}
 	}
@@ -277,7 +276,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 // readHistogram reads one histogram file (as a frame: .npy, PNG or JPEG),
 // checks its values and normalises it to unit mass.
 func readHistogram(path string, floor float64) ([]float64, []int, error) {
-	a, err := frames.ReadFrame(path)
+	a, err := dataset.ReadFrame(path, &dataset.Options{Memory: limits.Memory})
 	if err != nil {
 		return nil, nil, err
 	}

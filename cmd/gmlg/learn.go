@@ -12,10 +12,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // learnParams is everything a learning run depends on; it is written to
@@ -42,7 +42,7 @@ type dataParams struct {
 	Vertices  int               `json:"N"`
 	Sequences []int             `json:"frames_per_sequence"`
 	// Gaps lists the frame numbers missing inside each sequence
-	// ("sequence 00: frames 03, 04 missing"); see frames.Set.Gaps.
+	// ("sequence 00: frames 03, 04 missing"); see dataset.Set.Gaps.
 	Gaps []string `json:"gaps,omitempty"`
 }
 
@@ -214,7 +214,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	warnGaps(stderr, "learn", r.ds.set)
 	x0 := make([]float64, r.obj.Dim())
 	if p.Optimizer.Init != "ones" {
-		theta, err := readMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())
+		theta, err := dataset.ReadMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())
 		if err == nil {
 			err = checkMetricScale(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps, r.ds.set.Dim(), r.ds.set.Side())
 		}
@@ -299,7 +299,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 type learnRun struct {
 	p     *learnParams
 	dir   string
-	ds    *dataset
+	ds    *gridData
 	obj   objective
 	mode  string
 	log   *slog.Logger
@@ -494,7 +494,7 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 	theta := expOf(st.X)
 	if st.Iter > 0 {
 		base := filepath.Join(r.dir, fmt.Sprintf("metric-%04d", st.Iter))
-		if err := writeMetric(base+".npy", g, kind, theta); err != nil {
+		if err := dataset.WriteMetric(base+".npy", g, kind, theta); err != nil {
 			return err
 		}
 		if err := metricPicture(base+".png", g, kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
@@ -529,7 +529,7 @@ func (r *learnRun) saveLoss(losses []float64, draw bool) error {
 	if len(losses) == 0 {
 		return nil
 	}
-	if err := npyfile.WriteFile(filepath.Join(r.dir, "loss.npy"), &npyfile.Array{Shape: []int{len(losses)}, Data: losses}, nil); err != nil {
+	if err := dataset.WriteNpyFile(filepath.Join(r.dir, "loss.npy"), &dataset.Array{Shape: []int{len(losses)}, Data: losses}); err != nil {
 		return err
 	}
 	if !draw {
@@ -571,13 +571,13 @@ func (r *learnRun) finish(res *learn.Result) error {
 		}
 	}
 	theta := expOf(st.X)
-	if err := writeMetric(filepath.Join(r.dir, "metric.npy"), g, kind, theta); err != nil {
+	if err := dataset.WriteMetric(filepath.Join(r.dir, "metric.npy"), g, kind, theta); err != nil {
 		return err
 	}
 	if err := metricPicture(filepath.Join(r.dir, "metric.png"), g, kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F)); err != nil {
 		return err
 	}
-	if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, padMetric(g, kind, theta),
+	if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(g, kind, theta),
 		r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
 		return err
 	}
@@ -591,7 +591,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 	}
 	for s, seq := range recs {
 		for j, f := range seq {
-			if err := npyfile.WriteFile(filepath.Join(r.dir, recName(len(recs), s, j)), &npyfile.Array{Shape: shape, Data: f}, nil); err != nil {
+			if err := dataset.WriteNpyFile(filepath.Join(r.dir, recName(len(recs), s, j)), &dataset.Array{Shape: shape, Data: f}); err != nil {
 				return err
 			}
 		}

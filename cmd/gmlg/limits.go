@@ -111,7 +111,7 @@ func sequenceSize(counts []int) (interior, endpoints int) {
 // checkObjectiveMemory checks that the objective of ds under m fits the
 // memory budget (a failure, not a usage error: the size comes from the
 // data).
-func checkObjectiveMemory(ds *dataset, m *modelParams) error {
+func checkObjectiveMemory(ds *gridData, m *modelParams) error {
 	var counts []int
 	for _, s := range ds.seqs {
 		counts = append(counts, len(s.Frames))

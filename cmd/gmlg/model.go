@@ -9,11 +9,11 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -193,38 +193,31 @@ func (m *modelParams) metricKind() learn.MetricKind {
 	return k
 }
 
-// dataset is a loaded folder of frames and its grid.
-type dataset struct {
-	set   *frames.Set
+// gridData is a loaded folder of frames and its grid.
+type gridData struct {
+	set   *dataset.Set
 	graph *kernel.Graph
 	seqs  []learn.Sequence
 }
 
-// loadData reads the frames of dir (see package frames) and builds the grid.
-func loadData(dir, pattern string, floor float64) (*dataset, error) {
-	set, err := frames.Load(dir, &frames.Options{Pattern: pattern, Floor: floor})
+// loadData reads the frames of dir (see package dataset) and builds the grid.
+func loadData(dir, pattern string, floor float64) (*gridData, error) {
+	set, err := dataset.Load(dir, &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: floor})
 	if err != nil {
 		return nil, err
 	}
-	g, err := kernel.Cube(set.Dim(), set.Side())
+	g, err := set.Graph()
 	if err != nil {
 		return nil, err
 	}
-	ds := &dataset{set: set, graph: g}
-	for _, q := range set.Sequences {
-		var s learn.Sequence
-		for _, f := range q.Frames {
-			s.Frames = append(s.Frames, f.Data)
-		}
-		ds.seqs = append(ds.seqs, s)
-	}
+	ds := &gridData{set: set, graph: g, seqs: set.LearnSequences()}
 	return ds, nil
 }
 
 // warnColour prints, for frames that are colour images, the one-line
 // warning that command (learn or eval) reads them as grey levels, naming
 // the first such file.
-func warnColour(w io.Writer, command string, set *frames.Set) {
+func warnColour(w io.Writer, command string, set *dataset.Set) {
 	if set.Colour != "" {
 		fmt.Fprintf(w, "gmlg %s: warning: %s: frames are colour images; %s uses their grey level (use colorlearn for colour metrics)\n",
 			command, set.Colour, command)
@@ -232,9 +225,9 @@ func warnColour(w io.Writer, command string, set *frames.Set) {
 }
 
 // warnGaps prints one warning line per sequence of set whose frame
-// numbers skip values (frames.Set.Gaps): a missing frame shifts the times
+// numbers skip values (dataset.Set.Gaps): a missing frame shifts the times
 // of the ones after it, which is rarely what was meant.
-func warnGaps(w io.Writer, command string, set *frames.Set) {
+func warnGaps(w io.Writer, command string, set *dataset.Set) {
 	for _, g := range set.Gaps {
 		fmt.Fprintf(w, "gmlg %s: warning: %s: %s; the frames that are there are taken as evenly spaced in time\n",
 			command, set.Dir, g)
@@ -250,7 +243,7 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 
 // newObjective builds the objective of ds, wrapping errors with a hint,
 // after checking that its estimated memory fits the budget.
-func newObjective(ds *dataset, m *modelParams) (objective, error) {
+func newObjective(ds *gridData, m *modelParams) (objective, error) {
 	if err := checkObjectiveMemory(ds, m); err != nil {
 		return nil, err
 	}

@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 func init() {
@@ -80,7 +80,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
 	}
 	var losses []float64
-	if a, err := npyfile.ReadFile(filepath.Join(dir, "loss.npy")); err == nil {
+	if a, err := dataset.ReadNpyFile(filepath.Join(dir, "loss.npy")); err == nil {
 		losses = a.Data
 	} else if !os.IsNotExist(err) && !strings.Contains(err.Error(), "no such file") {
 		return nil, err
@@ -98,8 +98,8 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	}
 	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
 	if len(recFiles) > 0 {
-		frames.Sort(recFiles)
-		rs, err := frames.LoadFiles(recFiles, &frames.Options{MinFrames: 2})
+		dataset.Sort(recFiles)
+		rs, err := dataset.LoadFiles(recFiles, &dataset.Options{Memory: limits.Memory, MinFrames: 2})
 		if err != nil {
 			return drawn, err
 		}
@@ -151,7 +151,7 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 		if err := ctx.Err(); err != nil {
 			return drawn, err
 		}
-		theta, err := readMetric(m, g, kind)
+		theta, err := dataset.ReadMetric(m, g, kind)
 		if err != nil {
 			return drawn, err
 		}
@@ -168,7 +168,7 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 		return drawn, nil
 	}
 	out := filepath.Join(dir, "metric-vs-truth.png")
-	ok, err := truthPicture(out, p.Data.Dir, padMetric(g, kind, last), p.Data.Dim, p.Data.Side,
+	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(g, kind, last), p.Data.Dim, p.Data.Side,
 		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
 	if ok {
 		drawn = append(drawn, out)
@@ -202,11 +202,11 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the dataset's grid (side %d): %w", filepath.Join(dir, "params.json"), p.N, err)
 	}
-	theta, err := readMetric(filepath.Join(dir, truthName), g, learn.VertexMetric)
+	theta, err := dataset.ReadMetric(filepath.Join(dir, truthName), g, learn.VertexMetric)
 	if err != nil {
 		return nil, err
 	}
-	set, err := frames.Load(dir, nil)
+	set, err := dataset.Load(dir, &dataset.Options{Memory: limits.Memory})
 	if err != nil {
 		return nil, err
 	}
@@ -233,16 +233,16 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no interp-*.npy files", dir)
 	}
-	frames.Sort(files)
+	dataset.Sort(files)
 	var recs [][]float64
 	var shape []int
 	for _, f := range files {
-		a, err := frames.ReadFrame(f)
+		a, err := dataset.ReadFrame(f, &dataset.Options{Memory: limits.Memory})
 		if err != nil {
 			return nil, err
 		}
-		if shape != nil && npyfile.ShapeString(shape) != npyfile.ShapeString(a.Shape) {
-			return nil, fmt.Errorf("%s: shape %s differs from %s", f, npyfile.ShapeString(a.Shape), npyfile.ShapeString(shape))
+		if shape != nil && dataset.ShapeString(shape) != dataset.ShapeString(a.Shape) {
+			return nil, fmt.Errorf("%s: shape %s differs from %s", f, dataset.ShapeString(a.Shape), dataset.ShapeString(shape))
 		}
 		shape = a.Shape
 		recs = append(recs, a.Data)

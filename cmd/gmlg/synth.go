@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/synth"
 )
 
@@ -150,13 +150,13 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 			if len(seqs) > 1 {
 				name = fmt.Sprintf("array-%02d-%02d.npy", s, j)
 			}
-			a := &npyfile.Array{Shape: []int{p.N, p.N}, Data: f}
-			if err := npyfile.WriteFile(filepath.Join(out, name), a, nil); err != nil {
+			a := &dataset.Array{Shape: []int{p.N, p.N}, Data: f}
+			if err := dataset.WriteNpyFile(filepath.Join(out, name), a); err != nil {
 				return err
 			}
 		}
 	}
-	if err := writeMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
+	if err := dataset.WriteMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
 		return err
 	}
 	p.Command, p.Version = "synth", runinfo.Version()

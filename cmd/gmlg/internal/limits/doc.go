@@ -6,8 +6,8 @@
 // Two kinds of bound apply:
 //
 //   - fixed counts: at most MaxThreadsPerCPU threads per CPU, MaxFrames
-//     frames, MaxBins colour bins per channel, MaxVertices grid vertices
-//     and MaxImageSamples image samples (width × height × channels);
+//     frames, MaxBins colour bins per channel and MaxVertices grid
+//     vertices (image samples are bounded by dataset.MaxImageSamples);
 //   - a memory budget: the bytes a command is about to allocate, estimated
 //     from the sizes before allocating anything, must not exceed the
 //     budget. It is this machine's physical memory (MemTotal of
@@ -16,7 +16,7 @@
 //     powers of 1024, a plain number is bytes).
 //
 // Every error says which limit was hit and what to change; the errors are
-// of type *Error. DecodeImage is the one way gmlg decodes a PNG or JPEG
-// file: it reads the header, checks the size against both bounds, and only
-// then decodes the pixels.
+// of type *Error. Memory has the signature of dataset.MemoryCheck, so that
+// the loaders of package dataset (frames, images) check the budget before
+// they allocate.
 package limits

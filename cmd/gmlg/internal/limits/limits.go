@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // The fixed limits. Each error that reports one says how to stay within it.
@@ -24,11 +26,8 @@ const (
 	// bits per channel, so more bins than 256 stay empty.
 	MaxBins = 256
 	// MaxVertices bounds the vertices N = n^d of a grid (4096² in 2-D,
-	// 256³ in 3-D).
-	MaxVertices = 1 << 24
-	// MaxImageSamples bounds width × height × channels of an image
-	// (16384 × 16384 RGBA).
-	MaxImageSamples = 1 << 30
+	// 256³ in 3-D): the bound the frame loader applies to its files.
+	MaxVertices = dataset.MaxVertices
 )
 
 // MemoryEnv is the environment variable that sets the memory budget.
@@ -66,30 +65,10 @@ func Count(flagName string, v, limit int, what string) error {
 // Vertices checks the grid of side n in d dimensions against MaxVertices;
 // where says where the size comes from (a flag or a file).
 func Vertices(where string, d, n int) error {
-	if d < 1 || n < 1 {
-		return nil
-	}
-	v := 1.0
-	for range d {
-		v *= float64(n)
-	}
-	if v > MaxVertices {
-		return errorf("%s: a grid of side %d in %d-D has %.4g vertices; at most %d (the side at most %d) are accepted",
-			where, n, d, v, MaxVertices, maxSide(d))
+	if err := dataset.CheckVertices(where, d, n); err != nil {
+		return &Error{err.Error()}
 	}
 	return nil
-}
-
-// maxSide returns the largest side n with n^d ≤ MaxVertices.
-func maxSide(d int) int {
-	n := int(math.Floor(math.Pow(MaxVertices, 1/float64(d))))
-	for math.Pow(float64(n+1), float64(d)) <= MaxVertices {
-		n++
-	}
-	for n > 1 && math.Pow(float64(n), float64(d)) > MaxVertices {
-		n--
-	}
-	return n
 }
 
 // physical returns MemTotal of /proc/meminfo in bytes, or 0 when unknown.

@@ -2,11 +2,7 @@ package limits
 
 import (
 	"errors"
-	"image"
-	"image/color"
-	"image/png"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -116,71 +112,5 @@ func TestMemoryBudget(t *testing.T) {
 	}
 	if _, statErr := os.Stat("/proc/meminfo"); statErr == nil && b <= 0 {
 		t.Errorf("Budget() = %d with /proc/meminfo present", b)
-	}
-}
-
-func TestCheckImage(t *testing.T) {
-	t.Setenv(MemoryEnv, "1G")
-	rgba := func(w, h int) image.Config { return image.Config{ColorModel: color.NRGBAModel, Width: w, Height: h} }
-	for _, tc := range []struct {
-		name  string
-		cfg   image.Config
-		extra int
-		want  []string
-	}{
-		{"small", rgba(640, 480), 80, nil},
-		{"header bomb", rgba(60000, 60000), 0, []string{"60000×60000", "at most 1073741824", "16384×16384"}},
-		{"grey at the sample limit but over the budget", image.Config{ColorModel: color.GrayModel, Width: 32768, Height: 32768}, 0,
-			[]string{"needs about 2.0 GiB", "budget of 1.0 GiB"}},
-		{"fits alone, not with the caller's work", rgba(8000, 4000), 68, []string{"GMLG_MAX_MEMORY", "scale the image down"}},
-	} {
-		wantLimit(t, tc.name, CheckImage("im.png", tc.cfg, "png", tc.extra), tc.want...)
-	}
-	if err := CheckImage("im.png", rgba(0, 5), "png", 0); err == nil || !strings.Contains(err.Error(), "empty") {
-		t.Errorf("empty image: err = %v", err)
-	}
-}
-
-func TestDecodeImage(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "im.png")
-	img := image.NewGray(image.Rect(0, 0, 3, 2))
-	img.Pix[4] = 200
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-
-	got, format, err := DecodeImage(path, nil)
-	if err != nil || format != "png" || got.Bounds().Dx() != 3 || got.Bounds().Dy() != 2 {
-		t.Fatalf("DecodeImage = %v, %q, %v", got, format, err)
-	}
-	if g := got.(*image.Gray); g.Pix[4] != 200 {
-		t.Errorf("pixel 4 = %d, want 200", g.Pix[4])
-	}
-
-	refuse := errors.New("refused")
-	var seen image.Config
-	_, _, err = DecodeImage(path, &ImageOptions{Check: func(c image.Config, _ string) error { seen = c; return refuse }})
-	if !errors.Is(err, refuse) || seen.Width != 3 || seen.Height != 2 {
-		t.Errorf("Check saw %dx%d, err = %v", seen.Width, seen.Height, err)
-	}
-
-	t.Setenv(MemoryEnv, "100")
-	if _, _, err := DecodeImage(path, &ImageOptions{BytesPerPixel: 24}); err == nil || !strings.Contains(err.Error(), path) {
-		t.Errorf("over the budget: err = %v", err)
-	}
-
-	bad := filepath.Join(dir, "bad.png")
-	os.WriteFile(bad, []byte("\x89PNG\r\n\x1a\nbroken"), 0o644)
-	if _, _, err := DecodeImage(bad, nil); err == nil || !strings.Contains(err.Error(), "not a readable PNG or JPEG") {
-		t.Errorf("corrupt file: err = %v", err)
-	}
-	if _, _, err := DecodeImage(filepath.Join(dir, "missing.png"), nil); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("missing file: err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package frames
+package dataset
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 )
 
 // FuzzLoad writes the fuzzed bytes as the middle frame of a folder whose
@@ -22,11 +20,9 @@ import (
 // Seeds: f.Add below plus testdata/fuzz/FuzzLoad.
 func FuzzLoad(f *testing.F) {
 	var buf bytes.Buffer
-	npyfile.Write(&buf, &npyfile.Array{Shape: []int{2, 2}, Data: []float64{1, 2, 3, 4}}, nil)
+	WriteNpy(&buf, &Array{Shape: []int{2, 2}, Data: []float64{1, 2, 3, 4}})
 	f.Add(buf.Bytes(), false)
-	buf.Reset()
-	npyfile.Write(&buf, &npyfile.Array{Shape: []int{2, 2}, Data: []float64{0, 0, 0, 7}}, &npyfile.WriteOptions{DType: ">u2", Fortran: true})
-	f.Add(buf.Bytes(), false)
+	f.Add(npyBytes(f, ">u2", true, []int{2, 2}, []float64{0, 0, 0, 7}), false)
 	img := image.NewGray16(image.Rect(0, 0, 2, 2))
 	img.SetGray16(1, 1, color.Gray16{Y: 40000})
 	buf.Reset()
@@ -35,7 +31,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("\x89PNG\r\n\x1a\n"), true)
 
 	var good bytes.Buffer
-	npyfile.Write(&good, &npyfile.Array{Shape: []int{2, 2}, Data: []float64{1, 1, 1, 1}}, nil)
+	WriteNpy(&good, &Array{Shape: []int{2, 2}, Data: []float64{1, 1, 1, 1}})
 	goodImg := image.NewGray(image.Rect(0, 0, 2, 2))
 	goodImg.Pix = []uint8{1, 2, 3, 4}
 	var goodPNG bytes.Buffer
@@ -55,7 +51,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		set, err := Load(dir, &Options{Pattern: "array-*" + ext, Floor: 1e-6})
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "frames: ") {
+			if !strings.HasPrefix(err.Error(), "dataset: ") {
 				t.Fatalf("error without prefix: %v", err)
 			}
 			return

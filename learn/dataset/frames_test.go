@@ -1,4 +1,4 @@
-package frames
+package dataset
 
 import (
 	"bytes"
@@ -13,14 +13,23 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
 )
 
-func writeNPY(t *testing.T, dir, name string, shape []int, data []float64, opt *npyfile.WriteOptions) string {
+// enc is a dtype and memory order for writeNPY.
+type enc struct {
+	descr   string
+	fortran bool
+}
+
+// writeNPY writes a frame file: float64 in C order with WriteNpyFile when
+// e is nil, else as e says (npyBytes).
+func writeNPY(t *testing.T, dir, name string, shape []int, data []float64, e *enc) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	if err := npyfile.WriteFile(path, &npyfile.Array{Shape: shape, Data: data}, opt); err != nil {
+	if e != nil {
+		return writeBytes(t, dir, name, npyBytes(t, e.descr, e.fortran, shape, data))
+	}
+	if err := WriteNpyFile(path, &Array{Shape: shape, Data: data}); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -65,7 +74,7 @@ func TestLoadNPYSequenceAnyDType(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	raw := ramp(4)
-	opts := []*npyfile.WriteOptions{{DType: "|u1", Fortran: true}, {DType: ">f4"}, nil, {DType: "<i8", Version: 3}}
+	opts := []*enc{{"|u1", true}, {">f4", false}, nil, {"<i8", false}}
 	for i, o := range opts {
 		writeNPY(t, dir, "array-0"+string(rune('0'+i))+".npy", []int{4, 4}, raw, o)
 	}
@@ -129,7 +138,7 @@ func TestLoad3D(t *testing.T) {
 		data[i] = float64(i % 5)
 	}
 	for _, name := range []string{"hist-0.npy", "hist-1.npy", "hist-2.npy"} {
-		writeNPY(t, dir, name, []int{3, 3, 3}, data, &npyfile.WriteOptions{DType: "<f4", Fortran: true})
+		writeNPY(t, dir, name, []int{3, 3, 3}, data, &enc{"<f4", true})
 	}
 	set, err := Load(dir, &Options{Pattern: "hist-*.npy"})
 	if err != nil {
@@ -300,12 +309,12 @@ func TestLoadErrors(t *testing.T) {
 		{"Inf", func(t *testing.T, dir string) string {
 			d := ramp(3)
 			d[8] = math.Inf(1)
-			writeNPY(t, dir, "array-0.npy", []int{3, 3}, d, &npyfile.WriteOptions{DType: "<f4"})
+			writeNPY(t, dir, "array-0.npy", []int{3, 3}, d, &enc{"<f4", false})
 			return dir
 		}, nil, []string{"array-0.npy", "value +Inf at [2, 2]"}, ""},
 		{"all zero", func(t *testing.T, dir string) string {
 			good(t, dir, "array-0.npy")
-			writeNPY(t, dir, "array-1.npy", []int{3, 3}, make([]float64, 9), &npyfile.WriteOptions{DType: "|u1"})
+			writeNPY(t, dir, "array-1.npy", []int{3, 3}, make([]float64, 9), &enc{"|u1", false})
 			return dir
 		}, &Options{Floor: 1e-6}, []string{"array-1.npy", "all values are zero"}, ""},
 		{"sum overflows", func(t *testing.T, dir string) string {
@@ -346,7 +355,7 @@ func TestLoadErrors(t *testing.T) {
 			return dir
 		}, nil, []string{"array-0.npy", "truncated", "needs 72 data bytes, the file has 65"}, ""},
 		{"unsupported dtype", func(t *testing.T, dir string) string {
-			writeBytes(t, dir, "array-0.npy", []byte("\x93NUMPY\x01\x00\x40\x00{'descr': '<c16', 'fortran_order': False, 'shape': (1, 1), }           \n"+strings.Repeat("\x00", 16)))
+			writeBytes(t, dir, "array-0.npy", rawFile(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (1, 1), }           \n", make([]byte, 16)))
 			return dir
 		}, nil, []string{"array-0.npy", "unsupported .npy dtype", "<c16"}, ""},
 		{"corrupt png", func(t *testing.T, dir string) string {
@@ -378,7 +387,7 @@ func TestLoadErrors(t *testing.T) {
 				t.Fatal("no error")
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "frames: ") {
+			if !strings.HasPrefix(msg, "dataset: ") {
 				t.Errorf("error %q lacks the package prefix", msg)
 			}
 			for _, w := range tc.want {
@@ -410,7 +419,7 @@ func TestLoadFilesKeepsOrderAndNeedsFiles(t *testing.T) {
 	if _, err := LoadFiles(nil, nil); err == nil {
 		t.Error("no error for an empty list")
 	}
-	if _, err := ReadFrame(filepath.Join(dir, "missing.npy")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := ReadFrame(filepath.Join(dir, "missing.npy"), nil); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: err = %v", err)
 	}
 }
@@ -473,7 +482,7 @@ func TestReferenceData(t *testing.T) {
 		}
 		// Each frame equals the raw file divided by its own sum.
 		for _, f := range set.Sequences[0].Frames {
-			raw, err := ReadFrame(f.Path)
+			raw, err := ReadFrame(f.Path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

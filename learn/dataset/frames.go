@@ -1,7 +1,6 @@
-package frames
+package dataset
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"image"
@@ -12,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
 )
 
 // DefaultPattern is the glob tried first when Options.Pattern is empty.
@@ -35,6 +34,10 @@ type Options struct {
 	// MinFrames is the smallest accepted number of frames per sequence.
 	// Zero means 3.
 	MinFrames int
+	// Memory, when not nil, vets the memory of reading each file and of
+	// all the frames together, from the headers, before the data are
+	// read. nil bounds only the grid (MaxVertices) and the image size.
+	Memory MemoryCheck
 }
 
 // Frame is one normalised observation.
@@ -101,6 +104,25 @@ func (s *Set) N() int {
 	return n
 }
 
+// Graph returns the grid the frames live on: n^d vertices, each joined to
+// its neighbour along every axis. The error is nil for a Set that Load or
+// LoadFiles returned.
+func (s *Set) Graph() (*kernel.Graph, error) {
+	return kernel.Cube(s.Dim(), s.Side())
+}
+
+// LearnSequences returns the sequences as the learner takes them, frame
+// times evenly spaced on [0, 1]. The frames share the Set's memory.
+func (s *Set) LearnSequences() []learn.Sequence {
+	out := make([]learn.Sequence, len(s.Sequences))
+	for i, q := range s.Sequences {
+		for _, f := range q.Frames {
+			out[i].Frames = append(out[i].Frames, f.Data)
+		}
+	}
+	return out
+}
+
 // Files returns the paths of all frames, sequence by sequence.
 func (s *Set) Files() []string {
 	var out []string
@@ -120,12 +142,12 @@ func Load(dir string, opt *Options) (*Set, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("frames: folder %s does not exist", dir)
+			return nil, fmt.Errorf("dataset: folder %s does not exist", dir)
 		}
-		return nil, fmt.Errorf("frames: folder %s: %w", dir, err)
+		return nil, fmt.Errorf("dataset: folder %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("frames: %s is not a folder", dir)
+		return nil, fmt.Errorf("dataset: %s is not a folder", dir)
 	}
 	var paths []string
 	if opt.Pattern != "" {
@@ -133,7 +155,7 @@ func Load(dir string, opt *Options) (*Set, error) {
 			return nil, err
 		}
 		if len(paths) == 0 {
-			return nil, fmt.Errorf("frames: no file in folder %s matches %q", dir, opt.Pattern)
+			return nil, fmt.Errorf("dataset: no file in folder %s matches %q", dir, opt.Pattern)
 		}
 	} else {
 		if paths, err = glob(dir, DefaultPattern); err != nil {
@@ -149,7 +171,7 @@ func Load(dir string, opt *Options) (*Set, error) {
 			}
 		}
 		if len(paths) == 0 {
-			return nil, fmt.Errorf("frames: folder %s has no %s, %s files",
+			return nil, fmt.Errorf("dataset: folder %s has no %s, %s files",
 				dir, DefaultPattern, strings.Join(imagePatterns, ", "))
 		}
 	}
@@ -166,7 +188,7 @@ func Load(dir string, opt *Options) (*Set, error) {
 func glob(dir, pattern string) ([]string, error) {
 	m, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
-		return nil, fmt.Errorf("frames: pattern %q: %w", pattern, err)
+		return nil, fmt.Errorf("dataset: pattern %q: %w", pattern, err)
 	}
 	var out []string
 	for _, p := range m {
@@ -187,10 +209,10 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 		opt = &Options{}
 	}
 	if len(paths) == 0 {
-		return nil, errors.New("frames: no files given")
+		return nil, errors.New("dataset: no files given")
 	}
 	if !(opt.Floor >= 0) || math.IsInf(opt.Floor, 0) {
-		return nil, fmt.Errorf("frames: Floor must be a finite non-negative number, not %v", opt.Floor)
+		return nil, fmt.Errorf("dataset: Floor must be a finite non-negative number, not %v", opt.Floor)
 	}
 	minFrames := opt.MinFrames
 	if minFrames == 0 {
@@ -207,7 +229,7 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	var shapePath string
 	index := map[string]int{}
 	for i, path := range paths {
-		a, colour, err := readFrame(path)
+		a, colour, err := readFrame(path, opt.Memory)
 		if err != nil {
 			return nil, err
 		}
@@ -216,12 +238,12 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 		}
 		if set.Shape == nil {
 			set.Shape, shapePath = a.Shape, path
-			if err := checkTotal(len(paths), a); err != nil {
+			if err := checkTotal(len(paths), a, opt.Memory); err != nil {
 				return nil, err
 			}
 		} else if !equalInts(a.Shape, set.Shape) {
-			return nil, fmt.Errorf("frames: %s has shape %s but %s has shape %s; all frames must have the same shape",
-				path, npyfile.ShapeString(a.Shape), shapePath, npyfile.ShapeString(set.Shape))
+			return nil, fmt.Errorf("dataset: %s has shape %s but %s has shape %s; all frames must have the same shape",
+				path, ShapeString(a.Shape), shapePath, ShapeString(set.Shape))
 		}
 		if err := normalise(path, a, opt.Floor); err != nil {
 			return nil, err
@@ -246,7 +268,7 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 			if q.ID != "" {
 				name = fmt.Sprintf("sequence %s", q.ID)
 			}
-			return nil, fmt.Errorf("frames: %s in %s has %d frame(s); at least %d are needed (first pole, one observation, last pole)",
+			return nil, fmt.Errorf("dataset: %s in %s has %d frame(s); at least %d are needed (first pole, one observation, last pole)",
 				name, where, len(q.Frames), minFrames)
 		}
 	}
@@ -263,9 +285,9 @@ func parseNames(paths []string) ([]frameName, error) {
 		nums := digitFields(p)
 		switch {
 		case len(nums) > 2:
-			return nil, fmt.Errorf("frames: %s: %d numeric '-' fields in the name; want one (array-TT) or two (array-SS-TT)", p, len(nums))
+			return nil, fmt.Errorf("dataset: %s: %d numeric '-' fields in the name; want one (array-TT) or two (array-SS-TT)", p, len(nums))
 		case count >= 0 && len(nums) != count:
-			return nil, fmt.Errorf("frames: %s has %d numeric '-' field(s) in its name but %s has %d; name all frames alike (array-TT or array-SS-TT)",
+			return nil, fmt.Errorf("dataset: %s has %d numeric '-' field(s) in its name but %s has %d; name all frames alike (array-TT or array-SS-TT)",
 				p, len(nums), first, count)
 		}
 		count, first = len(nums), paths[0]
@@ -307,65 +329,48 @@ func equalInts(a, b []int) bool {
 // shape: a 2-D [n,n] or 3-D [n,n,n] .npy array, or a square PNG or JPEG
 // image converted to grey levels in [0,1]. Values are not checked. The
 // size is checked from the file's header, before the data are read,
-// against limits.MaxVertices and the memory budget (package limits).
-func ReadFrame(path string) (*npyfile.Array, error) {
-	a, _, err := readFrame(path)
+// against MaxVertices and opt.Memory (nil opt: no memory check).
+func ReadFrame(path string, opt *Options) (*Array, error) {
+	if opt == nil {
+		opt = &Options{}
+	}
+	a, _, err := readFrame(path, opt.Memory)
 	return a, err
 }
 
 // readFrame is ReadFrame that also reports whether the file is a colour
 // image (see Set.Colour).
-func readFrame(path string) (*npyfile.Array, bool, error) {
+func readFrame(path string, memory MemoryCheck) (*Array, bool, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".npy":
-		a, err := readNpy(path)
-		return a, false, err
+		a, err := readNpyFile(path, func(shape []int) error { return checkFrameHeader(path, shape, memory) })
+		if err != nil {
+			return nil, false, err
+		}
+		return a, false, nil
 	case ".png", ".jpg", ".jpeg":
-		return readImage(path)
+		return readImage(path, memory)
 	default:
-		return nil, false, fmt.Errorf("frames: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
+		return nil, false, fmt.Errorf("dataset: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
 	}
 }
 
-// readNpy reads a .npy frame after checking the shape of its header.
-func readNpy(path string) (*npyfile.Array, error) {
-	if err := checkNpyHeader(path); err != nil {
-		return nil, err
-	}
-	a, err := npyfile.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("frames: %w", err)
-	}
-	if err := checkShape(path, a.Shape); err != nil {
-		return nil, err
-	}
-	return a, nil
-}
-
-// checkNpyHeader reads the header of a .npy file and checks its shape, the
-// grid size and the memory of reading it (the float64 data and, for a
-// Fortran-order file, its transposed copy). A file whose header cannot be
-// read passes: npyfile.ReadFile then reports the problem.
-func checkNpyHeader(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	h, err := npyfile.ReadHeader(bufio.NewReader(f))
-	if err != nil {
-		return nil
-	}
-	if err := checkShape(path, h.Shape); err != nil {
+// checkFrameHeader checks the shape in the header of a .npy frame, the
+// grid size and the memory of reading it: the decoded values, npyio's
+// copy of them and, for a Fortran-order file, the transposed copy.
+func checkFrameHeader(path string, shape []int, memory MemoryCheck) error {
+	if err := checkShape(path, shape); err != nil {
 		return err
 	}
-	where := fmt.Sprintf("frames: %s: shape %s", path, npyfile.ShapeString(h.Shape))
-	if err := limits.Vertices(where, len(h.Shape), h.Shape[0]); err != nil {
+	where := fmt.Sprintf("dataset: %s: shape %s", path, ShapeString(shape))
+	if err := CheckVertices(where, len(shape), shape[0]); err != nil {
 		return err
 	}
-	n := math.Pow(float64(h.Shape[0]), float64(len(h.Shape)))
-	what := fmt.Sprintf("frames: reading %s (shape %s)", path, npyfile.ShapeString(h.Shape))
-	return limits.Memory(what, 16*n, "use smaller frames")
+	n := math.Pow(float64(shape[0]), float64(len(shape)))
+	if memory == nil {
+		return nil
+	}
+	return memory(fmt.Sprintf("dataset: reading %s (shape %s)", path, ShapeString(shape)), 24*n, "use smaller frames")
 }
 
 // checkShape checks that a frame is a 2-D square or 3-D cubic array of
@@ -373,50 +378,57 @@ func checkNpyHeader(path string) error {
 func checkShape(path string, s []int) error {
 	switch {
 	case len(s) != 2 && len(s) != 3:
-		return fmt.Errorf("frames: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",
-			path, npyfile.ShapeString(s), len(s))
+		return fmt.Errorf("dataset: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",
+			path, ShapeString(s), len(s))
 	case len(s) == 2 && s[0] != s[1]:
-		return fmt.Errorf("frames: %s: 2-D frame of shape %s is not square", path, npyfile.ShapeString(s))
+		return fmt.Errorf("dataset: %s: 2-D frame of shape %s is not square", path, ShapeString(s))
 	case len(s) == 3 && (s[0] != s[1] || s[1] != s[2]):
-		return fmt.Errorf("frames: %s: 3-D frame of shape %s is not cubic", path, npyfile.ShapeString(s))
+		return fmt.Errorf("dataset: %s: 3-D frame of shape %s is not cubic", path, ShapeString(s))
 	case s[0] < 2:
-		return fmt.Errorf("frames: %s: shape %s is too small; the grid side must be at least 2", path, npyfile.ShapeString(s))
+		return fmt.Errorf("dataset: %s: shape %s is too small; the grid side must be at least 2", path, ShapeString(s))
 	}
 	return nil
 }
 
 // checkTotal checks that count frames shaped like first fit the memory
 // budget, before the others are read.
-func checkTotal(count int, first *npyfile.Array) error {
-	what := fmt.Sprintf("frames: the %d frames of shape %s", count, npyfile.ShapeString(first.Shape))
-	return limits.Memory(what, 8*float64(count)*float64(len(first.Data)), "use fewer or smaller frames")
+func checkTotal(count int, first *Array, memory MemoryCheck) error {
+	if memory == nil {
+		return nil
+	}
+	what := fmt.Sprintf("dataset: the %d frames of shape %s", count, ShapeString(first.Shape))
+	return memory(what, 8*float64(count)*float64(len(first.Data)), "use fewer or smaller frames")
 }
 
-// maxImageSide bounds the side of an image frame (4096² = limits.MaxVertices).
+// MaxVertices bounds the vertices n^d of a frame (side 4096 in 2-D, 256 in
+// 3-D), whatever the memory budget.
+const MaxVertices = 1 << 24
+
+// maxImageSide bounds the side of an image frame (4096² = MaxVertices).
 const maxImageSide = 4096
 
 // readImage reads a square PNG or JPEG frame as grey levels, checking its
-// size from the header first (limits.DecodeImage).
-func readImage(path string) (*npyfile.Array, bool, error) {
+// size from the header first (DecodeImage).
+func readImage(path string, memory MemoryCheck) (*Array, bool, error) {
 	square := func(cfg image.Config, format string) error {
 		if cfg.Width != cfg.Height {
-			return fmt.Errorf("frames: %s: %d×%d %s image is not square", path, cfg.Width, cfg.Height, format)
+			return fmt.Errorf("dataset: %s: %d×%d %s image is not square", path, cfg.Width, cfg.Height, format)
 		}
 		if cfg.Width < 2 || cfg.Width > maxImageSide {
-			return fmt.Errorf("frames: %s: %d×%d image; the side must be between 2 and %d", path, cfg.Width, cfg.Height, maxImageSide)
+			return fmt.Errorf("dataset: %s: %d×%d image; the side must be between 2 and %d", path, cfg.Width, cfg.Height, maxImageSide)
 		}
 		return nil
 	}
-	img, _, err := limits.DecodeImage(path, &limits.ImageOptions{BytesPerPixel: 8, Check: square})
+	img, _, err := DecodeImage(path, &ImageOptions{BytesPerPixel: 8, Check: square, Memory: memory})
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "frames: ") {
+		if strings.HasPrefix(err.Error(), "dataset: ") {
 			return nil, false, err
 		}
-		return nil, false, fmt.Errorf("frames: %w", err)
+		return nil, false, fmt.Errorf("dataset: %w", err)
 	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	a := &npyfile.Array{Shape: []int{h, w}, Data: make([]float64, w*h)}
+	a := &Array{Shape: []int{h, w}, Data: make([]float64, w*h)}
 	colour := false
 	for y := range h {
 		for x := range w {
@@ -447,19 +459,19 @@ func grey(c color.Color) (float64, bool) {
 
 // normalise checks the values of a frame and rescales it in place to unit
 // sum, adding the optional floor first.
-func normalise(path string, a *npyfile.Array, floor float64) error {
+func normalise(path string, a *Array, floor float64) error {
 	maxv := 0.0
 	for i, v := range a.Data {
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0):
-			return fmt.Errorf("frames: %s: value %v at %s; frames must be finite", path, v, index(a.Shape, i))
+			return fmt.Errorf("dataset: %s: value %v at %s; frames must be finite", path, v, index(a.Shape, i))
 		case v < 0:
-			return fmt.Errorf("frames: %s: negative value %v at %s; frames are histograms and must be non-negative", path, v, index(a.Shape, i))
+			return fmt.Errorf("dataset: %s: negative value %v at %s; frames are histograms and must be non-negative", path, v, index(a.Shape, i))
 		}
 		maxv = max(maxv, v)
 	}
 	if maxv == 0 {
-		return fmt.Errorf("frames: %s: all values are zero; a frame needs positive mass", path)
+		return fmt.Errorf("dataset: %s: all values are zero; a frame needs positive mass", path)
 	}
 	if floor > 0 {
 		add := floor * maxv / float64(len(a.Data))
@@ -472,7 +484,7 @@ func normalise(path string, a *npyfile.Array, floor float64) error {
 		sum += v
 	}
 	if math.IsInf(sum, 0) {
-		return fmt.Errorf("frames: %s: the values sum to +Inf in float64; rescale the data", path)
+		return fmt.Errorf("dataset: %s: the values sum to +Inf in float64; rescale the data", path)
 	}
 	for i := range a.Data {
 		a.Data[i] /= sum

@@ -1,4 +1,4 @@
-package limits
+package dataset
 
 import (
 	"fmt"
@@ -10,7 +10,18 @@ import (
 	"os"
 )
 
+// MaxImageSamples bounds width × height × channels of a decoded image
+// (16384 × 16384 RGBA), whatever the memory budget.
+const MaxImageSamples = 1 << 30
+
+// MemoryCheck vets an allocation before it is made: need is its estimated
+// size in bytes, what names it ("data/array-03.npy (shape (50, 50))") and
+// hint says which sizes to reduce. A non-nil error stops the work and is
+// returned unchanged. A command line tool passes its memory budget here.
+type MemoryCheck func(what string, need float64, hint string) error
+
 // ImageOptions tells DecodeImage what the caller will do with the image.
+// The zero value (or nil) checks only MaxImageSamples.
 type ImageOptions struct {
 	// BytesPerPixel is what the caller allocates per pixel after decoding
 	// (8 for one float64 grey level, 24 for three float64 channels), added
@@ -19,11 +30,15 @@ type ImageOptions struct {
 	// Check, when not nil, vets the header (e.g. a square shape) before
 	// the size checks and the decoding; its error is returned as is.
 	Check func(cfg image.Config, format string) error
+	// Memory, when not nil, vets the memory of decoding the image plus
+	// BytesPerPixel per pixel, before the pixels are decoded.
+	Memory MemoryCheck
 }
 
 // DecodeImage decodes the PNG or JPEG file at path after checking, from its
 // header alone, that its width × height × channels is at most
-// MaxImageSamples and that decoding it fits the memory budget. It returns
+// MaxImageSamples and that opt.Memory accepts the memory of decoding it,
+// so that a small file with a huge header cannot exhaust memory. It returns
 // the image and its format ("png" or "jpeg"). Errors name the file.
 func DecodeImage(path string, opt *ImageOptions) (image.Image, string, error) {
 	if opt == nil {
@@ -43,7 +58,7 @@ func DecodeImage(path string, opt *ImageOptions) (image.Image, string, error) {
 			return nil, "", err
 		}
 	}
-	if err := CheckImage(path, cfg, format, opt.BytesPerPixel); err != nil {
+	if err := CheckImage(path, cfg, format, opt.BytesPerPixel, opt.Memory); err != nil {
 		return nil, "", err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -61,9 +76,9 @@ func DecodeImage(path string, opt *ImageOptions) (image.Image, string, error) {
 }
 
 // CheckImage checks an image header: a non-empty size, at most
-// MaxImageSamples samples, and the memory of decoding it plus
-// extraPerPixel bytes per pixel within the budget.
-func CheckImage(path string, cfg image.Config, format string, extraPerPixel int) error {
+// MaxImageSamples samples, and, when memory is not nil, the memory of
+// decoding it plus extraPerPixel bytes per pixel.
+func CheckImage(path string, cfg image.Config, format string, extraPerPixel int, memory MemoryCheck) error {
 	w, h := cfg.Width, cfg.Height
 	if w < 1 || h < 1 {
 		return fmt.Errorf("%s: empty %d×%d %s image", path, w, h, format)
@@ -71,11 +86,14 @@ func CheckImage(path string, cfg image.Config, format string, extraPerPixel int)
 	channels, sampleBytes := layout(cfg.ColorModel)
 	pixels := float64(w) * float64(h)
 	if samples := pixels * float64(channels); samples > MaxImageSamples {
-		return errorf("%s: %d×%d %s image with %d channel(s) has %.4g samples; at most %d (16384×16384 RGBA) are read; scale the image down",
+		return fmt.Errorf("%s: %d×%d %s image with %d channel(s) has %.4g samples; at most %d (16384×16384 RGBA) are read; scale the image down",
 			path, w, h, format, channels, samples, MaxImageSamples)
 	}
+	if memory == nil {
+		return nil
+	}
 	perPixel := float64(decodeBytes(format, channels, sampleBytes) + extraPerPixel)
-	return Memory(fmt.Sprintf("%s (%d×%d %s)", path, w, h, format), pixels*perPixel, "scale the image down")
+	return memory(fmt.Sprintf("%s (%d×%d %s)", path, w, h, format), pixels*perPixel, "scale the image down")
 }
 
 // layout returns the channels per pixel and bytes per channel of the

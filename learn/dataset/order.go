@@ -1,4 +1,4 @@
-package frames
+package dataset
 
 import (
 	"fmt"
@@ -125,7 +125,7 @@ func checkDuplicates(paths []string, names []frameName) error {
 			if nm.seq != "" {
 				where = " of sequence " + key.seq
 			}
-			return fmt.Errorf("frames: %s and %s are both frame %s%s; rename or remove one of them",
+			return fmt.Errorf("dataset: %s and %s are both frame %s%s; rename or remove one of them",
 				other, paths[i], key.frame, where)
 		}
 		seen[key] = paths[i]

@@ -1,4 +1,4 @@
-package frames_test
+package dataset_test
 
 import (
 	"fmt"
@@ -6,28 +6,27 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/frames"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/npyfile"
+	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 func ExampleLoad() {
-	dir, err := os.MkdirTemp("", "frames-example")
+	dir, err := os.MkdirTemp("", "dataset-example")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	// Two sequences of three 2×2 frames, named array-SS-TT, stored as uint8.
+	// Two sequences of three 2×2 frames, named array-SS-TT.
 	for s := range 2 {
 		for k := range 3 {
 			name := filepath.Join(dir, fmt.Sprintf("array-%02d-%02d.npy", s, k))
-			a := &npyfile.Array{Shape: []int{2, 2}, Data: []float64{1, 1, 1, float64(1 + k + s)}}
-			if err := npyfile.WriteFile(name, a, &npyfile.WriteOptions{DType: "|u1"}); err != nil {
+			a := &dataset.Array{Shape: []int{2, 2}, Data: []float64{1, 1, 1, float64(1 + k + s)}}
+			if err := dataset.WriteNpyFile(name, a); err != nil {
 				log.Fatal(err)
 			}
 		}
 	}
 
-	set, err := frames.Load(dir, nil)
+	set, err := dataset.Load(dir, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -39,7 +38,7 @@ func ExampleLoad() {
 
 	// Bad input gives an error naming the file.
 	os.WriteFile(filepath.Join(dir, "array-01-03.npy"), []byte("oops"), 0o644)
-	_, err = frames.Load(dir, nil)
+	_, err = dataset.Load(dir, nil)
 	fmt.Println(err != nil)
 	// Output:
 	// shape [2 2] N 4

@@ -1,0 +1,103 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"codeberg.org/sbinet/npyio/npy"
+	"gonum.org/v1/gonum/mat"
+)
+
+// WriteNpy writes a as a little-endian float64 .npy stream in C order.
+// The shape must hold len(a.Data) elements, at least one (npyio writes an
+// array from a Go slice or nested slices, and gives an empty one the
+// wrong shape).
+func WriteNpy(w io.Writer, a *Array) error {
+	if err := writeNpy(w, a); err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	return nil
+}
+
+// WriteNpyFile writes a to path (see WriteNpy) through a temporary file in
+// the same folder renamed over path once complete, so that path never
+// holds a partial array. Errors name the file.
+func WriteNpyFile(path string, a *Array) error {
+	if err := writeFileAtomic(path, func(w io.Writer) error { return writeNpy(w, a) }); err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeNpy(w io.Writer, a *Array) error {
+	for _, d := range a.Shape {
+		if d <= 0 {
+			return fmt.Errorf("cannot write shape %s: npyio writes no empty array", ShapeString(a.Shape))
+		}
+	}
+	if a.Len() != len(a.Data) {
+		return fmt.Errorf("shape %s holds %d elements, Data has %d", ShapeString(a.Shape), a.Len(), len(a.Data))
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := npy.Write(bw, nest(a.Data, a.Shape)); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// nest returns data as the Go value npyio writes with the given shape: a
+// float64 for a 0-D array, a slice for 1-D, a mat.Dense for 2-D, nested
+// slices for more dimensions, all sharing data's memory. npyio inspects
+// every element of a slice by reflection before writing it (about 1 µs per
+// element); only a mat.Dense skips that, so the common 2-D arrays (metrics,
+// 2-D frames) are written at full speed.
+func nest(data []float64, shape []int) any {
+	switch len(shape) {
+	case 0:
+		return data[0]
+	case 1:
+		return data
+	case 2:
+		return mat.NewDense(shape[0], shape[1], data)
+	}
+	v := reflect.ValueOf(data)
+	for k := len(shape) - 1; k > 0; k-- {
+		rows := numElems(shape[:k])
+		out := reflect.MakeSlice(reflect.SliceOf(v.Type()), rows, rows)
+		for i := range rows {
+			out.Index(i).Set(v.Slice(i*shape[k], (i+1)*shape[k]))
+		}
+		v = out
+	}
+	return v.Interface()
+}
+
+// writeFileAtomic writes what fn writes to a temporary file next to path,
+// syncs it and renames it to path; on any error path is left unchanged.
+func writeFileAtomic(path string, fn func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	err = fn(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
