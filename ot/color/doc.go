@@ -95,8 +95,6 @@
 //
 // # Pictures
 //
-// RenderHistogram draws a histogram as discs in the colour cube, coloured
-// by their bin and with areas proportional to mass, seen from a fixed
-// viewpoint; RenderStrip puts several side by side on a common scale, for
-// example the frames of an interpolation. Both are deterministic.
+// Package ot/draw draws these histograms as discs in the colour cube
+// (draw.Histogram, draw.HistogramStrip).
 package color
