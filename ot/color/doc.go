@@ -2,7 +2,7 @@
 // histograms of images, the separable Euclidean kernel on the colour cube,
 // prolongation of a learned colour metric to a finer grid, OT colour
 // transfer by barycentric projection with cross-bilateral smoothing, export
-// of a transfer as a .cube 3-D LUT, and pictures of colour histograms.
+// of a transfer as a .cube 3-D LUT.
 //
 // It follows the reference implementation's colour pipeline (docs/method.md,
 // "Colour pipeline"); learning itself and Sinkhorn barycenters live in

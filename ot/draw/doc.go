@@ -24,10 +24,11 @@
 // colour scale for values spanning decades.
 //
 // [MetricPanels] builds the panels of a metric stored in the reference's
-// [d,N] layout: row p holds the values of the axis of stride n^p at the N
-// vertices in C order. In 2-D "Horizontal" is row 0 and "Vertical" row 1;
-// in 3-D the rows 2, 1, 0 are the R, G and B axes and each is shown as n
-// slices R = 0..n-1 of [G,B] images.
+// [d,N] layout (docs/method.md, "Grid and vertex order"): row p holds the
+// values of the axis of stride n^p at the N vertices in C order. In 2-D
+// "Horizontal" is row 0 and "Vertical" row 1; in 3-D the rows 2, 1, 0 are
+// the R, G and B axes and each is shown as n slices R = 0..n-1 of [G,B]
+// images.
 //
 //	panels, err := draw.MetricPanels(metric, 2, 50)
 //	img, err := draw.HeatMaps(panels, &draw.HeatMapOptions{Title: "iteration 20"})

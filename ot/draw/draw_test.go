@@ -31,7 +31,8 @@ func save(t *testing.T, name string, img image.Image) {
 }
 
 // analyticMetric returns a [2,n²] metric resembling the reference's ground
-// truth: low values along two rotated Gaussian ridges.
+// truth (docs/method.md, "Synthetic data"): low values along two rotated
+// Gaussian ridges.
 func analyticMetric(n int) []float64 {
 	m := make([]float64, 2*n*n)
 	for p := range 2 {

@@ -194,8 +194,9 @@ func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
 }
 
 // MetricPanels returns the heat-map panels of a metric stored in the
-// reference's [d,N] layout: metric[p*N+i] is the value of axis p
-// at vertex i, N = n^d, vertices in C order.
+// reference's [d,N] layout (docs/method.md, "Grid and vertex order"):
+// metric[p*N+i] is the value of axis p at vertex i, N = n^d, vertices in C
+// order.
 //
 // In 2-D the panels are "Horizontal" (row 0, the column axis) and
 // "Vertical" (row 1), each an n×n map. In 3-D (vertices [R,G,B]) they are
