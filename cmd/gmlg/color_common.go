@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 	_ "image/jpeg" // input images may be JPEG
 	"image/png"
 	"io"
@@ -17,13 +16,9 @@ import (
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
-	"golang.org/x/image/math/fixed"
 )
 
 // colorParamsFile is the name of the parameters file of a colorlearn run.
@@ -108,83 +103,10 @@ func colorLoadImage(path string, perPixel int) (image.Image, error) {
 	return img, err
 }
 
-// colorSavePNG writes a picture atomically, with the best compression (the
-// pictures of the documentation are committed).
-func colorSavePNG(path string, img image.Image) error {
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
-}
-
 // colorSaveFrame writes a full-size image atomically, favouring speed.
 func colorSaveFrame(path string, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
-}
-
-// colorStack puts pictures below each other on a white background, left
-// aligned.
-func colorStack(imgs ...image.Image) *image.NRGBA {
-	w, h := 0, 0
-	for _, im := range imgs {
-		w = max(w, im.Bounds().Dx())
-		h += im.Bounds().Dy()
-	}
-	out := image.NewNRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
-	y := 0
-	for _, im := range imgs {
-		b := im.Bounds()
-		draw.Draw(out, image.Rect(0, y, b.Dx(), y+b.Dy()), im, b.Min, draw.Over)
-		y += b.Dy()
-	}
-	return out
-}
-
-// colorRow puts pictures side by side, top aligned.
-func colorRow(imgs ...image.Image) *image.NRGBA {
-	w, h := 0, 0
-	for _, im := range imgs {
-		w += im.Bounds().Dx()
-		h = max(h, im.Bounds().Dy())
-	}
-	out := image.NewNRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
-	x := 0
-	for _, im := range imgs {
-		b := im.Bounds()
-		draw.Draw(out, image.Rect(x, 0, x+b.Dx(), b.Dy()), im, b.Min, draw.Over)
-		x += b.Dx()
-	}
-	return out
-}
-
-// colorThumb scales img down by an integer factor (box filter) so that its
-// width is at most maxW.
-func colorThumb(img image.Image, maxW int) *image.NRGBA {
-	b := img.Bounds()
-	f := (b.Dx() + maxW - 1) / maxW
-	if f < 1 {
-		f = 1
-	}
-	w, h := b.Dx()/f, b.Dy()/f
-	out := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var sr, sg, sb uint32
-			for dy := 0; dy < f; dy++ {
-				for dx := 0; dx < f; dx++ {
-					r, g, bb, _ := img.At(b.Min.X+x*f+dx, b.Min.Y+y*f+dy).RGBA()
-					sr += r >> 8
-					sg += g >> 8
-					sb += bb >> 8
-				}
-			}
-			n := uint32(f * f)
-			i := out.PixOffset(x, y)
-			out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = uint8(sr/n), uint8(sg/n), uint8(sb/n), 255
-		}
-	}
-	return out
 }
 
 // colorCheckpointMagic is the first line of a colorlearn checkpoint (see
@@ -245,15 +167,6 @@ func colorDecodeCheckpoint(path string, data []byte) (*colorFastCheckpoint, erro
 	return ck, nil
 }
 
-// colorMetricPicture draws the three axes of a [3,N] metric.
-func colorMetricPicture(metric []float64, n int, title string) (image.Image, error) {
-	panels, err := render.MetricPanels(metric, 3, n)
-	if err != nil {
-		return nil, err
-	}
-	return render.HeatMaps(panels, &render.HeatMapOptions{Title: title, Size: 240})
-}
-
 // colorReadParams reads the params.json of a colorlearn run, checking its
 // checksum and that colorlearn wrote it.
 func colorReadParams(path string) (*colorLearnParams, error) {
@@ -265,13 +178,4 @@ func colorReadParams(path string) (*colorLearnParams, error) {
 		return nil, fmt.Errorf("%s was not written by gmlg colorlearn (command %q)", path, p.Command)
 	}
 	return p, nil
-}
-
-// colorLabel returns a white band of width w with text drawn in black.
-func colorLabel(text string, w int) image.Image {
-	img := image.NewNRGBA(image.Rect(0, 0, max(w, 7*len(text)+8), 18))
-	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
-	d := &font.Drawer{Dst: img, Src: image.Black, Face: basicfont.Face7x13, Dot: fixed.P(4, 13)}
-	d.DrawString(text)
-	return img
 }

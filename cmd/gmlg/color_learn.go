@@ -13,13 +13,13 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // The paper's colour-learning preset (docs/method.md,
@@ -427,8 +427,8 @@ func colorSaveProgress(dir string, losses, x, theta []float64) error {
 	if err := dataset.WriteNpyFile(filepath.Join(dir, "loss.npy"), &dataset.Array{Shape: []int{len(losses)}, Data: losses}); err != nil {
 		return err
 	}
-	if lp, err := render.LossPlot(losses, &render.LossOptions{Title: "colorlearn loss"}); err == nil {
-		if err := colorSavePNG(filepath.Join(dir, "loss.png"), lp); err != nil {
+	if lp, err := draw.LossPlot(losses, &draw.LossOptions{Title: "colorlearn loss"}); err == nil {
+		if err := savePicture(filepath.Join(dir, "loss.png"), lp); err != nil {
 			return err
 		}
 	}
@@ -456,18 +456,18 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 	if err := dataset.WriteNpyFile(filepath.Join(dir, "metric-"+tag+".npy"), a); err != nil {
 		return err
 	}
-	pic, err := colorMetricPicture(theta, n, "metric, iteration "+tag)
+	pic, err := metricImage(theta, 3, n, "metric, iteration "+tag, 240)
 	if err != nil {
 		return err
 	}
-	if err := colorSavePNG(filepath.Join(dir, "metric-"+tag+".png"), pic); err != nil {
+	if err := savePicture(filepath.Join(dir, "metric-"+tag+".png"), pic); err != nil {
 		return err
 	}
 	pic2, err := colorHistComparison(hists, recs, n, "iteration "+tag)
 	if err != nil {
 		return err
 	}
-	return colorSavePNG(filepath.Join(dir, "hists-"+tag+".png"), pic2)
+	return savePicture(filepath.Join(dir, "hists-"+tag+".png"), pic2)
 }
 
 // colorResumeState returns the checkpoint's state of the exact-mode run
@@ -531,17 +531,17 @@ func colorHistComparison(obs, recs [][]float64, n int, title string) (image.Imag
 	for i := range obs {
 		labels[i] = fmt.Sprintf("obs %d", i)
 	}
-	opt := &color.RenderOptions{Size: 160}
-	top, err := color.RenderStrip(obs, n, labels, opt)
+	opt := &draw.HistogramOptions{Size: 160}
+	top, err := draw.HistogramStrip(obs, n, labels, opt)
 	if err != nil {
 		return nil, err
 	}
 	for i := range recs {
 		labels[i] = fmt.Sprintf("rec %d", i)
 	}
-	bottom, err := color.RenderStrip(recs, n, labels, opt)
+	bottom, err := draw.HistogramStrip(recs, n, labels, opt)
 	if err != nil {
 		return nil, err
 	}
-	return colorStack(colorLabel(title, top.Bounds().Dx()), top, bottom), nil
+	return draw.Stack(draw.Label(title, top.Bounds().Dx()), top, bottom), nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // colorSunsetOutputs are the files sunset writes in its -o folder.
@@ -183,11 +184,11 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			return err
 		}
 		params["run"], params["metric"] = o.run, mf
-		pic, err := colorMetricPicture(theta, n, "metric "+filepath.Base(mf))
+		pic, err := metricImage(theta, 3, n, "metric "+filepath.Base(mf), 240)
 		if err != nil {
 			return err
 		}
-		if err := colorSavePNG(filepath.Join(o.out, "metric.png"), pic); err != nil {
+		if err := savePicture(filepath.Join(o.out, "metric.png"), pic); err != nil {
 			return err
 		}
 	}
@@ -249,11 +250,11 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			return err
 		}
 	}
-	strip, err := color.RenderStrip(hists, nHi, titles, &color.RenderOptions{Size: 200})
+	strip, err := draw.HistogramStrip(hists, nHi, titles, &draw.HistogramOptions{Size: 200})
 	if err != nil {
 		return err
 	}
-	if err := colorSavePNG(filepath.Join(o.out, "hists.png"), strip); err != nil {
+	if err := savePicture(filepath.Join(o.out, "hists.png"), strip); err != nil {
 		return err
 	}
 
@@ -284,10 +285,10 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 			fmt.Sprintf("gmlg sunset %s frame %d t=%.4f", o.method, f, times[f])); err != nil {
 			return err
 		}
-		thumbs[f] = colorThumb(rgba, 200)
+		thumbs[f] = draw.Thumbnail(rgba, 200)
 		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(hists), times[f], m.MarginalErr)
 	}
-	if err := colorSavePNG(filepath.Join(o.out, "frames.png"), colorRow(thumbs...)); err != nil {
+	if err := savePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...)); err != nil {
 		return err
 	}
 	fmt.Fprintf(logw, "done: %d frames in %s\n", len(hists), o.out)

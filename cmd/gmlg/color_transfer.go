@@ -12,6 +12,7 @@ import (
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/ot/color"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // colorTransferOutputs are the files transfer writes in its -o folder.
@@ -151,12 +152,12 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		if err := colorSaveFrame(name, rgba); err != nil {
 			return err
 		}
-		thumbs[j] = colorThumb(rgba, 200)
+		thumbs[j] = draw.Thumbnail(rgba, 200)
 		title := "gmlg transfer from " + strings.ReplaceAll(filepath.Base(sp), `"`, "")
 		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", j)), m, o.lutSize, title); err != nil {
 			return err
 		}
 		fmt.Fprintf(logw, "%s → %s (marginal error %.3g)\n", sp, name, m.MarginalErr)
 	}
-	return colorSavePNG(filepath.Join(o.out, "transfers.png"), colorRow(thumbs...))
+	return savePicture(filepath.Join(o.out, "transfers.png"), draw.Row(thumbs...))
 }

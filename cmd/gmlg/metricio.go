@@ -4,10 +4,10 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // metricPicture draws the metric θ as heat maps, one per axis.
@@ -17,15 +17,11 @@ func metricPicture(path string, g *kernel.Graph, k learn.MetricKind, theta []flo
 
 // metricPictureRaw draws a [d,N] metric array.
 func metricPictureRaw(path string, padded []float64, d, n int, title string) error {
-	panels, err := render.MetricPanels(padded, d, n)
+	img, err := metricImage(padded, d, n, title, 0)
 	if err != nil {
 		return err
 	}
-	img, err := render.HeatMaps(panels, &render.HeatMapOptions{Title: title})
-	if err != nil {
-		return err
-	}
-	return render.SavePNG(path, img)
+	return savePicture(path, img)
 }
 
 // logOf returns log θ.
@@ -57,26 +53,26 @@ func truthPicture(path, dataDir string, learned []float64, d, n int, title strin
 	if err != nil || len(a.Shape) != 2 || a.Shape[0] != d || a.Shape[1] != len(learned)/d {
 		return false, nil
 	}
-	tp, err := render.MetricPanels(a.Data, d, n)
+	tp, err := draw.MetricPanels(a.Data, d, n)
 	if err != nil {
 		return false, nil
 	}
-	lp, err := render.MetricPanels(learned, d, n)
+	lp, err := draw.MetricPanels(learned, d, n)
 	if err != nil {
 		return false, err
 	}
-	var panels []render.Panel
+	var panels []draw.Panel
 	for i := range tp {
 		t, l := tp[i], lp[i]
 		t.Title += " (true)"
 		l.Title += " (learned)"
 		panels = append(panels, t, l)
 	}
-	img, err := render.HeatMaps(panels, &render.HeatMapOptions{Title: title, Size: 240})
+	img, err := draw.HeatMaps(panels, &draw.HeatMapOptions{Title: title, Size: 240})
 	if err != nil {
 		return false, err
 	}
-	return true, render.SavePNG(path, img)
+	return true, savePicture(path, img)
 }
 
 // truthCorrelation returns the Pearson correlation between the edge weights

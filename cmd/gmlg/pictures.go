@@ -2,17 +2,39 @@ package main
 
 import (
 	"fmt"
+	"image"
+	"io"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/render"
+	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/ot"
+	"github.com/gmlg/gmlg/ot/draw"
 )
+
+// savePicture writes a picture of package draw atomically as a PNG file.
+func savePicture(path string, img image.Image) error {
+	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) }); err != nil {
+		return fmt.Errorf("save picture: %w", err)
+	}
+	return nil
+}
+
+// metricImage draws a metric in the reference's [d,N] layout as heat maps,
+// one panel per axis, each map about size pixels across (0: draw's
+// default).
+func metricImage(padded []float64, d, n int, title string, size int) (*image.RGBA, error) {
+	panels, err := draw.MetricPanels(padded, d, n)
+	if err != nil {
+		return nil, err
+	}
+	return draw.HeatMaps(panels, &draw.HeatMapOptions{Title: title, Size: size})
+}
 
 // frameField turns a frame of side n in d dimensions into a picture: the
 // [n,n] array itself in 2-D, the projection Σ_R H[R,G,B] (G down, B across)
 // in 3-D.
-func frameField(data []float64, d, n int) render.Field {
+func frameField(data []float64, d, n int) draw.Field {
 	if d == 2 {
-		return render.Field{Rows: n, Cols: n, Data: data}
+		return draw.Field{Rows: n, Cols: n, Data: data}
 	}
 	proj := make([]float64, n*n)
 	for r := 0; r < n; r++ {
@@ -20,7 +42,7 @@ func frameField(data []float64, d, n int) render.Field {
 			proj[i] += v
 		}
 	}
-	return render.Field{Rows: n, Cols: n, Data: proj}
+	return draw.Field{Rows: n, Cols: n, Data: proj}
 }
 
 // timeLabels returns "t=0.00" labels for a sequence of k frames at
@@ -62,7 +84,7 @@ func recStrip(path string, obs, recs [][][]float64, d, n int, title string) erro
 // sequence s one row per part, labelled with the part's name (and s when
 // there are several sequences).
 func drawStrip(path string, parts []stripPart, d, n int, title string) error {
-	var rows [][]render.Field
+	var rows [][]draw.Field
 	var labels []string
 	maxCols, nseq := 0, 0
 	for _, part := range parts {
@@ -77,7 +99,7 @@ func drawStrip(path string, parts []stripPart, d, n int, title string) error {
 			if s >= len(part.frames) || part.frames[s] == nil {
 				continue
 			}
-			var row []render.Field
+			var row []draw.Field
 			for _, f := range part.frames[s] {
 				row = append(row, frameField(f, d, n))
 			}
@@ -92,20 +114,20 @@ func drawStrip(path string, parts []stripPart, d, n int, title string) error {
 	if d == 3 {
 		title += " (3-D frames summed over axis 0, the slowest)"
 	}
-	img, err := render.Strip(rows, &render.StripOptions{
+	img, err := draw.Strip(rows, &draw.StripOptions{
 		Title: title, RowLabels: labels, ColLabels: timeLabels(maxCols), Size: sizeFor(maxCols, len(rows)),
 	})
 	if err != nil {
 		return err
 	}
-	return render.SavePNG(path, img)
+	return savePicture(path, img)
 }
 
 // lossPicture draws the loss curve.
 func lossPicture(path string, loss []float64, title string) error {
-	img, err := render.LossPlot(loss, &render.LossOptions{Title: title})
+	img, err := draw.LossPlot(loss, &draw.LossOptions{Title: title})
 	if err != nil {
 		return err
 	}
-	return render.SavePNG(path, img)
+	return savePicture(path, img)
 }

@@ -2,7 +2,7 @@
 // histograms of images, the separable Euclidean kernel on the colour cube,
 // prolongation of a learned colour metric to a finer grid, OT colour
 // transfer by barycentric projection with cross-bilateral smoothing, export
-// of a transfer as a .cube 3-D LUT, and pictures of colour histograms.
+// of a transfer as a .cube 3-D LUT.
 //
 // It follows the reference implementation's colour pipeline (docs/method.md,
 // "Colour pipeline"); learning itself and Sinkhorn barycenters live in
@@ -95,8 +95,6 @@
 //
 // # Pictures
 //
-// RenderHistogram draws a histogram as discs in the colour cube, coloured
-// by their bin and with areas proportional to mass, seen from a fixed
-// viewpoint; RenderStrip puts several side by side on a common scale, for
-// example the frames of an interpolation. Both are deterministic.
+// Package ot/draw draws these histograms as discs in the colour cube
+// (draw.Histogram, draw.HistogramStrip).
 package color

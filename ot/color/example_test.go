@@ -197,20 +197,6 @@ func ExampleReadCube() {
 	// 0.5 0.25 1
 }
 
-func ExampleRenderHistogram() {
-	const n = 4
-	h := make([]float64, n*n*n)
-	h[color.Index(3, 1, 0, n)] = 0.7 // orange
-	h[color.Index(0, 1, 3, n)] = 0.3 // blue
-	img, err := color.RenderHistogram(h, n, &color.RenderOptions{Size: 160, Title: "two colours"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(img.Bounds())
-	// Output:
-	// (0,0)-(160,160)
-}
-
 func ExampleDirectTransfer() {
 	// Give a grey ramp the colours of a blue ramp (direct transfer, n = 8).
 	grey := image.NewNRGBA(image.Rect(0, 0, 40, 30))
@@ -230,21 +216,6 @@ func ExampleDirectTransfer() {
 	fmt.Println("input", grey.NRGBAAt(30, 15), "→ output blue channel > red:", c.B > c.R)
 	// Output:
 	// input {180 180 180 255} → output blue channel > red: true
-}
-
-func ExampleRenderStrip() {
-	const n = 4
-	a := make([]float64, n*n*n)
-	b := make([]float64, n*n*n)
-	a[color.Index(3, 0, 0, n)] = 1 // red
-	b[color.Index(0, 0, 3, n)] = 1 // blue
-	img, err := color.RenderStrip([][]float64{a, b}, n, []string{"t=0", "t=1"}, &color.RenderOptions{Size: 120})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(img.Bounds())
-	// Output:
-	// (0,0)-(240,120)
 }
 
 func ExampleInterpolate() {

@@ -1,4 +1,4 @@
-package render
+package draw
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"image"
 	"math"
 
-	"gonum.org/v1/plot/vg/draw"
+	vgdraw "gonum.org/v1/plot/vg/draw"
 )
 
 // Field is a 2-D array of values in row-major order: element (r, c) is
@@ -71,15 +71,13 @@ const (
 
 // panelLayout is where the pieces of one panel go.
 type panelLayout struct {
-	p              Panel
-	lo, hi         float64 // colour scale (finite min and max)
-	scale          int     // pixels per cell
-	gridCols       int     // slices per row
-	mapRect        image.Rectangle
-	barRect        image.Rectangle
-	minLab, maxLab string
-	midLab         string
-	width, height  int
+	p             Panel
+	colors        colorScale
+	scale         int // pixels per cell
+	gridCols      int // slices per row
+	mapRect       image.Rectangle
+	barRect       image.Rectangle
+	width, height int
 }
 
 // sliceRect returns the rectangle of slice k of the panel.
@@ -129,28 +127,12 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 		mapW := l.gridCols*first.Cols*l.scale + (l.gridCols-1)*sliceGap
 		mapH := gridRows*first.Rows*l.scale + (gridRows-1)*sliceGap
 
-		l.lo, l.hi = math.Inf(1), math.Inf(-1)
-		for _, f := range p.Slices {
-			for _, v := range f.Data {
-				if !math.IsNaN(v) && !math.IsInf(v, 0) && (!opt.Log || v > 0) {
-					l.lo, l.hi = min(l.lo, v), max(l.hi, v)
-				}
-			}
+		data := make([][]float64, n)
+		for k, f := range p.Slices {
+			data[k] = f.Data
 		}
-		if l.lo > l.hi { // no finite value at all
-			l.lo, l.hi = 0, 0
-			l.minLab, l.maxLab = "no finite value", ""
-		} else {
-			l.minLab, l.maxLab = fmt.Sprintf("min %.4g", l.lo), fmt.Sprintf("max %.4g", l.hi)
-			if l.hi > l.lo {
-				mid := l.lo + (l.hi-l.lo)/2
-				if opt.Log {
-					mid = math.Sqrt(l.lo) * math.Sqrt(l.hi)
-				}
-				l.midLab = fmt.Sprintf("%.4g", mid)
-			}
-		}
-		labW := max(textWidth(l.minLab, labelSize), textWidth(l.maxLab, labelSize), textWidth(l.midLab, labelSize)) + 4
+		l.colors = newColorScale(opt.Log, data...)
+		labW := l.colors.labelWidth() + 4
 		l.width = max(mapW+barGap+barW+labelGap+labW, textWidth(p.Title, titleSize), textWidth(p.Caption, labelSize))
 		l.height = titleH + mapH
 		if p.Caption != "" {
@@ -183,60 +165,29 @@ func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
 	}
 	layout, bounds, err := heatLayout(panels, opt)
 	if err != nil {
-		return nil, fmt.Errorf("render: heat map: %w", err)
+		return nil, fmt.Errorf("draw: heat map: %w", err)
 	}
 	c := newCanvas(bounds.Dx(), bounds.Dy())
 	if opt.Title != "" {
-		c.text(bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, draw.XCenter, draw.YCenter)
+		c.text(bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, vgdraw.XCenter, vgdraw.YCenter)
 	}
 	for _, l := range layout {
-		lo, span := l.lo, l.hi-l.lo
-		if opt.Log && l.hi > 0 {
-			lo, span = math.Log(l.lo), math.Log(l.hi)-math.Log(l.lo)
-		}
 		for k, f := range l.p.Slices {
 			r := l.sliceRect(k)
 			for i := range f.Rows {
 				for j := range f.Cols {
-					v := f.Data[i*f.Cols+j]
-					t := 0.5
-					x := v
-					if opt.Log {
-						x = math.Log(v) // NaN for v < 0, -Inf for 0: both drawn as NaN
-					}
-					if span > 0 {
-						t = (x - lo) / span
-					}
-					if math.IsNaN(x) || math.IsInf(x, 0) {
-						t = math.NaN()
-					}
 					x0, y0 := r.Min.X+j*l.scale, r.Min.Y+i*l.scale
-					c.fill(image.Rect(x0, y0, x0+l.scale, y0+l.scale), cm.At(t))
+					c.fill(image.Rect(x0, y0, x0+l.scale, y0+l.scale), cm.At(l.colors.at(f.Data[i*f.Cols+j])))
 				}
 			}
 			if len(l.p.Slices) == 1 {
 				c.frame(r, borderColor)
 			}
 		}
-		// Colour bar: top row is the maximum.
-		b := l.barRect
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			t := 1 - (float64(y-b.Min.Y)+0.5)/float64(b.Dy())
-			c.fill(image.Rect(b.Min.X, y, b.Max.X, y+1), cm.At(t))
-		}
-		c.frame(b, borderColor)
-		lx := b.Max.X + labelGap + 4
-		c.text(lx, b.Min.Y, l.maxLab, labelSize, draw.XLeft, draw.YTop)
-		c.text(lx, b.Max.Y, l.minLab, labelSize, draw.XLeft, draw.YBottom)
-		// Ticks at the top, the middle and the bottom of the bar.
-		mid := b.Min.Y + b.Dy()/2
-		for _, y := range []int{b.Min.Y, mid, b.Max.Y - 1} {
-			c.fill(image.Rect(b.Max.X+1, y, b.Max.X+4, y+1), borderColor)
-		}
-		c.text(lx, mid, l.midLab, labelSize, draw.XLeft, draw.YCenter)
-		c.text(l.mapRect.Min.X+l.mapRect.Dx()/2, l.mapRect.Min.Y-titleH/2, l.p.Title, titleSize, draw.XCenter, draw.YCenter)
+		c.colorBar(l.barRect, cm, l.colors)
+		c.text(l.mapRect.Min.X+l.mapRect.Dx()/2, l.mapRect.Min.Y-titleH/2, l.p.Title, titleSize, vgdraw.XCenter, vgdraw.YCenter)
 		if l.p.Caption != "" {
-			c.text(l.mapRect.Min.X, l.mapRect.Max.Y+captionH/2+1, l.p.Caption, labelSize, draw.XLeft, draw.YCenter)
+			c.text(l.mapRect.Min.X, l.mapRect.Max.Y+captionH/2+1, l.p.Caption, labelSize, vgdraw.XLeft, vgdraw.YCenter)
 		}
 	}
 	return c.img, nil
@@ -253,14 +204,14 @@ func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
 // R = 0..n-1 of n×n [G,B] images (G down, B across).
 func MetricPanels(metric []float64, d, n int) ([]Panel, error) {
 	if (d != 2 && d != 3) || n < 1 {
-		return nil, fmt.Errorf("render: metric panels: need d = 2 or 3 and n ≥ 1, got d = %d, n = %d", d, n)
+		return nil, fmt.Errorf("draw: metric panels: need d = 2 or 3 and n ≥ 1, got d = %d, n = %d", d, n)
 	}
 	N := n * n
 	if d == 3 {
 		N *= n
 	}
 	if len(metric) != d*N {
-		return nil, fmt.Errorf("render: metric panels: metric has %d values, want d·n^d = %d", len(metric), d*N)
+		return nil, fmt.Errorf("draw: metric panels: metric has %d values, want d·n^d = %d", len(metric), d*N)
 	}
 	row := func(p int) []float64 { return metric[p*N : (p+1)*N] }
 	if d == 2 {

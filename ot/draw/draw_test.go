@@ -1,6 +1,7 @@
-package render
+package draw
 
 import (
+	"bytes"
 	"flag"
 	"image"
 	"image/color"
@@ -12,22 +13,26 @@ import (
 	"testing"
 )
 
-var outDir = flag.String("render.out", "", "also write the test pictures as PNG files to this folder, to look at them")
+var outDir = flag.String("draw.out", "", "also write the test pictures as PNG files to this folder, to look at them")
 
-// save writes img to -render.out when set.
+// save writes img to -draw.out when set.
 func save(t *testing.T, name string, img image.Image) {
 	t.Helper()
 	if *outDir == "" {
 		return
 	}
-	if err := SavePNG(filepath.Join(*outDir, name), img); err != nil {
+	var buf bytes.Buffer
+	if err := EncodePNG(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*outDir, name), buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // analyticMetric returns a [2,n²] metric resembling the reference's ground
-// truth (docs/method.md, "Synthetic data"):
-// low values along two rotated Gaussian ridges.
+// truth (docs/method.md, "Synthetic data"): low values along two rotated
+// Gaussian ridges.
 func analyticMetric(n int) []float64 {
 	m := make([]float64, 2*n*n)
 	for p := range 2 {
@@ -126,8 +131,8 @@ func TestHeatMapsPixels(t *testing.T) {
 		t.Fatalf("bounds %v, layout %v", img.Bounds(), bounds)
 	}
 	l := layout[0]
-	if l.scale != 20 || l.lo != 0 || l.hi != 29 {
-		t.Fatalf("scale %d, range [%v, %v]; want 20, [0, 29]", l.scale, l.lo, l.hi)
+	if l.scale != 20 || l.colors.lo != 0 || l.colors.hi != 29 {
+		t.Fatalf("scale %d, range [%v, %v]; want 20, [0, 29]", l.scale, l.colors.lo, l.colors.hi)
 	}
 	// Every cell has the colour of its value.
 	r := l.sliceRect(0)
@@ -204,7 +209,7 @@ func TestHeatMapsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := HeatMaps(tc.panels, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "render: ") {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "draw: ") {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
 		}
 	}
@@ -318,7 +323,7 @@ func TestStrip(t *testing.T) {
 	if !hasInk(img, image.Rect(margin, l.top, l.left, l.top+l.cellH)) {
 		t.Error("no row label")
 	}
-	// Viridis by default, and a larger, readable version for -render.out.
+	// Viridis by default, and a larger, readable version for -draw.out.
 	if _, err := Strip(rows, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -412,39 +417,83 @@ func TestLogTicks(t *testing.T) {
 	}
 }
 
-func TestSavePNG(t *testing.T) {
+// TestEncodePNGRoundTrip draws a strip, encodes it as PNG, decodes it and
+// checks the size, a frame's grey levels, the border and the background.
+func TestEncodePNGRoundTrip(t *testing.T) {
 	t.Parallel()
-	img, err := Strip([][]Field{{{Rows: 2, Cols: 2, Data: []float64{0, 1, 2, 3}}}}, nil)
+	f := Field{Rows: 2, Cols: 2, Data: []float64{0, 1, 2, 4}}
+	opt := &StripOptions{Colormap: Grey, Size: 8}
+	img, err := Strip([][]Field{{f}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "s.png")
-	if err := SavePNG(path, img); err != nil {
+	var buf bytes.Buffer
+	if err := EncodePNG(&buf, img); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
+	back, err := png.Decode(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	back, err := png.Decode(f)
+	l, err := layoutStrip([][]Field{{f}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Bounds() != img.Bounds() {
-		t.Fatalf("decoded bounds %v, want %v", back.Bounds(), img.Bounds())
+	if back.Bounds() != l.bounds || back.Bounds() != img.Bounds() {
+		t.Fatalf("decoded bounds %v, want %v", back.Bounds(), l.bounds)
 	}
-	for y := 0; y < img.Bounds().Dy(); y += 7 {
-		for x := 0; x < img.Bounds().Dx(); x += 7 {
-			r1, g1, b1, _ := back.At(x, y).RGBA()
-			r2, g2, b2, _ := img.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 {
-				t.Fatalf("pixel (%d,%d) differs after PNG round trip", x, y)
+	r, s := l.cells[0][0], l.scales[0][0]
+	for _, tc := range []struct {
+		name string
+		at   image.Point
+		want color.RGBA
+	}{
+		{"cell (0,0)", r.Min, color.RGBA{0, 0, 0, 255}},
+		{"cell (0,1)", r.Min.Add(image.Pt(s, 0)), color.RGBA{63, 63, 63, 255}}, // uint8(1/4·255)
+		{"cell (1,0)", r.Min.Add(image.Pt(0, s)), color.RGBA{127, 127, 127, 255}},
+		{"cell (1,1)", r.Max.Sub(image.Pt(1, 1)), color.RGBA{255, 255, 255, 255}},
+		{"border", r.Min.Sub(image.Pt(1, 1)), borderColor},
+		{"background", image.Pt(0, 0), color.RGBA{255, 255, 255, 255}},
+	} {
+		if got := color.RGBAModel.Convert(back.At(tc.at.X, tc.at.Y)); got != tc.want {
+			t.Errorf("%s at %v = %v after the round trip, want %v", tc.name, tc.at, got, tc.want)
+		}
+	}
+	for y := 0; y < img.Bounds().Dy(); y += 3 {
+		for x := 0; x < img.Bounds().Dx(); x += 3 {
+			if color.RGBAModel.Convert(back.At(x, y)) != img.RGBAAt(x, y) {
+				t.Fatalf("pixel (%d,%d) differs after the PNG round trip", x, y)
 			}
 		}
 	}
-	if err := SavePNG(filepath.Join(t.TempDir(), "no", "dir.png"), img); err == nil {
-		t.Error("missing folder: no error")
+}
+
+// TestStripNonFinite draws frames holding infinities and NaN: those cells
+// are drawn in NaNColor and the others keep their levels.
+func TestStripNonFinite(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+		f := Field{Rows: 1, Cols: 3, Data: []float64{bad, 1, 2}}
+		opt := &StripOptions{Colormap: Grey, Size: 3}
+		img, err := Strip([][]Field{{f}}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := layoutStrip([][]Field{{f}}, opt)
+		r, s := l.cells[0][0], l.scales[0][0]
+		want := []color.RGBA{NaNColor, {127, 127, 127, 255}, {255, 255, 255, 255}}
+		for j, w := range want {
+			if got := img.RGBAAt(r.Min.X+j*s, r.Min.Y); got != w {
+				t.Errorf("%v: cell %d = %v, want %v", bad, j, got, w)
+			}
+		}
+		one, err := FramePicture(f, Grey, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := one.RGBAAt(0, 0); got != NaNColor {
+			t.Errorf("%v: frame picture cell 0 = %v, want NaNColor", bad, got)
+		}
 	}
 }
 
@@ -483,8 +532,8 @@ func TestHeatMapsLog(t *testing.T) {
 	}
 	layout, _, _ := heatLayout(panels, opt)
 	l := layout[0]
-	if l.lo != 1e-3 || l.hi != 1 || l.midLab != "0.03162" {
-		t.Errorf("log scale [%v, %v], middle label %q", l.lo, l.hi, l.midLab)
+	if l.colors.lo != 1e-3 || l.colors.hi != 1 || l.colors.midLab != "0.03162" {
+		t.Errorf("log scale [%v, %v], middle label %q", l.colors.lo, l.colors.hi, l.colors.midLab)
 	}
 	r := l.sliceRect(0)
 	for j, want := range []color.RGBA{Viridis.At(0), Viridis.At(1.0 / 3), Viridis.At(2.0 / 3), Viridis.At(1), NaNColor} {

@@ -1,4 +1,4 @@
-package render
+package draw
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	vgdraw "gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
@@ -60,7 +60,7 @@ func LossPlot(loss []float64, opt *LossOptions) (*image.RGBA, error) {
 		}
 	}
 	if len(lin) == 0 {
-		return nil, errors.New("render: loss plot: no finite loss value")
+		return nil, errors.New("draw: loss plot: no finite loss value")
 	}
 	pl, err := lossPanel(lin, "loss", false)
 	if err != nil {
@@ -78,13 +78,13 @@ func LossPlot(loss []float64, opt *LossOptions) (*image.RGBA, error) {
 	}
 
 	vc := vgimg.NewWith(vgimg.UseWH(vg.Length(w), vg.Length(h)), vgimg.UseDPI(72))
-	dc := draw.New(vc)
+	dc := vgdraw.New(vc)
 	if opt.Title != "" {
-		sty := textStyle(titleSize, draw.XCenter, draw.YTop)
+		sty := textStyle(titleSize, vgdraw.XCenter, vgdraw.YTop)
 		dc.FillText(sty, vg.Point{X: vg.Length(w) / 2, Y: vg.Length(h - 8)}, opt.Title)
-		dc = draw.Crop(dc, 0, 0, 0, -vg.Length(mainTitleH))
+		dc = vgdraw.Crop(dc, 0, 0, 0, -vg.Length(mainTitleH))
 	}
-	tiles := draw.Tiles{Rows: 1, Cols: len(plots[0]), PadX: 30, PadTop: 6, PadBottom: 6, PadLeft: 6, PadRight: 12}
+	tiles := vgdraw.Tiles{Rows: 1, Cols: len(plots[0]), PadX: 30, PadTop: 6, PadBottom: 6, PadLeft: 6, PadRight: 12}
 	canvases := plot.Align(plots, tiles, dc)
 	for j, p := range plots[0] {
 		p.Draw(canvases[0][j])
@@ -105,7 +105,7 @@ func lossPanel(xy plotter.XYs, title string, logY bool) (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 	line, err := plotter.NewLine(xy)
 	if err != nil {
-		return nil, fmt.Errorf("render: loss plot: %w", err)
+		return nil, fmt.Errorf("draw: loss plot: %w", err)
 	}
 	line.Color = lossColor
 	line.Width = 1.5
@@ -113,11 +113,11 @@ func lossPanel(xy plotter.XYs, title string, logY bool) (*plot.Plot, error) {
 	if len(xy) <= 60 {
 		sc, err := plotter.NewScatter(xy)
 		if err != nil {
-			return nil, fmt.Errorf("render: loss plot: %w", err)
+			return nil, fmt.Errorf("draw: loss plot: %w", err)
 		}
 		sc.GlyphStyle.Color = lossColor
 		sc.GlyphStyle.Radius = 2
-		sc.GlyphStyle.Shape = draw.CircleGlyph{}
+		sc.GlyphStyle.Shape = vgdraw.CircleGlyph{}
 		p.Add(sc)
 	}
 	// A single point or a flat loss still gets a readable range.

@@ -1,4 +1,4 @@
-package render
+package draw
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"image/color"
 	"math"
 
-	"gonum.org/v1/plot/vg/draw"
+	vgdraw "gonum.org/v1/plot/vg/draw"
 )
 
 // StripOptions controls Strip. The zero value (or nil) gives the defaults.
@@ -130,45 +130,26 @@ func Strip(rows [][]Field, opt *StripOptions) (*image.RGBA, error) {
 	}
 	l, err := layoutStrip(rows, opt)
 	if err != nil {
-		return nil, fmt.Errorf("render: strip: %w", err)
+		return nil, fmt.Errorf("draw: strip: %w", err)
 	}
 	c := newCanvas(l.bounds.Dx(), l.bounds.Dy())
 	if opt.Title != "" {
-		c.text(l.bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, draw.XCenter, draw.YCenter)
+		c.text(l.bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, vgdraw.XCenter, vgdraw.YCenter)
 	}
 	for j, s := range opt.ColLabels {
-		c.text(l.left+j*(l.cellW+cellGap)+l.cellW/2, l.top-colLabelH/2, s, labelSize, draw.XCenter, draw.YCenter)
+		c.text(l.left+j*(l.cellW+cellGap)+l.cellW/2, l.top-colLabelH/2, s, labelSize, vgdraw.XCenter, vgdraw.YCenter)
 	}
-	var lut [256]color.RGBA
-	for k := range lut {
-		lut[k] = cm.At(float64(k) / 255)
-	}
+	lut := levelColors(cm)
 	for i, row := range rows {
 		if i < len(opt.RowLabels) {
-			c.text(margin, l.top+i*(l.cellH+rowGap)+l.cellH/2, opt.RowLabels[i], titleSize, draw.XLeft, draw.YCenter)
+			c.text(margin, l.top+i*(l.cellH+rowGap)+l.cellH/2, opt.RowLabels[i], titleSize, vgdraw.XLeft, vgdraw.YCenter)
 		}
 		for j, f := range row {
 			if f.Data == nil {
 				continue
 			}
-			mx := 0.0
-			for _, v := range f.Data {
-				if !math.IsInf(v, 0) && v > mx {
-					mx = v
-				}
-			}
-			r, s := l.cells[i][j], l.scales[i][j]
-			for y := range f.Rows {
-				for x := range f.Cols {
-					v := f.Data[y*f.Cols+x]
-					col := lut[level(v, mx)]
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						col = NaNColor
-					}
-					x0, y0 := r.Min.X+x*s, r.Min.Y+y*s
-					c.fill(image.Rect(x0, y0, x0+s, y0+s), col)
-				}
-			}
+			r := l.cells[i][j]
+			paintFrame(c, f, r.Min, l.scales[i][j], &lut)
 			c.frame(r, borderColor)
 		}
 	}
@@ -183,20 +164,19 @@ func level(v, mx float64) int {
 	return min(int(v/mx*255), 255)
 }
 
-// FramePicture draws one 2-D frame alone, without labels or border, each
-// cell as a scale×scale block (scale 0 means 1), quantised to its own
-// maximum like Strip. With Grey and scale 1 it has the grey levels of the
-// reference's rec-image-XXXX-YY.png pictures.
-func FramePicture(f Field, cm *Colormap, scale int) (*image.RGBA, error) {
-	if err := f.check(); err != nil {
-		return nil, fmt.Errorf("render: frame picture: %w", err)
+// levelColors returns the colour of each quantised level k, cm.At(k/255).
+func levelColors(cm *Colormap) [256]color.RGBA {
+	var lut [256]color.RGBA
+	for k := range lut {
+		lut[k] = cm.At(float64(k) / 255)
 	}
-	if cm == nil {
-		cm = Viridis
-	}
-	scale = max(scale, 1)
-	img := image.NewRGBA(image.Rect(0, 0, f.Cols*scale, f.Rows*scale))
-	c := &canvas{img: img}
+	return lut
+}
+
+// paintFrame draws f with its top-left cell at at, each cell as a
+// scale×scale block coloured by its level (lut) relative to the largest
+// finite value of f; NaN and infinite values are drawn in NaNColor.
+func paintFrame(c *canvas, f Field, at image.Point, scale int, lut *[256]color.RGBA) {
 	mx := 0.0
 	for _, v := range f.Data {
 		if !math.IsInf(v, 0) && v > mx {
@@ -206,12 +186,30 @@ func FramePicture(f Field, cm *Colormap, scale int) (*image.RGBA, error) {
 	for y := range f.Rows {
 		for x := range f.Cols {
 			v := f.Data[y*f.Cols+x]
-			col := cm.At(float64(level(v, mx)) / 255)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				col = NaNColor
+			col := NaNColor
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				col = lut[level(v, mx)]
 			}
-			c.fill(image.Rect(x*scale, y*scale, (x+1)*scale, (y+1)*scale), col)
+			x0, y0 := at.X+x*scale, at.Y+y*scale
+			c.fill(image.Rect(x0, y0, x0+scale, y0+scale), col)
 		}
 	}
-	return img, nil
+}
+
+// FramePicture draws one 2-D frame alone, without labels or border, each
+// cell as a scale×scale block (scale 0 means 1), quantised to its own
+// maximum like Strip. With Grey and scale 1 it has the grey levels of the
+// reference's rec-image-XXXX-YY.png pictures.
+func FramePicture(f Field, cm *Colormap, scale int) (*image.RGBA, error) {
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("draw: frame picture: %w", err)
+	}
+	if cm == nil {
+		cm = Viridis
+	}
+	scale = max(scale, 1)
+	c := newCanvas(f.Cols*scale, f.Rows*scale)
+	lut := levelColors(cm)
+	paintFrame(c, f, image.Point{}, scale, &lut)
+	return c.img, nil
 }
