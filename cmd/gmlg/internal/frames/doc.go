@@ -24,6 +24,10 @@
 // sequence (00, 01, 02, 05) are not an error: Set.Gaps lists them
 // ("frames 03, 04 missing") for the caller to report.
 //
+// Histograms on a general graph (Options.Length = N) are 1-D .npy arrays
+// of N values, one per vertex in the graph's vertex order; images are then
+// refused, and the default pattern has no image fallback.
+//
 // # Sizes
 //
 // A frame's size is checked from its header before its data are read: at

@@ -35,6 +35,11 @@ type Options struct {
 	// MinFrames is the smallest accepted number of frames per sequence.
 	// Zero means 3.
 	MinFrames int
+	// Length, when positive, reads histograms on the vertices of a graph:
+	// every frame must be a 1-D .npy array of exactly Length values (one
+	// per vertex, in the graph's vertex order), and images are refused.
+	// Zero reads 2-D or 3-D grid frames.
+	Length int
 }
 
 // Frame is one normalised observation.
@@ -71,7 +76,8 @@ func (q *Sequence) Block() []float64 {
 type Set struct {
 	// Dir is the folder, as given to Load ("" for LoadFiles).
 	Dir string
-	// Shape is [n, n] or [n, n, n], the common shape of every frame.
+	// Shape is [n, n] or [n, n, n], the common shape of every frame, or
+	// [N] for histograms on a graph (Options.Length).
 	Shape []int
 	// Sequences are ordered by the value of their ID.
 	Sequences []Sequence
@@ -86,13 +92,14 @@ type Set struct {
 	Colour string
 }
 
-// Dim returns the grid dimension d, 2 or 3.
+// Dim returns the grid dimension d, 2 or 3 (1 for histograms on a graph).
 func (s *Set) Dim() int { return len(s.Shape) }
 
-// Side returns the grid side n.
+// Side returns the grid side n (the number of vertices on a graph).
 func (s *Set) Side() int { return s.Shape[0] }
 
-// N returns the number of vertices n^d, the length of every frame.
+// N returns the number of vertices (n^d on a grid), the length of every
+// frame.
 func (s *Set) N() int {
 	n := 1
 	for _, d := range s.Shape {
@@ -138,6 +145,9 @@ func Load(dir string, opt *Options) (*Set, error) {
 	} else {
 		if paths, err = glob(dir, DefaultPattern); err != nil {
 			return nil, err
+		}
+		if len(paths) == 0 && opt.Length > 0 {
+			return nil, fmt.Errorf("frames: folder %s has no %s files", dir, DefaultPattern)
 		}
 		if len(paths) == 0 {
 			for _, p := range imagePatterns {
@@ -207,7 +217,7 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	var shapePath string
 	index := map[string]int{}
 	for i, path := range paths {
-		a, colour, err := readFrame(path)
+		a, colour, err := readFrame(path, opt.Length)
 		if err != nil {
 			return nil, err
 		}
@@ -309,18 +319,22 @@ func equalInts(a, b []int) bool {
 // size is checked from the file's header, before the data are read,
 // against limits.MaxVertices and the memory budget (package limits).
 func ReadFrame(path string) (*npyfile.Array, error) {
-	a, _, err := readFrame(path)
+	a, _, err := readFrame(path, 0)
 	return a, err
 }
 
 // readFrame is ReadFrame that also reports whether the file is a colour
-// image (see Set.Colour).
-func readFrame(path string) (*npyfile.Array, bool, error) {
+// image (see Set.Colour); length > 0 asks for a 1-D histogram of that many
+// values instead (Options.Length).
+func readFrame(path string, length int) (*npyfile.Array, bool, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".npy":
-		a, err := readNpy(path)
+		a, err := readNpy(path, length)
 		return a, false, err
 	case ".png", ".jpg", ".jpeg":
+		if length > 0 {
+			return nil, false, fmt.Errorf("frames: %s: an image cannot be a histogram on a graph; want a 1-D .npy array of %d values", path, length)
+		}
 		return readImage(path)
 	default:
 		return nil, false, fmt.Errorf("frames: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
@@ -328,15 +342,15 @@ func readFrame(path string) (*npyfile.Array, bool, error) {
 }
 
 // readNpy reads a .npy frame after checking the shape of its header.
-func readNpy(path string) (*npyfile.Array, error) {
-	if err := checkNpyHeader(path); err != nil {
+func readNpy(path string, length int) (*npyfile.Array, error) {
+	if err := checkNpyHeader(path, length); err != nil {
 		return nil, err
 	}
 	a, err := npyfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("frames: %w", err)
 	}
-	if err := checkShape(path, a.Shape); err != nil {
+	if err := checkShape(path, a.Shape, length); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -346,7 +360,7 @@ func readNpy(path string) (*npyfile.Array, error) {
 // grid size and the memory of reading it (the float64 data and, for a
 // Fortran-order file, its transposed copy). A file whose header cannot be
 // read passes: npyfile.ReadFile then reports the problem.
-func checkNpyHeader(path string) error {
+func checkNpyHeader(path string, length int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -356,8 +370,11 @@ func checkNpyHeader(path string) error {
 	if err != nil {
 		return nil
 	}
-	if err := checkShape(path, h.Shape); err != nil {
+	if err := checkShape(path, h.Shape, length); err != nil {
 		return err
+	}
+	if length > 0 {
+		return nil // the caller checked the graph's size
 	}
 	where := fmt.Sprintf("frames: %s: shape %s", path, npyfile.ShapeString(h.Shape))
 	if err := limits.Vertices(where, len(h.Shape), h.Shape[0]); err != nil {
@@ -369,8 +386,15 @@ func checkNpyHeader(path string) error {
 }
 
 // checkShape checks that a frame is a 2-D square or 3-D cubic array of
-// side at least 2.
-func checkShape(path string, s []int) error {
+// side at least 2, or, when length > 0, a 1-D array of length values.
+func checkShape(path string, s []int, length int) error {
+	if length > 0 {
+		if len(s) != 1 || s[0] != length {
+			return fmt.Errorf("frames: %s: shape %s; a histogram on this graph is a 1-D array of shape (%d,), one value per vertex",
+				path, npyfile.ShapeString(s), length)
+		}
+		return nil
+	}
 	switch {
 	case len(s) != 2 && len(s) != 3:
 		return fmt.Errorf("frames: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",
