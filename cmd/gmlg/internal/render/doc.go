@@ -1,6 +1,6 @@
 // Package render draws the pictures gmlg writes next to its numbers: heat
-// maps of metrics with a colour bar, strips of frames (observations against
-// reconstructions) and loss curves.
+// maps of metrics with a colour bar, the edge weights of a graph, strips of
+// frames (observations against reconstructions) and loss curves.
 //
 // Every function returns an *image.RGBA and is deterministic: the same input
 // gives the same pixels. [SavePNG] writes a picture atomically.
@@ -28,6 +28,12 @@
 //	panels, err := render.MetricPanels(metric, 2, 50)
 //	img, err := render.HeatMaps(panels, &render.HeatMapOptions{Title: "iteration 20"})
 //	err = render.SavePNG("run/a-metric-0020.png", img)
+//
+// # Graphs
+//
+// [EdgeMap] draws the edge weights of a general graph on its vertices'
+// coordinates: each edge a line coloured by its weight, heavier edges on
+// top, with a colour scale underneath.
 //
 // # Strips
 //
