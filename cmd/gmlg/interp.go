@@ -39,7 +39,7 @@ var interpOutputs = []string{"interp-*.npy", "interp.png", "params.json"}
 func init() {
 	register(&command{
 		name:    "interp",
-		summary: "interpolate between two histograms with a learned metric, a uniform one, or linearly",
+		summary: "interpolate between two histograms with a learned metric, a uniform one, or linearly (on a graph: DIR is its folder)",
 		usage:   "[options] SOURCE TARGET | [options] DIR",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			p := interpParams{Frames: 10, Model: defaultModel()}
@@ -50,7 +50,7 @@ func init() {
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, Sinkhorn iterations and metric kind unless given here")
-			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (overrides the run's metric.npy)")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights when DIR is a graph folder (overrides the run's metric.npy)")
 			fs.StringVar(&p.Model.Metric, "metric", p.Model.Metric, "parameterisation of --metric-file: vertex or edge")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
@@ -146,13 +146,15 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		return err
 	}
 	var src, dst []float64
-	var shape []int
+	var sp space
 	switch len(args) {
 	case 1:
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 			return usagef("one file given (%s): interp needs SOURCE and TARGET files, or a folder DIR", args[0])
 		}
-		set, err := frames.Load(args[0], &frames.Options{Pattern: pattern, Floor: p.Floor, MinFrames: 2})
+		var set *frames.Set
+		var err error
+		sp, set, err = loadSpace(args[0], &frames.Options{Pattern: pattern, Floor: p.Floor, MinFrames: 2})
 		if err != nil {
 			return err
 		}
@@ -160,11 +162,11 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			return usagef("--sequence %d out of range: %s holds %d sequence(s)", seq, args[0], len(set.Sequences))
 		}
 		fr := set.Sequences[seq].Frames
-		src, dst, shape = fr[0].Data, fr[len(fr)-1].Data, set.Shape
+		src, dst = fr[0].Data, fr[len(fr)-1].Data
 		p.Source, p.Target = fr[0].Path, fr[len(fr)-1].Path
 	case 2:
 		var err error
-		var shape2 []int
+		var shape, shape2 []int
 		if src, shape, err = readHistogram(args[0], p.Floor); err != nil {
 			return err
 		}
@@ -174,20 +176,19 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		if npyfile.ShapeString(shape) != npyfile.ShapeString(shape2) {
 			return fmt.Errorf("%s has shape %s but %s has shape %s", args[0], npyfile.ShapeString(shape), args[1], npyfile.ShapeString(shape2))
 		}
+		if sp.graph, err = kernel.Cube(len(shape), shape[0]); err != nil {
+			return err
+		}
 		p.Source, p.Target = args[0], args[1]
 	case 0:
 		return usagef("missing the histograms: give SOURCE TARGET files or a folder DIR")
 	default:
 		return usagef("expected SOURCE TARGET or DIR, got %d arguments", len(args))
 	}
-	d, n := len(shape), shape[0]
-	if err := checkInterpMemory(p, d, n); err != nil {
+	if err := checkInterpMemory(p, sp); err != nil {
 		return err
 	}
-	g, err := kernel.Cube(d, n)
-	if err != nil {
-		return err
-	}
+	g := sp.graph
 	var recs [][]float64
 	if p.Method == "linear" {
 		for _, t := range ot.Linspace(p.Frames) {
@@ -198,23 +199,24 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			recs = append(recs, f)
 		}
 	} else {
-		if err := checkHeatT("--t", p.Model.T, p.Model.Steps, d, n); err != nil {
+		if err := sp.checkHeatT("--t", p.Model.T, p.Model.Steps); err != nil {
 			return err
 		}
-		kind := p.Model.metricKind()
+		kind := sp.metricKind(p.Model.metricKind())
 		var theta []float64
+		var err error
 		source := "the uniform metric"
 		if p.Method == "metric" {
-			if theta, err = readMetric(p.MetricFile, g, kind); err != nil {
+			if theta, err = sp.readMetric(p.MetricFile, kind); err != nil {
 				return err
 			}
-			if err := checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps, d, n); err != nil {
+			if err := sp.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 				return err
 			}
 			source = "metric " + p.MetricFile
 		} else {
-			kind = learn.VertexMetric
-			theta = make([]float64, d*g.N())
+			kind = learn.EdgeMetric
+			theta = make([]float64, g.NumEdges())
 			for i := range theta {
 				theta[i] = 1
 			}
@@ -254,7 +256,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	defer od.Close()
 	for j, f := range recs {
-		a := &npyfile.Array{Shape: shape, Data: f}
+		a := &npyfile.Array{Shape: sp.histShape(), Data: f}
 		if err := npyfile.WriteFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a, nil); err != nil {
 			return err
 		}
@@ -267,6 +269,11 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if p.Method == "metric" {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
+	if sp.isGraph() { // histograms on a graph have no picture
+		fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s\n", len(recs), p.Method, out)
+		return nil
+	}
+	d, n := sp.gridSize()
 	if err := drawStrip(filepath.Join(out, "interp.png"), []stripPart{{"interpolated", [][][]float64{recs}}}, d, n, title); err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
 func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	m.kernelFlags(fs)
 	fs.StringVar(&m.Loss, "loss", m.Loss, "data term: l2 (N·Σ(p−q)²), l1 (Σ|p−q|) or kl (KL(reconstruction‖observation))")
-	fs.StringVar(&m.Metric, "metric", m.Metric, "metric parameterisation: vertex (per-vertex axis weights, the reference's) or edge (one weight per edge)")
+	fs.StringVar(&m.Metric, "metric", m.Metric, "metric parameterisation: vertex (per-vertex axis weights, the reference's) or edge (one weight per edge); graph data (a folder with edges.npy) always learn one weight per edge")
 	fs.Float64Var(&m.LambdaC, "lambda-c", m.LambdaC, "weight λ_c of the closeness regulariser Σ(w−1)²/N_metric, ≥ 0")
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
@@ -188,32 +188,38 @@ func (m *modelParams) metricKind() learn.MetricKind {
 	return k
 }
 
-// dataset is a loaded folder of frames and its grid.
+// dataset is a loaded folder of frames and the grid or graph they live on.
 type dataset struct {
-	set   *frames.Set
-	graph *kernel.Graph
-	seqs  []learn.Sequence
+	set *frames.Set
+	space
+	seqs []learn.Sequence
 }
 
-// loadData reads the frames of dir (see package frames) and builds the grid.
+// loadData reads the frames of dir (see package frames) and builds their
+// grid, or the graph of a graph folder (see space).
 func loadData(dir, pattern string, floor float64) (*dataset, error) {
-	set, err := frames.Load(dir, &frames.Options{Pattern: pattern, Floor: floor})
+	sp, set, err := loadSpace(dir, &frames.Options{Pattern: pattern, Floor: floor})
 	if err != nil {
 		return nil, err
 	}
-	g, err := kernel.Cube(set.Dim(), set.Side())
-	if err != nil {
-		return nil, err
-	}
-	ds := &dataset{set: set, graph: g}
-	for _, q := range set.Sequences {
-		var s learn.Sequence
-		for _, f := range q.Frames {
-			s.Frames = append(s.Frames, f.Data)
-		}
-		ds.seqs = append(ds.seqs, s)
+	ds := &dataset{set: set, space: sp}
+	for _, s := range seqFrames(set) {
+		ds.seqs = append(ds.seqs, learn.Sequence{Frames: s})
 	}
 	return ds, nil
+}
+
+// seqFrames returns the frames of set, sequence by sequence.
+func seqFrames(set *frames.Set) [][][]float64 {
+	var out [][][]float64
+	for _, q := range set.Sequences {
+		var s [][]float64
+		for _, f := range q.Frames {
+			s = append(s, f.Data)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // warnColour prints, for frames that are colour images, the one-line
@@ -244,12 +250,14 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint,
-// after checking that its estimated memory fits the budget.
+// after checking that its estimated memory fits the budget. On a graph it
+// sets m.Metric to edge (see space.metricKind).
 func newObjective(ds *dataset, m *modelParams) (objective, error) {
+	m.Metric = ds.metricKind(m.metricKind()).String()
 	if err := checkObjectiveMemory(ds, m); err != nil {
 		return nil, err
 	}
-	if err := checkHeatT("--t", m.T, m.Steps, ds.set.Dim(), ds.set.Side()); err != nil {
+	if err := ds.checkHeatT("--t", m.T, m.Steps); err != nil {
 		return nil, err
 	}
 	var obj objective
