@@ -188,7 +188,6 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := checkInterpMemory(p, sp); err != nil {
 		return err
 	}
-	g := sp.graph
 	var recs [][]float64
 	if p.Method == "linear" {
 		for _, t := range ot.Linspace(p.Frames) {
@@ -199,53 +198,10 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			recs = append(recs, f)
 		}
 	} else {
-		if err := sp.checkHeatT("--t", p.Model.T, p.Model.Steps); err != nil {
-			return err
-		}
-		kind := sp.metricKind(p.Model.metricKind())
-		var theta []float64
 		var err error
-		source := "the uniform metric"
-		if p.Method == "metric" {
-			if theta, err = sp.readMetric(p.MetricFile, kind); err != nil {
-				return err
-			}
-			if err := sp.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
-				return err
-			}
-			source = "metric " + p.MetricFile
-		} else {
-			kind = learn.EdgeMetric
-			theta = make([]float64, g.NumEdges())
-			for i := range theta {
-				theta[i] = 1
-			}
-		}
-		var m kernel.Metric = kernel.VertexMetric{G: g}
-		if kind == learn.EdgeMetric {
-			m = kernel.EdgeMetric{G: g}
-		}
-		opt := p.Model.heatOptions()
-		h, err := kernel.NewHeat(g, &opt)
-		if err != nil {
+		if recs, err = heatInterp(p, sp, src, dst); err != nil {
 			return err
 		}
-		defer h.Close()
-		w := make([]float64, g.NumEdges())
-		m.Weights(w, theta)
-		if err := h.SetWeights(w); err != nil {
-			return notPosDefHint(err, source, "--t, --steps")
-		}
-		ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
-			&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
-		if err != nil {
-			return err
-		}
-		all, err := ip.Forward()
-		if err != nil {
-			return evalHint(err)
-		}
-		recs = all[0]
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -279,6 +235,59 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s; picture %s\n", len(recs), p.Method, out, filepath.Join(out, "interp.png"))
 	return nil
+}
+
+// heatInterp interpolates src and dst on sp with Sinkhorn barycenters
+// under the heat kernel of p's metric (--method metric) or of unit weights.
+func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, error) {
+	if err := sp.checkHeatT("--t", p.Model.T, p.Model.Steps); err != nil {
+		return nil, err
+	}
+	kind := sp.metricKind(p.Model.metricKind())
+	g := sp.graph
+	var theta []float64
+	var err error
+	source := "the uniform metric"
+	if p.Method == "metric" {
+		if theta, err = sp.readMetric(p.MetricFile, kind); err != nil {
+			return nil, err
+		}
+		if err := sp.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+			return nil, err
+		}
+		source = "metric " + p.MetricFile
+	} else {
+		kind = learn.EdgeMetric
+		theta = make([]float64, g.NumEdges())
+		for i := range theta {
+			theta[i] = 1
+		}
+	}
+	var m kernel.Metric = kernel.VertexMetric{G: g}
+	if kind == learn.EdgeMetric {
+		m = kernel.EdgeMetric{G: g}
+	}
+	opt := p.Model.heatOptions()
+	h, err := kernel.NewHeat(g, &opt)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	w := make([]float64, g.NumEdges())
+	m.Weights(w, theta)
+	if err := h.SetWeights(w); err != nil {
+		return nil, notPosDefHint(err, source, "--t, --steps")
+	}
+	ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
+		&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	all, err := ip.Forward()
+	if err != nil {
+		return nil, evalHint(err)
+	}
+	return all[0], nil
 }
 
 // readHistogram reads one histogram file (as a frame: .npy, PNG or JPEG),
