@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
-	"github.com/gmlg/gmlg/kernel"
-	"github.com/gmlg/gmlg/learn/dataset"
 )
 
 // evalParams are recorded in eval.json with the results.
@@ -45,7 +43,7 @@ var evalOutputs = []string{"eval.json", "grad.npy", "recs.png"}
 func init() {
 	register(&command{
 		name:    "eval",
-		summary: "evaluate the objective and its gradient at a metric on a dataset (F in eval.json, ∇ in grad.npy)",
+		summary: "evaluate the objective and its gradient at a metric on a dataset, grid or graph (F in eval.json, ∇ in grad.npy)",
 		usage:   "[options] DIR | --run RUN_DIR [DIR]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			p := evalParams{Model: defaultModel()}
@@ -53,7 +51,7 @@ func init() {
 			var force bool
 			outFlag(fs, &out, "eval", "output `folder` for eval.json, grad.npy and recs.png")
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
-			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights for graph data (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings (and data folder, when DIR is not given) are used unless given here")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every frame before normalising, ≥ 0")
@@ -112,28 +110,22 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	_, stderr := outputs(ctx)
 	warnColour(stderr, "eval", ds.set)
 	warnGaps(stderr, "eval", ds.set)
-	sum, files, err := runinfo.Checksum(ds.set.Files())
-	if err != nil {
+	if err := p.Data.describe(ds); err != nil {
 		return err
 	}
-	p.Data.Checksum, p.Data.Files = sum, files
-	p.Data.Dim, p.Data.Side, p.Data.Vertices = ds.set.Dim(), ds.set.Side(), ds.set.N()
-	for _, s := range ds.seqs {
-		p.Data.Sequences = append(p.Data.Sequences, len(s.Frames))
-	}
-	g, kind := ds.graph, p.Model.metricKind()
 	obj, err := newObjective(ds, &p.Model)
 	if err != nil {
 		return err
 	}
 	defer obj.Close()
+	kind := p.Model.metricKind()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {
-		theta, err := dataset.ReadMetric(p.MetricFile, g, kind)
+		theta, err := ds.readMetric(p.MetricFile, kind)
 		if err != nil {
 			return err
 		}
-		if err := checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps, len(g.Dims()), g.Dims()[0]); err != nil {
+		if err := ds.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return err
 		}
 		x = logOf(theta)
@@ -141,7 +133,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		p.MetricFile = "ones"
 	}
 	info := obj.Heat().Info()
-	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: kernel.GridAlpha(g.Dims()[0]), Params: obj.Dim()}
+	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: ds.alpha(), Params: obj.Dim()}
 	grad := make([]float64, obj.Dim())
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)
@@ -164,8 +156,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		return err
 	}
 	defer od.Close()
-	d := len(g.Dims())
-	if err := dataset.WriteNpyFile(filepath.Join(out, "grad.npy"), &dataset.Array{Shape: []int{d, g.N()}, Data: dataset.PadMetric(g, kind, grad)}); err != nil {
+	if err := ds.writeMetric(filepath.Join(out, "grad.npy"), kind, grad); err != nil {
 		return err
 	}
 	p.Command, p.Version = "eval", runinfo.Version()
@@ -176,7 +167,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	for _, s := range ds.seqs {
 		obs = append(obs, s.Frames)
 	}
-	if err := recStrip(filepath.Join(out, "recs.png"), obs, obj.Reconstructions(), d, g.Dims()[0], "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
+	if _, err := ds.recStrip(filepath.Join(out, "recs.png"), obs, obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "F = %.17g\n  data term %.17g, regularizer %.17g (f_c %.6g, f_s %.6g)\n  ‖∇_x F‖ = %.6g, max |∂F/∂x| = %.6g\n  wrote %s and %s\n",

@@ -38,7 +38,7 @@ var interpOutputs = []string{"interp-*.npy", "interp.png", "params.json"}
 func init() {
 	register(&command{
 		name:    "interp",
-		summary: "interpolate between two histograms with a learned metric, a uniform one, or linearly",
+		summary: "interpolate between two histograms with a learned metric, a uniform one, or linearly (on a graph: DIR is its folder)",
 		usage:   "[options] SOURCE TARGET | [options] DIR",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			p := interpParams{Frames: 10, Model: defaultModel()}
@@ -49,7 +49,7 @@ func init() {
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, Sinkhorn iterations and metric kind unless given here")
-			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout (overrides the run's metric.npy)")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights when DIR is a graph folder (overrides the run's metric.npy)")
 			fs.StringVar(&p.Model.Metric, "metric", p.Model.Metric, "parameterisation of --metric-file: vertex or edge")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
@@ -145,13 +145,15 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		return err
 	}
 	var src, dst []float64
-	var shape []int
+	var sp space
 	switch len(args) {
 	case 1:
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 			return usagef("one file given (%s): interp needs SOURCE and TARGET files, or a folder DIR", args[0])
 		}
-		set, err := dataset.Load(args[0], &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: p.Floor, MinFrames: 2})
+		var set *dataset.Set
+		var err error
+		sp, set, err = loadSpace(args[0], &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: p.Floor, MinFrames: 2})
 		if err != nil {
 			return err
 		}
@@ -159,11 +161,11 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			return usagef("--sequence %d out of range: %s holds %d sequence(s)", seq, args[0], len(set.Sequences))
 		}
 		fr := set.Sequences[seq].Frames
-		src, dst, shape = fr[0].Data, fr[len(fr)-1].Data, set.Shape
+		src, dst = fr[0].Data, fr[len(fr)-1].Data
 		p.Source, p.Target = fr[0].Path, fr[len(fr)-1].Path
 	case 2:
 		var err error
-		var shape2 []int
+		var shape, shape2 []int
 		if src, shape, err = readHistogram(args[0], p.Floor); err != nil {
 			return err
 		}
@@ -173,18 +175,16 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		if dataset.ShapeString(shape) != dataset.ShapeString(shape2) {
 			return fmt.Errorf("%s has shape %s but %s has shape %s", args[0], dataset.ShapeString(shape), args[1], dataset.ShapeString(shape2))
 		}
+		if sp.graph, err = kernel.Cube(len(shape), shape[0]); err != nil {
+			return err
+		}
 		p.Source, p.Target = args[0], args[1]
 	case 0:
 		return usagef("missing the histograms: give SOURCE TARGET files or a folder DIR")
 	default:
 		return usagef("expected SOURCE TARGET or DIR, got %d arguments", len(args))
 	}
-	d, n := len(shape), shape[0]
-	if err := checkInterpMemory(p, d, n); err != nil {
-		return err
-	}
-	g, err := kernel.Cube(d, n)
-	if err != nil {
+	if err := checkInterpMemory(p, sp); err != nil {
 		return err
 	}
 	var recs [][]float64
@@ -197,52 +197,10 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			recs = append(recs, f)
 		}
 	} else {
-		if err := checkHeatT("--t", p.Model.T, p.Model.Steps, d, n); err != nil {
+		var err error
+		if recs, err = heatInterp(p, sp, src, dst); err != nil {
 			return err
 		}
-		kind := p.Model.metricKind()
-		var theta []float64
-		source := "the uniform metric"
-		if p.Method == "metric" {
-			if theta, err = dataset.ReadMetric(p.MetricFile, g, kind); err != nil {
-				return err
-			}
-			if err := checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps, d, n); err != nil {
-				return err
-			}
-			source = "metric " + p.MetricFile
-		} else {
-			kind = learn.VertexMetric
-			theta = make([]float64, d*g.N())
-			for i := range theta {
-				theta[i] = 1
-			}
-		}
-		var m kernel.Metric = kernel.VertexMetric{G: g}
-		if kind == learn.EdgeMetric {
-			m = kernel.EdgeMetric{G: g}
-		}
-		opt := p.Model.heatOptions()
-		h, err := kernel.NewHeat(g, &opt)
-		if err != nil {
-			return err
-		}
-		defer h.Close()
-		w := make([]float64, g.NumEdges())
-		m.Weights(w, theta)
-		if err := h.SetWeights(w); err != nil {
-			return notPosDefHint(err, source, "--t, --steps")
-		}
-		ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
-			&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
-		if err != nil {
-			return err
-		}
-		all, err := ip.Forward()
-		if err != nil {
-			return evalHint(err)
-		}
-		recs = all[0]
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -253,7 +211,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	defer od.Close()
 	for j, f := range recs {
-		a := &dataset.Array{Shape: shape, Data: f}
+		a := &dataset.Array{Shape: sp.histShape(), Data: f}
 		if err := dataset.WriteNpyFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a); err != nil {
 			return err
 		}
@@ -266,11 +224,69 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if p.Method == "metric" {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
+	if sp.isGraph() { // histograms on a graph have no picture
+		fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s\n", len(recs), p.Method, out)
+		return nil
+	}
+	d, n := sp.gridSize()
 	if err := drawStrip(filepath.Join(out, "interp.png"), []stripPart{{"interpolated", [][][]float64{recs}}}, d, n, title); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s; picture %s\n", len(recs), p.Method, out, filepath.Join(out, "interp.png"))
 	return nil
+}
+
+// heatInterp interpolates src and dst on sp with Sinkhorn barycenters
+// under the heat kernel of p's metric (--method metric) or of unit weights.
+func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, error) {
+	if err := sp.checkHeatT("--t", p.Model.T, p.Model.Steps); err != nil {
+		return nil, err
+	}
+	kind := sp.metricKind(p.Model.metricKind())
+	g := sp.graph
+	var theta []float64
+	var err error
+	source := "the uniform metric"
+	if p.Method == "metric" {
+		if theta, err = sp.readMetric(p.MetricFile, kind); err != nil {
+			return nil, err
+		}
+		if err := sp.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+			return nil, err
+		}
+		source = "metric " + p.MetricFile
+	} else {
+		kind = learn.EdgeMetric
+		theta = make([]float64, g.NumEdges())
+		for i := range theta {
+			theta[i] = 1
+		}
+	}
+	var m kernel.Metric = kernel.VertexMetric{G: g}
+	if kind == learn.EdgeMetric {
+		m = kernel.EdgeMetric{G: g}
+	}
+	opt := p.Model.heatOptions()
+	h, err := kernel.NewHeat(g, &opt)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	w := make([]float64, g.NumEdges())
+	m.Weights(w, theta)
+	if err := h.SetWeights(w); err != nil {
+		return nil, notPosDefHint(err, source, "--t, --steps")
+	}
+	ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
+		&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	all, err := ip.Forward()
+	if err != nil {
+		return nil, evalHint(err)
+	}
+	return all[0], nil
 }
 
 // readHistogram reads one histogram file (as a frame: .npy, PNG or JPEG),

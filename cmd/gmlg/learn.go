@@ -10,10 +10,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
-	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 )
@@ -37,9 +37,10 @@ type dataParams struct {
 	Floor     float64           `json:"floor"`
 	Checksum  string            `json:"checksum"`
 	Files     []runinfo.FileSum `json:"files"`
-	Dim       int               `json:"dim"`
-	Side      int               `json:"n"`
+	Dim       int               `json:"dim"` // grid dimension; 0 for a graph folder
+	Side      int               `json:"n"`   // grid side; 0 for a graph folder
 	Vertices  int               `json:"N"`
+	Edges     int               `json:"edges,omitempty"` // edges of a graph folder (edges.npy)
 	Sequences []int             `json:"frames_per_sequence"`
 	// Gaps lists the frame numbers missing inside each sequence
 	// ("sequence 00: frames 03, 04 missing"); see dataset.Set.Gaps.
@@ -91,7 +92,7 @@ var learnRetired = []retiredOption{
 func init() {
 	register(&command{
 		name:    "learn",
-		summary: "learn a ground metric from a folder of frames (or continue a run with --resume)",
+		summary: "learn a ground metric from a folder of frames on a grid, or on a graph given by edges.npy (or continue a run with --resume)",
 		usage:   "[options] DIR | --resume RUN_DIR [--max-iter K]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			p := learnParams{Model: defaultModel(), Optimizer: optParams{MaxIter: 500, History: 20, MaxLinesearch: 20, SaveEvery: 1, Init: "ones"}}
@@ -109,7 +110,7 @@ func init() {
 			fs.IntVar(&p.Optimizer.MaxLinesearch, "max-linesearch", p.Optimizer.MaxLinesearch, "maximum objective `evaluations` per line search, ≥ 1")
 			fs.Float64Var(&p.Optimizer.FTol, "ftol", 1e7*2.220446049250313e-16, "stop when the relative decrease of the objective is ≤ ftol (scipy's factr·eps); 0 disables")
 			fs.Float64Var(&p.Optimizer.GTol, "gtol", 1e-5, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
-			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric (not its log)")
+			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log)")
 			fs.IntVar(&p.Optimizer.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
 			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", 10, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultSchedule), ≥ 1")
 			fs.StringVar(&progress, "progress", "auto", "progress display: bar (on a terminal), log (structured lines on stderr), none, or auto (bar on a terminal, log otherwise)")
@@ -214,9 +215,9 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	warnGaps(stderr, "learn", r.ds.set)
 	x0 := make([]float64, r.obj.Dim())
 	if p.Optimizer.Init != "ones" {
-		theta, err := dataset.ReadMetric(p.Optimizer.Init, r.ds.graph, p.Model.metricKind())
+		theta, err := r.ds.readMetric(p.Optimizer.Init, p.Model.metricKind())
 		if err == nil {
-			err = checkMetricScale(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps, r.ds.set.Dim(), r.ds.set.Side())
+			err = r.ds.checkMetricScale(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps)
 		}
 		if err != nil {
 			return fmt.Errorf("--init: %w", err)
@@ -299,7 +300,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 type learnRun struct {
 	p     *learnParams
 	dir   string
-	ds    *gridData
+	ds    *dataFolder
 	obj   objective
 	mode  string
 	log   *slog.Logger
@@ -308,7 +309,8 @@ type learnRun struct {
 	saved int       // last iteration whose metric was saved
 	drawn time.Time // last time loss.png and recs.png were drawn
 
-	truthCorr string // correlation with the true metric, when known
+	truthCorr string   // correlation with the true metric, when known
+	pictures  []string // the final pictures that finish drew
 }
 
 // newRun loads the data and builds the objective (nothing is written yet).
@@ -317,15 +319,11 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, files, err := runinfo.Checksum(ds.set.Files())
-	if err != nil {
-		return nil, err
+	if ds.isGraph() && p.Optimizer.Coarse > 0 {
+		return nil, usagef("--coarse needs grid data; %s is a graph folder (%s)", p.Data.Dir, edgesName)
 	}
-	p.Data.Checksum, p.Data.Files = sum, files
-	p.Data.Dim, p.Data.Side, p.Data.Vertices = ds.set.Dim(), ds.set.Side(), ds.set.N()
-	p.Data.Sequences = p.Data.Sequences[:0]
-	for _, s := range ds.seqs {
-		p.Data.Sequences = append(p.Data.Sequences, len(s.Frames))
+	if err := p.Data.describe(ds); err != nil {
+		return nil, err
 	}
 	p.Data.Gaps = ds.set.Gaps
 	obj, err := newObjective(ds, &p.Model)
@@ -334,7 +332,7 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	}
 	info := obj.Heat().Info()
 	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
-		Alpha: kernel.GridAlpha(ds.set.Side()), Params: obj.Dim()}
+		Alpha: ds.alpha(), Params: obj.Dim()}
 	p.Command, p.Version = "learn", runinfo.Version()
 	r := &learnRun{p: p, dir: dir, ds: ds, obj: obj, mode: progress}
 	for _, s := range ds.seqs {
@@ -468,10 +466,15 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		"elapsed", time.Since(t0).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "gmlg learn: %s after %d iterations (%d evaluations, %.1fs): F = %.6g\n",
 		res.Status, res.State.Iter, res.State.Evals, time.Since(t0).Seconds(), res.F)
-	fmt.Fprintf(stdout, "  metric:   %s\n  pictures: %s, %s, %s\n",
-		filepath.Join(r.dir, "metric.npy"),
-		filepath.Join(r.dir, "metric.png"), filepath.Join(r.dir, "recs.png"), filepath.Join(r.dir, "loss.png"))
-	if r.truthCorr != "" {
+	var pics []string
+	for _, name := range r.pictures {
+		pics = append(pics, filepath.Join(r.dir, name))
+	}
+	fmt.Fprintf(stdout, "  metric:   %s\n  pictures: %s\n", filepath.Join(r.dir, "metric.npy"), strings.Join(pics, ", "))
+	switch {
+	case r.truthCorr != "" && r.ds.isGraph():
+		fmt.Fprintf(stdout, "  truth:    correlation of the edge weights with %s: %s\n", graphTruthName, r.truthCorr)
+	case r.truthCorr != "":
 		fmt.Fprintf(stdout, "  truth:    %s (correlation of the edge weights with %s: %s)\n",
 			filepath.Join(r.dir, "metric-vs-truth.png"), truthName, r.truthCorr)
 	}
@@ -490,14 +493,14 @@ func orDisabled(v float64) float64 {
 // loss and the checkpoint; withRecs also draws the reconstructions when the
 // objective's last evaluation was at the state's point.
 func (r *learnRun) save(st *learn.State, withRecs bool) error {
-	g, kind := r.ds.graph, r.p.Model.metricKind()
+	kind := r.p.Model.metricKind()
 	theta := expOf(st.X)
 	if st.Iter > 0 {
 		base := filepath.Join(r.dir, fmt.Sprintf("metric-%04d", st.Iter))
-		if err := dataset.WriteMetric(base+".npy", g, kind, theta); err != nil {
+		if err := r.ds.writeMetric(base+".npy", kind, theta); err != nil {
 			return err
 		}
-		if err := metricPicture(base+".png", g, kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
+		if _, err := r.ds.metricPicture(base+".png", kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
 			return err
 		}
 		r.saved = st.Iter
@@ -513,7 +516,7 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 		r.drawn = time.Now()
 	}
 	if draw && withRecs && r.obj.LastTerms().F == st.F {
-		if err := recStrip(filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(), r.p.Data.Dim, r.p.Data.Side,
+		if _, err := r.ds.recStrip(filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(),
 			fmt.Sprintf("iteration %d", st.Iter)); err != nil {
 			return err
 		}
@@ -551,6 +554,10 @@ type runResult struct {
 	// TruthCorrelation is the Pearson correlation of the learned edge
 	// weights with those of the true metric, for data made by gmlg synth.
 	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
+	// TruthCorrelationMass is, for graph data made by gmlg synth --graph,
+	// the same correlation over the edges that carry mass in the frames
+	// (see carriesMass): the edges whose weights the data determine.
+	TruthCorrelationMass *float64 `json:"truth_correlation_mass,omitempty"`
 	// Fast holds the Sinkhorn and adjoint iteration totals of a fast-mode
 	// run (--mode fast).
 	Fast *learn.FastTotals `json:"fast,omitempty"`
@@ -559,7 +566,7 @@ type runResult struct {
 // finish writes the final outputs.
 func (r *learnRun) finish(res *learn.Result) error {
 	st := res.State
-	g, kind := r.ds.graph, r.p.Model.metricKind()
+	kind := r.p.Model.metricKind()
 	if r.obj.LastTerms().F != st.F || r.obj.Reconstructions() == nil {
 		if _, err := r.obj.Eval(nil, st.X); err != nil {
 			return evalHint(err)
@@ -571,35 +578,42 @@ func (r *learnRun) finish(res *learn.Result) error {
 		}
 	}
 	theta := expOf(st.X)
-	if err := dataset.WriteMetric(filepath.Join(r.dir, "metric.npy"), g, kind, theta); err != nil {
+	if err := r.ds.writeMetric(filepath.Join(r.dir, "metric.npy"), kind, theta); err != nil {
 		return err
 	}
-	if err := metricPicture(filepath.Join(r.dir, "metric.png"), g, kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F)); err != nil {
+	drew, err := r.ds.metricPicture(filepath.Join(r.dir, "metric.png"), kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F))
+	if err != nil {
 		return err
 	}
-	if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(g, kind, theta),
-		r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
-		return err
+	r.pictures = nil
+	if drew {
+		r.pictures = append(r.pictures, "metric.png")
+	}
+	if !r.ds.isGraph() {
+		if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(r.ds.graph, kind, theta),
+			r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
+			return err
+		}
 	}
 	if err := r.saveLoss(st.Losses, true); err != nil {
 		return err
 	}
 	recs := r.obj.Reconstructions()
-	shape := []int{r.p.Data.Side, r.p.Data.Side}
-	if r.p.Data.Dim == 3 {
-		shape = append(shape, r.p.Data.Side)
-	}
 	for s, seq := range recs {
 		for j, f := range seq {
-			if err := dataset.WriteNpyFile(filepath.Join(r.dir, recName(len(recs), s, j)), &dataset.Array{Shape: shape, Data: f}); err != nil {
+			if err := dataset.WriteNpyFile(filepath.Join(r.dir, recName(len(recs), s, j)), &dataset.Array{Shape: r.ds.histShape(), Data: f}); err != nil {
 				return err
 			}
 		}
 	}
-	if err := recStrip(filepath.Join(r.dir, "recs.png"), r.obs, recs, r.p.Data.Dim, r.p.Data.Side,
-		fmt.Sprintf("iteration %d", st.Iter)); err != nil {
+	drew, err = r.ds.recStrip(filepath.Join(r.dir, "recs.png"), r.obs, recs, fmt.Sprintf("iteration %d", st.Iter))
+	if err != nil {
 		return err
 	}
+	if drew {
+		r.pictures = append(r.pictures, "recs.png")
+	}
+	r.pictures = append(r.pictures, "loss.png")
 	terms := r.obj.LastTerms()
 	gn := 0.0
 	for _, v := range st.G {
@@ -613,7 +627,12 @@ func (r *learnRun) finish(res *learn.Result) error {
 		tot := fo.Totals()
 		rr.Fast = &tot
 	}
-	if c, ok := truthCorrelation(r.p.Data.Dir, g, r.obj.Metric(), theta); ok {
+	if r.ds.isGraph() {
+		if all, mass, ok := graphTruthCorrelation(r.p.Data.Dir, r.ds.graph, theta, r.obs); ok {
+			rr.TruthCorrelation, rr.TruthCorrelationMass = &all, &mass
+			r.truthCorr = fmt.Sprintf("%.3f on all edges, %.3f on the edges that carry mass", all, mass)
+		}
+	} else if c, ok := truthCorrelation(r.p.Data.Dir, r.ds.graph, r.obj.Metric(), theta); ok {
 		rr.TruthCorrelation = &c
 		r.truthCorr = fmt.Sprintf("%.3f", c)
 	}

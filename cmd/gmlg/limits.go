@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
+	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -55,15 +56,16 @@ func factorBytes(d, n int) float64 {
 // objectiveSize is what the memory of an objective (or of a forward
 // interpolation) depends on.
 type objectiveSize struct {
-	d, n      int
-	interior  int  // interior frames over all sequences
-	endpoints int  // endpoint frames (the poles) over all sequences
-	iters     int  // Sinkhorn iterations L
-	steps     int  // heat sub-steps S
-	fast      bool // fast mode: no tape, adjoint and Anderson blocks
-	anderson  int  // fast mode's Anderson depth
-	store     bool // exact mode: every heat sub-step kept for the adjoint
-	forward   bool // interpolation only: no tape, no adjoint
+	d, n      int           // the grid's dimension and side
+	graph     *kernel.Graph // a general graph instead of the grid, or nil
+	interior  int           // interior frames over all sequences
+	endpoints int           // endpoint frames (the poles) over all sequences
+	iters     int           // Sinkhorn iterations L
+	steps     int           // heat sub-steps S
+	fast      bool          // fast mode: no tape, adjoint and Anderson blocks
+	anderson  int           // fast mode's Anderson depth
+	store     bool          // exact mode: every heat sub-step kept for the adjoint
+	forward   bool          // interpolation only: no tape, no adjoint
 }
 
 // bytes estimates the memory of the objective: the Sinkhorn workspace as
@@ -72,7 +74,7 @@ type objectiveSize struct {
 // half-chains, the factor, and the observations with a few metric-sized
 // vectors.
 func (s objectiveSize) bytes() float64 {
-	nv := gridVertices(s.d, s.n)
+	nv, factor, metric := s.space()
 	c, e := float64(2*s.interior), float64(s.endpoints)
 	var cols float64
 	switch {
@@ -88,13 +90,30 @@ func (s objectiveSize) bytes() float64 {
 		}
 	}
 	frames := float64(s.interior + s.endpoints)
-	return 8*nv*(cols+frames+4*float64(s.d)) + factorBytes(s.d, s.n)
+	return 8*nv*(cols+frames) + 8*4*metric + factor
+}
+
+// space returns the vertices, the factor's bytes and the metric's length
+// (parameters) of the grid or graph. On a general graph the factor is
+// taken as a 2-D grid's with as many vertices, plus one entry per edge:
+// right for planar meshes, low for graphs with large separators.
+func (s objectiveSize) space() (vertices, factor, metric float64) {
+	if s.graph != nil {
+		nv, ne := float64(s.graph.N()), float64(s.graph.NumEdges())
+		return nv, 16 * (2*nv*math.Log2(max(nv, 2)) + ne), ne
+	}
+	nv := gridVertices(s.d, s.n)
+	return nv, factorBytes(s.d, s.n), float64(s.d) * nv
 }
 
 // check compares the estimate with the memory budget; what names the
 // computation, hint what to reduce.
 func (s objectiveSize) check(what, hint string) error {
-	what = fmt.Sprintf("%s on the %d-D grid of side %d (%d frames)", what, s.d, s.n, s.interior+s.endpoints)
+	if s.graph != nil {
+		what = fmt.Sprintf("%s on the graph of %d vertices and %d edges (%d frames)", what, s.graph.N(), s.graph.NumEdges(), s.interior+s.endpoints)
+	} else {
+		what = fmt.Sprintf("%s on the %d-D grid of side %d (%d frames)", what, s.d, s.n, s.interior+s.endpoints)
+	}
 	return limits.Memory(what, s.bytes(), hint)
 }
 
@@ -111,13 +130,13 @@ func sequenceSize(counts []int) (interior, endpoints int) {
 // checkObjectiveMemory checks that the objective of ds under m fits the
 // memory budget (a failure, not a usage error: the size comes from the
 // data).
-func checkObjectiveMemory(ds *gridData, m *modelParams) error {
+func checkObjectiveMemory(ds *dataFolder, m *modelParams) error {
 	var counts []int
 	for _, s := range ds.seqs {
 		counts = append(counts, len(s.Frames))
 	}
-	size := objectiveSize{d: ds.set.Dim(), n: ds.set.Side(), iters: m.SinkhornIters, steps: m.Steps,
-		fast: m.Mode == "fast", anderson: m.Anderson}
+	size := ds.size()
+	size.iters, size.steps, size.fast, size.anderson = m.SinkhornIters, m.Steps, m.Mode == "fast", m.Anderson
 	size.interior, size.endpoints = sequenceSize(counts)
 	return size.check("the objective", "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast")
 }
@@ -128,14 +147,21 @@ func checkObjectiveMemory(ds *gridData, m *modelParams) error {
 const stripFrameBytes = 200 * 200 * 4
 
 // checkInterpMemory checks that interp's interpolation of p.Frames frames
-// on the side-n grid in d dimensions, and its picture, fit the budget.
-func checkInterpMemory(p *interpParams, d, n int) error {
-	size := objectiveSize{d: d, n: n, interior: max(p.Frames-2, 0), endpoints: min(p.Frames, 2), forward: true}
+// on sp, and its picture, fit the budget.
+func checkInterpMemory(p *interpParams, sp space) error {
+	size := sp.size()
+	size.interior, size.endpoints, size.forward = max(p.Frames-2, 0), min(p.Frames, 2), true
 	need := size.bytes() + float64(p.Frames)*stripFrameBytes
 	if p.Method == "linear" {
-		need = 8*gridVertices(d, n)*float64(p.Frames+2) + float64(p.Frames)*stripFrameBytes
+		nv, _, _ := size.space()
+		need = 8*nv*float64(p.Frames+2) + float64(p.Frames)*stripFrameBytes
 	}
-	what := fmt.Sprintf("the %s interpolation of %d frames on the %d-D grid of side %d", p.Method, p.Frames, d, n)
+	where := fmt.Sprintf("the graph of %d vertices", sp.graph.N())
+	if !sp.isGraph() {
+		d, n := sp.gridSize()
+		where = fmt.Sprintf("the %d-D grid of side %d", d, n)
+	}
+	what := fmt.Sprintf("the %s interpolation of %d frames on %s", p.Method, p.Frames, where)
 	return limits.Memory(what, need, "pass a smaller --frames")
 }
 

@@ -88,20 +88,26 @@ func truthCorrelation(dataDir string, g *kernel.Graph, m kernel.Metric, theta []
 	kernel.VertexMetric{G: g}.Weights(wt, a.Data)
 	wl := make([]float64, g.NumEdges())
 	m.Weights(wl, theta)
-	var mt, ml float64
-	for e := range wt {
-		mt += wt[e]
-		ml += wl[e]
+	return pearson(wt, wl)
+}
+
+// pearson returns the Pearson correlation of a and b (of equal lengths),
+// and false when it is undefined (fewer than two values, or a constant).
+func pearson(a, b []float64) (float64, bool) {
+	var ma, mb float64
+	for e := range a {
+		ma += a[e]
+		mb += b[e]
 	}
-	mt /= float64(len(wt))
-	ml /= float64(len(wl))
-	var ctl, ctt, cll float64
-	for e := range wt {
-		ctl += (wt[e] - mt) * (wl[e] - ml)
-		ctt += (wt[e] - mt) * (wt[e] - mt)
-		cll += (wl[e] - ml) * (wl[e] - ml)
+	ma /= float64(len(a))
+	mb /= float64(len(b))
+	var cab, caa, cbb float64
+	for e := range a {
+		cab += (a[e] - ma) * (b[e] - mb)
+		caa += (a[e] - ma) * (a[e] - ma)
+		cbb += (b[e] - mb) * (b[e] - mb)
 	}
-	r := ctl / math.Sqrt(ctt*cll)
+	r := cab / math.Sqrt(caa*cbb)
 	if math.IsNaN(r) {
 		return 0, false
 	}

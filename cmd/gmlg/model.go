@@ -68,7 +68,7 @@ func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
 func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	m.kernelFlags(fs)
 	fs.StringVar(&m.Loss, "loss", m.Loss, "data term: l2 (N·Σ(p−q)²), l1 (Σ|p−q|) or kl (KL(reconstruction‖observation))")
-	fs.StringVar(&m.Metric, "metric", m.Metric, "metric parameterisation: vertex (per-vertex axis weights, the reference's) or edge (one weight per edge)")
+	fs.StringVar(&m.Metric, "metric", m.Metric, "metric parameterisation: vertex (per-vertex axis weights, the reference's) or edge (one weight per edge); graph data (a folder with edges.npy) always learn one weight per edge")
 	fs.Float64Var(&m.LambdaC, "lambda-c", m.LambdaC, "weight λ_c of the closeness regulariser Σ(w−1)²/N_metric, ≥ 0")
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
@@ -193,25 +193,36 @@ func (m *modelParams) metricKind() learn.MetricKind {
 	return k
 }
 
-// gridData is a loaded folder of frames and its grid.
-type gridData struct {
-	set   *dataset.Set
-	graph *kernel.Graph
-	seqs  []learn.Sequence
+// dataFolder is a loaded folder of frames and the grid or graph they live
+// on.
+type dataFolder struct {
+	set *dataset.Set
+	space
+	seqs []learn.Sequence
 }
 
-// loadData reads the frames of dir (see package dataset) and builds the grid.
-func loadData(dir, pattern string, floor float64) (*gridData, error) {
-	set, err := dataset.Load(dir, &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: floor})
+// loadData reads the frames of dir (see package dataset) and builds their
+// grid, or the graph of a graph folder (see space).
+func loadData(dir, pattern string, floor float64) (*dataFolder, error) {
+	sp, set, err := loadSpace(dir, &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: floor})
 	if err != nil {
 		return nil, err
 	}
-	g, err := set.Graph()
-	if err != nil {
-		return nil, err
-	}
-	ds := &gridData{set: set, graph: g, seqs: set.LearnSequences()}
+	ds := &dataFolder{set: set, space: sp, seqs: set.LearnSequences()}
 	return ds, nil
+}
+
+// seqFrames returns the frames of set, sequence by sequence.
+func seqFrames(set *dataset.Set) [][][]float64 {
+	var out [][][]float64
+	for _, q := range set.Sequences {
+		var s [][]float64
+		for _, f := range q.Frames {
+			s = append(s, f.Data)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // warnColour prints, for frames that are colour images, the one-line
@@ -242,12 +253,14 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint,
-// after checking that its estimated memory fits the budget.
-func newObjective(ds *gridData, m *modelParams) (objective, error) {
+// after checking that its estimated memory fits the budget. On a graph it
+// sets m.Metric to edge (see space.metricKind).
+func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
+	m.Metric = ds.metricKind(m.metricKind()).String()
 	if err := checkObjectiveMemory(ds, m); err != nil {
 		return nil, err
 	}
-	if err := checkHeatT("--t", m.T, m.Steps, ds.set.Dim(), ds.set.Side()); err != nil {
+	if err := ds.checkHeatT("--t", m.T, m.Steps); err != nil {
 		return nil, err
 	}
 	var obj objective

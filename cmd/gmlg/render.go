@@ -97,20 +97,14 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 		drawn = append(drawn, out)
 	}
 	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
-	if len(recFiles) > 0 {
+	if len(recFiles) > 0 && p.Data.Edges == 0 { // reconstructions on a graph have no picture
 		dataset.Sort(recFiles)
 		rs, err := dataset.LoadFiles(recFiles, &dataset.Options{Memory: limits.Memory, MinFrames: 2})
 		if err != nil {
 			return drawn, err
 		}
-		var recs, obs [][][]float64
-		for _, q := range rs.Sequences {
-			var s [][]float64
-			for _, f := range q.Frames {
-				s = append(s, f.Data)
-			}
-			recs = append(recs, s)
-		}
+		var obs [][][]float64
+		recs := seqFrames(rs)
 		if ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor); err == nil && ds.set.N() == rs.N() {
 			for _, s := range ds.seqs {
 				obs = append(obs, s.Frames)
@@ -132,9 +126,9 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 // with it. Each file must fit the run's grid and hold a positive finite
 // metric: a file that does not is an error naming it, never skipped.
 func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses []float64) ([]string, error) {
-	g, err := kernel.Cube(p.Data.Dim, p.Data.Side)
+	sp, err := runSpace(dir, p)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the run's grid (%d-D, side %d): %w", filepath.Join(dir, "params.json"), p.Data.Dim, p.Data.Side, err)
+		return nil, err
 	}
 	kind, err := learn.ParseMetricKind(p.Model.Metric)
 	if err != nil {
@@ -151,29 +145,52 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 		if err := ctx.Err(); err != nil {
 			return drawn, err
 		}
-		theta, err := dataset.ReadMetric(m, g, kind)
+		theta, err := sp.readMetric(m, kind)
 		if err != nil {
 			return drawn, err
 		}
 		out := strings.TrimSuffix(m, ".npy") + ".png"
-		if err := metricPicture(out, g, kind, theta, metricTitle(filepath.Base(m), losses)); err != nil {
+		ok, err := sp.metricPicture(out, kind, theta, metricTitle(filepath.Base(m), losses))
+		if err != nil {
 			return drawn, err
 		}
-		drawn = append(drawn, out)
+		if ok {
+			drawn = append(drawn, out)
+		}
 		if m == final {
 			last = theta
 		}
 	}
-	if last == nil {
+	if last == nil || sp.isGraph() {
 		return drawn, nil
 	}
 	out := filepath.Join(dir, "metric-vs-truth.png")
-	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(g, kind, last), p.Data.Dim, p.Data.Side,
+	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(sp.graph, kind, last), p.Data.Dim, p.Data.Side,
 		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
 	if ok {
 		drawn = append(drawn, out)
 	}
 	return drawn, err
+}
+
+// runSpace returns the grid of a learn run, or the graph of its data
+// folder when it learned on a graph.
+func runSpace(dir string, p *learnParams) (space, error) {
+	if p.Data.Edges > 0 {
+		sp, err := readGraphSpace(p.Data.Dir)
+		if err == nil && sp.graph.NumEdges() != p.Data.Edges {
+			err = fmt.Errorf("%s has %d edges, the run learned on %d", filepath.Join(p.Data.Dir, edgesName), sp.graph.NumEdges(), p.Data.Edges)
+		}
+		if err != nil {
+			return space{}, fmt.Errorf("the run's graph: %w", err)
+		}
+		return sp, nil
+	}
+	g, err := kernel.Cube(p.Data.Dim, p.Data.Side)
+	if err != nil {
+		return space{}, fmt.Errorf("%s: the run's grid (%d-D, side %d): %w", filepath.Join(dir, "params.json"), p.Data.Dim, p.Data.Side, err)
+	}
+	return space{graph: g}, nil
 }
 
 // metricTitle is the title of the picture of the metric file named base
@@ -198,6 +215,21 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
 	}
+	if p.Graph != "" {
+		sp, err := readGraphSpace(dir)
+		if err != nil {
+			return nil, err
+		}
+		w, err := sp.readMetric(filepath.Join(dir, graphTruthName), learn.EdgeMetric)
+		if err != nil {
+			return nil, err
+		}
+		out := filepath.Join(dir, "metric_true.png")
+		if _, err := sp.metricPicture(out, learn.EdgeMetric, w, graphTruthTitle); err != nil {
+			return nil, err
+		}
+		return []string{out}, nil
+	}
 	g, err := kernel.Cube(2, p.N)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the dataset's grid (side %d): %w", filepath.Join(dir, "params.json"), p.N, err)
@@ -210,15 +242,7 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var seqs [][][]float64
-	for _, q := range set.Sequences {
-		var s [][]float64
-		for _, f := range q.Frames {
-			s = append(s, f.Data)
-		}
-		seqs = append(seqs, s)
-	}
-	if err := drawSynth(dir, p.N, theta, seqs, p.Truth); err != nil {
+	if err := drawSynth(dir, p.N, theta, seqFrames(set), p.Truth); err != nil {
 		return nil, err
 	}
 	return []string{filepath.Join(dir, "a-metric.png"), filepath.Join(dir, "frames.png")}, nil

@@ -38,15 +38,22 @@ type synthParams struct {
 	RawEnds   bool        `json:"raw_endpoints"`
 	Model     modelParams `json:"model"`
 	Backend   string      `json:"backend_used"`
+	// Graph is the kind of graph of --graph ("" for the grid), with its
+	// seed and size.
+	Graph    string `json:"graph,omitempty"`
+	Seed     uint64 `json:"seed,omitempty"`
+	Vertices int    `json:"N,omitempty"`
+	Edges    int    `json:"edges,omitempty"`
 }
 
 // The files synth writes, every one (its folder manifest lists them for --force).
-var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json"}
+var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json",
+	edgesName, coordsName, graphTruthName, "metric_true.png"}
 
 func init() {
 	register(&command{
 		name:    "synth",
-		summary: "make a synthetic dataset (frames + true metric) with gmlg's forward model",
+		summary: "make a synthetic dataset (frames + true metric) with gmlg's forward model, on a grid or (--graph) on a random graph",
 		usage:   "[options]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", RawEnds: true, Model: defaultModel()}
@@ -56,7 +63,9 @@ func init() {
 			var force bool
 			outFlag(fs, &out, "synth", "output `folder`")
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
-			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n), ≥ 4")
+			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n; with --graph, the graph has n² vertices), ≥ 4")
+			fs.StringVar(&p.Graph, "graph", "", "make a graph folder instead of a grid: geometric (n² random points in the unit square joined when closer than 2/n, with a slow region at the centre; writes edges.npy, coords.npy, metric_true.npy); t is then in squared edges (default 0.2)")
+			fs.Uint64Var(&p.Seed, "seed", 1, "with --graph: `seed` of the random points")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "`frames` per sequence (t = 0 … 1), ≥ 3")
 			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synthPoles)))
 			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians) or uniform")
@@ -67,6 +76,20 @@ func init() {
 					return usagef("unexpected argument %q (synth takes options only)", args[0])
 				}
 				stdout, _ := outputs(ctx)
+				if p.Graph != "" {
+					set := flagsGiven(fs)
+					if !set["t"] {
+						p.Model.T = synthGraphT
+					}
+					if !set["steps"] {
+						p.Model.Steps = synthGraphSteps
+					}
+					if !set["truth"] {
+						p.Truth = "slow-region"
+					}
+				} else {
+					p.Seed = 0
+				}
 				return runSynth(ctx, &p, out, force, stdout)
 			}
 		},
@@ -85,14 +108,21 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		return usagef("--frames must be at most 100, got %d", p.Frames)
 	case p.Sequences < 1 || p.Sequences > len(synthPoles):
 		return usagef("--sequences must be between 1 and %d, got %d", len(synthPoles), p.Sequences)
-	case p.Truth != "analytic" && p.Truth != "uniform":
+	case p.Graph == "" && p.Truth != "analytic" && p.Truth != "uniform":
 		return usagef("--truth: unknown metric %q (want analytic or uniform)", p.Truth)
+	case p.Graph != "" && p.Graph != "geometric":
+		return usagef("--graph: unknown graph %q (want geometric)", p.Graph)
+	case p.Graph != "" && p.Truth != "slow-region":
+		return usagef("--truth %s: the geometric graph's true metric is its slow region (leave out --truth)", p.Truth)
 	}
 	if err := p.Model.checkKernel(); err != nil {
 		return err
 	}
 	if err := checkSynthMemory(p); err != nil {
 		return err
+	}
+	if p.Graph != "" {
+		return runSynthGraph(ctx, p, out, force, stdout)
 	}
 	if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 2, p.N); err != nil {
 		return err
@@ -129,32 +159,12 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		}
 		poles = append(poles, [2][]float64{a, b})
 	}
-	heat := p.Model.heatOptions()
-	p.Backend = kernel.DefaultBackend().Name()
-	if heat.Backend != nil {
-		p.Backend = heat.Backend.Name()
-	}
-	seqs, err := synth.Generate(&synth.Config{
-		Graph: g, Metric: kernel.VertexMetric{G: g}, Theta: theta, Heat: heat,
-		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles, RawEndpoints: p.RawEnds,
-	})
+	seqs, err := generateSynth(ctx, p, g, kernel.VertexMetric{G: g}, theta, poles)
 	if err != nil {
-		return evalHint(err)
-	}
-	if err := ctx.Err(); err != nil {
 		return err
 	}
-	for s, seq := range seqs {
-		for j, f := range seq {
-			name := fmt.Sprintf("array-%02d.npy", j)
-			if len(seqs) > 1 {
-				name = fmt.Sprintf("array-%02d-%02d.npy", s, j)
-			}
-			a := &dataset.Array{Shape: []int{p.N, p.N}, Data: f}
-			if err := dataset.WriteNpyFile(filepath.Join(out, name), a); err != nil {
-				return err
-			}
-		}
+	if err := writeSynthFrames(out, seqs, []int{p.N, p.N}); err != nil {
+		return err
 	}
 	if err := dataset.WriteMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
 		return err
@@ -171,6 +181,41 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n",
 		filepath.Join(out, "frames.png"), filepath.Join(out, "a-metric.png"))
 	fmt.Fprintf(stdout, "  next: %s\n", learnHint(p, out))
+	return nil
+}
+
+// generateSynth runs the forward model of p on g with metric m at θ
+// between the poles of every sequence, recording the backend in p.
+func generateSynth(ctx context.Context, p *synthParams, g *kernel.Graph, m kernel.Metric, theta []float64, poles [][2][]float64) ([][][]float64, error) {
+	heat := p.Model.heatOptions()
+	p.Backend = kernel.DefaultBackend().Name()
+	if heat.Backend != nil {
+		p.Backend = heat.Backend.Name()
+	}
+	seqs, err := synth.Generate(&synth.Config{
+		Graph: g, Metric: m, Theta: theta, Heat: heat,
+		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles, RawEndpoints: p.RawEnds,
+	})
+	if err != nil {
+		return nil, evalHint(err)
+	}
+	return seqs, ctx.Err()
+}
+
+// writeSynthFrames writes the frames of every sequence, each of the given
+// shape, as array-TT.npy (one sequence) or array-SS-TT.npy.
+func writeSynthFrames(out string, seqs [][][]float64, shape []int) error {
+	for s, seq := range seqs {
+		for j, f := range seq {
+			name := fmt.Sprintf("array-%02d.npy", j)
+			if len(seqs) > 1 {
+				name = fmt.Sprintf("array-%02d-%02d.npy", s, j)
+			}
+			if err := dataset.WriteNpyFile(filepath.Join(out, name), &dataset.Array{Shape: shape, Data: f}); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 // Package dataset reads and writes the files a ground metric is learned
 // from and saved to: folders of frames (Load), metric files (ReadMetric,
-// WriteMetric) and .npy arrays in general (ReadNpyFile, WriteNpyFile).
+// WriteMetric), edge lists of graphs (ReadEdges, WriteEdges) and .npy
+// arrays in general (ReadNpyFile, WriteNpyFile).
 //
 // Load reads the observed snapshots: a folder of 2-D or 3-D histograms,
 // grouped into one or several sequences and normalised to unit mass.
@@ -21,6 +22,12 @@
 // reference sorts lexicographically, which agrees when the numbers are
 // zero-padded to one width). The default pattern is "array-*.npy"; when
 // nothing matches it, the images *.png, *.jpg and *.jpeg are used instead.
+//
+// Histograms on a general graph (Options.Length = N) are 1-D .npy arrays
+// of N values, one per vertex in the graph's vertex order; images are then
+// refused, and the default pattern has no image fallback. The graph itself
+// is an edge list (ReadEdges, WriteEdges): an int64 [E,2] .npy array of
+// 0-based vertex indices.
 //
 // Two files with the same numbers (array-1 and array-01, or array-00-01
 // and array-0-1) are an error naming both. Numbers missing inside a
@@ -62,8 +69,9 @@
 //
 // Bad input gives an error naming the folder or the file: a missing folder,
 // no matching file, an unsupported extension, a corrupt or truncated .npy,
-// PNG or JPEG, an unsupported dtype, 1-D or 4-D arrays, non-square 2-D or
-// non-cubic 3-D frames, shapes that differ between files, negative, NaN or
+// PNG or JPEG, an unsupported dtype, 1-D (without Options.Length) or 4-D
+// arrays, non-square 2-D or non-cubic 3-D frames, shapes that differ
+// between files, negative, NaN or
 // infinite values, an all-zero frame, too few frames in a sequence,
 // inconsistent sequence naming, two files with the same numbers, and sizes
 // beyond the limits. The loader never panics on bad input (it is

@@ -38,6 +38,11 @@ type Options struct {
 	// all the frames together, from the headers, before the data are
 	// read. nil bounds only the grid (MaxVertices) and the image size.
 	Memory MemoryCheck
+	// Length, when positive, reads histograms on the vertices of a graph:
+	// every frame must be a 1-D .npy array of exactly Length values (one
+	// per vertex, in the graph's vertex order), and images are refused.
+	// Zero reads 2-D or 3-D grid frames.
+	Length int
 }
 
 // Frame is one normalised observation.
@@ -74,7 +79,8 @@ func (q *Sequence) Block() []float64 {
 type Set struct {
 	// Dir is the folder, as given to Load ("" for LoadFiles).
 	Dir string
-	// Shape is [n, n] or [n, n, n], the common shape of every frame.
+	// Shape is [n, n] or [n, n, n], the common shape of every frame, or
+	// [N] for histograms on a graph (Options.Length).
 	Shape []int
 	// Sequences are ordered by the value of their ID.
 	Sequences []Sequence
@@ -89,13 +95,14 @@ type Set struct {
 	Colour string
 }
 
-// Dim returns the grid dimension d, 2 or 3.
+// Dim returns the grid dimension d, 2 or 3 (1 for histograms on a graph).
 func (s *Set) Dim() int { return len(s.Shape) }
 
-// Side returns the grid side n.
+// Side returns the grid side n (the number of vertices on a graph).
 func (s *Set) Side() int { return s.Shape[0] }
 
-// N returns the number of vertices n^d, the length of every frame.
+// N returns the number of vertices (n^d on a grid), the length of every
+// frame.
 func (s *Set) N() int {
 	n := 1
 	for _, d := range s.Shape {
@@ -105,9 +112,13 @@ func (s *Set) N() int {
 }
 
 // Graph returns the grid the frames live on: n^d vertices, each joined to
-// its neighbour along every axis. The error is nil for a Set that Load or
-// LoadFiles returned.
+// its neighbour along every axis. The error is nil for a Set of grid frames
+// that Load or LoadFiles returned; histograms on a graph (Options.Length)
+// give an error, since their graph comes from its edge list (ReadEdges).
 func (s *Set) Graph() (*kernel.Graph, error) {
+	if s.Dim() < 2 {
+		return nil, fmt.Errorf("dataset: frames of shape %s lie on a graph, not a grid; build it from its edge list", ShapeString(s.Shape))
+	}
 	return kernel.Cube(s.Dim(), s.Side())
 }
 
@@ -160,6 +171,9 @@ func Load(dir string, opt *Options) (*Set, error) {
 	} else {
 		if paths, err = glob(dir, DefaultPattern); err != nil {
 			return nil, err
+		}
+		if len(paths) == 0 && opt.Length > 0 {
+			return nil, fmt.Errorf("dataset: folder %s has no %s files", dir, DefaultPattern)
 		}
 		if len(paths) == 0 {
 			for _, p := range imagePatterns {
@@ -229,7 +243,7 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	var shapePath string
 	index := map[string]int{}
 	for i, path := range paths {
-		a, colour, err := readFrame(path, opt.Memory)
+		a, colour, err := readFrame(path, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -329,27 +343,32 @@ func equalInts(a, b []int) bool {
 // shape: a 2-D [n,n] or 3-D [n,n,n] .npy array, or a square PNG or JPEG
 // image converted to grey levels in [0,1]. Values are not checked. The
 // size is checked from the file's header, before the data are read,
-// against MaxVertices and opt.Memory (nil opt: no memory check).
+// against MaxVertices and opt.Memory (nil opt: no memory check). With
+// opt.Length > 0 the frame must instead be a 1-D .npy array of that many
+// values.
 func ReadFrame(path string, opt *Options) (*Array, error) {
 	if opt == nil {
 		opt = &Options{}
 	}
-	a, _, err := readFrame(path, opt.Memory)
+	a, _, err := readFrame(path, opt)
 	return a, err
 }
 
 // readFrame is ReadFrame that also reports whether the file is a colour
 // image (see Set.Colour).
-func readFrame(path string, memory MemoryCheck) (*Array, bool, error) {
+func readFrame(path string, opt *Options) (*Array, bool, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".npy":
-		a, err := readNpyFile(path, func(shape []int) error { return checkFrameHeader(path, shape, memory) })
+		a, err := readNpyFile(path, func(shape []int) error { return checkFrameHeader(path, shape, opt) })
 		if err != nil {
 			return nil, false, err
 		}
 		return a, false, nil
 	case ".png", ".jpg", ".jpeg":
-		return readImage(path, memory)
+		if opt.Length > 0 {
+			return nil, false, fmt.Errorf("dataset: %s: an image cannot be a histogram on a graph; want a 1-D .npy array of %d values", path, opt.Length)
+		}
+		return readImage(path, opt.Memory)
 	default:
 		return nil, false, fmt.Errorf("dataset: %s: unsupported file type %q; want .npy, .png, .jpg or .jpeg", path, ext)
 	}
@@ -357,25 +376,36 @@ func readFrame(path string, memory MemoryCheck) (*Array, bool, error) {
 
 // checkFrameHeader checks the shape in the header of a .npy frame, the
 // grid size and the memory of reading it: the decoded values, npyio's
-// copy of them and, for a Fortran-order file, the transposed copy.
-func checkFrameHeader(path string, shape []int, memory MemoryCheck) error {
-	if err := checkShape(path, shape); err != nil {
+// copy of them and, for a Fortran-order file, the transposed copy. The
+// size of a histogram on a graph (opt.Length) is the graph's, which the
+// caller bounds.
+func checkFrameHeader(path string, shape []int, opt *Options) error {
+	if err := checkShape(path, shape, opt.Length); err != nil {
 		return err
 	}
-	where := fmt.Sprintf("dataset: %s: shape %s", path, ShapeString(shape))
-	if err := CheckVertices(where, len(shape), shape[0]); err != nil {
-		return err
+	if opt.Length == 0 {
+		where := fmt.Sprintf("dataset: %s: shape %s", path, ShapeString(shape))
+		if err := CheckVertices(where, len(shape), shape[0]); err != nil {
+			return err
+		}
 	}
-	n := math.Pow(float64(shape[0]), float64(len(shape)))
-	if memory == nil {
+	if opt.Memory == nil {
 		return nil
 	}
-	return memory(fmt.Sprintf("dataset: reading %s (shape %s)", path, ShapeString(shape)), 24*n, "use smaller frames")
+	n := float64(numElems(shape))
+	return opt.Memory(fmt.Sprintf("dataset: reading %s (shape %s)", path, ShapeString(shape)), 24*n, "use smaller frames")
 }
 
 // checkShape checks that a frame is a 2-D square or 3-D cubic array of
-// side at least 2.
-func checkShape(path string, s []int) error {
+// side at least 2, or, when length > 0, a 1-D array of length values.
+func checkShape(path string, s []int, length int) error {
+	if length > 0 {
+		if len(s) != 1 || s[0] != length {
+			return fmt.Errorf("dataset: %s: shape %s; a histogram on this graph is a 1-D array of shape (%d,), one value per vertex",
+				path, ShapeString(s), length)
+		}
+		return nil
+	}
 	switch {
 	case len(s) != 2 && len(s) != 3:
 		return fmt.Errorf("dataset: %s: shape %s is %d-D; want a 2-D [n,n] or 3-D [n,n,n] array",

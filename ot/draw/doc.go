@@ -1,7 +1,7 @@
 // Package draw makes the pictures that go with gmlg's numbers: heat maps of
-// metrics with colour bars, strips of frames (observations against
-// reconstructions), loss curves, and colour histograms seen as discs in the
-// RGB cube.
+// metrics with colour bars, the edge weights of a graph, strips of frames
+// (observations against reconstructions), loss curves, and colour
+// histograms seen as discs in the RGB cube.
 //
 // Every function returns an opaque *image.RGBA and is deterministic: the
 // same input gives the same pixels. [EncodePNG] writes a picture as PNG;
@@ -33,6 +33,12 @@
 //	panels, err := draw.MetricPanels(metric, 2, 50)
 //	img, err := draw.HeatMaps(panels, &draw.HeatMapOptions{Title: "iteration 20"})
 //	err = draw.EncodePNG(w, img)
+//
+// # Graphs
+//
+// [EdgeMap] draws the edge weights of a general graph on its vertices'
+// coordinates: each edge a line coloured by its weight, heavier edges on
+// top, with a colour bar like a heat map's.
 //
 // # Strips of frames
 //

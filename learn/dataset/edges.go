@@ -1,0 +1,68 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+
+	"codeberg.org/sbinet/npyio/npy"
+)
+
+// An edge list describes a general graph: an integer [E,2] .npy array whose
+// row e joins the vertices edges[e,0] and edges[e,1], 0-based. Histograms on
+// such a graph are 1-D frames of one value per vertex (Options.Length).
+
+// ReadEdges reads the edge list at path: an [E,2] array, E ≥ 1, of whole
+// numbers in [0, MaxVertices). Any numeric dtype is accepted as long as
+// every value is such a number; integer dtypes are read exactly, since every
+// accepted index is far below 2^53. memory, when not nil, vets the memory of
+// reading the file from its header, before the data are read.
+func ReadEdges(path string, memory MemoryCheck) ([][2]int, error) {
+	check := func(shape []int) error {
+		if len(shape) != 2 || shape[1] != 2 || shape[0] < 1 {
+			return fmt.Errorf("dataset: %s: shape %s; want [E,2] integer vertex indices", path, ShapeString(shape))
+		}
+		if memory == nil {
+			return nil
+		}
+		return memory(fmt.Sprintf("dataset: reading %s (shape %s)", path, ShapeString(shape)),
+			24*2*float64(shape[0]), "use a smaller graph")
+	}
+	a, err := readNpyFile(path, check)
+	if err != nil {
+		return nil, err
+	}
+	edges := make([][2]int, a.Shape[0])
+	for i, v := range a.Data {
+		if !(v >= 0 && v < MaxVertices) || v != math.Trunc(v) {
+			return nil, fmt.Errorf("dataset: %s: value %g at [%d, %d] is not a vertex index (an integer in [0, %d))",
+				path, v, i/2, i%2, MaxVertices)
+		}
+		edges[i/2][i%2] = int(v)
+	}
+	return edges, nil
+}
+
+// WriteEdges writes edges to path as a little-endian int64 [E,2] .npy
+// file, atomically (see WriteNpyFile). There must be at least one edge.
+func WriteEdges(path string, edges [][2]int) error {
+	if len(edges) == 0 {
+		return fmt.Errorf("dataset: %s: cannot write an empty edge list", path)
+	}
+	rows := make([][2]int64, len(edges))
+	for e, ij := range edges {
+		rows[e] = [2]int64{int64(ij[0]), int64(ij[1])}
+	}
+	err := writeFileAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		if err := npy.Write(bw, rows); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return nil
+}
