@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/gmlg/gmlg/bench"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
-	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/ot"
 )
@@ -81,176 +79,282 @@ type colorLevelSummary struct {
 	Exact bool `json:"exact,omitempty"`
 }
 
-// colorLearnFast is colorlearn -mode fast: learn.CoarseToFine over o.coarse
-// halvings of the n³ grid (and with -polish its exact-objective polish),
+// fast is colorlearn -mode fast: learn.CoarseToFine over o.coarse halvings
+// of the n³ grid (and with -polish its exact-objective polish),
 // checkpointing every iteration, then the exact objective of the final
 // metric.
-func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, hists [][]float64, params *colorLearnParams, heat kernel.HeatOptions, ckptPath string, logw io.Writer) error {
-	n := params.Bins
-	var resume *learn.CoarseToFineCheckpoint
-	if o.resume != "" {
-		if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params, logw); err != nil {
-			return err
-		}
-		ck, err := colorLoadAnyCheckpoint(ckptPath)
-		if err != nil {
-			return fmt.Errorf("--resume: %w", err)
-		}
-		if ck == nil {
-			return fmt.Errorf("--resume: no checkpoint %s", ckptPath)
-		}
-		if ck.Level < 0 {
-			return fmt.Errorf("--resume: %s is not a fast-mode checkpoint", ckptPath)
-		}
-		resume = &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State, PolishBest: ck.PolishBest, PolishBestF: ck.PolishBestF}
-		fmt.Fprintf(logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", o.out, ck.Level, ck.State.Iter, ck.State.F)
-	}
-	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), params); err != nil {
+func (r *colorRun) fast(ctx context.Context) error {
+	resume, err := r.fastResume()
+	if err != nil {
 		return err
 	}
+	if err := runinfo.WriteChecked(filepath.Join(r.o.out, colorParamsFile), r.params); err != nil {
+		return err
+	}
+	sched := colorSchedule(r.o)
+	r.logFastPlan(sched)
+	rec, err := r.newFastRecorder(len(sched), resume)
+	if err != nil {
+		return err
+	}
+	defer rec.close()
+	res, err := learn.CoarseToFine(ctx, r.g, []learn.Sequence{{Frames: r.hists}}, r.config(), rec.settings(sched, resume))
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return colorInterrupted(r.o.out, r.ckpt)
+		}
+		return err
+	}
+	return rec.finish(res)
+}
+
+// fastResume returns the checkpoint that --resume continues a fast-mode
+// run from (nil without --resume), after checking that the run's images
+// and settings are those of its params.json.
+func (r *colorRun) fastResume() (*learn.CoarseToFineCheckpoint, error) {
+	if r.o.resume == "" {
+		return nil, nil
+	}
+	if err := colorCheckResume(filepath.Join(r.o.out, colorParamsFile), r.params, r.logw); err != nil {
+		return nil, err
+	}
+	ck, err := colorLoadAnyCheckpoint(r.ckpt)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	if ck == nil {
+		return nil, fmt.Errorf("--resume: no checkpoint %s", r.ckpt)
+	}
+	if ck.Level < 0 {
+		return nil, fmt.Errorf("--resume: %s is not a fast-mode checkpoint", r.ckpt)
+	}
+	fmt.Fprintf(r.logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", r.o.out, ck.Level, ck.State.Iter, ck.State.F)
+	return &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State, PolishBest: ck.PolishBest, PolishBestF: ck.PolishBestF}, nil
+}
+
+// colorSchedule is fast mode's coarse-to-fine schedule: o.coarse coarse
+// levels of o.coarseIters iterations, coarsest first, then the n³ grid
+// with o.iters.
+func colorSchedule(o *colorLearnOptions) []learn.Level {
 	sched := make([]learn.Level, 0, o.coarse+1)
 	for k := o.coarse; k >= 1; k-- {
 		sched = append(sched, learn.Level{Coarsen: k, MaxIter: o.coarseIters})
 	}
-	sched = append(sched, learn.Level{Coarsen: 0, MaxIter: o.iters})
-	cfg := learn.Config{
-		Heat:       heat,
-		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
-	}
-	fmt.Fprintf(logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, λ_s = %g; levels",
-		len(hists), params.Input, n, o.t, o.steps, params.Tol, params.Adjoint, params.Anderson, o.lambdaS)
+	return append(sched, learn.Level{Coarsen: 0, MaxIter: o.iters})
+}
+
+// logFastPlan writes the line that announces a fast-mode run: its data,
+// solver settings, levels and polish.
+func (r *colorRun) logFastPlan(sched []learn.Level) {
+	p, o := r.params, r.o
+	fmt.Fprintf(r.logw, "colorlearn (fast mode): %d images of %s at %d³ bins, t = %g, %d steps, tol %g, %s adjoint, Anderson depth %d, λ_s = %g; levels",
+		len(r.hists), p.Input, p.Bins, o.t, o.steps, p.Tol, p.Adjoint, p.Anderson, o.lambdaS)
 	for _, l := range sched {
-		m := n
+		m := p.Bins
 		for k := 0; k < l.Coarsen; k++ {
 			m = learn.CoarseSide(m)
 		}
-		fmt.Fprintf(logw, " %d³×%d", m, l.MaxIter)
+		fmt.Fprintf(r.logw, " %d³×%d", m, l.MaxIter)
 	}
-	if params.Polish > 0 {
-		fmt.Fprintf(logw, ", then %d exact-objective iterations from the best %d³ iterate (scored every %d)", params.Polish, n, params.PolishEvery)
+	if p.Polish > 0 {
+		fmt.Fprintf(r.logw, ", then %d exact-objective iterations from the best %d³ iterate (scored every %d)", p.Polish, p.Bins, p.PolishEvery)
 	}
-	fmt.Fprintln(logw)
+	fmt.Fprintln(r.logw)
+}
 
-	tsv, err := colorAppendTSV(filepath.Join(o.out, colorIterationsFile),
+// colorFastRecorder writes a fast-mode run's folder as learn.CoarseToFine
+// reports its progress: the log, iterations.tsv, linesearch.tsv and (with
+// -polish) exact.tsv, the checkpoints, progress files and snapshots.
+type colorFastRecorder struct {
+	*colorRun
+	tsv, lsTSV *os.File
+	exactTSV   *os.File // nil without -polish
+
+	levels    int                  // the schedule's length; the polish reports level = levels
+	cur       *learn.FastObjective // the current fast level's objective
+	curBins   int                  // its bins per channel
+	theta     []float64            // metric.npy's buffer on the current level
+	polishObj *learn.Objective     // the polish's objective, once started
+	best      *learn.State         // with -polish: the best exact-scored finest-level iterate
+	bestF     float64              // and its exact score
+
+	// exact is the exact-mode objective of the final metric. It is built
+	// when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB at 32³)
+	// need not sit beside the fast levels' memory otherwise.
+	exact *learn.Objective
+
+	start time.Time
+	cpu0  time.Duration
+}
+
+// newFastRecorder opens the run's record files for a schedule of levels
+// levels; an interrupted finest level's best polish score carries over
+// from resume.
+func (r *colorRun) newFastRecorder(levels int, resume *learn.CoarseToFineCheckpoint) (*colorFastRecorder, error) {
+	rec := &colorFastRecorder{colorRun: r, levels: levels, start: time.Now(), cpu0: bench.CPUTime()}
+	if resume != nil {
+		rec.best, rec.bestF = resume.PolishBest, resume.PolishBestF
+	}
+	var err error
+	rec.tsv, err = colorAppendTSV(filepath.Join(r.o.out, colorIterationsFile),
 		"level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds")
+	if err == nil {
+		rec.lsTSV, err = colorAppendTSV(filepath.Join(r.o.out, colorLinesearchFile), "n\titer\ttrial\tsteepest\tstep\tf0\tslope\tf\tderiv")
+	}
+	if err == nil && r.params.Polish > 0 {
+		rec.exactTSV, err = colorAppendTSV(filepath.Join(r.o.out, colorExactFile), "iter\tseconds\tcpu_seconds\tf_fast\tf_exact")
+	}
 	if err != nil {
-		return err
+		rec.close()
+		return nil, err
 	}
-	defer tsv.Close()
-	lsTSV, err := colorAppendTSV(filepath.Join(o.out, colorLinesearchFile), "n\titer\ttrial\tsteepest\tstep\tf0\tslope\tf\tderiv")
-	if err != nil {
-		return err
-	}
-	defer lsTSV.Close()
-	// The exact-mode objective of the final metric. It is built when first
-	// needed: its Sinkhorn tape (2·L·N·C floats, 420 MB at 32³) need not
-	// sit beside the fast levels' memory otherwise.
-	var exact *learn.Objective
-	defer func() {
-		if exact != nil {
-			exact.Close()
+	return rec, nil
+}
+
+// close closes the record files and frees the exact objective.
+func (rec *colorFastRecorder) close() {
+	for _, f := range []*os.File{rec.tsv, rec.lsTSV, rec.exactTSV} {
+		if f != nil {
+			f.Close()
 		}
-	}()
-	exactF := func(x []float64) (float64, error) {
-		if exact == nil {
-			var err error
-			if exact, err = learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &cfg); err != nil {
-				return 0, err
-			}
+	}
+	if rec.exact != nil {
+		rec.exact.Close()
+	}
+}
+
+// elapsed is the wall time since the recorder started.
+func (rec *colorFastRecorder) elapsed() time.Duration { return time.Since(rec.start) }
+
+// cpu is the process's CPU time since the recorder started.
+func (rec *colorFastRecorder) cpu() time.Duration { return bench.CPUTime() - rec.cpu0 }
+
+// finestLevel reports whether level is the schedule's finest fast level.
+func (rec *colorFastRecorder) finestLevel(level int) bool { return level == rec.levels-1 }
+
+// exactF is the exact-mode objective at x.
+func (rec *colorFastRecorder) exactF(x []float64) (float64, error) {
+	if rec.exact == nil {
+		var err error
+		if rec.exact, err = learn.NewObjective(rec.g, []learn.Sequence{{Frames: rec.hists}}, rec.config()); err != nil {
+			return 0, err
 		}
-		return exact.Eval(nil, x)
 	}
-	var exactTSV *os.File
-	if params.Polish > 0 {
-		if exactTSV, err = colorAppendTSV(filepath.Join(o.out, colorExactFile), "iter\tseconds\tcpu_seconds\tf_fast\tf_exact"); err != nil {
-			return err
-		}
-		defer exactTSV.Close()
-	}
-	var (
-		cur       *learn.FastObjective
-		polishObj *learn.Objective
-		best      *learn.State // with -polish: the best exact-scored finest-level iterate
-		bestF     float64
-		curBins   int
-		theta     []float64
-		start     = time.Now()
-		cpu0      = bench.CPUTime()
-		fine      = len(sched) - 1
-	)
-	if resume != nil { // an interrupted finest level's best score carries over
-		best, bestF = resume.PolishBest, resume.PolishBestF
-	}
-	elapsed := func() time.Duration { return time.Since(start) }
-	cpu := func() time.Duration { return bench.CPUTime() - cpu0 }
-	set := &learn.CoarseToFineSettings{
+	return rec.exact.Eval(nil, x)
+}
+
+// settings are learn.CoarseToFine's settings of the run, with the
+// recorder's methods as its reports.
+func (rec *colorFastRecorder) settings(sched []learn.Level, resume *learn.CoarseToFineCheckpoint) *learn.CoarseToFineSettings {
+	p := rec.params
+	return &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: params.Tol, AdjointGMRES: params.Adjoint == "gmres", Anderson: params.Anderson}},
+		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: p.Tol, AdjointGMRES: p.Adjoint == "gmres", Anderson: p.Anderson}},
 		Resume:   resume,
-		Polish: learn.Polish{Iters: params.Polish, Every: params.PolishEvery,
-			Start: func(obj *learn.Objective) { polishObj = obj },
-			Scored: func(sc learn.PolishScore) {
-				if sc.State != nil {
-					best, bestF = sc.State, sc.FExact
-				}
-				fmt.Fprintf(exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, elapsed().Seconds(), cpu().Seconds(), sc.FFast, sc.FExact)
-				fmt.Fprintf(logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
-			}},
+		Polish: learn.Polish{Iters: p.Polish, Every: p.PolishEvery,
+			Start:  func(obj *learn.Objective) { rec.polishObj = obj },
+			Scored: rec.scored},
 		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
-			cur, curBins = obj, dims[0]
-			theta = make([]float64, obj.Dim())
+			rec.cur, rec.curBins = obj, dims[0]
+			rec.theta = make([]float64, obj.Dim())
 		},
-		LevelDone: func(r learn.LevelReport) {
-			if r.Exact {
-				fmt.Fprintf(logw, "polish done: %s after %d iterations from fine iteration %d, %d evaluations, exact-mode F = %.8g, %s\n",
-					r.Status, r.Iter, r.From, r.Evals, r.F, r.Elapsed.Round(time.Second))
-				return
-			}
-			fmt.Fprintf(logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, tolerance tightened %d times, %s\n",
-				r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Tightened, r.Elapsed.Round(time.Second))
-		},
-		Minimize: learn.Settings{Trial: func(t learn.Trial) {
-			fmt.Fprintf(lsTSV, "%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g\n", curBins, t.Iter, t.Index, t.Steepest, t.Step, t.F0, t.Slope, t.F, t.Deriv)
-		}, Callback: func(p *learn.Progress) error {
-			el := elapsed()
-			if p.Level == len(sched) {
-				return colorPolishIteration(o, p, n, hists, polishObj, tsv, logw, el, cpu(), ckptPath)
-			}
-			st, tot := cur.Stats(), cur.Totals()
-			fmt.Fprintf(logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",
-				p.Level, curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
-			fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, curBins, p.Iter, p.F, p.Evals,
-				st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds(), cpu().Seconds())
-			ck := &colorFastCheckpoint{Level: p.Level, State: p.State}
-			if p.Level == fine {
-				ck.PolishBest, ck.PolishBestF = best, bestF
-			}
-			if err := colorSaveFastCheckpoint(ckptPath, ck); err != nil {
-				return err
-			}
-			if p.Level != fine {
-				return nil
-			}
-			if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
-				return err
-			}
-			if p.Iter == 1 || p.Iter%o.saveEvery == 0 {
-				return colorSnapshot(o.out, p.Iter, p.X, n, hists, cur.Reconstructions()[0])
-			}
-			return nil
-		}},
+		LevelDone: rec.levelDone,
+		Minimize:  learn.Settings{Trial: rec.trial, Callback: rec.iteration},
 	}
-	res, err := learn.CoarseToFine(ctx, g, []learn.Sequence{{Frames: hists}}, &cfg, set)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return colorInterrupted(o.out, ckptPath)
-		}
+}
+
+// scored records an exact score of a finest-level iterate (-polish) in
+// exact.tsv and the log, keeping the best.
+func (rec *colorFastRecorder) scored(sc learn.PolishScore) {
+	if sc.State != nil {
+		rec.best, rec.bestF = sc.State, sc.FExact
+	}
+	fmt.Fprintf(rec.exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, rec.elapsed().Seconds(), rec.cpu().Seconds(), sc.FFast, sc.FExact)
+	fmt.Fprintf(rec.logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
+}
+
+// levelDone logs the end of a level or of the polish.
+func (rec *colorFastRecorder) levelDone(r learn.LevelReport) {
+	if r.Exact {
+		fmt.Fprintf(rec.logw, "polish done: %s after %d iterations from fine iteration %d, %d evaluations, exact-mode F = %.8g, %s\n",
+			r.Status, r.Iter, r.From, r.Evals, r.F, r.Elapsed.Round(time.Second))
+		return
+	}
+	fmt.Fprintf(rec.logw, "level %d (%d³) done: %s after %d iterations, %d evaluations, F_fast = %.8g, Sinkhorn %d + adjoint %d iterations, tolerance tightened %d times, %s\n",
+		r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Tightened, r.Elapsed.Round(time.Second))
+}
+
+// trial records a line-search evaluation in linesearch.tsv.
+func (rec *colorFastRecorder) trial(t learn.Trial) {
+	fmt.Fprintf(rec.lsTSV, "%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g\n", rec.curBins, t.Iter, t.Index, t.Steepest, t.Step, t.F0, t.Slope, t.F, t.Deriv)
+}
+
+// iteration records an accepted iteration of a fast level: the log line, a
+// row of iterations.tsv and the checkpoint (with the best polish start on
+// the finest level), and on the finest level the progress files and, every
+// -save-every iterations and at the first, a snapshot. The polish's
+// iterations go to polishIteration.
+func (rec *colorFastRecorder) iteration(p *learn.Progress) error {
+	el := rec.elapsed()
+	if p.Level == rec.levels {
+		return rec.polishIteration(p, el)
+	}
+	st, tot := rec.cur.Stats(), rec.cur.Totals()
+	fmt.Fprintf(rec.logw, "level %d (%d³) iter %4d  F_fast = %.10g  |g| = %.4g  evals %d  sinkhorn %d  adjoint %d  elapsed %s\n",
+		p.Level, rec.curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
+	fmt.Fprintf(rec.tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, rec.curBins, p.Iter, p.F, p.Evals,
+		st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds(), rec.cpu().Seconds())
+	ck := &colorFastCheckpoint{Level: p.Level, State: p.State}
+	if rec.finestLevel(p.Level) {
+		ck.PolishBest, ck.PolishBestF = rec.best, rec.bestF
+	}
+	if err := colorSaveFastCheckpoint(rec.ckpt, ck); err != nil {
 		return err
 	}
-	// The final metric in exact mode: the figure to compare with an
-	// exact-mode run, and the reconstructions of the final snapshot.
-	seconds, cpuSeconds := elapsed(), cpu()
-	fExact, err := exactF(res.X)
+	if !rec.finestLevel(p.Level) {
+		return nil
+	}
+	if err := colorSaveProgress(rec.o.out, p.State.Losses, p.X, rec.theta); err != nil {
+		return err
+	}
+	if p.Iter == 1 || p.Iter%rec.o.saveEvery == 0 {
+		return colorSnapshot(rec.o.out, p.Iter, p.X, rec.o.bins, rec.hists, rec.cur.Reconstructions()[0])
+	}
+	return nil
+}
+
+// polishIteration records an iteration of fast mode's exact polish
+// (-polish), el into the run: the log line, a row of iterations.tsv
+// (level = the schedule's length, Sinkhorn iterations = L per evaluation,
+// no adjoint iterations), the checkpoint, loss.npy and metric.npy (the
+// polish's own losses), and the snapshots, tagged polish-XXXX.
+func (rec *colorFastRecorder) polishIteration(p *learn.Progress, el time.Duration) error {
+	o, n := rec.o, rec.o.bins
+	fmt.Fprintf(rec.logw, "polish (exact, %d³) iter %4d  F = %.10g  |g| = %.4g  evals %d  elapsed %s\n",
+		n, p.Iter, p.F, p.GradNorm, p.Evals, el.Round(time.Second))
+	fmt.Fprintf(rec.tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, n, p.Iter, p.F, p.Evals,
+		o.L, 0, o.L*p.Evals, 0, el.Seconds(), rec.cpu().Seconds())
+	if err := colorSaveFastCheckpoint(rec.ckpt, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
+		return err
+	}
+	theta := make([]float64, len(p.X))
+	if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
+		return err
+	}
+	if p.Iter == 1 || p.Iter%o.saveEvery == 0 {
+		// The last evaluation was the accepted point's: its reconstructions.
+		return colorSnapshotTag(o.out, fmt.Sprintf("polish-%04d", p.Iter), p.X, n, rec.hists, rec.polishObj.Reconstructions()[0])
+	}
+	return nil
+}
+
+// finish scores the final metric with the exact-mode objective (the figure
+// to compare with an exact-mode run), writes its snapshot with the exact
+// reconstructions, the progress files and result.json, and logs the end.
+func (rec *colorFastRecorder) finish(res *learn.CoarseToFineResult) error {
+	o := rec.o
+	seconds, cpuSeconds := rec.elapsed(), rec.cpu()
+	fExact, err := rec.exactF(res.X)
 	if err != nil {
 		return fmt.Errorf("exact objective of the final metric: %w", err)
 	}
@@ -260,15 +364,34 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 	if polished {
 		tag = "polish-" + tag
 	}
-	if err := colorSnapshotTag(o.out, tag, res.X, n, hists, exact.Reconstructions()[0]); err != nil {
+	if err := colorSnapshotTag(o.out, tag, res.X, o.bins, rec.hists, rec.exact.Reconstructions()[0]); err != nil {
 		return err
 	}
+	theta := rec.theta
 	if theta == nil { // a resumed polish starts no fast level
 		theta = make([]float64, len(res.X))
 	}
 	if err := colorSaveProgress(o.out, res.State.Losses, res.X, theta); err != nil {
 		return err
 	}
+	summary := colorFastSummary(res, fExact, seconds, cpuSeconds)
+	if err := runinfo.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
+		return err
+	}
+	metric := filepath.Join(o.out, "metric.npy")
+	if polished {
+		fmt.Fprintf(rec.logw, "done: %s after %d polish iterations (from fine iteration %d) in %s; exact-mode F = %.10g; metric in %s\n",
+			res.Status, iter, summary.PolishFrom, seconds.Round(time.Second), fExact, metric)
+		return nil
+	}
+	fmt.Fprintf(rec.logw, "done: %s after %d fine iterations in %s; F_fast = %.10g, exact-mode F at this metric = %.10g; metric in %s\n",
+		res.Status, iter, seconds.Round(time.Second), res.F, fExact, metric)
+	return nil
+}
+
+// colorFastSummary is result.json of a finished fast-mode run whose final
+// metric scores fExact, in seconds of wall and cpuSeconds of CPU time.
+func colorFastSummary(res *learn.CoarseToFineResult, fExact float64, seconds, cpuSeconds time.Duration) colorFastResult {
 	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FExact: fExact,
 		Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
 	for _, l := range res.Levels {
@@ -281,42 +404,7 @@ func colorLearnFast(ctx context.Context, o *colorLearnOptions, g *kernel.Graph, 
 			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,
 			NotConverged: l.Totals.NotConverged, Tightened: l.Tightened, Seconds: l.Elapsed.Seconds(), Exact: l.Exact})
 	}
-	if err := runinfo.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
-		return err
-	}
-	if polished {
-		fmt.Fprintf(logw, "done: %s after %d polish iterations (from fine iteration %d) in %s; exact-mode F = %.10g; metric in %s\n",
-			res.Status, iter, summary.PolishFrom, seconds.Round(time.Second), fExact, filepath.Join(o.out, "metric.npy"))
-		return nil
-	}
-	fmt.Fprintf(logw, "done: %s after %d fine iterations in %s; F_fast = %.10g, exact-mode F at this metric = %.10g; metric in %s\n",
-		res.Status, iter, seconds.Round(time.Second), res.F, fExact, filepath.Join(o.out, "metric.npy"))
-	return nil
-}
-
-// colorPolishIteration records an iteration of fast mode's exact polish
-// (-polish): the log line, a row of iterations.tsv (level = the schedule's
-// length, Sinkhorn iterations = L per evaluation, no adjoint iterations),
-// the checkpoint, loss.npy and metric.npy (the polish's own losses), and
-// the snapshots, tagged polish-XXXX.
-func colorPolishIteration(o *colorLearnOptions, p *learn.Progress, n int, hists [][]float64, obj *learn.Objective,
-	tsv io.Writer, logw io.Writer, el, cpu time.Duration, ckptPath string) error {
-	fmt.Fprintf(logw, "polish (exact, %d³) iter %4d  F = %.10g  |g| = %.4g  evals %d  elapsed %s\n",
-		n, p.Iter, p.F, p.GradNorm, p.Evals, el.Round(time.Second))
-	fmt.Fprintf(tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, n, p.Iter, p.F, p.Evals,
-		o.L, 0, o.L*p.Evals, 0, el.Seconds(), cpu.Seconds())
-	if err := colorSaveFastCheckpoint(ckptPath, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
-		return err
-	}
-	theta := make([]float64, len(p.X))
-	if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
-		return err
-	}
-	if p.Iter == 1 || p.Iter%o.saveEvery == 0 {
-		// The last evaluation was the accepted point's: its reconstructions.
-		return colorSnapshotTag(o.out, fmt.Sprintf("polish-%04d", p.Iter), p.X, n, hists, obj.Reconstructions()[0])
-	}
-	return nil
+	return summary
 }
 
 // colorSaveFastCheckpoint writes a fast-mode checkpoint atomically.

@@ -223,8 +223,73 @@ func colorInterrupted(out, ckpt string) error {
 	return exitError{fmt.Errorf("interrupted; checkpoint saved. Resume with:\n  %s", resumeCommand("colorlearn", out)), 130}
 }
 
+// colorRun is a colorlearn run once its inputs are read: the histograms
+// of its images on the n³ colour grid g, the parameters it records, the
+// heat kernel's settings and where its checkpoint goes.
+type colorRun struct {
+	o      *colorLearnOptions
+	dir    string // the image folder, as given
+	g      *kernel.Graph
+	hists  [][]float64
+	params *colorLearnParams
+	heat   kernel.HeatOptions
+	ckpt   string
+	logw   io.Writer
+}
+
 // colorLearn runs colorlearn.
 func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.Writer) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	files, err := colorListImages(dir, o.pattern)
+	if err != nil {
+		return err
+	}
+	if len(files) < 3 {
+		return fmt.Errorf("%s: need at least 3 images matching %q (first, last and one to fit), found %d", dir, o.pattern, len(files))
+	}
+	if err := checkColorLearnMemory(o, len(files)); err != nil {
+		return err
+	}
+	hists, err := colorHistograms(files, o.bins, o.dropSaturated)
+	if err != nil {
+		return err
+	}
+	g, err := kernel.Cube(3, o.bins)
+	if err != nil {
+		return err
+	}
+	var backend = kernel.DefaultBackend()
+	if o.backend != "" {
+		if backend, err = kernel.Backend(o.backend); err != nil {
+			return usagef("-backend: %v", err)
+		}
+	}
+	params, err := colorNewParams(dir, files, o, g, backend.Name())
+	if err != nil {
+		return err
+	}
+	od, err := takeColorRunDir(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer od.Close()
+	memory := kernel.Recompute
+	if o.store {
+		memory = kernel.Store
+	}
+	r := &colorRun{o: o, dir: dir, g: g, hists: hists, params: params, logw: logw,
+		heat: kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory},
+		ckpt: filepath.Join(o.out, colorCheckpointFile)}
+	if o.mode == "fast" {
+		return r.fast(ctx)
+	}
+	return r.exact(ctx)
+}
+
+// check validates colorlearn's options, as usage errors.
+func (o *colorLearnOptions) check() error {
 	switch {
 	case o.bins < 2:
 		return usagef("-n must be at least 2, got %d", o.bins)
@@ -254,44 +319,33 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	if err := checkBins("-n", o.bins); err != nil {
 		return err
 	}
-	if err := checkHeatT("-t", o.t, o.steps, 3, o.bins); err != nil {
-		return err
-	}
-	files, err := colorListImages(dir, o.pattern)
-	if err != nil {
-		return err
-	}
-	if len(files) < 3 {
-		return fmt.Errorf("%s: need at least 3 images matching %q (first, last and one to fit), found %d", dir, o.pattern, len(files))
-	}
-	if err := checkColorLearnMemory(o, len(files)); err != nil {
-		return err
-	}
-	n := o.bins
+	return checkHeatT("-t", o.t, o.steps, 3, o.bins)
+}
+
+// colorHistograms returns the RGB histograms of the image files, at n bins
+// per channel.
+func colorHistograms(files []string, n int, dropSaturated bool) ([][]float64, error) {
 	hists := make([][]float64, len(files))
 	for i, f := range files {
 		img, err := colorLoadImage(f, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		hists[i], err = color.Histogram(img, &color.HistOptions{Bins: n, DropSaturated: o.dropSaturated})
+		hists[i], err = color.Histogram(img, &color.HistOptions{Bins: n, DropSaturated: dropSaturated})
 		if err != nil {
-			return fmt.Errorf("histogram of %s: %w", f, err)
+			return nil, fmt.Errorf("histogram of %s: %w", f, err)
 		}
 	}
+	return hists, nil
+}
+
+// colorNewParams returns the params.json of a run of o on the images files
+// of dir, on the colour grid g with the named kernel backend, after
+// checking fast mode's settings.
+func colorNewParams(dir string, files []string, o *colorLearnOptions, g *kernel.Graph, backend string) (*colorLearnParams, error) {
 	sum, _, err := runinfo.Checksum(files)
 	if err != nil {
-		return err
-	}
-	g, err := kernel.Cube(3, n)
-	if err != nil {
-		return err
-	}
-	var backend = kernel.DefaultBackend()
-	if o.backend != "" {
-		if backend, err = kernel.Backend(o.backend); err != nil {
-			return usagef("-backend: %v", err)
-		}
+		return nil, err
 	}
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -301,98 +355,64 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	if abs, err := filepath.Abs(dir); err == nil {
 		input = abs
 	}
-	params := colorLearnParams{
+	n := o.bins
+	params := &colorLearnParams{
 		Command: "colorlearn", Version: runinfo.Version(), Input: input, Pattern: o.pattern, Files: names,
 		DataSHA256: sum, Bins: n, N: g.N(), Dim: 3, Alpha: kernel.GridAlpha(n), DropSaturated: o.dropSaturated,
 		THeat: o.t, KHeat: o.steps, L: o.L, Loss: o.loss.String(), LambdaC: o.lambdaC, LambdaS: o.lambdaS,
-		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend.Name(), Mode: o.mode,
+		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend, Mode: o.mode,
 	}
-	if o.mode == "fast" {
-		params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
-		if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
-			return err
-		}
-		params.Adjoint, params.Anderson = o.adjoint, o.anderson
-		if o.polish > 0 {
-			params.Polish, params.PolishEvery = o.polish, o.polishEvery
-			if params.PolishEvery == 0 {
-				params.PolishEvery = learn.DefaultPolishEvery
-			}
-		}
-		for k, m := 0, n; k < o.coarse; k++ {
-			if m = learn.CoarseSide(m); m < 2 {
-				return usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
-			}
+	if o.mode != "fast" {
+		return params, nil
+	}
+	params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
+	if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
+		return nil, err
+	}
+	params.Adjoint, params.Anderson = o.adjoint, o.anderson
+	if o.polish > 0 {
+		params.Polish, params.PolishEvery = o.polish, o.polishEvery
+		if params.PolishEvery == 0 {
+			params.PolishEvery = learn.DefaultPolishEvery
 		}
 	}
-	od, err := takeColorRunDir(ctx, o)
-	if err != nil {
-		return err
+	for k, m := 0, n; k < o.coarse; k++ {
+		if m = learn.CoarseSide(m); m < 2 {
+			return nil, usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
+		}
 	}
-	defer od.Close()
-	ckpt := filepath.Join(o.out, colorCheckpointFile)
-	memory := kernel.Recompute
-	if o.store {
-		memory = kernel.Store
-	}
-	heat := kernel.HeatOptions{T: o.t, Steps: o.steps, Backend: backend, Memory: memory}
-	if o.mode == "fast" {
-		return colorLearnFast(ctx, o, g, hists, &params, heat, ckpt, logw)
-	}
-	resume, err := colorResumeState(o, ckpt, &params, logw)
-	if err != nil {
-		return err
-	}
-	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), params); err != nil {
-		return err
-	}
+	return params, nil
+}
 
-	obj, err := learn.NewObjective(g, []learn.Sequence{{Frames: hists}}, &learn.Config{
-		Heat:       heat,
-		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
-	})
+// exact is colorlearn -mode exact: learn.Minimize on the reference
+// objective, checkpointing every iteration, and the final point's
+// snapshot.
+func (r *colorRun) exact(ctx context.Context) error {
+	o := r.o
+	resume, err := colorResumeState(o, r.ckpt, r.params, r.logw)
+	if err != nil {
+		return err
+	}
+	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), r.params); err != nil {
+		return err
+	}
+	obj, err := learn.NewObjective(r.g, []learn.Sequence{{Frames: r.hists}}, r.config())
 	if err != nil {
 		return err
 	}
 	defer obj.Close()
-	fmt.Fprintf(logw, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
-		len(files), dir, n, g.N(), obj.Dim(), o.t, o.steps, o.L, o.lambdaS, o.iters)
-
+	fmt.Fprintf(r.logw, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
+		len(r.hists), r.dir, o.bins, r.g.N(), obj.Dim(), o.t, o.steps, o.L, o.lambdaS, o.iters)
 	theta := make([]float64, obj.Dim())
-	last := time.Now()
-	lastIter := 0
-	if resume != nil {
-		lastIter = resume.Iter
-	}
-	snapshot := func(p *learn.Progress) error {
-		return colorSnapshot(o.out, p.Iter, p.X, n, hists, obj.Reconstructions()[0])
-	}
-	cb := func(p *learn.Progress) error {
-		now := time.Now()
-		per := now.Sub(last) / time.Duration(max(1, p.Iter-lastIter))
-		last, lastIter = now, p.Iter
-		fmt.Fprintf(logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
-			p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
-		if err := colorSaveCheckpoint(ckpt, p.State); err != nil {
-			return err
-		}
-		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
-			return err
-		}
-		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
-			return snapshot(p)
-		}
-		return nil
-	}
-	res, err := learn.Minimize(ctx, obj, make([]float64, obj.Dim()), &learn.Settings{MaxIter: o.iters, Callback: cb}, resume)
+	res, err := learn.Minimize(ctx, obj, make([]float64, obj.Dim()), &learn.Settings{MaxIter: o.iters, Callback: r.exactCallback(obj, theta, resume)}, resume)
 	if res != nil && res.State != nil && res.State.Iter > 0 {
-		if cerr := colorSaveCheckpoint(ckpt, res.State); cerr != nil && err == nil {
+		if cerr := colorSaveCheckpoint(r.ckpt, res.State); cerr != nil && err == nil {
 			err = cerr
 		}
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return colorInterrupted(o.out, ckpt)
+			return colorInterrupted(o.out, r.ckpt)
 		}
 		return err
 	}
@@ -400,25 +420,70 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 		// f_s = ‖Lap θ‖ is not differentiable at the constant start, and a
 		// large λ_s can stall the first line search (docs/method.md,
 		// "Regularisers").
-		fmt.Fprintf(logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
+		fmt.Fprintf(r.logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
 	}
-	// Make sure the final point has its snapshot even when the optimiser
-	// stopped early (convergence) or a resumed run had nothing left to do.
-	final := filepath.Join(o.out, fmt.Sprintf("metric-%04d.npy", res.State.Iter))
-	if _, err := os.Stat(final); err != nil {
-		if _, err := obj.Eval(nil, res.X); err != nil {
-			return err
-		}
-		if err := snapshot(&learn.Progress{Iter: res.State.Iter, X: res.X, State: res.State}); err != nil {
-			return err
-		}
-		if err := dataset.WriteNpyFile(filepath.Join(o.out, "metric.npy"), &dataset.Array{Shape: []int{3, g.N()}, Data: theta}); err != nil {
-			return err
-		}
+	if err := r.finalSnapshot(obj, res, theta); err != nil {
+		return err
 	}
-	fmt.Fprintf(logw, "done: %s after %d iterations, F = %.10g; metric in %s\n",
+	fmt.Fprintf(r.logw, "done: %s after %d iterations, F = %.10g; metric in %s\n",
 		res.Status, res.State.Iter, res.F, filepath.Join(o.out, "metric.npy"))
 	return nil
+}
+
+// config is the objective's configuration of the run (either mode).
+func (r *colorRun) config() *learn.Config {
+	o := r.o
+	return &learn.Config{
+		Heat:       r.heat,
+		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
+	}
+}
+
+// exactCallback returns exact mode's per-iteration callback: the log line
+// (with the time per iteration since the previous one), the checkpoint,
+// the progress files (metric.npy through the buffer theta) and, every
+// -save-every iterations, at the first and at the last, a snapshot.
+func (r *colorRun) exactCallback(obj *learn.Objective, theta []float64, resume *learn.State) func(*learn.Progress) error {
+	o := r.o
+	last := time.Now()
+	lastIter := 0
+	if resume != nil {
+		lastIter = resume.Iter
+	}
+	return func(p *learn.Progress) error {
+		now := time.Now()
+		per := now.Sub(last) / time.Duration(max(1, p.Iter-lastIter))
+		last, lastIter = now, p.Iter
+		fmt.Fprintf(r.logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
+			p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
+		if err := colorSaveCheckpoint(r.ckpt, p.State); err != nil {
+			return err
+		}
+		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
+			return err
+		}
+		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
+			return colorSnapshot(o.out, p.Iter, p.X, o.bins, r.hists, obj.Reconstructions()[0])
+		}
+		return nil
+	}
+}
+
+// finalSnapshot makes sure that the final point has its snapshot even when
+// the optimiser stopped early (convergence) or a resumed run had nothing
+// left to do.
+func (r *colorRun) finalSnapshot(obj *learn.Objective, res *learn.Result, theta []float64) error {
+	final := filepath.Join(r.o.out, fmt.Sprintf("metric-%04d.npy", res.State.Iter))
+	if _, err := os.Stat(final); err == nil {
+		return nil
+	}
+	if _, err := obj.Eval(nil, res.X); err != nil {
+		return err
+	}
+	if err := colorSnapshot(r.o.out, res.State.Iter, res.X, r.o.bins, r.hists, obj.Reconstructions()[0]); err != nil {
+		return err
+	}
+	return dataset.WriteNpyFile(filepath.Join(r.o.out, "metric.npy"), &dataset.Array{Shape: []int{3, r.g.N()}, Data: theta})
 }
 
 // colorSaveProgress rewrites dir's loss.npy, loss.png and metric.npy (exp x,

@@ -111,6 +111,75 @@ write.`,
 
 // colorSunset runs sunset.
 func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetOptions, logw io.Writer) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	day, err := colorLoadImage(dayPath, colorTransferPixelBytes)
+	if err != nil {
+		return err
+	}
+	night, err := colorLoadImage(nightPath, 0)
+	if err != nil {
+		return err
+	}
+	od, err := takeOutDir(ctx, o.out, sunsetSpec, o.force)
+	if err != nil {
+		return err
+	}
+	defer od.Close()
+	params := map[string]any{
+		"command": "sunset", "version": runinfo.Version(), "day": dayPath, "night": nightPath, "method": o.method,
+		"prolong": o.prolong, "frames": o.frames, "sigma_ct": o.sigmaCT, "gamma_ct": color.GammaFromSigma(o.sigmaCT),
+		"L_ct": o.lCT, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral, "interpolate": o.interpolate,
+	}
+	n := o.bins
+	var run *colorLearnParams
+	var theta []float64
+	if o.method == "learned" {
+		if run, theta, err = colorSunsetMetric(o, params); err != nil {
+			return err
+		}
+		n = run.Bins
+	}
+	nHi := color.ProlongedSize(n, o.prolong)
+	if err := checkSunsetSize(o, n, nHi); err != nil {
+		return err
+	}
+	params["n"], params["n_hi"] = n, nHi
+	hopt := &color.HistOptions{Bins: nHi, DropSaturated: o.dropSaturated}
+	h0, err := color.Histogram(day, hopt)
+	if err != nil {
+		return fmt.Errorf("histogram of %s: %w", dayPath, err)
+	}
+	h1, err := color.Histogram(night, hopt)
+	if err != nil {
+		return fmt.Errorf("histogram of %s: %w", nightPath, err)
+	}
+	times := color.Times(o.frames)
+	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
+	hists, err := colorSunsetInterpolate(o, run, theta, nHi, h0, h1, times, params)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
+		return err
+	}
+	if err := colorSunsetHists(o.out, hists, times, nHi); err != nil {
+		return err
+	}
+	if err := colorSunsetFrames(ctx, o, day, h0, hists, times, nHi, logw); err != nil {
+		return err
+	}
+	fmt.Fprintf(logw, "done: %d frames in %s\n", len(hists), o.out)
+	return nil
+}
+
+// check fills in the default -method (learned with a -run or -metric,
+// euclid otherwise) and validates sunset's options, as usage errors.
+func (o *colorSunsetOptions) check() error {
 	if o.method == "" {
 		o.method = "euclid"
 		if o.run != "" || o.metricFile != "" {
@@ -136,117 +205,90 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err := checkFrames("-frames", o.frames); err != nil {
 		return err
 	}
-	if err := checkBins("-n", o.bins); err != nil {
-		return err
-	}
-	day, err := colorLoadImage(dayPath, colorTransferPixelBytes)
-	if err != nil {
-		return err
-	}
-	night, err := colorLoadImage(nightPath, 0)
-	if err != nil {
-		return err
-	}
-	od, err := takeOutDir(ctx, o.out, sunsetSpec, o.force)
-	if err != nil {
-		return err
-	}
-	defer od.Close()
-	params := map[string]any{
-		"command": "sunset", "version": runinfo.Version(), "day": dayPath, "night": nightPath, "method": o.method,
-		"prolong": o.prolong, "frames": o.frames, "sigma_ct": o.sigmaCT, "gamma_ct": color.GammaFromSigma(o.sigmaCT),
-		"L_ct": o.lCT, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral, "interpolate": o.interpolate,
-	}
-	n := o.bins
-	var run *colorLearnParams
-	var theta []float64
-	if o.method == "learned" {
-		if run, err = colorReadParams(filepath.Join(o.run, colorParamsFile)); err != nil {
-			return fmt.Errorf("-run: %w", err)
-		}
-		n = run.Bins
-		mf := o.metricFile
-		if mf == "" {
-			mf = filepath.Join(o.run, "metric.npy")
-		}
-		if theta, err = colorReadMetric(mf, n); err != nil {
-			return fmt.Errorf("-metric: %w", err)
-		}
-		// Refuse a t or a metric too large for the heat matrix on the
-		// prolonged grid before anything is written (prolongation
-		// interpolates, so it keeps the metric's largest value).
-		t, steps, _ := colorSunsetHeat(run, o)
-		nHi := color.ProlongedSize(n, o.prolong)
-		if err := checkHeatT("-t", t, steps, 3, nHi); err != nil {
-			return err
-		}
-		if err := checkMetricScale(mf, theta, t, steps, 3, nHi); err != nil {
-			return err
-		}
-		params["run"], params["metric"] = o.run, mf
-		pic, err := metricImage(theta, 3, n, "metric "+filepath.Base(mf), 240)
-		if err != nil {
-			return err
-		}
-		if err := savePicture(filepath.Join(o.out, "metric.png"), pic); err != nil {
-			return err
-		}
-	}
-	nHi := color.ProlongedSize(n, o.prolong)
-	if err := checkSunsetSize(o, n, nHi); err != nil {
-		return err
-	}
-	params["n"], params["n_hi"] = n, nHi
-	hopt := &color.HistOptions{Bins: nHi, DropSaturated: o.dropSaturated}
-	h0, err := color.Histogram(day, hopt)
-	if err != nil {
-		return fmt.Errorf("histogram of %s: %w", dayPath, err)
-	}
-	h1, err := color.Histogram(night, hopt)
-	if err != nil {
-		return fmt.Errorf("histogram of %s: %w", nightPath, err)
-	}
-	times := color.Times(o.frames)
-	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
+	return checkBins("-n", o.bins)
+}
 
-	var hists [][]float64
+// colorSunsetMetric reads the colorlearn run of -run and its learned metric
+// (-metric, or the run's metric.npy), refuses a t or a metric too large for
+// the heat matrix on the prolonged grid before anything else is written,
+// records both in params and draws metric.png.
+func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLearnParams, []float64, error) {
+	run, err := colorReadParams(filepath.Join(o.run, colorParamsFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("-run: %w", err)
+	}
+	n := run.Bins
+	mf := o.metricFile
+	if mf == "" {
+		mf = filepath.Join(o.run, "metric.npy")
+	}
+	theta, err := colorReadMetric(mf, n)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-metric: %w", err)
+	}
+	// Prolongation interpolates, so it keeps the metric's largest value.
+	t, steps, _ := colorSunsetHeat(run, o)
+	nHi := color.ProlongedSize(n, o.prolong)
+	if err := checkHeatT("-t", t, steps, 3, nHi); err != nil {
+		return nil, nil, err
+	}
+	if err := checkMetricScale(mf, theta, t, steps, 3, nHi); err != nil {
+		return nil, nil, err
+	}
+	params["run"], params["metric"] = o.run, mf
+	pic, err := metricImage(theta, 3, n, "metric "+filepath.Base(mf), 240)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := savePicture(filepath.Join(o.out, "metric.png"), pic); err != nil {
+		return nil, nil, err
+	}
+	return run, theta, nil
+}
+
+// colorSunsetInterpolate interpolates between the histograms h0 and h1 on
+// the n_hi³ grid at times with -method (the learned metric theta of run
+// for learned), recording the kernel's settings in params.
+func colorSunsetInterpolate(o *colorSunsetOptions, run *colorLearnParams, theta []float64, nHi int, h0, h1, times []float64, params map[string]any) ([][]float64, error) {
 	switch o.method {
 	case "linear":
-		hists = color.Linear(h0, h1, times)
+		return color.Linear(h0, h1, times), nil
 	case "euclid":
 		k, err := color.NewEuclidean(nHi, o.gammaHi)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		L := o.lHi
 		if L == 0 {
 			L = ot.DefaultIterations
 		}
 		params["gamma"], params["L"] = o.gammaHi, L
-		if hists, err = color.Interpolate(k, h0, h1, times, &color.InterpOptions{Iterations: L}); err != nil {
-			return fmt.Errorf("-method euclid: %w", err)
-		}
-	case "learned":
-		heat, L, err := colorLearnedKernel(theta, run, o, nHi, params)
+		hists, err := color.Interpolate(k, h0, h1, times, &color.InterpOptions{Iterations: L})
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("-method euclid: %w", err)
 		}
-		defer heat.Close()
-		if hists, err = color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L}); err != nil {
-			return fmt.Errorf("-method learned: %w", err)
-		}
+		return hists, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	heat, L, err := colorLearnedKernel(theta, run, o, nHi, params)
+	if err != nil {
+		return nil, err
 	}
-	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
-		return err
+	defer heat.Close()
+	hists, err := color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L})
+	if err != nil {
+		return nil, fmt.Errorf("-method learned: %w", err)
 	}
+	return hists, nil
+}
+
+// colorSunsetHists writes the interpolated histograms into dir, one
+// interp-hist-XX.npy each, and their strip hists.png.
+func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int) error {
 	titles := make([]string, len(times))
 	for f, t := range times {
 		titles[f] = fmt.Sprintf("t=%.2f", t)
 		a := &dataset.Array{Shape: []int{nHi, nHi, nHi}, Data: hists[f]}
-		if err := dataset.WriteNpyFile(filepath.Join(o.out, fmt.Sprintf("interp-hist-%02d.npy", f)), a); err != nil {
+		if err := dataset.WriteNpyFile(filepath.Join(dir, fmt.Sprintf("interp-hist-%02d.npy", f)), a); err != nil {
 			return err
 		}
 	}
@@ -254,10 +296,13 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err != nil {
 		return err
 	}
-	if err := savePicture(filepath.Join(o.out, "hists.png"), strip); err != nil {
-		return err
-	}
+	return savePicture(filepath.Join(dir, "hists.png"), strip)
+}
 
+// colorSunsetFrames transfers every interpolated histogram onto the day
+// image (whose histogram is h0), writing frame-XX.png, its LUT
+// lut-XX.cube and the strip frames.png.
+func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, day image.Image, h0 []float64, hists [][]float64, times []float64, nHi int, logw io.Writer) error {
 	ek, err := color.NewEuclidean(nHi, color.GammaFromSigma(o.sigmaCT))
 	if err != nil {
 		return err
@@ -288,11 +333,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		thumbs[f] = draw.Thumbnail(rgba, 200)
 		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(hists), times[f], m.MarginalErr)
 	}
-	if err := savePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...)); err != nil {
-		return err
-	}
-	fmt.Fprintf(logw, "done: %d frames in %s\n", len(hists), o.out)
-	return nil
+	return savePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...))
 }
 
 // colorLearnedKernel builds the heat kernel of a learned [3,n³] metric

@@ -229,7 +229,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 		return err
 	}
 	defer od.Close()
-	return r.optimize(ctx, x0, nil, force)
+	return r.optimize(ctx, x0, nil)
 }
 
 // resumeLearn continues the run in dir from its checkpoint.
@@ -293,7 +293,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		return fmt.Errorf("--resume: %s holds %d metric parameters, the data needs %d", filepath.Join(dir, checkpointName), len(ck.State.X), r.obj.Dim())
 	}
 	r.p.Resumed++
-	return r.optimize(ctx, nil, ck.State, false)
+	return r.optimize(ctx, nil, ck.State)
 }
 
 // learnRun is one learning run in progress.
@@ -348,34 +348,22 @@ func (r *learnRun) close() {
 	}
 }
 
-// optimize runs L-BFGS from x0 or from the resume state, writing the run
-// folder as it goes.
-func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.State, fresh bool) error {
+// optimize runs L-BFGS from x0 or from the resume state (after the coarse
+// levels, when asked), writing the run folder as it goes.
+func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.State) error {
 	stdout, stderr := outputs(ctx)
 	if err := runinfo.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
 		return err
 	}
-	var err error
-	r.logf, err = os.OpenFile(filepath.Join(r.dir, "log.txt"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	bar, err := r.openLog(stderr)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
-	bar := r.mode == "bar" || (r.mode == "auto" && isTerminal(stderr))
-	logw := io.Writer(r.logf)
-	if r.mode == "log" || (r.mode == "auto" && !bar) {
-		logw = io.MultiWriter(r.logf, stderr)
-	}
-	r.log = slog.New(slog.NewTextHandler(logw, nil))
+	r.logStart(resume)
 	start := 0
 	if resume != nil {
 		start = resume.Iter
 		r.saved = resume.Iter
-		r.log.Info("resume", "dir", r.dir, "iter", resume.Iter, "evals", resume.Evals, "f", resume.F, "max_iter", r.p.Optimizer.MaxIter)
-	} else {
-		r.log.Info("start", "data", r.p.Data.Dir, "n", r.p.Data.Side, "dim", r.p.Data.Dim, "sequences", len(r.p.Data.Sequences),
-			"params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL,
-			"t", r.p.Model.T, "steps", r.p.Model.Steps, "sinkhorn_iters", r.p.Model.SinkhornIters, "loss", r.p.Model.Loss,
-			"lambda_c", r.p.Model.LambdaC, "lambda_s", r.p.Model.LambdaS, "max_iter", r.p.Optimizer.MaxIter)
 	}
 	if resume == nil && r.p.Optimizer.Coarse > 0 {
 		note := func(string) {} // the log lines already reach stderr unless a bar is drawn
@@ -396,76 +384,142 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		})
 		defer stop()
 	}
+	t0 := time.Now()
+	res, err := r.minimize(ctx, x0, resume, pr)
+	pr.finish()
+	if err != nil {
+		return r.failed(ctx, res, err)
+	}
+	if err := r.finish(res); err != nil {
+		return err
+	}
+	if err := r.checkLinesearch(stderr, res); err != nil {
+		return err
+	}
+	r.report(stdout, res, time.Since(t0))
+	return nil
+}
+
+// openLog opens the run's log.txt for appending and sets r.log to write
+// structured lines to it, and to stderr as well unless a progress bar is
+// drawn there; it reports whether one is.
+func (r *learnRun) openLog(stderr io.Writer) (bar bool, err error) {
+	r.logf, err = os.OpenFile(filepath.Join(r.dir, "log.txt"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return false, fmt.Errorf("log file: %w", err)
+	}
+	bar = r.mode == "bar" || (r.mode == "auto" && isTerminal(stderr))
+	logw := io.Writer(r.logf)
+	if r.mode == "log" || (r.mode == "auto" && !bar) {
+		logw = io.MultiWriter(r.logf, stderr)
+	}
+	r.log = slog.New(slog.NewTextHandler(logw, nil))
+	return bar, nil
+}
+
+// logStart logs the run's settings, or where a resumed run continues.
+func (r *learnRun) logStart(resume *learn.State) {
+	if resume != nil {
+		r.log.Info("resume", "dir", r.dir, "iter", resume.Iter, "evals", resume.Evals, "f", resume.F, "max_iter", r.p.Optimizer.MaxIter)
+		return
+	}
+	r.log.Info("start", "data", r.p.Data.Dir, "n", r.p.Data.Side, "dim", r.p.Data.Dim, "sequences", len(r.p.Data.Sequences),
+		"params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL,
+		"t", r.p.Model.T, "steps", r.p.Model.Steps, "sinkhorn_iters", r.p.Model.SinkhornIters, "loss", r.p.Model.Loss,
+		"lambda_c", r.p.Model.LambdaC, "lambda_s", r.p.Model.LambdaS, "max_iter", r.p.Optimizer.MaxIter)
+}
+
+// minimize runs the optimiser that fits the objective (learn.MinimizeFast
+// in fast mode, learn.Minimize otherwise) with the run's settings, logging
+// and saving every accepted iteration.
+func (r *learnRun) minimize(ctx context.Context, x0 []float64, resume *learn.State, pr *progress) (*learn.Result, error) {
+	o := &r.p.Optimizer
 	set := &learn.Settings{
-		MaxIter: r.p.Optimizer.MaxIter, History: r.p.Optimizer.History, MaxLinesearch: r.p.Optimizer.MaxLinesearch,
-		FTol: orDisabled(r.p.Optimizer.FTol), GTol: orDisabled(r.p.Optimizer.GTol),
+		MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
+		FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol),
 		Callback: func(pg *learn.Progress) error {
 			pr.update(pg)
-			if fo, ok := r.obj.(*learn.FastObjective); ok {
-				// Fast mode: record the Sinkhorn work of the accepted point.
-				st, tot := fo.Stats(), fo.Totals()
-				r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
-					"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond), "sinkhorn_iters", st.Iterations,
-					"adjoint_iters", st.AdjointIterations, "sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
-			} else {
-				r.log.Info("iteration", "iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
-					"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond))
-			}
-			if pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1 {
+			r.logIteration(pg)
+			if pg.Iter%o.SaveEvery == 0 || pg.Iter == 1 {
 				return r.save(pg.State, true)
 			}
 			return nil
 		},
 	}
-	t0 := time.Now()
-	var res *learn.Result
+	fo, ok := r.obj.(*learn.FastObjective)
+	if !ok {
+		return learn.Minimize(ctx, r.obj, x0, set, resume)
+	}
+	res, err := learn.MinimizeFast(ctx, fo, x0, set, resume)
+	if res != nil && res.Tightened > 0 {
+		r.log.Info("tolerance tightened", "times", res.Tightened, "reason", "line search failed")
+	}
+	return res, err
+}
+
+// logIteration logs an accepted iteration, with the Sinkhorn work of its
+// point in fast mode.
+func (r *learnRun) logIteration(pg *learn.Progress) {
+	attrs := []any{"iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
+		"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond)}
 	if fo, ok := r.obj.(*learn.FastObjective); ok {
-		res, err = learn.MinimizeFast(ctx, fo, x0, set, resume)
-		if res != nil && res.Tightened > 0 {
-			r.log.Info("tolerance tightened", "times", res.Tightened, "reason", "line search failed")
-		}
-	} else {
-		res, err = learn.Minimize(ctx, r.obj, x0, set, resume)
+		st, tot := fo.Stats(), fo.Totals()
+		attrs = append(attrs, "sinkhorn_iters", st.Iterations, "adjoint_iters", st.AdjointIterations,
+			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
 	}
-	pr.finish()
-	if err != nil {
-		if res == nil || res.State == nil {
-			if ctx.Err() != nil {
-				return exitError{fmt.Errorf("interrupted during the first evaluation; nothing to resume (start again with --force)"), 130}
-			}
-			return evalHint(err)
-		}
-		if serr := r.save(res.State, false); serr != nil {
-			return fmt.Errorf("%w; saving the checkpoint also failed: %v", err, serr)
-		}
+	r.log.Info("iteration", attrs...)
+}
+
+// failed is the error of an optimisation that stopped with err: the state
+// it reached, if any, is saved first, and the error says how to continue.
+func (r *learnRun) failed(ctx context.Context, res *learn.Result, err error) error {
+	if res == nil || res.State == nil {
 		if ctx.Err() != nil {
-			r.log.Info("interrupted", "iter", res.State.Iter, "evals", res.State.Evals, "f", res.State.F)
-			return exitError{fmt.Errorf("interrupted at iteration %d; checkpoint saved. Resume with:\n  %s",
-				res.State.Iter, resumeCommand("learn", r.dir)), 130}
+			return exitError{fmt.Errorf("interrupted during the first evaluation; nothing to resume (start again with --force)"), 130}
 		}
-		r.log.Error("failed", "iter", res.State.Iter, "err", err)
-		return fmt.Errorf("%w\n(the state at iteration %d is saved; after fixing the cause, continue with %s)",
-			evalHint(err), res.State.Iter, resumeCommand("learn", r.dir))
+		return evalHint(err)
 	}
-	if err := r.finish(res); err != nil {
-		return err
+	if serr := r.save(res.State, false); serr != nil {
+		return fmt.Errorf("%w; saving the checkpoint also failed: %v", err, serr)
 	}
-	if res.Status == learn.LinesearchFailure {
-		msg := fmt.Sprintf("the line search could not decrease F at iteration %d", res.State.Iter+1)
-		r.log.Warn("linesearch failed", "iter", res.State.Iter)
-		if res.State.Iter == 0 {
-			// The non-smooth ‖Lap w‖ at the constant start can stop L-BFGS
-			// at once when λ_s outweighs the data term (docs/method.md,
-			// "Regularisers").
-			return fmt.Errorf("%s: nothing was learned; at the uniform start this usually means --lambda-s (%g) is too large for the data term (try a 10× smaller value or --smooth squared)",
-				msg, r.p.Model.LambdaS)
-		}
-		fmt.Fprintf(stderr, "gmlg learn: warning: %s; the metric of iteration %d is kept\n", msg, res.State.Iter)
+	if ctx.Err() != nil {
+		r.log.Info("interrupted", "iter", res.State.Iter, "evals", res.State.Evals, "f", res.State.F)
+		return exitError{fmt.Errorf("interrupted at iteration %d; checkpoint saved. Resume with:\n  %s",
+			res.State.Iter, resumeCommand("learn", r.dir)), 130}
 	}
+	r.log.Error("failed", "iter", res.State.Iter, "err", err)
+	return fmt.Errorf("%w\n(the state at iteration %d is saved; after fixing the cause, continue with %s)",
+		evalHint(err), res.State.Iter, resumeCommand("learn", r.dir))
+}
+
+// checkLinesearch turns a line search that failed before the first
+// iteration into an error, and one that failed later into a warning on
+// stderr (the metric reached is kept).
+func (r *learnRun) checkLinesearch(stderr io.Writer, res *learn.Result) error {
+	if res.Status != learn.LinesearchFailure {
+		return nil
+	}
+	msg := fmt.Sprintf("the line search could not decrease F at iteration %d", res.State.Iter+1)
+	r.log.Warn("linesearch failed", "iter", res.State.Iter)
+	if res.State.Iter == 0 {
+		// The non-smooth ‖Lap w‖ at the constant start can stop L-BFGS
+		// at once when λ_s outweighs the data term (docs/method.md,
+		// "Regularisers").
+		return fmt.Errorf("%s: nothing was learned; at the uniform start this usually means --lambda-s (%g) is too large for the data term (try a 10× smaller value or --smooth squared)",
+			msg, r.p.Model.LambdaS)
+	}
+	fmt.Fprintf(stderr, "gmlg learn: warning: %s; the metric of iteration %d is kept\n", msg, res.State.Iter)
+	return nil
+}
+
+// report logs the end of the run and prints its summary on stdout: the
+// status, the metric and pictures written, and the agreement with a true
+// metric when the data has one.
+func (r *learnRun) report(stdout io.Writer, res *learn.Result, elapsed time.Duration) {
 	r.log.Info("done", "status", res.Status.String(), "iter", res.State.Iter, "evals", res.State.Evals, "f", res.F,
-		"elapsed", time.Since(t0).Round(time.Millisecond))
+		"elapsed", elapsed.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "gmlg learn: %s after %d iterations (%d evaluations, %.1fs): F = %.6g\n",
-		res.Status, res.State.Iter, res.State.Evals, time.Since(t0).Seconds(), res.F)
+		res.Status, res.State.Iter, res.State.Evals, elapsed.Seconds(), res.F)
 	var pics []string
 	for _, name := range r.pictures {
 		pics = append(pics, filepath.Join(r.dir, name))
@@ -478,7 +532,6 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 		fmt.Fprintf(stdout, "  truth:    %s (correlation of the edge weights with %s: %s)\n",
 			filepath.Join(r.dir, "metric-vs-truth.png"), truthName, r.truthCorr)
 	}
-	return nil
 }
 
 // orDisabled maps the CLI's "0 disables" to learn's negative values.
