@@ -100,6 +100,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if err := p.Model.check(); err != nil {
 		return err
 	}
+	p.Model.applyThreads()
 	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
 	}

@@ -144,6 +144,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := p.Model.check(); err != nil {
 		return err
 	}
+	p.Model.applyThreads()
 	var src, dst []float64
 	var sp space
 	switch len(args) {

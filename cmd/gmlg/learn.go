@@ -205,6 +205,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	if abs, err := filepath.Abs(p.Data.Dir); err == nil {
 		p.Data.Dir = abs
 	}
+	p.Model.applyThreads()
 	r, err := newRun(p, out, progress)
 	if err != nil {
 		return err
@@ -273,6 +274,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if threads >= 0 {
 		p.Model.Threads = threads
 	}
+	p.Model.applyThreads()
 	if ck.State.Iter >= p.Optimizer.MaxIter {
 		return fmt.Errorf("--resume: the run in %s already made %d iterations (max-iter %d); pass a larger --max-iter to continue it",
 			dir, ck.State.Iter, p.Optimizer.MaxIter)

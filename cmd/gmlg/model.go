@@ -163,14 +163,22 @@ func checkFastSolvers(dash, adjoint string, anderson int) error {
 	return nil
 }
 
+// applyThreads sets Go's GOMAXPROCS to --threads when it is positive (0
+// keeps Go's default, all cores). It is the option's one process-wide
+// effect, so the commands call it once their options are final and
+// checked, before building a kernel; the backend's own threads travel in
+// heatOptions.
+func (m *modelParams) applyThreads() {
+	if m.Threads > 0 {
+		runtime.GOMAXPROCS(m.Threads)
+	}
+}
+
 // heatOptions returns the kernel options (check must have succeeded).
 func (m *modelParams) heatOptions() kernel.HeatOptions {
 	scheme, _ := kernel.ParseScheme(m.Scheme)
 	backend, _ := kernel.Backend(m.Backend)
 	ord, _ := factor.ParseOrdering(m.Ordering)
-	if m.Threads > 0 {
-		runtime.GOMAXPROCS(m.Threads)
-	}
 	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord,
 		Threads: m.Threads, Serial: m.Threads == 1}
 }

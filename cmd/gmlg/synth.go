@@ -121,6 +121,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := checkSynthMemory(p); err != nil {
 		return err
 	}
+	p.Model.applyThreads()
 	if p.Graph != "" {
 		return runSynthGraph(ctx, p, out, force, stdout)
 	}

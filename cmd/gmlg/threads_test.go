@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestThreadsGOMAXPROCS checks that --threads sets Go's GOMAXPROCS when a
+// command runs (0 keeps it) and that building the kernel options does not.
+// It does not run in parallel: it reads and restores the process-wide
+// setting.
+func TestThreadsGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const sentinel = 3
+	for _, tc := range []struct {
+		threads string
+		want    int
+	}{
+		{"1", 1},
+		{"2", 2},
+		{"0", sentinel},
+	} {
+		runtime.GOMAXPROCS(sentinel)
+		out := filepath.Join(t.TempDir(), "synth")
+		code, _, stderr := gmlg(t, context.Background(), "synth", "--n", "4", "--frames", "3", "--sequences", "1",
+			"--t", "1e-2", "--steps", "5", "--sinkhorn-iters", "10", "--backend", "go", "--threads", tc.threads, "-o", out)
+		if code != 0 {
+			t.Fatalf("synth --threads %s: status %d, stderr:\n%s", tc.threads, code, stderr)
+		}
+		if got := runtime.GOMAXPROCS(0); got != tc.want {
+			t.Errorf("synth --threads %s: GOMAXPROCS = %d, want %d", tc.threads, got, tc.want)
+		}
+	}
+
+	runtime.GOMAXPROCS(sentinel)
+	m := defaultModel()
+	m.Threads = 1
+	if opt := m.heatOptions(); opt.Threads != 1 || !opt.Serial {
+		t.Errorf("heatOptions with --threads 1: Threads %d, Serial %v; want 1, true", opt.Threads, opt.Serial)
+	}
+	if got := runtime.GOMAXPROCS(0); got != sentinel {
+		t.Errorf("heatOptions changed GOMAXPROCS to %d", got)
+	}
+}
