@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/gmlg/gmlg/internal/cputime"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
@@ -287,7 +287,7 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	stats.reset()
 	fn := &timedFunc{obj: obj}
 	x0 := make([]float64, obj.Dim())
-	t0, c0 := time.Now(), CPUTime()
+	t0, c0 := time.Now(), cputime.Used()
 	var res *learn.Result
 	if s.EvalOnly {
 		grad := make([]float64, len(x0))
@@ -298,7 +298,7 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 		res, err = learn.Minimize(ctx, fn, x0, &learn.Settings{MaxIter: s.Iters, FTol: -1, GTol: -1}, nil)
 	}
 	m.Minimize = time.Since(t0).Seconds()
-	m.MinimizeCPU = (CPUTime() - c0).Seconds()
+	m.MinimizeCPU = (cputime.Used() - c0).Seconds()
 	if err != nil && (res == nil || !errors.Is(err, context.Canceled)) {
 		return nil, fmt.Errorf("bench: %v on %s: %w", s.Row, s.Backend, err)
 	}
@@ -438,16 +438,6 @@ func (c *countingStepFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, step
 func (c *countingStepFactor) AdjointSupported() bool { return c.as != nil && c.as.AdjointSupported() }
 
 func availableBackends() []string { return kernel.Backends() }
-
-// CPUTime returns the CPU time (user + system, all threads) the process has
-// used so far, 0 where getrusage fails.
-func CPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func newObjective(p *Problem) (*learn.Objective, error) {
 	return learn.NewObjective(p.Graph, []learn.Sequence{p.Sequence}, &p.Config)

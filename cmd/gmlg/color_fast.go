@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/bench"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/internal/cputime"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/ot"
 )
@@ -191,7 +191,7 @@ type colorFastRecorder struct {
 // levels; an interrupted finest level's best polish score carries over
 // from resume.
 func (r *colorRun) newFastRecorder(levels int, resume *learn.CoarseToFineCheckpoint) (*colorFastRecorder, error) {
-	rec := &colorFastRecorder{colorRun: r, levels: levels, start: time.Now(), cpu0: bench.CPUTime()}
+	rec := &colorFastRecorder{colorRun: r, levels: levels, start: time.Now(), cpu0: cputime.Used()}
 	if resume != nil {
 		rec.best, rec.bestF = resume.PolishBest, resume.PolishBestF
 	}
@@ -227,7 +227,7 @@ func (rec *colorFastRecorder) close() {
 func (rec *colorFastRecorder) elapsed() time.Duration { return time.Since(rec.start) }
 
 // cpu is the process's CPU time since the recorder started.
-func (rec *colorFastRecorder) cpu() time.Duration { return bench.CPUTime() - rec.cpu0 }
+func (rec *colorFastRecorder) cpu() time.Duration { return cputime.Used() - rec.cpu0 }
 
 // finestLevel reports whether level is the schedule's finest fast level.
 func (rec *colorFastRecorder) finestLevel(level int) bool { return level == rec.levels-1 }
