@@ -113,21 +113,8 @@ func decodeCheckpoint(path string, data []byte) (*checkpoint, error) {
 	if err := unsealGob(path, data, checkpointMagic, &ck); err != nil {
 		return nil, err
 	}
-	if err := checkState(ck.State); err != nil {
+	if err := ck.State.Validate(); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return &ck, nil
-}
-
-// checkState checks that the lengths of an optimiser state agree.
-func checkState(st *learn.State) error {
-	if st == nil || len(st.X) == 0 || len(st.G) != len(st.X) || len(st.S) != len(st.Y) || len(st.Rho) != len(st.S) || len(st.Losses) != st.Iter {
-		return errors.New("inconsistent optimiser state")
-	}
-	for k := range st.S {
-		if len(st.S[k]) != len(st.X) || len(st.Y[k]) != len(st.X) {
-			return errors.New("inconsistent optimiser state")
-		}
-	}
-	return nil
 }

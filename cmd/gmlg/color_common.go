@@ -153,11 +153,11 @@ func colorDecodeCheckpoint(path string, data []byte) (*colorFastCheckpoint, erro
 	if err := unsealGob(path, data, colorCheckpointMagic, ck); err != nil {
 		return nil, err
 	}
-	if err := checkState(ck.State); err != nil {
+	if err := ck.State.Validate(); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	if ck.PolishBest != nil {
-		if err := checkState(ck.PolishBest); err != nil {
+		if err := ck.PolishBest.Validate(); err != nil {
 			return nil, fmt.Errorf("checkpoint %s: polish start: %w", path, err)
 		}
 	}
