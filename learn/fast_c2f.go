@@ -107,6 +107,36 @@ func RestrictHistogram(h []float64, dims, coarse []int) []float64 {
 	return resample(h, dims, coarse, true)
 }
 
+// HalveGrid returns the extents of the grid dims halved once (CoarseSide
+// per axis), the next coarser level of CoarseToFine, or an error when an
+// axis would keep fewer than 2 nodes.
+func HalveGrid(dims []int) ([]int, error) {
+	half := make([]int, len(dims))
+	for p, m := range dims {
+		if half[p] = CoarseSide(m); half[p] < 2 {
+			return nil, fmt.Errorf("learn: the %v grid is too small to halve", dims)
+		}
+	}
+	return half, nil
+}
+
+// RestrictSequences restricts every frame of seqs from the grid of extents
+// dims to the grid of extents coarse with RestrictHistogram, keeping the
+// sequences' times; a frame whose length is not the grid's is an error.
+func RestrictSequences(seqs []Sequence, dims, coarse []int) ([]Sequence, error) {
+	out := make([]Sequence, len(seqs))
+	for si, sq := range seqs {
+		out[si].Times = sq.Times
+		for _, f := range sq.Frames {
+			if len(f) != gridSize(dims) {
+				return nil, fmt.Errorf("learn: sequence %d: frame of length %d on a grid %v", si, len(f), dims)
+			}
+			out[si].Frames = append(out[si].Frames, RestrictHistogram(f, dims, coarse))
+		}
+	}
+	return out, nil
+}
+
 // ProlongVertexMetric maps a vertex metric θ of shape [d, N] (row p =
 // axis p, N = Π dims) on the grid of extents coarse to the grid of extents
 // fine (each at least the coarse one) by multilinear interpolation with
@@ -291,29 +321,18 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 	// Grids of every halving, finest first.
 	levelDims := [][]int{dims}
 	for k := 1; k <= sched[0].Coarsen; k++ {
-		prev := levelDims[k-1]
-		next := make([]int, len(prev))
-		for p, m := range prev {
-			next[p] = CoarseSide(m)
-			if next[p] < 2 {
-				return nil, fmt.Errorf("learn: coarse to fine: %d halvings of %v leave fewer than 2 nodes per axis", sched[0].Coarsen, dims)
-			}
+		next, err := HalveGrid(levelDims[k-1])
+		if err != nil {
+			return nil, fmt.Errorf("learn: coarse to fine: %d halvings of %v leave fewer than 2 nodes per axis", sched[0].Coarsen, dims)
 		}
 		levelDims = append(levelDims, next)
 	}
 	// Frames restricted level by level.
 	levelSeqs := [][]Sequence{seqs}
 	for k := 1; k < len(levelDims); k++ {
-		prev := levelSeqs[k-1]
-		cur := make([]Sequence, len(prev))
-		for si, sq := range prev {
-			cur[si].Times = sq.Times
-			for _, f := range sq.Frames {
-				if len(f) != gridSize(levelDims[k-1]) {
-					return nil, fmt.Errorf("learn: sequence %d: frame of length %d on a grid %v", si, len(f), levelDims[k-1])
-				}
-				cur[si].Frames = append(cur[si].Frames, RestrictHistogram(f, levelDims[k-1], levelDims[k]))
-			}
+		cur, err := RestrictSequences(levelSeqs[k-1], levelDims[k-1], levelDims[k])
+		if err != nil {
+			return nil, err
 		}
 		levelSeqs = append(levelSeqs, cur)
 	}

@@ -20,23 +20,17 @@ import (
 func (r *learnRun) coarseStart(ctx context.Context, note func(string)) ([]float64, error) {
 	o := &r.p.Optimizer
 	dims := r.ds.graph.Dims()
-	half := make([]int, len(dims))
-	for p, m := range dims {
-		half[p] = learn.CoarseSide(m)
-		if half[p] < 2 {
-			return nil, usagef("--coarse %d: the %v grid is too small to halve", o.Coarse, dims)
-		}
+	half, err := learn.HalveGrid(dims)
+	if err != nil {
+		return nil, usagef("--coarse %d: the %v grid is too small to halve", o.Coarse, dims)
 	}
 	g1, err := kernel.Grid(half...)
 	if err != nil {
 		return nil, err
 	}
-	seqs := make([]learn.Sequence, len(r.ds.seqs))
-	for i, s := range r.ds.seqs {
-		seqs[i].Times = s.Times
-		for _, f := range s.Frames {
-			seqs[i].Frames = append(seqs[i].Frames, learn.RestrictHistogram(f, dims, half))
-		}
+	seqs, err := learn.RestrictSequences(r.ds.seqs, dims, half)
+	if err != nil {
+		return nil, err
 	}
 	sched := make([]learn.Level, o.Coarse)
 	for i := range sched {
