@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
-	"github.com/gmlg/gmlg/internal/cputime"
+	"github.com/gmlg/gmlg/bench/cputime"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/ot"
 )
