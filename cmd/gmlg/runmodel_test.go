@@ -1,0 +1,66 @@
+package main
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunModel: interp and eval given a fast-mode run use its model
+// (converged Sinkhorn at the run's tolerance) and say so, unless a flag
+// overrides it; eval's F at the run's metric is then the run's final F.
+func TestRunModel(t *testing.T) {
+	data := tinyData(t, "1")
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	mustGmlg(t, learnArgs(data, run, "--max-iter", "3", "--mode", "fast", "--tol", "1e-10")...)
+	var res struct{ F float64 }
+	readJSON(t, filepath.Join(run, "result.json"), &res)
+	fromRun := "(from " + filepath.Join(run, "params.json") + ")"
+	out := func(name string) string { return filepath.Join(dir, name) }
+	cases := []struct {
+		name  string
+		args  []string
+		line  string
+		file  string // the result compared with the fast model's
+		match bool   // whether it equals the fast model's
+	}{
+		{"eval run", []string{"eval", "--run", run, "-o", out("e1")}, "model: fast, tol 1e-10 " + fromRun, "e1", true},
+		{"eval exact flag", []string{"eval", "--run", run, "--mode", "exact", "-o", out("e2")}, "model: exact, L=10 (flags)", "e2", false},
+		{"interp run", []string{"interp", "--run", run, data, "-o", out("i1")}, "model: fast, tol 1e-10 " + fromRun, "i1", true},
+		{"interp tol flag", []string{"interp", "--run", run, data, "--tol", "1e-3", "-o", out("i2")}, "model: fast, tol 0.001 (flags)", "i2", false},
+		{"interp exact flag", []string{"interp", "--run", run, data, "--mode", "exact", "-o", out("i3")}, "model: exact, L=10 (flags)", "i3", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout := mustGmlg(t, c.args...)
+			if !strings.Contains(stdout, c.line+"\n") {
+				t.Fatalf("stdout %q lacks the line %q", stdout, c.line)
+			}
+			var same bool
+			if c.args[0] == "eval" {
+				var ev struct{ Result struct{ F float64 } }
+				readJSON(t, filepath.Join(out(c.file), "eval.json"), &ev)
+				same = math.Abs(ev.Result.F-res.F) <= 1e-7*math.Abs(res.F)
+				t.Logf("eval F = %.17g, run's F = %.17g", ev.Result.F, res.F)
+			} else {
+				got := readNpy(t, filepath.Join(out(c.file), "interp-05.npy")).Data
+				want := readNpy(t, filepath.Join(out("i1"), "interp-05.npy")).Data
+				same = maxAbsDiff(got, want) <= 1e-12
+			}
+			if same != c.match {
+				t.Errorf("result equals the fast model's: %v, want %v", same, c.match)
+			}
+		})
+	}
+}
+
+// maxAbsDiff is the largest |a[i]−b[i]|.
+func maxAbsDiff(a, b []float64) float64 {
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d
+}
