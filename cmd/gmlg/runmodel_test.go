@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -63,4 +64,48 @@ func maxAbsDiff(a, b []float64) float64 {
 		d = math.Max(d, math.Abs(a[i]-b[i]))
 	}
 	return d
+}
+
+// TestSunsetRunModel: sunset interpolates a fast colorlearn run's metric
+// with converged Sinkhorn at the run's tolerance and says so; -mode exact
+// or -L choose the run's L iterations instead.
+func TestSunsetRunModel(t *testing.T) {
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	colorTestFrames(t, data, 3)
+	run := filepath.Join(tmp, "run")
+	if code, msg := colorTestRun(t, "colorlearn", "-mode", "fast", "-tol", "1e-9", "-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10",
+		"-lambda-s", "0.01", "-iters", "2", "-q", "-o", run, data); code != 0 {
+		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
+	}
+	day, night := filepath.Join(data, "frame_a.png"), filepath.Join(data, "frame_c.png")
+	fromRun := "(from " + filepath.Join(run, colorParamsFile) + ")"
+	cases := []struct {
+		name  string
+		args  []string
+		line  string
+		exact bool // whether the frames are the exact model's
+	}{
+		{"run", nil, "model: fast, tol 1e-09 " + fromRun, false},
+		{"mode exact", []string{"-mode", "exact"}, "model: exact, L=10 (flags)", true},
+		{"L", []string{"-L", "10"}, "model: exact, L=10 (flags)", true},
+	}
+	hist := make([][]float64, len(cases))
+	for i, c := range cases {
+		out := filepath.Join(tmp, fmt.Sprint("sun", i))
+		args := append([]string{"sunset", "-run", run, "-prolong", "0", "-frames", "3", "-L-ct", "5", "-o", out}, c.args...)
+		code, msg := colorTestRun(t, append(args, day, night)...)
+		if code != 0 {
+			t.Fatalf("sunset %v: exit %d: %s", c.args, code, msg)
+		}
+		if !strings.Contains(msg, c.line+"\n") {
+			t.Errorf("sunset %v: log %q lacks the line %q", c.args, msg, c.line)
+		}
+		hist[i] = colorTestNpy(t, filepath.Join(out, "interp-hist-01.npy")).Data
+	}
+	for i, c := range cases {
+		if same := maxAbsDiff(hist[i], hist[1]) == 0; same != c.exact {
+			t.Errorf("%s: frames equal the exact model's: %v, want %v", c.name, same, c.exact)
+		}
+	}
 }
