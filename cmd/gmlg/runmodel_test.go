@@ -11,6 +11,7 @@ import (
 // TestRunModel: interp and eval given a fast-mode run use its model
 // (converged Sinkhorn at the run's tolerance) and say so, unless a flag
 // overrides it; eval's F at the run's metric is then the run's final F.
+// render names the model its folder's files were computed with.
 func TestRunModel(t *testing.T) {
 	data := tinyData(t, "1")
 	dir := t.TempDir()
@@ -24,7 +25,7 @@ func TestRunModel(t *testing.T) {
 		name  string
 		args  []string
 		line  string
-		file  string // the result compared with the fast model's
+		file  string // the result compared with the fast model's; empty: none
 		match bool   // whether it equals the fast model's
 	}{
 		{"eval run", []string{"eval", "--run", run, "-o", out("e1")}, "model: fast, tol 1e-10 " + fromRun, "e1", true},
@@ -32,6 +33,9 @@ func TestRunModel(t *testing.T) {
 		{"interp run", []string{"interp", "--run", run, data, "-o", out("i1")}, "model: fast, tol 1e-10 " + fromRun, "i1", true},
 		{"interp tol flag", []string{"interp", "--run", run, data, "--tol", "1e-3", "-o", out("i2")}, "model: fast, tol 0.001 (flags)", "i2", false},
 		{"interp exact flag", []string{"interp", "--run", run, data, "--mode", "exact", "-o", out("i3")}, "model: exact, L=10 (flags)", "i3", false},
+		{"render run", []string{"render", run}, "model: fast, tol 1e-10 " + fromRun, "", false},
+		{"render fast interp", []string{"render", out("i1")}, "model: fast, tol 1e-10 (from " + filepath.Join(out("i1"), "params.json") + ")", "", false},
+		{"render exact interp", []string{"render", out("i3")}, "model: exact, L=10 (from " + filepath.Join(out("i3"), "params.json") + ")", "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,12 +44,15 @@ func TestRunModel(t *testing.T) {
 				t.Fatalf("stdout %q lacks the line %q", stdout, c.line)
 			}
 			var same bool
-			if c.args[0] == "eval" {
+			switch {
+			case c.file == "":
+				return
+			case c.args[0] == "eval":
 				var ev struct{ Result struct{ F float64 } }
 				readJSON(t, filepath.Join(out(c.file), "eval.json"), &ev)
 				same = math.Abs(ev.Result.F-res.F) <= 1e-7*math.Abs(res.F)
 				t.Logf("eval F = %.17g, run's F = %.17g", ev.Result.F, res.F)
-			} else {
+			default:
 				got := readNpy(t, filepath.Join(out(c.file), "interp-05.npy")).Data
 				want := readNpy(t, filepath.Join(out("i1"), "interp-05.npy")).Data
 				same = maxAbsDiff(got, want) <= 1e-12
