@@ -60,7 +60,8 @@ channel (k = -prolong), interpolates between them at -frames times in [0,1]
 
   -method learned  the heat kernel of a metric learned by colorlearn (-run
                    DIR), prolonged from n to n_hi (alpha = (n_hi−1)²; t,
-                   steps and L from the run's params.json);
+                   steps, L and the barycenter model, exact or fast,
+                   from the run's params.json);
   -method euclid   the separable Euclidean kernel exp(−|x−x'|²/γ), γ = -gamma;
   -method linear   (1−t)·h_day + t·h_night;
 
