@@ -34,6 +34,8 @@ type colorSunsetOptions struct {
 	frames        int
 	gammaHi       float64
 	lHi           int
+	mode          string  // barycenter model of -method learned; empty = the run's
+	tol           float64 // fast mode's tolerance; 0 = the run's
 	tHi           float64
 	stepsHi       int
 	sigmaCT       float64
@@ -58,7 +60,8 @@ channel (k = -prolong), interpolates between them at -frames times in [0,1]
 
   -method learned  the heat kernel of a metric learned by colorlearn (-run
                    DIR), prolonged from n to n_hi (alpha = (n_hi−1)²; t,
-                   steps and L from the run's params.json);
+                   steps, L and the barycenter model, exact or fast,
+                   from the run's params.json);
   -method euclid   the separable Euclidean kernel exp(−|x−x'|²/γ), γ = -gamma;
   -method linear   (1−t)·h_day + t·h_night;
 
@@ -85,6 +88,8 @@ write.`,
 			fs.IntVar(&o.frames, "frames", 10, "number of `frames`, endpoints included, at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&o.gammaHi, "gamma", 0.001, "γ of the Euclidean interpolation kernel")
 			fs.IntVar(&o.lHi, "L", 0, "Sinkhorn `iterations` of the interpolation (0: the run's L, or 50)")
+			fs.StringVar(&o.mode, "mode", "", "barycenter `model` of -method learned: exact (L iterations) or fast (converged to -tol); empty: the run's, or exact when -L is given")
+			fs.Float64Var(&o.tol, "tol", 0, "fast mode's Sinkhorn marginal `tolerance` (0: the run's)")
 			fs.Float64Var(&o.tHi, "t", 0, "heat `time` of the learned kernel (0: the run's t)")
 			fs.IntVar(&o.stepsHi, "steps", 0, "heat `steps` of the learned kernel (0: the run's)")
 			fs.Float64Var(&o.sigmaCT, "sigma-ct", 0.05, "σ of the transfer's Euclidean kernel, γ = 2σ²")
@@ -157,7 +162,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	}
 	times := color.Times(o.frames)
 	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
-	hists, err := colorSunsetInterpolate(o, run, theta, nHi, h0, h1, times, params)
+	hists, err := colorSunsetInterpolate(o, run, theta, nHi, h0, h1, times, params, logw)
 	if err != nil {
 		return err
 	}
@@ -199,6 +204,10 @@ func (o *colorSunsetOptions) check() error {
 		return usagef("-n must be at least 2, got %d", o.bins)
 	case !(o.gammaHi > 0) || !(o.sigmaCT > 0):
 		return usagef("-gamma and -sigma-ct must be positive")
+	case o.mode != "" && o.mode != "exact" && o.mode != "fast":
+		return usagef("-mode must be exact or fast, got %q", o.mode)
+	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
+		return usagef("-tol must be a finite number ≥ 0, got %g", o.tol)
 	case o.lHi < 0 || o.lCT < 1 || o.tHi < 0 || o.stepsHi < 0 || o.lutSize < 0 || o.lutSize == 1:
 		return usagef("-L, -L-ct, -t, -steps and -lut-size must be valid (non-negative; -L-ct ≥ 1; -lut-size 0 or ≥ 2)")
 	}
@@ -249,7 +258,7 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLear
 // colorSunsetInterpolate interpolates between the histograms h0 and h1 on
 // the n_hi³ grid at times with -method (the learned metric theta of run
 // for learned), recording the kernel's settings in params.
-func colorSunsetInterpolate(o *colorSunsetOptions, run *colorLearnParams, theta []float64, nHi int, h0, h1, times []float64, params map[string]any) ([][]float64, error) {
+func colorSunsetInterpolate(o *colorSunsetOptions, run *colorLearnParams, theta []float64, nHi int, h0, h1, times []float64, params map[string]any, logw io.Writer) ([][]float64, error) {
 	switch o.method {
 	case "linear":
 		return color.Linear(h0, h1, times), nil
@@ -274,11 +283,39 @@ func colorSunsetInterpolate(o *colorSunsetOptions, run *colorLearnParams, theta 
 		return nil, err
 	}
 	defer heat.Close()
-	hists, err := color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L})
+	fast, tol, from := colorSunsetModel(run, o)
+	fmt.Fprintln(logw, modelLine(fast, tol, L, from))
+	var hists [][]float64
+	if fast {
+		params["mode"], params["tol"] = "fast", tol
+		hists, err = fastInterp(heat, h0, h1, len(times), &ot.FastSettings{Tol: tol, Anderson: run.Anderson})
+	} else {
+		params["mode"] = "exact"
+		hists, err = color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("-method learned: %w", err)
 	}
 	return hists, nil
+}
+
+// colorSunsetModel returns the barycenter model of the learned
+// interpolation, the run's (a fast run's converged Sinkhorn at its
+// tolerance) unless -mode, -tol or -L say otherwise (-L alone means exact),
+// and where it comes from, for modelLine.
+func colorSunsetModel(run *colorLearnParams, o *colorSunsetOptions) (fast bool, tol float64, from string) {
+	fast, tol = run.Mode == "fast", run.Tol
+	from = "from " + filepath.Join(o.run, colorParamsFile)
+	switch {
+	case o.mode != "":
+		fast, from = o.mode == "fast", "flags"
+	case o.lHi > 0:
+		fast, from = false, "flags"
+	}
+	if o.tol > 0 {
+		tol, from = o.tol, "flags"
+	}
+	return fast, tol, from
 }
 
 // colorSunsetHists writes the interpolated histograms into dir, one

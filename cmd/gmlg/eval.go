@@ -22,6 +22,8 @@ type evalParams struct {
 	Model      modelParams `json:"model"`
 	Kernel     kernelInfo  `json:"kernel"`
 	Result     evalResult  `json:"result"`
+	// from says where Model's barycenter settings come from (modelSource).
+	from string
 }
 
 // evalResult is the value of the objective and its parts.
@@ -89,6 +91,7 @@ func init() {
 					return usagef("expected one data folder, got %d arguments", len(args))
 				}
 				p.Data.Dir = args[0]
+				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
 				stdout, _ := outputs(ctx)
 				return runEval(ctx, &p, out, force, stdout)
 			}
@@ -119,6 +122,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		return err
 	}
 	defer obj.Close()
+	fmt.Fprintln(stdout, p.Model.line(p.from))
 	kind := p.Model.metricKind()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {

@@ -30,6 +30,8 @@ type interpParams struct {
 	Frames     int         `json:"frames"`
 	Floor      float64     `json:"floor"`
 	Model      modelParams `json:"model"`
+	// from says where Model's barycenter settings come from (modelSource).
+	from string
 }
 
 // The files interp writes, every one (its folder manifest lists them for --force).
@@ -48,14 +50,14 @@ func init() {
 			outFlag(fs, &out, "interp", "output `folder`")
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
-			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, Sinkhorn iterations and metric kind unless given here")
+			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, metric kind and barycenter model (mode, tol, Anderson depth, Sinkhorn iterations) unless given here")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights when DIR is a graph folder (overrides the run's metric.npy)")
 			fs.StringVar(&p.Model.Metric, "metric", p.Model.Metric, "parameterisation of --metric-file: vertex or edge")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
 			fs.StringVar(&pattern, "pattern", "", "file `glob` inside DIR (as for gmlg learn)")
 			fs.IntVar(&seq, "sequence", 0, "with DIR: which `sequence` (0-based) gives the first and last frames")
-			p.Model.kernelFlags(fs)
+			p.Model.interpFlags(fs)
 			return func(ctx context.Context, args []string) error {
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -64,7 +66,7 @@ func init() {
 					if err != nil {
 						return err
 					}
-					if err := overlay(fs, &rp.Model, set, (*modelParams).kernelFlags, "metric"); err != nil {
+					if err := overlay(fs, &rp.Model, set, (*modelParams).interpFlags, "metric"); err != nil {
 						return err
 					}
 					p.Model = rp.Model
@@ -72,6 +74,7 @@ func init() {
 						p.MetricFile = filepath.Join(p.Run, "metric.npy")
 					}
 				}
+				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
 				stdout, _ := outputs(ctx)
 				return runInterp(ctx, &p, args, pattern, seq, out, force, stdout)
 			}
@@ -198,6 +201,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			recs = append(recs, f)
 		}
 	} else {
+		fmt.Fprintln(stdout, p.Model.line(p.from))
 		var err error
 		if recs, err = heatInterp(p, sp, src, dst); err != nil {
 			return err
@@ -277,6 +281,13 @@ func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, err
 	m.Weights(w, theta)
 	if err := h.SetWeights(w); err != nil {
 		return nil, notPosDefHint(err, source, "--t, --steps")
+	}
+	if p.Model.Mode == "fast" {
+		recs, err := fastInterp(h, src, dst, p.Frames, &p.Model.fastOptions().Sinkhorn)
+		if err != nil {
+			return nil, evalHint(err)
+		}
+		return recs, nil
 	}
 	ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
 		&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})

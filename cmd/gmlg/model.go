@@ -73,11 +73,33 @@ func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
+	m.sinkhornFlags(fs)
+	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
+	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
+}
+
+// sinkhornFlags declares the options that choose the barycenter model:
+// exact or fast mode, fast mode's tolerance and its Anderson depth.
+func (m *modelParams) sinkhornFlags(fs *flag.FlagSet) {
 	fs.StringVar(&m.Mode, "mode", m.Mode, "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn with the implicit gradient; --sinkhorn-iters is then only an upper bound per evaluation)")
 	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
-	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 	fs.IntVar(&m.Anderson, "anderson", m.Anderson, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off)")
-	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
+}
+
+// interpFlags declares the options of an interpolation's model: the
+// kernel's and the barycenter model's.
+func (m *modelParams) interpFlags(fs *flag.FlagSet) {
+	m.kernelFlags(fs)
+	m.sinkhornFlags(fs)
+}
+
+// sinkhornModelFlags are the flags that decide a barycenter model, for
+// modelSource.
+var sinkhornModelFlags = []string{"mode", "tol", "anderson", "sinkhorn-iters"}
+
+// line is the model line of modelLine for m, with source from modelSource.
+func (m *modelParams) line(source string) string {
+	return modelLine(m.Mode == "fast", m.Tol, m.SinkhornIters, source)
 }
 
 // checkKernel validates the kernel options; errors are usage errors naming

@@ -70,8 +70,27 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if line := recordedModelLine(raw, path); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	fmt.Fprintf(stdout, "gmlg render: redrew %d picture(s) in %s\n", len(drawn), dir)
 	return nil
+}
+
+// recordedModelLine is the model line (modelLine) of the barycenter model
+// that a learn or interp folder's .npy files were computed with, as its
+// params.json (raw, read from path) records it; empty for a folder without
+// one (synth, or a linear interpolation). render only redraws those files,
+// so the line says which model the pictures show.
+func recordedModelLine(raw []byte, path string) string {
+	var rec struct {
+		Method string       `json:"method"`
+		Model  *modelParams `json:"model"`
+	}
+	if json.Unmarshal(raw, &rec) != nil || rec.Model == nil || rec.Method == "linear" {
+		return ""
+	}
+	return rec.Model.line("from " + path)
 }
 
 func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
