@@ -33,12 +33,13 @@ func TestCheckpointEveryBitFlip(t *testing.T) {
 	}{
 		{"learn",
 			func(p string) error {
-				return writeCheckpoint(p, &checkpoint{State: testState(), Done: true, Status: "max-iter"})
+				return saveExactCheckpoint(p, testState(), true, "max-iter")
 			},
 			func(p string) error { _, err := readCheckpoint(p); return err }},
 		{"colorlearn",
 			func(p string) error {
-				return colorSaveFastCheckpoint(p, &colorFastCheckpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2})
+				ck := learn.CoarseToFineCheckpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2}
+				return writeCheckpoint(p, &learn.Checkpoint{CoarseToFineCheckpoint: ck})
 			},
 			func(p string) error { _, err := colorLoadAnyCheckpoint(p); return err }},
 	} {
