@@ -230,7 +230,8 @@ type CoarseToFineSettings struct {
 	Resume *CoarseToFineCheckpoint
 }
 
-// CoarseToFineCheckpoint is where a coarse-to-fine run can continue from.
+// CoarseToFineCheckpoint is where a coarse-to-fine run can continue from;
+// a Checkpoint holds one to save it in a file.
 type CoarseToFineCheckpoint struct {
 	Level int    // index in the schedule
 	State *State // the optimiser's state on that level

@@ -109,17 +109,10 @@ func colorSaveFrame(path string, img image.Image) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
 }
 
-// colorCheckpointMagic is the first line of a colorlearn checkpoint (see
-// sealGob); it names the layout of colorFastCheckpoint, so bump it when
-// that changes. (The first format was a bare gob stream without a
-// checksum.)
-const colorCheckpointMagic = "gmlg-colorlearn-checkpoint-2"
-
 // colorSaveCheckpoint writes the optimiser state of an exact-mode run
-// atomically (gob keeps float64 values exact), as a colorFastCheckpoint of
-// level −1.
+// atomically, as a checkpoint of level learn.ExactLevel.
 func colorSaveCheckpoint(path string, st *learn.State) error {
-	return writeSealed(path, colorCheckpointMagic, &colorFastCheckpoint{Level: -1, State: st})
+	return saveExactCheckpoint(path, st, false, "")
 }
 
 // colorLoadCheckpoint returns the optimiser state of a colorlearn
@@ -132,39 +125,15 @@ func colorLoadCheckpoint(path string) (*learn.State, error) {
 	return ck.State, nil
 }
 
-// colorLoadAnyCheckpoint reads the checkpoint of a run of either mode
-// (exact mode's has Level −1) and checks its checksum and the lengths of
-// its states. A missing file gives (nil, nil).
-func colorLoadAnyCheckpoint(path string) (*colorFastCheckpoint, error) {
-	data, err := readCheckpointFile(path)
+// colorLoadAnyCheckpoint reads and checks the checkpoint of a run of
+// either mode (exact mode's has Level learn.ExactLevel). A missing file
+// gives (nil, nil).
+func colorLoadAnyCheckpoint(path string) (*learn.Checkpoint, error) {
+	ck, err := readCheckpoint(path)
 	if errors.Is(err, errNoCheckpoint) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return colorDecodeCheckpoint(path, data)
-}
-
-// colorDecodeCheckpoint decodes and checks the content data of the
-// colorlearn checkpoint file path (named in errors).
-func colorDecodeCheckpoint(path string, data []byte) (*colorFastCheckpoint, error) {
-	ck := new(colorFastCheckpoint)
-	if err := unsealGob(path, data, colorCheckpointMagic, ck); err != nil {
-		return nil, err
-	}
-	if err := ck.State.Validate(); err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	if ck.PolishBest != nil {
-		if err := ck.PolishBest.Validate(); err != nil {
-			return nil, fmt.Errorf("checkpoint %s: polish start: %w", path, err)
-		}
-	}
-	if ck.Level < -1 {
-		return nil, fmt.Errorf("checkpoint %s: level %d", path, ck.Level)
-	}
-	return ck, nil
+	return ck, err
 }
 
 // colorReadParams reads the params.json of a colorlearn run, checking its

@@ -29,18 +29,6 @@ const colorLinesearchFile = "linesearch.tsv"
 // colorResultFile is the summary a finished fast-mode run writes.
 const colorResultFile = "result.json"
 
-// colorFastCheckpoint is colorlearn's checkpoint: the coarse-to-fine level
-// of a fast-mode run (−1 in exact mode) and the optimiser's state on it.
-type colorFastCheckpoint struct {
-	Level int
-	State *learn.State
-	// PolishBest and PolishBestF: with -polish, on the finest level, the
-	// best exact-scored iterate so far and its score (see
-	// learn.CoarseToFineCheckpoint).
-	PolishBest  *learn.State
-	PolishBestF float64
-}
-
 // colorFastResult is result.json of a fast-mode run.
 type colorFastResult struct {
 	Mode   string              `json:"mode"`
@@ -129,7 +117,7 @@ func (r *colorRun) fastResume() (*learn.CoarseToFineCheckpoint, error) {
 		return nil, fmt.Errorf("--resume: %s is not a fast-mode checkpoint", r.ckpt)
 	}
 	fmt.Fprintf(r.logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", r.o.out, ck.Level, ck.State.Iter, ck.State.F)
-	return &learn.CoarseToFineCheckpoint{Level: ck.Level, State: ck.State, PolishBest: ck.PolishBest, PolishBestF: ck.PolishBestF}, nil
+	return &ck.CoarseToFineCheckpoint, nil
 }
 
 // colorSchedule is fast mode's coarse-to-fine schedule: o.coarse coarse
@@ -304,11 +292,11 @@ func (rec *colorFastRecorder) iteration(p *learn.Progress) error {
 		p.Level, rec.curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
 	fmt.Fprintf(rec.tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, rec.curBins, p.Iter, p.F, p.Evals,
 		st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds(), rec.cpu().Seconds())
-	ck := &colorFastCheckpoint{Level: p.Level, State: p.State}
+	ck := learn.CoarseToFineCheckpoint{Level: p.Level, State: p.State}
 	if rec.finestLevel(p.Level) {
 		ck.PolishBest, ck.PolishBestF = rec.best, rec.bestF
 	}
-	if err := colorSaveFastCheckpoint(rec.ckpt, ck); err != nil {
+	if err := writeCheckpoint(rec.ckpt, &learn.Checkpoint{CoarseToFineCheckpoint: ck}); err != nil {
 		return err
 	}
 	if !rec.finestLevel(p.Level) {
@@ -334,7 +322,8 @@ func (rec *colorFastRecorder) polishIteration(p *learn.Progress, el time.Duratio
 		n, p.Iter, p.F, p.GradNorm, p.Evals, el.Round(time.Second))
 	fmt.Fprintf(rec.tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, n, p.Iter, p.F, p.Evals,
 		o.L, 0, o.L*p.Evals, 0, el.Seconds(), rec.cpu().Seconds())
-	if err := colorSaveFastCheckpoint(rec.ckpt, &colorFastCheckpoint{Level: p.Level, State: p.State}); err != nil {
+	ck := learn.CoarseToFineCheckpoint{Level: p.Level, State: p.State}
+	if err := writeCheckpoint(rec.ckpt, &learn.Checkpoint{CoarseToFineCheckpoint: ck}); err != nil {
 		return err
 	}
 	theta := make([]float64, len(p.X))
@@ -405,11 +394,6 @@ func colorFastSummary(res *learn.CoarseToFineResult, fExact float64, seconds, cp
 			NotConverged: l.Totals.NotConverged, Tightened: l.Tightened, Seconds: l.Elapsed.Seconds(), Exact: l.Exact})
 	}
 	return summary
-}
-
-// colorSaveFastCheckpoint writes a fast-mode checkpoint atomically.
-func colorSaveFastCheckpoint(path string, ck *colorFastCheckpoint) error {
-	return writeSealed(path, colorCheckpointMagic, ck)
 }
 
 // colorAppendTSV opens path for appending (a resumed run continues the

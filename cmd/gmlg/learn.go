@@ -268,6 +268,9 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
+	if ck.Level != learn.ExactLevel {
+		return fmt.Errorf("--resume: %s is not the checkpoint of a learn run", filepath.Join(dir, checkpointName))
+	}
 	if maxIter > 0 {
 		p.Optimizer.MaxIter = maxIter
 	}
@@ -576,7 +579,7 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 			return err
 		}
 	}
-	return writeCheckpoint(filepath.Join(r.dir, checkpointName), &checkpoint{State: st})
+	return saveExactCheckpoint(filepath.Join(r.dir, checkpointName), st, false, "")
 }
 
 // picturePeriod is the shortest time between two redraws of loss.png and
@@ -694,7 +697,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 	if err := runinfo.WriteJSON(filepath.Join(r.dir, "result.json"), rr); err != nil {
 		return err
 	}
-	return writeCheckpoint(filepath.Join(r.dir, checkpointName), &checkpoint{State: st, Done: true, Status: res.Status.String()})
+	return saveExactCheckpoint(filepath.Join(r.dir, checkpointName), st, true, res.Status.String())
 }
 
 // recName is the file of reconstruction j of sequence s.

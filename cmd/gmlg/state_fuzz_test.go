@@ -10,52 +10,72 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/learn"
 )
 
-// FuzzCheckpoint feeds the checkpoint decoders of learn and colorlearn
-// arbitrary files, both as they are and sealed with a valid checksum (so
-// that the gob payload behind it is decoded too): they must never panic,
-// and whatever they accept must encode, decode and encode again to the
-// same bytes.
+// FuzzCheckpoint feeds the checkpoint decoder arbitrary files, both as
+// they are and sealed with a valid checksum under each layout's first line
+// (so that the gob payload behind it is decoded too): it must never panic,
+// and whatever it accepts must encode, decode and encode again to the same
+// bytes.
 func FuzzCheckpoint(f *testing.F) {
-	learnCk, err := sealGob(checkpointMagic, &checkpoint{State: testState(), Done: true, Status: "converged"})
+	learnCk, err := learn.EncodeCheckpoint(&learn.Checkpoint{Done: true, Status: "converged",
+		CoarseToFineCheckpoint: learn.CoarseToFineCheckpoint{Level: learn.ExactLevel, State: testState()}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	colorCk, err := sealGob(colorCheckpointMagic, &colorFastCheckpoint{Level: 2, State: testState(), PolishBest: testState(), PolishBestF: 1})
+	colorCk, err := learn.EncodeCheckpoint(&learn.Checkpoint{
+		CoarseToFineCheckpoint: learn.CoarseToFineCheckpoint{Level: 2, State: testState(), PolishBest: testState(), PolishBestF: 1}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, seed := range [][]byte{learnCk, colorCk, learnCk[:len(learnCk)/2], nil, []byte(checkpointMagic + "\n")} {
+	for _, seed := range [][]byte{learnCk, colorCk, learnCk[:len(learnCk)/2], nil, []byte(firstLine(learnCk) + "\n")} {
 		f.Add(seed)
 	}
+	// The first lines of the current layout and of the two it converts.
+	heads := []string{firstLine(learnCk), "gmlg-checkpoint-2", "gmlg-colorlearn-checkpoint-2"}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		roundTrip(t, data, checkpointMagic, decodeCheckpoint)
-		roundTrip(t, data, colorCheckpointMagic, colorDecodeCheckpoint)
+		files := [][]byte{data}
+		for _, head := range heads {
+			files = append(files, sealRaw(head, afterHeader(data)))
+		}
+		for _, file := range files {
+			roundTrip(t, file)
+		}
 	})
 }
 
-// roundTrip decodes data, as it is and sealed under magic around its
-// payload, with decode; whatever decode accepts must encode, decode and
+// roundTrip decodes file; whatever is accepted must encode, decode and
 // encode again to the same bytes.
-func roundTrip[T any](t *testing.T, data []byte, magic string, decode func(path string, data []byte) (T, error)) {
+func roundTrip(t *testing.T, file []byte) {
 	t.Helper()
 	const path = "fuzz/checkpoint.gob" // only named in errors
-	for _, file := range [][]byte{data, sealRaw(magic, afterHeader(data))} {
-		ck, err := decode(path, file)
-		if err != nil {
-			continue
-		}
-		again, err := sealGob(magic, ck)
-		if err != nil {
-			t.Fatalf("encoding an accepted checkpoint: %v", err)
-		}
-		ck2, err := decode(path, again)
-		if err != nil {
-			t.Fatalf("decoding an accepted checkpoint again: %v", err)
-		}
-		sameSealed(t, magic, ck, ck2)
+	ck, err := decodeCheckpoint(path, file)
+	if err != nil {
+		return
 	}
+	again, err := learn.EncodeCheckpoint(ck)
+	if err != nil {
+		t.Fatalf("encoding an accepted checkpoint: %v", err)
+	}
+	ck2, err := decodeCheckpoint(path, again)
+	if err != nil {
+		t.Fatalf("decoding an accepted checkpoint again: %v", err)
+	}
+	third, err := learn.EncodeCheckpoint(ck2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Comparing encodings, unlike reflect.DeepEqual, holds for NaN values.
+	if !bytes.Equal(again, third) {
+		t.Fatalf("an accepted checkpoint does not round-trip:\n%+v\n%+v", ck, ck2)
+	}
+}
+
+// firstLine is data up to its first newline.
+func firstLine(data []byte) string {
+	head, _, _ := bytes.Cut(data, []byte{'\n'})
+	return string(head)
 }
 
 // afterHeader is data without the two header lines of a sealed file, or
@@ -69,27 +89,11 @@ func afterHeader(data []byte) []byte {
 	return data
 }
 
-// sealRaw seals payload under magic as sealGob does, whatever it holds.
-func sealRaw(magic string, payload []byte) []byte {
+// sealRaw seals payload under the first line head as learn's encoding
+// does, whatever it holds.
+func sealRaw(head string, payload []byte) []byte {
 	sum := sha256.Sum256(payload)
-	return append([]byte(magic+"\n"+hex.EncodeToString(sum[:])+"\n"), payload...)
-}
-
-// sameSealed fails unless a and b seal to the same bytes (a comparison
-// that, unlike reflect.DeepEqual, holds for NaN values).
-func sameSealed(t *testing.T, magic string, a, b any) {
-	t.Helper()
-	x, err := sealGob(magic, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	y, err := sealGob(magic, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(x, y) {
-		t.Fatalf("an accepted checkpoint does not round-trip:\n%+v\n%+v", a, b)
-	}
+	return append([]byte(head+"\n"+hex.EncodeToString(sum[:])+"\n"), payload...)
 }
 
 // FuzzParams feeds the params.json readers of learn runs (resume, eval
