@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -255,7 +256,7 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 			if err := checkTotal(len(paths), a, opt.Memory); err != nil {
 				return nil, err
 			}
-		} else if !equalInts(a.Shape, set.Shape) {
+		} else if !slices.Equal(a.Shape, set.Shape) {
 			return nil, fmt.Errorf("dataset: %s has shape %s but %s has shape %s; all frames must have the same shape",
 				path, ShapeString(a.Shape), shapePath, ShapeString(set.Shape))
 		}
@@ -321,18 +322,6 @@ func isDigits(s string) bool {
 	}
 	for _, c := range s {
 		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
 			return false
 		}
 	}
