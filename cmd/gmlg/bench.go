@@ -11,9 +11,8 @@ import (
 	"strings"
 
 	"github.com/gmlg/gmlg/bench"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 func init() {
@@ -88,10 +87,10 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 			if rep == nil {
 				return runErr
 			}
-			rep.Machine.ProgramVersion = runinfo.Version()
+			rep.Machine.ProgramVersion = rundir.Version()
 			rep.Command = command
 			if *jsonOut != "" {
-				if err := atomicfile.Write(*jsonOut, 0o644, rep.WriteJSON); err != nil {
+				if err := rundir.Write(*jsonOut, 0o644, rep.WriteJSON); err != nil {
 					return err
 				}
 			}
@@ -112,7 +111,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", *md, err)
 			}
-			if err := atomicfile.WriteFile(*md, []byte(doc), 0o644); err != nil {
+			if err := rundir.WriteFile(*md, []byte(doc), 0o644); err != nil {
 				return err
 			}
 		}

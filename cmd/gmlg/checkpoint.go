@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // checkpointName is the checkpoint file of a learn run's folder.
@@ -22,7 +22,7 @@ func writeCheckpoint(path string, ck *learn.Checkpoint) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	return atomicfile.WriteFile(path, data, 0o644)
+	return rundir.WriteFile(path, data, 0o644)
 }
 
 // readCheckpoint reads, decodes and checks the checkpoint file path; a

@@ -16,9 +16,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -377,7 +376,7 @@ func TestColorBadInput(t *testing.T) {
 	if err := os.MkdirAll(badMetric, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := runinfo.WriteChecked(filepath.Join(badMetric, "params.json"), map[string]any{"command": "colorlearn", "n": 4, "t_heat": 0.01, "k_heat": 3, "L": 10}); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(badMetric, "params.json"), map[string]any{"command": "colorlearn", "n": 4, "t_heat": 0.01, "k_heat": 3, "L": 10}); err != nil {
 		t.Fatal(err)
 	}
 	if err := dataset.WriteNpyFile(filepath.Join(badMetric, "metric.npy"), &dataset.Array{Shape: []int{3, 27}, Data: make([]float64, 81)}); err != nil {

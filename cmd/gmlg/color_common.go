@@ -14,11 +14,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // colorParamsFile is the name of the parameters file of a colorlearn run.
@@ -106,7 +105,7 @@ func colorLoadImage(path string, perPixel int) (image.Image, error) {
 // colorSaveFrame writes a full-size image atomically, favouring speed.
 func colorSaveFrame(path string, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
+	return rundir.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
 }
 
 // colorSaveCheckpoint writes the optimiser state of an exact-mode run
@@ -140,7 +139,7 @@ func colorLoadAnyCheckpoint(path string) (*learn.Checkpoint, error) {
 // checksum and that colorlearn wrote it.
 func colorReadParams(path string) (*colorLearnParams, error) {
 	p := new(colorLearnParams)
-	if err := runinfo.ReadChecked(path, p); err != nil {
+	if err := rundir.ReadChecked(path, p); err != nil {
 		return nil, err
 	}
 	if p.Command != "colorlearn" {

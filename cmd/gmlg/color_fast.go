@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/bench/cputime"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -76,7 +76,7 @@ func (r *colorRun) fast(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := runinfo.WriteChecked(filepath.Join(r.o.out, colorParamsFile), r.params); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(r.o.out, colorParamsFile), r.params); err != nil {
 		return err
 	}
 	sched := colorSchedule(r.o)
@@ -364,7 +364,7 @@ func (rec *colorFastRecorder) finish(res *learn.CoarseToFineResult) error {
 		return err
 	}
 	summary := colorFastSummary(res, fExact, seconds, cpuSeconds)
-	if err := runinfo.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
+	if err := rundir.WriteJSON(filepath.Join(o.out, colorResultFile), summary); err != nil {
 		return err
 	}
 	metric := filepath.Join(o.out, "metric.npy")

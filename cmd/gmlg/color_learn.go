@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
@@ -343,7 +343,7 @@ func colorHistograms(files []string, n int, dropSaturated bool) ([][]float64, er
 // of dir, on the colour grid g with the named kernel backend, after
 // checking fast mode's settings.
 func colorNewParams(dir string, files []string, o *colorLearnOptions, g *kernel.Graph, backend string) (*colorLearnParams, error) {
-	sum, _, err := runinfo.Checksum(files)
+	sum, _, err := rundir.Checksum(files)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +357,7 @@ func colorNewParams(dir string, files []string, o *colorLearnOptions, g *kernel.
 	}
 	n := o.bins
 	params := &colorLearnParams{
-		Command: "colorlearn", Version: runinfo.Version(), Input: input, Pattern: o.pattern, Files: names,
+		Command: "colorlearn", Version: rundir.Version(), Input: input, Pattern: o.pattern, Files: names,
 		DataSHA256: sum, Bins: n, N: g.N(), Dim: 3, Alpha: kernel.GridAlpha(n), DropSaturated: o.dropSaturated,
 		THeat: o.t, KHeat: o.steps, L: o.L, Loss: o.loss.String(), LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 		MaxIter: o.iters, SaveEvery: o.saveEvery, Backend: backend, Mode: o.mode,
@@ -393,7 +393,7 @@ func (r *colorRun) exact(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := runinfo.WriteChecked(filepath.Join(o.out, colorParamsFile), r.params); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(o.out, colorParamsFile), r.params); err != nil {
 		return err
 	}
 	obj, err := learn.NewObjective(r.g, []learn.Sequence{{Frames: r.hists}}, r.config())

@@ -9,11 +9,10 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
@@ -133,7 +132,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	}
 	defer od.Close()
 	params := map[string]any{
-		"command": "sunset", "version": runinfo.Version(), "day": dayPath, "night": nightPath, "method": o.method,
+		"command": "sunset", "version": rundir.Version(), "day": dayPath, "night": nightPath, "method": o.method,
 		"prolong": o.prolong, "frames": o.frames, "sigma_ct": o.sigmaCT, "gamma_ct": color.GammaFromSigma(o.sigmaCT),
 		"L_ct": o.lCT, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral, "interpolate": o.interpolate,
 	}
@@ -169,7 +168,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
 		return err
 	}
 	if err := colorSunsetHists(o.out, hists, times, nHi); err != nil {
@@ -442,7 +441,7 @@ func colorWriteLUT(path string, m *color.Map, size int, title string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+	return rundir.Write(path, 0o644, func(w io.Writer) error {
 		_, err := c.WriteTo(w)
 		return err
 	})

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -121,8 +121,8 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		return err
 	}
 	defer od.Close()
-	if err := runinfo.WriteChecked(filepath.Join(o.out, "params.json"), map[string]any{
-		"command": "transfer", "version": runinfo.Version(), "target": targetPath, "sources": sources,
+	if err := rundir.WriteChecked(filepath.Join(o.out, "params.json"), map[string]any{
+		"command": "transfer", "version": rundir.Version(), "target": targetPath, "sources": sources,
 		"n": o.bins, "L": o.L, "gamma": gamma, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral,
 		"interpolate": o.interpolate,
 	}); err != nil {

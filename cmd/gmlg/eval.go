@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // evalParams are recorded in eval.json with the results.
@@ -164,8 +164,8 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if err := ds.writeMetric(filepath.Join(out, "grad.npy"), kind, grad); err != nil {
 		return err
 	}
-	p.Command, p.Version = "eval", runinfo.Version()
-	if err := runinfo.WriteJSON(filepath.Join(out, "eval.json"), p); err != nil {
+	p.Command, p.Version = "eval", rundir.Version()
+	if err := rundir.WriteJSON(filepath.Join(out, "eval.json"), p); err != nil {
 		return err
 	}
 	var obs [][][]float64

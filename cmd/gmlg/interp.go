@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -108,7 +108,7 @@ func overlay(fs *flag.FlagSet, dst *modelParams, set map[string]bool, declare fu
 func readRunParams(dir string) (*learnParams, error) {
 	path := filepath.Join(dir, "params.json")
 	p := learnParams{Model: defaultModel()}
-	if err := runinfo.ReadChecked(path, &p); err != nil {
+	if err := rundir.ReadChecked(path, &p); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("--run: %s is not a run folder: %w", dir, err)
 		}
@@ -221,8 +221,8 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			return err
 		}
 	}
-	p.Command, p.Version = "interp", runinfo.Version()
-	if err := runinfo.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
+	p.Command, p.Version = "interp", rundir.Version()
+	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
 	title := p.Method + " interpolation"

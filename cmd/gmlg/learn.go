@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // learnParams is everything a learning run depends on; it is written to
@@ -32,16 +32,16 @@ type learnParams struct {
 
 // dataParams describes the input frames.
 type dataParams struct {
-	Dir       string            `json:"dir"`
-	Pattern   string            `json:"pattern"`
-	Floor     float64           `json:"floor"`
-	Checksum  string            `json:"checksum"`
-	Files     []runinfo.FileSum `json:"files"`
-	Dim       int               `json:"dim"` // grid dimension; 0 for a graph folder
-	Side      int               `json:"n"`   // grid side; 0 for a graph folder
-	Vertices  int               `json:"N"`
-	Edges     int               `json:"edges,omitempty"` // edges of a graph folder (edges.npy)
-	Sequences []int             `json:"frames_per_sequence"`
+	Dir       string           `json:"dir"`
+	Pattern   string           `json:"pattern"`
+	Floor     float64          `json:"floor"`
+	Checksum  string           `json:"checksum"`
+	Files     []rundir.FileSum `json:"files"`
+	Dim       int              `json:"dim"` // grid dimension; 0 for a graph folder
+	Side      int              `json:"n"`   // grid side; 0 for a graph folder
+	Vertices  int              `json:"N"`
+	Edges     int              `json:"edges,omitempty"` // edges of a graph folder (edges.npy)
+	Sequences []int            `json:"frames_per_sequence"`
 	// Gaps lists the frame numbers missing inside each sequence
 	// ("sequence 00: frames 03, 04 missing"); see dataset.Set.Gaps.
 	Gaps []string `json:"gaps,omitempty"`
@@ -244,7 +244,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	}
 	defer od.Close()
 	var p learnParams
-	if err := runinfo.ReadChecked(filepath.Join(dir, "params.json"), &p); err != nil {
+	if err := rundir.ReadChecked(filepath.Join(dir, "params.json"), &p); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("--resume: %s is not a run folder: %w", dir, err)
 		}
@@ -338,7 +338,7 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	info := obj.Heat().Info()
 	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
 		Alpha: ds.alpha(), Params: obj.Dim()}
-	p.Command, p.Version = "learn", runinfo.Version()
+	p.Command, p.Version = "learn", rundir.Version()
 	r := &learnRun{p: p, dir: dir, ds: ds, obj: obj, mode: progress}
 	for _, s := range ds.seqs {
 		r.obs = append(r.obs, s.Frames)
@@ -357,7 +357,7 @@ func (r *learnRun) close() {
 // levels, when asked), writing the run folder as it goes.
 func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.State) error {
 	stdout, stderr := outputs(ctx)
-	if err := runinfo.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
 		return err
 	}
 	bar, err := r.openLog(stderr)
@@ -694,7 +694,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 		rr.TruthCorrelation = &c
 		r.truthCorr = fmt.Sprintf("%.3f", c)
 	}
-	if err := runinfo.WriteJSON(filepath.Join(r.dir, "result.json"), rr); err != nil {
+	if err := rundir.WriteJSON(filepath.Join(r.dir, "result.json"), rr); err != nil {
 		return err
 	}
 	return saveExactCheckpoint(filepath.Join(r.dir, checkpointName), st, true, res.Status.String())

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // outFlag declares -o and --out (the same option) with the given default.

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // folderState returns every entry of dir with its content, so that a test

@@ -5,14 +5,14 @@ import (
 	"image"
 	"io"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // savePicture writes a picture of package draw atomically as a PNG file.
 func savePicture(path string, img image.Image) error {
-	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) }); err != nil {
+	if err := rundir.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) }); err != nil {
 		return fmt.Errorf("save picture: %w", err)
 	}
 	return nil

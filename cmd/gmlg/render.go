@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 func init() {
@@ -53,7 +53,7 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 		Command string `json:"command"`
 	}
 	// Checked once here: the per-command readers below decode the same raw.
-	if err := runinfo.DecodeChecked(raw, &head); err != nil {
+	if err := rundir.DecodeChecked(raw, &head); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	var drawn []string

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // TestResumeRetiredOptions resumes runs whose params.json records an
@@ -108,7 +108,7 @@ func TestResumeWithoutAdjoint(t *testing.T) {
 func paramsMember(t *testing.T, file string, path []string) any {
 	t.Helper()
 	var top map[string]any
-	if err := runinfo.ReadChecked(file, &top); err != nil {
+	if err := rundir.ReadChecked(file, &top); err != nil {
 		t.Fatal(err)
 	}
 	return jsonMember(top, path)
@@ -120,10 +120,10 @@ func paramsMember(t *testing.T, file string, path []string) any {
 func setParamsMember(t *testing.T, file string, path []string, v any) {
 	t.Helper()
 	var top map[string]any
-	if err := runinfo.ReadChecked(file, &top); err != nil {
+	if err := rundir.ReadChecked(file, &top); err != nil {
 		t.Fatal(err)
 	}
-	delete(top, runinfo.SumKey)
+	delete(top, rundir.SumKey)
 	obj := top
 	for _, name := range path[:len(path)-1] {
 		obj = obj[name].(map[string]any)
@@ -133,7 +133,7 @@ func setParamsMember(t *testing.T, file string, path []string, v any) {
 	} else {
 		obj[key] = v
 	}
-	if err := runinfo.WriteChecked(file, top); err != nil {
+	if err := rundir.WriteChecked(file, top); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -278,7 +278,7 @@ func (d *dataParams) describe(ds *dataFolder) error {
 	if ds.isGraph() {
 		files = append(files, filepath.Join(ds.set.Dir, edgesName))
 	}
-	sum, fs, err := runinfo.Checksum(files)
+	sum, fs, err := rundir.Checksum(files)
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // FuzzCheckpoint feeds the checkpoint decoder arbitrary files, both as
@@ -103,11 +103,11 @@ func sealRaw(head string, payload []byte) []byte {
 // must never panic, and whatever they accept must write and read back to
 // the same parameters.
 func FuzzParams(f *testing.F) {
-	learnSeed, err := runinfo.MarshalChecked(learnParams{Command: "learn", Model: defaultModel(), Optimizer: optParams{MaxIter: 5}})
+	learnSeed, err := rundir.MarshalChecked(learnParams{Command: "learn", Model: defaultModel(), Optimizer: optParams{MaxIter: 5}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	colorSeed, err := runinfo.MarshalChecked(colorLearnParams{Command: "colorlearn", Bins: 4, THeat: 1e-2, Loss: "l2", Files: []string{"a.png"}})
+	colorSeed, err := rundir.MarshalChecked(colorLearnParams{Command: "colorlearn", Bins: 4, THeat: 1e-2, Loss: "l2", Files: []string{"a.png"}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -145,8 +145,8 @@ func resealJSON(raw []byte) []byte {
 	if err := dec.Decode(&obj); err != nil || obj == nil {
 		return nil
 	}
-	delete(obj, runinfo.SumKey)
-	out, err := runinfo.MarshalChecked(obj)
+	delete(obj, rundir.SumKey)
+	out, err := rundir.MarshalChecked(obj)
 	if err != nil {
 		return nil
 	}
@@ -157,18 +157,18 @@ func resealJSON(raw []byte) []byte {
 // with read and fails unless what it returns encodes as p does.
 func sameParams(t *testing.T, path string, p any, read func() (any, error)) {
 	t.Helper()
-	want, err := runinfo.MarshalChecked(p)
+	want, err := rundir.MarshalChecked(p)
 	if err != nil {
 		t.Fatalf("encoding accepted parameters: %v", err)
 	}
-	if err := runinfo.WriteChecked(path, p); err != nil {
+	if err := rundir.WriteChecked(path, p); err != nil {
 		t.Fatal(err)
 	}
 	p2, err := read()
 	if err != nil {
 		t.Fatalf("reading back accepted parameters: %v", err)
 	}
-	got, err := runinfo.MarshalChecked(p2)
+	got, err := rundir.MarshalChecked(p2)
 	if err != nil {
 		t.Fatal(err)
 	}

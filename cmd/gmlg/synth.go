@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/synth"
 )
 
@@ -170,8 +170,8 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := dataset.WriteMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
 		return err
 	}
-	p.Command, p.Version = "synth", runinfo.Version()
-	if err := runinfo.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
+	p.Command, p.Version = "synth", rundir.Version()
+	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
 	if err := drawSynth(out, p.N, theta, seqs, p.Truth); err != nil {

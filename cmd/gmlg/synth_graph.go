@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/synth"
 )
 
@@ -164,8 +164,8 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 		return err
 	}
 	p.Vertices, p.Edges = g.N(), g.NumEdges()
-	p.Command, p.Version = "synth", runinfo.Version()
-	if err := runinfo.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
+	p.Command, p.Version = "synth", rundir.Version()
+	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
 	if _, err := sp.metricPicture(filepath.Join(out, "metric_true.png"), learn.EdgeMetric, w, graphTruthTitle); err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/gmlg/gmlg/cholmod"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/runinfo"
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 func init() {
@@ -23,7 +23,7 @@ func init() {
 					return usagef("unexpected argument %q (version takes none)", args[0])
 				}
 				stdout, _ := outputs(ctx)
-				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", runinfo.Version(),
+				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", rundir.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
 				fmt.Fprintf(stdout, "%d CPUs; %s\n", runtime.NumCPU(), kernelVectors(cholmod.VectorWidth()))
 				return nil

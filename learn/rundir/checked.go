@@ -1,4 +1,4 @@
-package runinfo
+package rundir
 
 import (
 	"crypto/sha256"
@@ -32,14 +32,14 @@ func MarshalChecked(v any) ([]byte, error) {
 	}
 	generic, err := decodeGeneric(canon)
 	if err != nil {
-		return nil, fmt.Errorf("runinfo: marshal: %w", err)
+		return nil, fmt.Errorf("rundir: marshal: %w", err)
 	}
 	obj, ok := generic.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("runinfo: marshal: a checked file holds a JSON object, not %T", v)
+		return nil, fmt.Errorf("rundir: marshal: a checked file holds a JSON object, not %T", v)
 	}
 	if _, taken := obj[SumKey]; taken {
-		return nil, fmt.Errorf("runinfo: marshal: %T already has a %q member", v, SumKey)
+		return nil, fmt.Errorf("rundir: marshal: %T already has a %q member", v, SumKey)
 	}
 	sum := sha256.Sum256(canon)
 	obj[SumKey] = hex.EncodeToString(sum[:])

@@ -1,6 +1,9 @@
-// Package rundir gives a gmlg command the folder it writes into, so that
-// no two commands write the same folder at once and no command destroys
-// files it did not write.
+// Package rundir is the folder a learning job writes into: it takes the
+// folder so that no two jobs write it at once and no job destroys files it
+// did not write, writes every file there atomically, and records how the
+// job was made (its parameters, the version and the input's checksum).
+// The gmlg command uses it for every output folder; a Go program that runs
+// learn.Minimize itself can use it the same way.
 //
 // # Taking a folder
 //
@@ -59,8 +62,8 @@
 //
 // # Temporary files
 //
-// atomicfile writes ".NAME.tmp-XXXX" next to each file and renames it
-// into place; a killed writer leaves it behind. Once the lock is held no
+// The atomic writers (below) write ".NAME.tmp-XXXX" next to each file and
+// rename it into place; a killed writer leaves it behind. Once the lock is held no
 // writer of the folder is alive, so Create and Open remove those whose NAME
 // is one of the folder's outputs (other dot files are the user's and stay),
 // with a notice.
@@ -68,4 +71,39 @@
 // A command that fails before writing anything leaves no trace: Close
 // removes the manifest of a folder that holds nothing else, and the folder
 // itself when Create made it.
+//
+// # Atomic writes
+//
+// [WriteFile], [Write] and [CreateFile] write a file so that readers only
+// ever see its old content or the complete new one, never a half-written
+// file. The data go to a temporary file in the destination's own folder
+// (so that the final rename stays on one file system); on commit it is
+// flushed, synced, closed and renamed over the destination, and the
+// folder is synced so that the rename survives a crash. If anything fails,
+// or the caller aborts, the temporary file is removed and the destination
+// is left untouched:
+//
+//	err := rundir.Write("out/map.png", 0o644, func(w io.Writer) error {
+//		return png.Encode(w, img)
+//	})
+//
+// # Records
+//
+// [WriteJSON] writes any JSON-marshalable value with object keys sorted at
+// every level (struct fields included) and two-space indentation,
+// atomically, so that two runs with the same parameters give
+// byte-identical files that diff well. [WriteChecked] adds one more
+// top-level member, "sha256" ([SumKey]): the SHA-256 of the file as
+// WriteJSON would write it. A run's parameters are read back to continue
+// or reuse the run, so [ReadChecked] refuses a file whose members or
+// values no longer match that checksum ([ErrChanged]) or that has none
+// ([ErrNoSum]), instead of letting an edited or damaged file silently
+// change a result. Only a change of layout (indentation, member order)
+// passes, as the check compares canonical encodings.
+//
+// [Checksum] hashes each input file with SHA-256 and combines the per-file
+// digests, in the given order, into one digest of the lines
+// "<sha256>  <base name>\n" (the format of sha256sum), so that two folders
+// holding the same files under the same names give the same digest
+// wherever they are. [Version] names the running binary for the records.
 package rundir

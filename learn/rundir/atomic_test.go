@@ -1,4 +1,4 @@
-package atomicfile
+package rundir
 
 import (
 	"errors"
@@ -81,7 +81,7 @@ func TestFailedWriteKeepsOldFile(t *testing.T) {
 			})
 		}},
 		{"abort", func(path string) error {
-			f, err := Create(path, 0)
+			f, err := CreateFile(path, 0)
 			if err != nil {
 				return err
 			}
@@ -149,10 +149,10 @@ func TestCommitFailureKeepsDestination(t *testing.T) {
 	}
 }
 
-func TestCreateInMissingDirectory(t *testing.T) {
+func TestCreateFileInMissingDirectory(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "f.txt")
-	_, err := Create(path, 0)
+	_, err := CreateFile(path, 0)
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err = %v, want an error naming %s", err, path)
 	}
@@ -161,7 +161,7 @@ func TestCreateInMissingDirectory(t *testing.T) {
 func TestCommitTwice(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "f.txt")
-	f, err := Create(path, 0)
+	f, err := CreateFile(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

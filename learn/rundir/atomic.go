@@ -1,4 +1,4 @@
-package atomicfile
+package rundir
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 
 // ErrClosed is returned by Write and Commit on a File that has already been
 // committed or aborted.
-var ErrClosed = errors.New("atomicfile: file already committed or aborted")
+var ErrClosed = errors.New("rundir: file already committed or aborted")
 
 // File is a pending atomic write. Bytes written to it go to a temporary file
 // next to the destination; Commit publishes them under the destination name
@@ -25,9 +25,9 @@ type File struct {
 	done bool
 }
 
-// Create starts an atomic write of path. The file gets permission bits perm
+// CreateFile starts an atomic write of path. The file gets permission bits perm
 // (0 means 0o644) once committed. The destination directory must exist.
-func Create(path string, perm os.FileMode) (*File, error) {
+func CreateFile(path string, perm os.FileMode) (*File, error) {
 	if perm == 0 {
 		perm = 0o644
 	}
@@ -37,7 +37,7 @@ func Create(path string, perm os.FileMode) (*File, error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return nil, fmt.Errorf("atomicfile: create %s: %w", path, err)
+		return nil, fmt.Errorf("rundir: create %s: %w", path, err)
 	}
 	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), perm: perm}, nil
 }
@@ -56,7 +56,7 @@ func (f *File) Write(p []byte) (int, error) {
 	}
 	n, err := f.buf.Write(p)
 	if err != nil {
-		f.err = fmt.Errorf("atomicfile: write %s: %w", f.path, err)
+		f.err = fmt.Errorf("rundir: write %s: %w", f.path, err)
 		return n, f.err
 	}
 	return n, nil
@@ -78,7 +78,7 @@ func (f *File) Commit() error {
 	fail := func(op string, err error) error {
 		f.tmp.Close()
 		os.Remove(tmpName)
-		return fmt.Errorf("atomicfile: %s %s: %w", op, f.path, err)
+		return fmt.Errorf("rundir: %s %s: %w", op, f.path, err)
 	}
 	if err := f.buf.Flush(); err != nil {
 		return fail("write", err)
@@ -91,11 +91,11 @@ func (f *File) Commit() error {
 	}
 	if err := f.tmp.Close(); err != nil {
 		os.Remove(tmpName)
-		return fmt.Errorf("atomicfile: close %s: %w", f.path, err)
+		return fmt.Errorf("rundir: close %s: %w", f.path, err)
 	}
 	if err := os.Rename(tmpName, f.path); err != nil {
 		os.Remove(tmpName)
-		return fmt.Errorf("atomicfile: rename %s: %w", f.path, err)
+		return fmt.Errorf("rundir: rename %s: %w", f.path, err)
 	}
 	syncDir(filepath.Dir(f.path))
 	return nil
@@ -115,7 +115,7 @@ func (f *File) discard() error {
 	name := f.tmp.Name()
 	f.tmp.Close()
 	if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("atomicfile: abort %s: %w", f.path, err)
+		return fmt.Errorf("rundir: abort %s: %w", f.path, err)
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func syncDir(dir string) {
 // error, nothing is published and that error is returned (wrapped with the
 // path). perm 0 means 0o644.
 func Write(path string, perm os.FileMode, fn func(w io.Writer) error) error {
-	f, err := Create(path, perm)
+	f, err := CreateFile(path, perm)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func Write(path string, perm os.FileMode, fn func(w io.Writer) error) error {
 		if f.err != nil && errors.Is(err, f.err) {
 			return err
 		}
-		return fmt.Errorf("atomicfile: write %s: %w", path, err)
+		return fmt.Errorf("rundir: write %s: %w", path, err)
 	}
 	return f.Commit()
 }

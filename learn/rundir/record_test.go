@@ -1,4 +1,4 @@
-package runinfo
+package rundir
 
 import (
 	"crypto/sha256"

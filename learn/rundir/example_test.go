@@ -3,11 +3,12 @@ package rundir_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/rundir"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 func Example() {
@@ -54,4 +55,47 @@ func Example() {
 	// .gmlg-manifest.json
 	// notes.txt
 	// result-1.txt
+}
+
+func ExampleWrite() {
+	dir, err := os.MkdirTemp("", "rundir-write")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "greeting.txt")
+
+	if err := rundir.WriteFile(path, []byte("hello\n"), 0); err != nil {
+		log.Fatal(err)
+	}
+	// A failing writer leaves the previous content in place.
+	err = rundir.Write(path, 0, func(w io.Writer) error {
+		fmt.Fprint(w, "half a gree")
+		return fmt.Errorf("disk on fire")
+	})
+	fmt.Println("error:", err != nil)
+	b, _ := os.ReadFile(path)
+	fmt.Print(string(b))
+	// Output:
+	// error: true
+	// hello
+}
+
+func ExampleMarshalSorted() {
+	params := struct {
+		THeat float64 `json:"t_heat"`
+		KHeat int     `json:"k_heat"`
+		Loss  int     `json:"loss"`
+	}{3e-3, 100, 1}
+	b, err := rundir.MarshalSorted(params)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(b))
+	// Output:
+	// {
+	//   "k_heat": 100,
+	//   "loss": 1,
+	//   "t_heat": 0.003
+	// }
 }

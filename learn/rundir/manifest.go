@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 )
 
 // ManifestName is the file naming the command that owns a folder and the
@@ -51,7 +49,7 @@ func writeManifest(dir string, m *manifest) error {
 	if err != nil {
 		return fmt.Errorf("writing the manifest: %w", err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, ManifestName), append(raw, '\n'), 0o644); err != nil {
+	if err := WriteFile(filepath.Join(dir, ManifestName), append(raw, '\n'), 0o644); err != nil {
 		return fmt.Errorf("writing the manifest: %w", err)
 	}
 	return nil
@@ -84,7 +82,7 @@ func internal(name string) bool {
 }
 
 // temporaryOf returns NAME for a temporary file ".NAME.tmp-XXXX" of
-// atomicfile, and false for any other name.
+// CreateFile, and false for any other name.
 func temporaryOf(name string) (string, bool) {
 	i := strings.LastIndex(name, ".tmp-")
 	if !strings.HasPrefix(name, ".") || i < 2 {
@@ -93,7 +91,7 @@ func temporaryOf(name string) (string, bool) {
 	return name[1:i], true
 }
 
-// removeTemporaries removes the temporary files that atomicfile left in dir
+// removeTemporaries removes the temporary files that CreateFile left in dir
 // when a writer was killed: the regular files ".NAME.tmp-*" whose NAME is
 // the manifest or matches patterns (a user's own files of that shape stay).
 // The lock must be held, so that no writer of dir is alive. The removed

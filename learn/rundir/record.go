@@ -1,4 +1,4 @@
-package runinfo
+package rundir
 
 import (
 	"bytes"
@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/atomicfile"
 )
 
 // Version returns the version of the running binary: the main module's
@@ -79,13 +77,13 @@ func Checksum(paths []string) (string, []FileSum, error) {
 func sumFile(path string) (FileSum, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return FileSum{}, fmt.Errorf("runinfo: checksum: %w", err)
+		return FileSum{}, fmt.Errorf("rundir: checksum: %w", err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return FileSum{}, fmt.Errorf("runinfo: checksum %s: %w", path, err)
+		return FileSum{}, fmt.Errorf("rundir: checksum %s: %w", path, err)
 	}
 	return FileSum{Path: path, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
@@ -97,11 +95,11 @@ func sumFile(path string) (FileSum, error) {
 func MarshalSorted(v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("runinfo: marshal: %w", err)
+		return nil, fmt.Errorf("rundir: marshal: %w", err)
 	}
 	generic, err := decodeGeneric(raw)
 	if err != nil {
-		return nil, fmt.Errorf("runinfo: marshal: %w", err)
+		return nil, fmt.Errorf("rundir: marshal: %w", err)
 	}
 	return encodeSorted(generic)
 }
@@ -127,7 +125,7 @@ func encodeSorted(generic any) ([]byte, error) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(generic); err != nil {
-		return nil, fmt.Errorf("runinfo: marshal: %w", err)
+		return nil, fmt.Errorf("rundir: marshal: %w", err)
 	}
 	return buf.Bytes(), nil
 }
@@ -141,10 +139,7 @@ func WriteJSON(path string, v any) error {
 func writeWith(path string, v any, marshal func(any) ([]byte, error)) error {
 	b, err := marshal(v)
 	if err != nil {
-		return fmt.Errorf("runinfo: %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := atomicfile.WriteFile(path, b, 0); err != nil {
-		return fmt.Errorf("runinfo: %w", err)
-	}
-	return nil
+	return WriteFile(path, b, 0)
 }
