@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/gmlg/gmlg/bench"
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 )
 

@@ -9,9 +9,9 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
@@ -118,7 +118,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err := o.check(); err != nil {
 		return err
 	}
-	day, err := colorLoadImage(dayPath, colorTransferPixelBytes)
+	day, err := colorLoadImage(dayPath, limits.ColourTransferPixelBytes)
 	if err != nil {
 		return err
 	}

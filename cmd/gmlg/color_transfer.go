@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
@@ -96,10 +96,10 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		return usagef("-lut-size must be 0 or in 2..256, got %d", o.lutSize)
 	}
 	what := fmt.Sprintf("the transfer at %d³ bins", o.bins)
-	if err := limits.Memory(what, colorBinsBytes(o.bins, 2, false), "pass a smaller -n"); err != nil {
+	if err := limits.Memory(what, limits.ColourBytes(o.bins, 2, false), "pass a smaller -n"); err != nil {
 		return err
 	}
-	target, err := colorLoadImage(targetPath, colorTransferPixelBytes)
+	target, err := colorLoadImage(targetPath, limits.ColourTransferPixelBytes)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@
 // image sizes) are checked against fixed limits and against a memory budget
 // before anything is allocated for them: the physical memory, or
 // GMLG_MAX_MEMORY (e.g. GMLG_MAX_MEMORY=64G). See package
-// cmd/gmlg/internal/limits and the README's Limits section.
+// learn/limits and the README's Limits section.
 //
 // # The run folder
 //

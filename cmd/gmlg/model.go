@@ -9,11 +9,11 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/ot"
 )
 

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/cmd/gmlg/internal/limits"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -263,12 +263,12 @@ func (s space) recStrip(path string, obs, recs [][][]float64, title string) (boo
 }
 
 // size returns the size of an objective on s, without its frames.
-func (s space) size() objectiveSize {
+func (s space) size() limits.Objective {
 	if s.isGraph() {
-		return objectiveSize{graph: s.graph}
+		return limits.Objective{Graph: s.graph}
 	}
 	d, n := s.gridSize()
-	return objectiveSize{d: d, n: n}
+	return limits.Objective{Dim: d, Side: n}
 }
 
 // describe records in d what ds is: the checksum and list of its files,

@@ -114,3 +114,45 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("Budget() = %d with /proc/meminfo present", b)
 	}
 }
+
+// TestObjectiveBytes checks the memory estimate against values worked out
+// by hand from its formula, and that it grows with what it depends on.
+func TestObjectiveBytes(t *testing.T) {
+	in, ends := Frames(5, 2, 1)
+	if in != 3 || ends != 5 {
+		t.Fatalf("Frames(5, 2, 1) = %d, %d; want 3, 5", in, ends)
+	}
+	// A forward interpolation of 3 frames on the 2-D grid of side 4:
+	// N = 16, C = 2, columns 4.5·2 + 2·2 + 2 = 15 plus 3 frames, a metric
+	// of 32 values and the factor 16·2·16·log₂16.
+	fwd := Objective{Dim: 2, Side: 4, Interior: 1, Endpoints: 2, Forward: true}
+	if got, want := fwd.Bytes(), 8*16*18+8*4*32+16*2*16*4.0; got != want {
+		t.Errorf("forward estimate %g, want %g", got, want)
+	}
+	exact := Objective{Dim: 2, Side: 4, Interior: 1, Endpoints: 2, Iterations: 50, Steps: 20}
+	stored := exact
+	stored.Store = true
+	more := exact
+	more.Iterations = 100
+	fast := exact
+	fast.Fast, fast.Anderson = true, 5
+	for _, tc := range []struct {
+		name         string
+		small, large Objective
+	}{
+		{"exact over forward", fwd, exact},
+		{"stored sub-steps", exact, stored},
+		{"more iterations", exact, more},
+		{"fast over forward", fwd, fast},
+	} {
+		if !(tc.small.Bytes() < tc.large.Bytes()) {
+			t.Errorf("%s: %g is not below %g", tc.name, tc.small.Bytes(), tc.large.Bytes())
+		}
+	}
+	if w := fwd.Where(); w != "the 2-D grid of side 4" {
+		t.Errorf("Where() = %q", w)
+	}
+	t.Setenv(MemoryEnv, "1K")
+	wantLimit(t, "check", exact.Check("the objective", "fewer frames"),
+		"the objective on the 2-D grid of side 4 (3 frames) needs about", "fewer frames")
+}

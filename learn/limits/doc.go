@@ -1,7 +1,7 @@
-// Package limits bounds the sizes that reach gmlg from its flags and from
-// the headers of its input files, so that an absurd size is answered with
-// an error naming the limit instead of a crash for lack of threads or
-// memory.
+// Package limits bounds the sizes that reach a learning job from its
+// settings and from the headers of its input files, so that an absurd
+// size is answered with an error naming the limit instead of a crash for
+// lack of threads or memory.
 //
 // Two kinds of bound apply:
 //
@@ -19,4 +19,15 @@
 // of type *Error. Memory has the signature of dataset.MemoryCheck, so that
 // the loaders of package dataset (frames, images) check the budget before
 // they allocate.
+//
+// [Objective] estimates the memory of a learning objective or of a
+// forward interpolation from its sizes (grid or graph, frames, Sinkhorn
+// iterations, mode) before anything is built, so that a job too large for
+// the budget is refused at once:
+//
+//	size := limits.Objective{Dim: 2, Side: 100, Iterations: 50, Steps: 20}
+//	size.Interior, size.Endpoints = limits.Frames(5, 5)
+//	if err := size.Check("the objective", "use fewer frames"); err != nil {
+//		return err
+//	}
 package limits
