@@ -240,7 +240,7 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLear
 	if err := checkHeatT("-t", t, steps, 3, nHi); err != nil {
 		return nil, nil, err
 	}
-	if err := checkMetricScale(mf, theta, t, steps, 3, nHi); err != nil {
+	if err := kernel.GridHeatBound(3, nHi).CheckMetric(mf, theta, t, steps); err != nil {
 		return nil, nil, err
 	}
 	params["run"], params["metric"] = o.run, mf

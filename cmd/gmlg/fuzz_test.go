@@ -171,7 +171,7 @@ func fortranFloat32(a *dataset.Array) []byte {
 // (eval --metric-file, interp --metric-file, learn --init, render) and
 // colorReadMetric (sunset). They must not panic; an accepted metric has
 // one value per parameter, each positive and finite, and then
-// checkMetricScale either accepts it or says why not.
+// kernel.HeatBound.CheckMetric either accepts it or says why not.
 func FuzzMetricFile(f *testing.F) {
 	for _, b := range fuzzMetrics(f) {
 		f.Add(b)
@@ -194,8 +194,8 @@ func FuzzMetricFile(f *testing.F) {
 				want = g.NumEdges()
 			}
 			checkPositive(t, theta, want)
-			if err := checkMetricScale(path, theta, 1e-2, 20, 2, fuzzMetricSide); err != nil && !(maxOf(theta) > 1e12) {
-				t.Fatalf("checkMetricScale refused max %g: %v", maxOf(theta), err)
+			if err := kernel.GridHeatBound(2, fuzzMetricSide).CheckMetric(path, theta, 1e-2, 20); err != nil && !(maxOf(theta) > 1e12) {
+				t.Fatalf("CheckMetric refused max %g: %v", maxOf(theta), err)
 			}
 		}
 		if theta, err := colorReadMetric(path, fuzzMetricSide); err == nil {

@@ -8,6 +8,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/gmlg/gmlg/kernel"
+
 	"github.com/gmlg/gmlg/learn/limits"
 )
 
@@ -97,4 +99,18 @@ func checkColorLearnMemory(o *colorLearnOptions, images int) error {
 func checkSynthMemory(p *synthParams) error {
 	size := limits.Objective{Dim: 2, Side: p.N, Interior: max(p.Frames-2, 0) * p.Sequences, Endpoints: min(p.Frames, 2) * p.Sequences, Forward: true}
 	return size.Check("synth's interpolation", "pass a smaller --n, --frames or --sequences")
+}
+
+// checkHeatT refuses, as a usage error, a diffusion time given by the
+// option flag that is too large for the heat matrix on the d-dimensional
+// grid of side n (kernel.HeatBound).
+func checkHeatT(flag string, t float64, steps, d, n int) error {
+	return flagLimit(kernel.GridHeatBound(d, n).CheckTime(flag, t, steps))
+}
+
+// notPosDefHint explains a failed factorisation of the heat matrix
+// (kernel.ExplainNotPosDef), naming the options flags that set t and the
+// steps.
+func notPosDefHint(err error, source, flags string) error {
+	return kernel.ExplainNotPosDef(err, source, flags)
 }

@@ -144,52 +144,24 @@ func (s space) alpha() float64 {
 	return kernel.GridAlpha(n)
 }
 
-// heatScale is heatScale of heatscale.go on s: (t/steps)·α·deg·maxW, deg
-// the largest vertex degree (2d on a grid).
-func (s space) heatScale(t float64, steps int, maxW float64) float64 {
-	if !s.isGraph() {
-		d, n := s.gridSize()
-		return heatScale(t, steps, d, n, maxW)
+// bound is the heat matrix's bound on s (kernel.HeatBound).
+func (s space) bound() kernel.HeatBound {
+	if s.isGraph() {
+		return kernel.GraphHeatBound(s.graph)
 	}
-	deg := make([]int, s.graph.N())
-	top := 1
-	for e := range s.graph.NumEdges() {
-		i, j := s.graph.Edge(e)
-		deg[i]++
-		deg[j]++
-		top = max(top, deg[i], deg[j])
-	}
-	return t / float64(steps) * float64(top) * maxW
+	d, n := s.gridSize()
+	return kernel.GridHeatBound(d, n)
 }
 
-// checkHeatT is checkHeatT of heatscale.go on s.
+// checkHeatT refuses, as a usage error, a diffusion time given by the
+// option flag that is too large for the heat matrix on s.
 func (s space) checkHeatT(flag string, t float64, steps int) error {
-	if !s.isGraph() {
-		d, n := s.gridSize()
-		return checkHeatT(flag, t, steps, d, n)
-	}
-	if sc := s.heatScale(t, steps, 1); !(sc <= maxHeatScale) {
-		return usagef("%s %g is too large for %d steps on this graph: (t/steps)·max degree·max(w) must stay ≤ %g for the heat matrix I + (t/steps)·L_w to be numerically positive definite, so t ≤ %.3g with unit weights",
-			flag, t, steps, float64(maxHeatScale), maxHeatScale/s.heatScale(1, steps, 1))
-	}
-	return nil
+	return flagLimit(s.bound().CheckTime(flag, t, steps))
 }
 
-// checkMetricScale is checkMetricScale of heatscale.go on s.
+// checkMetricScale refuses a metric too large for the heat matrix on s.
 func (s space) checkMetricScale(source string, theta []float64, t float64, steps int) error {
-	if !s.isGraph() {
-		d, n := s.gridSize()
-		return checkMetricScale(source, theta, t, steps, d, n)
-	}
-	mx := 0.0
-	for _, v := range theta {
-		mx = max(mx, v)
-	}
-	if sc := s.heatScale(t, steps, mx); !(sc <= maxHeatScale) {
-		return fmt.Errorf("metric file %s: largest value %g is too large for t = %g and %d steps on this graph: (t/steps)·max degree·max(w) must stay ≤ %g, so the values must be ≤ %.3g (or t smaller)",
-			source, mx, t, steps, float64(maxHeatScale), maxHeatScale/s.heatScale(t, steps, 1))
-	}
-	return nil
+	return s.bound().CheckMetric(source, theta, t, steps)
 }
 
 // writeMetric writes θ of kind k: a [d,N] array on a grid, the E edge
