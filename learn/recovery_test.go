@@ -46,28 +46,6 @@ func recoveryData(t testing.TB, n int, heat kernel.HeatOptions, frames, iters in
 	return g, seqs, theta
 }
 
-// pearson returns the correlation of a and b over the indices where mask is true.
-func pearson(a, b []float64, mask []bool) float64 {
-	var n, sa, sb float64
-	for i := range a {
-		if mask[i] {
-			n++
-			sa += a[i]
-			sb += b[i]
-		}
-	}
-	ma, mb := sa/n, sb/n
-	var cab, caa, cbb float64
-	for i := range a {
-		if mask[i] {
-			cab += (a[i] - ma) * (b[i] - mb)
-			caa += (a[i] - ma) * (a[i] - ma)
-			cbb += (b[i] - mb) * (b[i] - mb)
-		}
-	}
-	return cab / math.Sqrt(caa*cbb)
-}
-
 // TestRecovery fits four sequences generated from a known metric (the
 // reference's analytic metric of docs/method.md, "Synthetic data", on a 12×12
 // grid) and checks that the loss drops at least 10× and that the learned edge
@@ -151,7 +129,7 @@ func TestRecovery(t *testing.T) {
 			used++
 		}
 	}
-	r := pearson(wTrue, wLearn, mask)
+	r, _ := synth.Pearson(wTrue, wLearn, mask)
 	t.Logf("F: %.4g → %.4g (%.1f×) in %d iterations (%v); Pearson(true, learned) = %.3f on %d/%d edges",
 		f0, res.F, f0/res.F, res.State.Iter, res.Status, r, used, g.NumEdges())
 	if f0/res.F < 10 {

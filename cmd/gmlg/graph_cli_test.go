@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/synth"
 )
 
 // graphModel are the model options of the graph tests: t in squared edges
@@ -18,7 +19,7 @@ var graphModel = []string{"--t", "0.2", "--steps", "10", "--sinkhorn-iters", "50
 // TestGraphLearnsTrueMetric makes a dataset on a 100-vertex random
 // geometric graph with a slow region, learns its edge weights back, and
 // checks that they correlate with the true ones at 0.9 or more on the edges
-// that carry mass (carriesMass: both ends above the uniform share 1/N in
+// that carry mass (synth.CarriesMass: both ends above the uniform share 1/N in
 // some frame; the data say nothing about the others). It then runs eval,
 // interp and render on the run, which must read the same graph.
 func TestGraphLearnsTrueMetric(t *testing.T) {
@@ -64,20 +65,20 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mass := carriesMass(g, seqFrames(set))
-	var wt, wl []float64
-	for e, c := range mass {
+	mass := synth.CarriesMass(g, seqFrames(set))
+	carrying := 0
+	for _, c := range mass {
 		if c {
-			wt, wl = append(wt, truth.Data[e]), append(wl, learned.Data[e])
+			carrying++
 		}
 	}
-	if len(wt) < g.NumEdges()/2 {
-		t.Errorf("only %d of %d edges carry mass", len(wt), g.NumEdges())
+	if carrying < g.NumEdges()/2 {
+		t.Errorf("only %d of %d edges carry mass", carrying, g.NumEdges())
 	}
-	r, ok := pearson(wt, wl)
-	t.Logf("correlation %.3f on the %d of %d edges that carry mass", r, len(wt), g.NumEdges())
+	r, ok := synth.Pearson(truth.Data, learned.Data, mass)
+	t.Logf("correlation %.3f on the %d of %d edges that carry mass", r, carrying, g.NumEdges())
 	if !ok || r < 0.9 {
-		t.Errorf("correlation of learned and true weights on the %d edges that carry mass: %.3f (defined: %v), want ≥ 0.9", len(wt), r, ok)
+		t.Errorf("correlation of learned and true weights on the %d edges that carry mass: %.3f (defined: %v), want ≥ 0.9", carrying, r, ok)
 	}
 	var res runResult
 	readJSON(t, filepath.Join(run, "result.json"), &res)

@@ -614,7 +614,7 @@ type runResult struct {
 	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
 	// TruthCorrelationMass is, for graph data made by gmlg synth --graph,
 	// the same correlation over the edges that carry mass in the frames
-	// (see carriesMass): the edges whose weights the data determine.
+	// (see synth.CarriesMass): the edges whose weights the data determine.
 	TruthCorrelationMass *float64 `json:"truth_correlation_mass,omitempty"`
 	// Fast holds the Sinkhorn and adjoint iteration totals of a fast-mode
 	// run (--mode fast).

@@ -7,6 +7,7 @@ import (
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/synth"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -88,28 +89,22 @@ func truthCorrelation(dataDir string, g *kernel.Graph, m kernel.Metric, theta []
 	kernel.VertexMetric{G: g}.Weights(wt, a.Data)
 	wl := make([]float64, g.NumEdges())
 	m.Weights(wl, theta)
-	return pearson(wt, wl)
+	return synth.Pearson(wt, wl, nil)
 }
 
-// pearson returns the Pearson correlation of a and b (of equal lengths),
-// and false when it is undefined (fewer than two values, or a constant).
-func pearson(a, b []float64) (float64, bool) {
-	var ma, mb float64
-	for e := range a {
-		ma += a[e]
-		mb += b[e]
+// graphTruthCorrelation compares the learned edge weights w of a graph
+// folder with the true ones that gmlg synth --graph writes there
+// (metric_true.npy): it returns the Pearson correlation over all edges and
+// over the edges that carry mass in frames (synth.CarriesMass), and false
+// when there is no usable truth.
+func graphTruthCorrelation(dataDir string, g *kernel.Graph, w []float64, frames [][][]float64) (all, mass float64, ok bool) {
+	a, err := dataset.ReadNpyFile(filepath.Join(dataDir, graphTruthName))
+	if err != nil || len(a.Shape) != 1 || a.Shape[0] != g.NumEdges() {
+		return 0, 0, false
 	}
-	ma /= float64(len(a))
-	mb /= float64(len(b))
-	var cab, caa, cbb float64
-	for e := range a {
-		cab += (a[e] - ma) * (b[e] - mb)
-		caa += (a[e] - ma) * (a[e] - ma)
-		cbb += (b[e] - mb) * (b[e] - mb)
+	if all, ok = synth.Pearson(a.Data, w, nil); !ok {
+		return 0, 0, false
 	}
-	r := cab / math.Sqrt(caa*cbb)
-	if math.IsNaN(r) {
-		return 0, false
-	}
-	return r, true
+	mass, ok = synth.Pearson(a.Data, w, synth.CarriesMass(g, frames))
+	return all, mass, ok
 }

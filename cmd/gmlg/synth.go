@@ -15,18 +15,6 @@ import (
 	"github.com/gmlg/gmlg/learn/synth"
 )
 
-// synthPoles are the pole pairs of the built-in sequences, in order: the
-// reference's sticks (docs/method.md, "Synthetic data"), then Gaussians
-// crossing the square along other directions so that several sequences probe
-// the metric in different places (the paper's multi-sequence experiment).
-var synthPoles = [][2]synth.Pole{
-	{synth.StickTopLeft, synth.StickBottomRight},
-	{{Shape: "gauss", X0: 0.2, Y0: 0.8, Sigma: 0.07}, {Shape: "gauss", X0: 0.8, Y0: 0.2, Sigma: 0.07}},
-	{{Shape: "gauss", X0: 0.2, Y0: 0.2, Sigma: 0.07}, {Shape: "gauss", X0: 0.8, Y0: 0.8, Sigma: 0.07}},
-	{{Shape: "gauss", X0: 0.5, Y0: 0.12, Sigma: 0.07}, {Shape: "gauss", X0: 0.5, Y0: 0.88, Sigma: 0.07}},
-	{{Shape: "gauss", X0: 0.12, Y0: 0.5, Sigma: 0.07}, {Shape: "gauss", X0: 0.88, Y0: 0.5, Sigma: 0.07}},
-}
-
 // synthParams are recorded in the dataset's params.json.
 type synthParams struct {
 	Command   string      `json:"command"`
@@ -64,10 +52,10 @@ func init() {
 			outFlag(fs, &out, "synth", "output `folder`")
 			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n; with --graph, the graph has n² vertices), ≥ 4")
-			fs.StringVar(&p.Graph, "graph", "", "make a graph folder instead of a grid: geometric (n² random points in the unit square joined when closer than 2/n, with a slow region at the centre; writes edges.npy, coords.npy, metric_true.npy); t is then in squared edges (default 0.2)")
-			fs.Uint64Var(&p.Seed, "seed", 1, "with --graph: `seed` of the random points")
+			fs.StringVar(&p.Graph, "graph", "", "make a graph folder instead of a grid: geometric (n² random points in the unit square joined when closer than 2/n) or sphere (the triangulated unit sphere of about n² vertices), each with a slow region at the centre; writes edges.npy, coords.npy, metric_true.npy; t is then in squared edges (default 0.2)")
+			fs.Uint64Var(&p.Seed, "seed", 1, "with --graph geometric: `seed` of the random points")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "`frames` per sequence (t = 0 … 1), ≥ 3")
-			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synthPoles)))
+			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synth.PolePairs)))
 			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians) or uniform")
 			fs.BoolVar(&p.RawEnds, "raw-endpoints", p.RawEnds, "make the first and last frames the poles themselves, so that the true metric reproduces every frame when learning with --skip-endpoints; false gives the reference's blurred poles K(P/K·1)")
 			p.Model.kernelFlags(fs)
@@ -87,7 +75,8 @@ func init() {
 					if !set["truth"] {
 						p.Truth = "slow-region"
 					}
-				} else {
+				}
+				if p.Graph == "" || p.Graph == "sphere" {
 					p.Seed = 0
 				}
 				return runSynth(ctx, &p, out, force, stdout)
@@ -106,14 +95,14 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		return usagef("--frames must be at least 3, got %d", p.Frames)
 	case p.Frames > 100:
 		return usagef("--frames must be at most 100, got %d", p.Frames)
-	case p.Sequences < 1 || p.Sequences > len(synthPoles):
-		return usagef("--sequences must be between 1 and %d, got %d", len(synthPoles), p.Sequences)
+	case p.Sequences < 1 || p.Sequences > len(synth.PolePairs):
+		return usagef("--sequences must be between 1 and %d, got %d", len(synth.PolePairs), p.Sequences)
 	case p.Graph == "" && p.Truth != "analytic" && p.Truth != "uniform":
 		return usagef("--truth: unknown metric %q (want analytic or uniform)", p.Truth)
-	case p.Graph != "" && p.Graph != "geometric":
-		return usagef("--graph: unknown graph %q (want geometric)", p.Graph)
+	case p.Graph != "" && synthGraphs[p.Graph] == nil:
+		return usagef("--graph: unknown graph %q (want geometric or sphere)", p.Graph)
 	case p.Graph != "" && p.Truth != "slow-region":
-		return usagef("--truth %s: the geometric graph's true metric is its slow region (leave out --truth)", p.Truth)
+		return usagef("--truth %s: the %s graph's true metric is its slow region (leave out --truth)", p.Truth, p.Graph)
 	}
 	if err := p.Model.checkKernel(); err != nil {
 		return err
@@ -149,7 +138,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		}
 	}
 	var poles [][2][]float64
-	for _, pq := range synthPoles[:p.Sequences] {
+	for _, pq := range synth.PolePairs[:p.Sequences] {
 		a, err := pq[0].Histogram(d, p.N)
 		if err != nil {
 			return err
