@@ -49,6 +49,20 @@
 // [FramePicture] draws a single frame without labels, like the reference's
 // rec-image-XXXX-YY.png.
 //
+// [FrameStrip] lays out sequences of histograms, one row per kind of frame
+// ([Frames]) and sequence, with time labels; a function turns each
+// histogram into a field: [GridFrame] for a grid (a 3-D histogram summed
+// over its slowest axis), [PointFrame] for the vertices of a graph at
+// their coordinates, as [EdgeMap] places them ([Projection] keeps, of 3-D
+// coordinates, the half seen from +z).
+//
+//	img, err := draw.FrameStrip(parts, func(h []float64) draw.Field {
+//		return draw.GridFrame(h, 2, 50)
+//	}, "observed and reconstructed")
+//
+// [MetricMaps] and [CompareMetrics] draw a [d,N] metric, or a true and a
+// learned one side by side, as heat maps.
+//
 // # Loss curves
 //
 // [LossPlot] draws the loss per iteration with gonum/plot, on a linear axis
