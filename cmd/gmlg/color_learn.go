@@ -521,7 +521,7 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 	if err := dataset.WriteNpyFile(filepath.Join(dir, "metric-"+tag+".npy"), a); err != nil {
 		return err
 	}
-	pic, err := metricImage(theta, 3, n, "metric, iteration "+tag, 240)
+	pic, err := draw.MetricMaps(theta, 3, n, "metric, iteration "+tag, 240)
 	if err != nil {
 		return err
 	}

@@ -244,7 +244,7 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLear
 		return nil, nil, err
 	}
 	params["run"], params["metric"] = o.run, mf
-	pic, err := metricImage(theta, 3, n, "metric "+filepath.Base(mf), 240)
+	pic, err := draw.MetricMaps(theta, 3, n, "metric "+filepath.Base(mf), 240)
 	if err != nil {
 		return nil, nil, err
 	}

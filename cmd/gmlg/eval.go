@@ -126,11 +126,11 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	kind := p.Model.metricKind()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {
-		theta, err := ds.readMetric(p.MetricFile, kind)
+		theta, err := ds.ReadMetric(p.MetricFile, kind)
 		if err != nil {
 			return err
 		}
-		if err := ds.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+		if err := ds.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return err
 		}
 		x = logOf(theta)
@@ -138,7 +138,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		p.MetricFile = "ones"
 	}
 	info := obj.Heat().Info()
-	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: ds.alpha(), Params: obj.Dim()}
+	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: ds.Alpha(), Params: obj.Dim()}
 	grad := make([]float64, obj.Dim())
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)
@@ -161,7 +161,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		return err
 	}
 	defer od.Close()
-	if err := ds.writeMetric(filepath.Join(out, "grad.npy"), kind, grad); err != nil {
+	if err := ds.WriteMetric(filepath.Join(out, "grad.npy"), kind, grad); err != nil {
 		return err
 	}
 	p.Command, p.Version = "eval", rundir.Version()
@@ -172,7 +172,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	for _, s := range ds.seqs {
 		obs = append(obs, s.Frames)
 	}
-	if _, err := ds.recStrip(filepath.Join(out, "recs.png"), obs, obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
+	if _, err := recsPicture(ds.space, filepath.Join(out, "recs.png"), obs, obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "F = %.17g\n  data term %.17g, regularizer %.17g (f_c %.6g, f_s %.6g)\n  ‖∇_x F‖ = %.6g, max |∂F/∂x| = %.6g\n  wrote %s and %s\n",

@@ -26,11 +26,11 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	mustGmlg(t, append([]string{"synth", "--graph", "geometric", "--n", "10", "--sequences", "3", "--frames", "4", "-o", data}, graphModel...)...)
 	mustExist(t, filepath.Join(data, "edges.npy"), filepath.Join(data, "coords.npy"), filepath.Join(data, "metric_true.npy"), filepath.Join(data, "metric_true.png"))
-	sp, err := readGraphSpace(data)
+	sp, err := dataset.ReadGraphFolder(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := sp.graph
+	g := sp.Graph
 	sameShape(t, readNpy(t, filepath.Join(data, "edges.npy")), g.NumEdges(), 2)
 	if raw, err := os.ReadFile(filepath.Join(data, "edges.npy")); err != nil || !strings.Contains(string(raw[:min(len(raw), 128)]), "'descr': '<i8'") {
 		t.Errorf("edges.npy is not an int64 array (err %v)", err)
@@ -46,10 +46,8 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	if !strings.Contains(out, "on the edges that carry mass") {
 		t.Errorf("learn does not report the correlation with the truth:\n%s", out)
 	}
-	mustExist(t, filepath.Join(run, "metric.png"), filepath.Join(run, "metric-0001.png"), filepath.Join(run, "loss.png"))
-	if _, err := os.Stat(filepath.Join(run, "recs.png")); err == nil {
-		t.Error("learn drew recs.png for frames on a graph")
-	}
+	// The frames on a graph with coordinates are drawn on its vertices.
+	mustExist(t, filepath.Join(run, "metric.png"), filepath.Join(run, "metric-0001.png"), filepath.Join(run, "loss.png"), filepath.Join(run, "recs.png"))
 	learned := readNpy(t, filepath.Join(run, "metric.npy"))
 	sameShape(t, learned, g.NumEdges())
 	sameShape(t, readNpy(t, filepath.Join(run, "rec-00-01.npy")), g.N())
@@ -98,6 +96,7 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	ip := filepath.Join(t.TempDir(), "interp")
 	mustGmlg(t, "interp", data, "--run", run, "--frames", "3", "-o", ip)
 	sameShape(t, readNpy(t, filepath.Join(ip, "interp-01.npy")), g.N())
+	mustExist(t, filepath.Join(ip, "interp.png"))
 	if out := mustGmlg(t, "render", run); !strings.Contains(out, "redrew") {
 		t.Errorf("render: %s", out)
 	}
@@ -136,5 +135,24 @@ func TestGraphInputErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want a failure naming %q", code, errs, tc.want)
 			}
 		})
+	}
+}
+
+// TestSynthSphere makes a dataset on the triangulated sphere and checks its
+// files: 3-D coordinates, one true weight per edge, the pictures of the
+// frames and of the truth, which render draws again.
+func TestSynthSphere(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "sphere")
+	mustGmlg(t, append([]string{"synth", "--graph", "sphere", "--n", "10", "--sequences", "2", "--frames", "3", "-o", data}, graphModel...)...)
+	sp, err := dataset.ReadGraphFolder(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameShape(t, readNpy(t, filepath.Join(data, "coords.npy")), 92, 3)
+	sameShape(t, readNpy(t, filepath.Join(data, "metric_true.npy")), sp.Graph.NumEdges())
+	sameShape(t, readNpy(t, filepath.Join(data, "array-01-02.npy")), 92)
+	mustExist(t, filepath.Join(data, "frames.png"), filepath.Join(data, "metric_true.png"))
+	if out := mustGmlg(t, "render", data); !strings.Contains(out, "redrew 2 picture(s)") {
+		t.Errorf("render: %s", out)
 	}
 }

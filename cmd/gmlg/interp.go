@@ -16,6 +16,7 @@ import (
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // interpParams are recorded in the interpolation's params.json.
@@ -157,7 +158,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		}
 		var set *dataset.Set
 		var err error
-		sp, set, err = loadSpace(args[0], &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: p.Floor, MinFrames: 2})
+		sp, set, err = dataset.LoadSpace(args[0], &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: p.Floor, MinFrames: 2})
 		if err != nil {
 			return err
 		}
@@ -179,7 +180,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		if dataset.ShapeString(shape) != dataset.ShapeString(shape2) {
 			return fmt.Errorf("%s has shape %s but %s has shape %s", args[0], dataset.ShapeString(shape), args[1], dataset.ShapeString(shape2))
 		}
-		if sp.graph, err = kernel.Cube(len(shape), shape[0]); err != nil {
+		if sp.Graph, err = kernel.Cube(len(shape), shape[0]); err != nil {
 			return err
 		}
 		p.Source, p.Target = args[0], args[1]
@@ -216,7 +217,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	defer od.Close()
 	for j, f := range recs {
-		a := &dataset.Array{Shape: sp.histShape(), Data: f}
+		a := &dataset.Array{Shape: sp.HistShape(), Data: f}
 		if err := dataset.WriteNpyFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a); err != nil {
 			return err
 		}
@@ -229,13 +230,13 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if p.Method == "metric" {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
-	if sp.isGraph() { // histograms on a graph have no picture
+	drew, err := framesPicture(sp, filepath.Join(out, "interp.png"), []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, title)
+	if err != nil {
+		return err
+	}
+	if !drew { // histograms on a graph without coordinates have no picture
 		fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s\n", len(recs), p.Method, out)
 		return nil
-	}
-	d, n := sp.gridSize()
-	if err := drawStrip(filepath.Join(out, "interp.png"), []stripPart{{"interpolated", [][][]float64{recs}}}, d, n, title); err != nil {
-		return err
 	}
 	fmt.Fprintf(stdout, "gmlg interp: wrote %d frames (%s) to %s; picture %s\n", len(recs), p.Method, out, filepath.Join(out, "interp.png"))
 	return nil
@@ -244,19 +245,19 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 // heatInterp interpolates src and dst on sp with Sinkhorn barycenters
 // under the heat kernel of p's metric (--method metric) or of unit weights.
 func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, error) {
-	if err := sp.checkHeatT("--t", p.Model.T, p.Model.Steps); err != nil {
+	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
 		return nil, err
 	}
-	kind := sp.metricKind(p.Model.metricKind())
-	g := sp.graph
+	kind := sp.MetricKind(p.Model.metricKind())
+	g := sp.Graph
 	var theta []float64
 	var err error
 	source := "the uniform metric"
 	if p.Method == "metric" {
-		if theta, err = sp.readMetric(p.MetricFile, kind); err != nil {
+		if theta, err = sp.ReadMetric(p.MetricFile, kind); err != nil {
 			return nil, err
 		}
-		if err := sp.checkMetricScale(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+		if err := sp.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return nil, err
 		}
 		source = "metric " + p.MetricFile

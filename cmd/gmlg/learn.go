@@ -216,9 +216,9 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	warnGaps(stderr, "learn", r.ds.set)
 	x0 := make([]float64, r.obj.Dim())
 	if p.Optimizer.Init != "ones" {
-		theta, err := r.ds.readMetric(p.Optimizer.Init, p.Model.metricKind())
+		theta, err := r.ds.ReadMetric(p.Optimizer.Init, p.Model.metricKind())
 		if err == nil {
-			err = r.ds.checkMetricScale(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps)
+			err = r.ds.Bound().CheckMetric(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps)
 		}
 		if err != nil {
 			return fmt.Errorf("--init: %w", err)
@@ -324,8 +324,8 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ds.isGraph() && p.Optimizer.Coarse > 0 {
-		return nil, usagef("--coarse needs grid data; %s is a graph folder (%s)", p.Data.Dir, edgesName)
+	if ds.IsGraph() && p.Optimizer.Coarse > 0 {
+		return nil, usagef("--coarse needs grid data; %s is a graph folder (%s)", p.Data.Dir, dataset.EdgesFile)
 	}
 	if err := p.Data.describe(ds); err != nil {
 		return nil, err
@@ -337,7 +337,7 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	}
 	info := obj.Heat().Info()
 	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
-		Alpha: ds.alpha(), Params: obj.Dim()}
+		Alpha: ds.Alpha(), Params: obj.Dim()}
 	p.Command, p.Version = "learn", rundir.Version()
 	r := &learnRun{p: p, dir: dir, ds: ds, obj: obj, mode: progress}
 	for _, s := range ds.seqs {
@@ -531,7 +531,7 @@ func (r *learnRun) report(stdout io.Writer, res *learn.Result, elapsed time.Dura
 	}
 	fmt.Fprintf(stdout, "  metric:   %s\n  pictures: %s\n", filepath.Join(r.dir, "metric.npy"), strings.Join(pics, ", "))
 	switch {
-	case r.truthCorr != "" && r.ds.isGraph():
+	case r.truthCorr != "" && r.ds.IsGraph():
 		fmt.Fprintf(stdout, "  truth:    correlation of the edge weights with %s: %s\n", graphTruthName, r.truthCorr)
 	case r.truthCorr != "":
 		fmt.Fprintf(stdout, "  truth:    %s (correlation of the edge weights with %s: %s)\n",
@@ -555,10 +555,10 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 	theta := expOf(st.X)
 	if st.Iter > 0 {
 		base := filepath.Join(r.dir, fmt.Sprintf("metric-%04d", st.Iter))
-		if err := r.ds.writeMetric(base+".npy", kind, theta); err != nil {
+		if err := r.ds.WriteMetric(base+".npy", kind, theta); err != nil {
 			return err
 		}
-		if _, err := r.ds.metricPicture(base+".png", kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
+		if _, err := metricPicture(r.ds.space, base+".png", kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
 			return err
 		}
 		r.saved = st.Iter
@@ -574,7 +574,7 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 		r.drawn = time.Now()
 	}
 	if draw && withRecs && r.obj.LastTerms().F == st.F {
-		if _, err := r.ds.recStrip(filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(),
+		if _, err := recsPicture(r.ds.space, filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(),
 			fmt.Sprintf("iteration %d", st.Iter)); err != nil {
 			return err
 		}
@@ -636,10 +636,10 @@ func (r *learnRun) finish(res *learn.Result) error {
 		}
 	}
 	theta := expOf(st.X)
-	if err := r.ds.writeMetric(filepath.Join(r.dir, "metric.npy"), kind, theta); err != nil {
+	if err := r.ds.WriteMetric(filepath.Join(r.dir, "metric.npy"), kind, theta); err != nil {
 		return err
 	}
-	drew, err := r.ds.metricPicture(filepath.Join(r.dir, "metric.png"), kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F))
+	drew, err := metricPicture(r.ds.space, filepath.Join(r.dir, "metric.png"), kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F))
 	if err != nil {
 		return err
 	}
@@ -647,8 +647,8 @@ func (r *learnRun) finish(res *learn.Result) error {
 	if drew {
 		r.pictures = append(r.pictures, "metric.png")
 	}
-	if !r.ds.isGraph() {
-		if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(r.ds.graph, kind, theta),
+	if !r.ds.IsGraph() {
+		if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(r.ds.Graph, kind, theta),
 			r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
 			return err
 		}
@@ -659,12 +659,12 @@ func (r *learnRun) finish(res *learn.Result) error {
 	recs := r.obj.Reconstructions()
 	for s, seq := range recs {
 		for j, f := range seq {
-			if err := dataset.WriteNpyFile(filepath.Join(r.dir, recName(len(recs), s, j)), &dataset.Array{Shape: r.ds.histShape(), Data: f}); err != nil {
+			if err := dataset.WriteNpyFile(filepath.Join(r.dir, recName(len(recs), s, j)), &dataset.Array{Shape: r.ds.HistShape(), Data: f}); err != nil {
 				return err
 			}
 		}
 	}
-	drew, err = r.ds.recStrip(filepath.Join(r.dir, "recs.png"), r.obs, recs, fmt.Sprintf("iteration %d", st.Iter))
+	drew, err = recsPicture(r.ds.space, filepath.Join(r.dir, "recs.png"), r.obs, recs, fmt.Sprintf("iteration %d", st.Iter))
 	if err != nil {
 		return err
 	}
@@ -685,12 +685,12 @@ func (r *learnRun) finish(res *learn.Result) error {
 		tot := fo.Totals()
 		rr.Fast = &tot
 	}
-	if r.ds.isGraph() {
-		if all, mass, ok := graphTruthCorrelation(r.p.Data.Dir, r.ds.graph, theta, r.obs); ok {
+	if r.ds.IsGraph() {
+		if all, mass, ok := graphTruthCorrelation(r.p.Data.Dir, r.ds.Graph, theta, r.obs); ok {
 			rr.TruthCorrelation, rr.TruthCorrelationMass = &all, &mass
 			r.truthCorr = fmt.Sprintf("%.3f on all edges, %.3f on the edges that carry mass", all, mass)
 		}
-	} else if c, ok := truthCorrelation(r.p.Data.Dir, r.ds.graph, r.obj.Metric(), theta); ok {
+	} else if c, ok := truthCorrelation(r.p.Data.Dir, r.ds.Graph, r.obj.Metric(), theta); ok {
 		rr.TruthCorrelation = &c
 		r.truthCorr = fmt.Sprintf("%.3f", c)
 	}

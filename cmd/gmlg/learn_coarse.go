@@ -19,7 +19,7 @@ import (
 // when a progress bar hides the log).
 func (r *learnRun) coarseStart(ctx context.Context, note func(string)) ([]float64, error) {
 	o := &r.p.Optimizer
-	dims := r.ds.graph.Dims()
+	dims := r.ds.Graph.Dims()
 	half, err := learn.HalveGrid(dims)
 	if err != nil {
 		return nil, usagef("--coarse %d: the %v grid is too small to halve", o.Coarse, dims)

@@ -44,7 +44,7 @@ func checkObjectiveMemory(ds *dataFolder, m *modelParams) error {
 	for _, s := range ds.seqs {
 		counts = append(counts, len(s.Frames))
 	}
-	size := ds.size()
+	size := spaceSize(ds.space)
 	size.Iterations, size.Steps, size.Fast, size.Anderson = m.SinkhornIters, m.Steps, m.Mode == "fast", m.Anderson
 	size.Interior, size.Endpoints = limits.Frames(counts...)
 	return size.Check("the objective", "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast")
@@ -58,7 +58,7 @@ const stripFrameBytes = 200 * 200 * 4
 // checkInterpMemory checks that interp's interpolation of p.Frames frames
 // on sp, and its picture, fit the budget.
 func checkInterpMemory(p *interpParams, sp space) error {
-	size := sp.size()
+	size := spaceSize(sp)
 	size.Interior, size.Endpoints = limits.Frames(p.Frames)
 	size.Forward = true
 	need := size.Bytes() + float64(p.Frames)*stripFrameBytes

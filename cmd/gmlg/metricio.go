@@ -5,25 +5,10 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/kernel"
-	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/synth"
 	"github.com/gmlg/gmlg/ot/draw"
 )
-
-// metricPicture draws the metric θ as heat maps, one per axis.
-func metricPicture(path string, g *kernel.Graph, k learn.MetricKind, theta []float64, title string) error {
-	return metricPictureRaw(path, dataset.PadMetric(g, k, theta), len(g.Dims()), g.Dims()[0], title)
-}
-
-// metricPictureRaw draws a [d,N] metric array.
-func metricPictureRaw(path string, padded []float64, d, n int, title string) error {
-	img, err := metricImage(padded, d, n, title, 0)
-	if err != nil {
-		return err
-	}
-	return savePicture(path, img)
-}
 
 // logOf returns log θ.
 func logOf(theta []float64) []float64 {
@@ -54,22 +39,7 @@ func truthPicture(path, dataDir string, learned []float64, d, n int, title strin
 	if err != nil || len(a.Shape) != 2 || a.Shape[0] != d || a.Shape[1] != len(learned)/d {
 		return false, nil
 	}
-	tp, err := draw.MetricPanels(a.Data, d, n)
-	if err != nil {
-		return false, nil
-	}
-	lp, err := draw.MetricPanels(learned, d, n)
-	if err != nil {
-		return false, err
-	}
-	var panels []draw.Panel
-	for i := range tp {
-		t, l := tp[i], lp[i]
-		t.Title += " (true)"
-		l.Title += " (learned)"
-		panels = append(panels, t, l)
-	}
-	img, err := draw.HeatMaps(panels, &draw.HeatMapOptions{Title: title, Size: 240})
+	img, err := draw.CompareMetrics(a.Data, learned, d, n, title)
 	if err != nil {
 		return false, err
 	}

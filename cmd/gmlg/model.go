@@ -234,7 +234,7 @@ type dataFolder struct {
 // loadData reads the frames of dir (see package dataset) and builds their
 // grid, or the graph of a graph folder (see space).
 func loadData(dir, pattern string, floor float64) (*dataFolder, error) {
-	sp, set, err := loadSpace(dir, &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: floor})
+	sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: floor})
 	if err != nil {
 		return nil, err
 	}
@@ -286,19 +286,19 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 // after checking that its estimated memory fits the budget. On a graph it
 // sets m.Metric to edge (see space.metricKind).
 func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
-	m.Metric = ds.metricKind(m.metricKind()).String()
+	m.Metric = ds.MetricKind(m.metricKind()).String()
 	if err := checkObjectiveMemory(ds, m); err != nil {
 		return nil, err
 	}
-	if err := ds.checkHeatT("--t", m.T, m.Steps); err != nil {
+	if err := checkSpaceT(ds.space, "--t", m.T, m.Steps); err != nil {
 		return nil, err
 	}
 	var obj objective
 	var err error
 	if m.Mode == "fast" {
-		obj, err = learn.NewFastObjective(ds.graph, ds.seqs, m.config(), m.fastOptions())
+		obj, err = learn.NewFastObjective(ds.Graph, ds.seqs, m.config(), m.fastOptions())
 	} else {
-		obj, err = learn.NewObjective(ds.graph, ds.seqs, m.config())
+		obj, err = learn.NewObjective(ds.Graph, ds.seqs, m.config())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("building the objective: %w", notPosDefHint(err, "the uniform metric", "--t, --steps"))

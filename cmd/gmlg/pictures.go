@@ -5,8 +5,9 @@ import (
 	"image"
 	"io"
 
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
-	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -18,109 +19,98 @@ func savePicture(path string, img image.Image) error {
 	return nil
 }
 
-// metricImage draws a metric in the reference's [d,N] layout as heat maps,
-// one panel per axis, each map about size pixels across (0: draw's
-// default).
-func metricImage(padded []float64, d, n int, title string, size int) (*image.RGBA, error) {
-	panels, err := draw.MetricPanels(padded, d, n)
-	if err != nil {
-		return nil, err
-	}
-	return draw.HeatMaps(panels, &draw.HeatMapOptions{Title: title, Size: size})
-}
-
-// frameField turns a frame of side n in d dimensions into a picture: the
-// [n,n] array itself in 2-D, the projection Σ_R H[R,G,B] (G down, B across)
-// in 3-D.
-func frameField(data []float64, d, n int) draw.Field {
-	if d == 2 {
-		return draw.Field{Rows: n, Cols: n, Data: data}
-	}
-	proj := make([]float64, n*n)
-	for r := 0; r < n; r++ {
-		for i, v := range data[r*n*n : (r+1)*n*n] {
-			proj[i] += v
-		}
-	}
-	return draw.Field{Rows: n, Cols: n, Data: proj}
-}
-
-// timeLabels returns "t=0.00" labels for a sequence of k frames at
-// linspace(0,1,k).
-func timeLabels(k int) []string {
-	out := make([]string, k)
-	for j, t := range ot.Linspace(k) {
-		out[j] = fmt.Sprintf("t=%.2f", t)
-	}
-	return out
-}
-
-// sizeFor picks the frame size of a strip so that wide or tall strips stay
-// readable and not too large.
-func sizeFor(cols, rows int) int {
-	size := 80
-	switch {
-	case cols <= 6:
-		size = 160
-	case cols <= 12:
-		size = 112
-	}
-	return max(48, min(size, 1200/max(rows, 1)))
-}
-
-// stripPart is one kind of row of a strip: a name and frames per sequence.
-type stripPart struct {
-	name   string
-	frames [][][]float64
-}
-
-// recStrip draws, for every sequence, the observed frames above the
-// reconstructed ones (either may be nil).
-func recStrip(path string, obs, recs [][][]float64, d, n int, title string) error {
-	return drawStrip(path, []stripPart{{"observed", obs}, {"reconstructed", recs}}, d, n, title)
-}
-
-// drawStrip draws the frames of every part, sequence by sequence: for
-// sequence s one row per part, labelled with the part's name (and s when
-// there are several sequences).
-func drawStrip(path string, parts []stripPart, d, n int, title string) error {
-	var rows [][]draw.Field
-	var labels []string
-	maxCols, nseq := 0, 0
-	for _, part := range parts {
-		nseq = max(nseq, len(part.frames))
-	}
-	for s := range nseq {
-		tag := ""
-		if nseq > 1 {
-			tag = fmt.Sprintf(" %d", s)
-		}
-		for _, part := range parts {
-			if s >= len(part.frames) || part.frames[s] == nil {
-				continue
-			}
-			var row []draw.Field
-			for _, f := range part.frames[s] {
-				row = append(row, frameField(f, d, n))
-			}
-			maxCols = max(maxCols, len(row))
-			rows = append(rows, row)
-			labels = append(labels, part.name+tag)
-		}
-	}
-	if len(rows) == 0 {
-		return fmt.Errorf("no frames to draw in %s", path)
-	}
+// drawStrip draws the frames of every part on the d-dimensional grid of
+// side n (draw.FrameStrip).
+func drawStrip(path string, parts []draw.Frames, d, n int, title string) error {
 	if d == 3 {
 		title += " (3-D frames summed over axis 0, the slowest)"
 	}
-	img, err := draw.Strip(rows, &draw.StripOptions{
-		Title: title, RowLabels: labels, ColLabels: timeLabels(maxCols), Size: sizeFor(maxCols, len(rows)),
-	})
+	img, err := draw.FrameStrip(parts, func(f []float64) draw.Field { return draw.GridFrame(f, d, n) }, title)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return savePicture(path, img)
+}
+
+// framesPicture draws the frames of every part on sp: on a grid as
+// drawStrip does, on a graph with coordinates each frame on the vertices
+// (draw.PointFrame). A graph without coordinates has no picture: it draws
+// nothing and returns false.
+func framesPicture(sp space, path string, parts []draw.Frames, title string) (bool, error) {
+	if !sp.IsGraph() {
+		d, n := sp.GridSize()
+		return true, drawStrip(path, parts, d, n, title)
+	}
+	if sp.Coords == nil {
+		return false, nil
+	}
+	xy, keep := draw.Projection(sp.Coords.Data, sp.Coords.Shape[1])
+	xy = kept(xy, keep)
+	if len(xy) < len(keep) {
+		title += " (the vertices with z ≥ 0, seen from +z)"
+	}
+	field := func(f []float64) draw.Field { return draw.PointFrame(xy, kept(f, keep), 64) }
+	img, err := draw.FrameStrip(parts, field, title)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return true, savePicture(path, img)
+}
+
+// recsPicture draws, for every sequence, the observed frames above the
+// reconstructed ones (either may be nil) on sp, as framesPicture does.
+func recsPicture(sp space, path string, obs, recs [][][]float64, title string) (bool, error) {
+	return framesPicture(sp, path, []draw.Frames{{Name: "observed", Frames: obs}, {Name: "reconstructed", Frames: recs}}, title)
+}
+
+// metricPicture draws θ of kind k on sp: heat maps per axis on a grid, the
+// edges coloured by weight on a graph with coordinates (those between
+// vertices with z ≥ 0 for 3-D coordinates). A graph without coordinates
+// has no picture: it draws nothing and returns false.
+func metricPicture(sp space, path string, k learn.MetricKind, theta []float64, title string) (bool, error) {
+	if !sp.IsGraph() {
+		d, n := sp.GridSize()
+		return true, metricMaps(path, dataset.PadMetric(sp.Graph, k, theta), d, n, title)
+	}
+	if sp.Coords == nil {
+		return false, nil
+	}
+	xy, keep := draw.Projection(sp.Coords.Data, sp.Coords.Shape[1])
+	var edges [][2]int
+	var w []float64
+	for e, ij := range sp.Edges() {
+		if keep[ij[0]] && keep[ij[1]] {
+			edges, w = append(edges, ij), append(w, theta[e])
+		}
+	}
+	if sp.Coords.Shape[1] == 3 {
+		title += " (the edges with z ≥ 0, seen from +z)"
+	}
+	img, err := draw.EdgeMap(xy, edges, w, &draw.HeatMapOptions{Title: title})
+	if err != nil {
+		return false, err
+	}
+	return true, savePicture(path, img)
+}
+
+// metricMaps draws a [d,N] metric array as heat maps, one per axis.
+func metricMaps(path string, padded []float64, d, n int, title string) error {
+	img, err := draw.MetricMaps(padded, d, n, title, 0)
 	if err != nil {
 		return err
 	}
 	return savePicture(path, img)
+}
+
+// kept returns the entries of v where keep is true.
+func kept[T any](v []T, keep []bool) []T {
+	var out []T
+	for i, x := range v {
+		if keep[i] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // lossPicture draws the loss curve.

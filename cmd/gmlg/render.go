@@ -15,6 +15,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 func init() {
@@ -116,9 +117,17 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 		drawn = append(drawn, out)
 	}
 	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
-	if len(recFiles) > 0 && p.Data.Edges == 0 { // reconstructions on a graph have no picture
+	if len(recFiles) > 0 {
+		sp, err := runSpace(dir, &p)
+		if err != nil {
+			return drawn, err
+		}
+		opt := &dataset.Options{Memory: limits.Memory, MinFrames: 2}
+		if sp.IsGraph() {
+			opt.Length = sp.Graph.N()
+		}
 		dataset.Sort(recFiles)
-		rs, err := dataset.LoadFiles(recFiles, &dataset.Options{Memory: limits.Memory, MinFrames: 2})
+		rs, err := dataset.LoadFiles(recFiles, opt)
 		if err != nil {
 			return drawn, err
 		}
@@ -132,7 +141,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 			fmt.Fprintf(stderr, "gmlg render: drawing the reconstructions without the observations (%v)\n", err)
 		}
 		out := filepath.Join(dir, "recs.png")
-		if err := recStrip(out, obs, recs, rs.Dim(), rs.Side(), fmt.Sprintf("iteration %d", len(losses))); err != nil {
+		if ok, err := recsPicture(sp, out, obs, recs, fmt.Sprintf("iteration %d", len(losses))); err != nil || !ok {
 			return drawn, err
 		}
 		drawn = append(drawn, out)
@@ -164,12 +173,12 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 		if err := ctx.Err(); err != nil {
 			return drawn, err
 		}
-		theta, err := sp.readMetric(m, kind)
+		theta, err := sp.ReadMetric(m, kind)
 		if err != nil {
 			return drawn, err
 		}
 		out := strings.TrimSuffix(m, ".npy") + ".png"
-		ok, err := sp.metricPicture(out, kind, theta, metricTitle(filepath.Base(m), losses))
+		ok, err := metricPicture(sp, out, kind, theta, metricTitle(filepath.Base(m), losses))
 		if err != nil {
 			return drawn, err
 		}
@@ -180,11 +189,11 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 			last = theta
 		}
 	}
-	if last == nil || sp.isGraph() {
+	if last == nil || sp.IsGraph() {
 		return drawn, nil
 	}
 	out := filepath.Join(dir, "metric-vs-truth.png")
-	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(sp.graph, kind, last), p.Data.Dim, p.Data.Side,
+	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(sp.Graph, kind, last), p.Data.Dim, p.Data.Side,
 		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
 	if ok {
 		drawn = append(drawn, out)
@@ -196,9 +205,9 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 // folder when it learned on a graph.
 func runSpace(dir string, p *learnParams) (space, error) {
 	if p.Data.Edges > 0 {
-		sp, err := readGraphSpace(p.Data.Dir)
-		if err == nil && sp.graph.NumEdges() != p.Data.Edges {
-			err = fmt.Errorf("%s has %d edges, the run learned on %d", filepath.Join(p.Data.Dir, edgesName), sp.graph.NumEdges(), p.Data.Edges)
+		sp, err := dataset.ReadGraphFolder(p.Data.Dir, limits.Memory)
+		if err == nil && sp.Graph.NumEdges() != p.Data.Edges {
+			err = fmt.Errorf("%s has %d edges, the run learned on %d", filepath.Join(p.Data.Dir, dataset.EdgesFile), sp.Graph.NumEdges(), p.Data.Edges)
 		}
 		if err != nil {
 			return space{}, fmt.Errorf("the run's graph: %w", err)
@@ -209,7 +218,7 @@ func runSpace(dir string, p *learnParams) (space, error) {
 	if err != nil {
 		return space{}, fmt.Errorf("%s: the run's grid (%d-D, side %d): %w", filepath.Join(dir, "params.json"), p.Data.Dim, p.Data.Side, err)
 	}
-	return space{graph: g}, nil
+	return space{Graph: g}, nil
 }
 
 // metricTitle is the title of the picture of the metric file named base
@@ -235,19 +244,15 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
 	}
 	if p.Graph != "" {
-		sp, err := readGraphSpace(dir)
+		sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory})
 		if err != nil {
 			return nil, err
 		}
-		w, err := sp.readMetric(filepath.Join(dir, graphTruthName), learn.EdgeMetric)
+		w, err := sp.ReadMetric(filepath.Join(dir, graphTruthName), learn.EdgeMetric)
 		if err != nil {
 			return nil, err
 		}
-		out := filepath.Join(dir, "metric_true.png")
-		if _, err := sp.metricPicture(out, learn.EdgeMetric, w, graphTruthTitle); err != nil {
-			return nil, err
-		}
-		return []string{out}, nil
+		return drawSynthGraph(dir, sp, w, seqFrames(set))
 	}
 	g, err := kernel.Cube(2, p.N)
 	if err != nil {
@@ -295,7 +300,7 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
 	out := filepath.Join(dir, "interp.png")
-	if err := drawStrip(out, []stripPart{{"interpolated", [][][]float64{recs}}}, len(shape), shape[0], title); err != nil {
+	if err := drawStrip(out, []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, len(shape), shape[0], title); err != nil {
 		return nil, err
 	}
 	return []string{out}, nil

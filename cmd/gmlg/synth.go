@@ -13,6 +13,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // synthParams are recorded in the dataset's params.json.
@@ -36,7 +37,7 @@ type synthParams struct {
 
 // The files synth writes, every one (its folder manifest lists them for --force).
 var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json",
-	edgesName, coordsName, graphTruthName, "metric_true.png"}
+	dataset.EdgesFile, dataset.CoordsFile, graphTruthName, "metric_true.png"}
 
 func init() {
 	register(&command{
@@ -211,10 +212,10 @@ func writeSynthFrames(out string, seqs [][][]float64, shape []int) error {
 
 // drawSynth draws the pictures of a synthetic dataset.
 func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth string) error {
-	if err := metricPictureRaw(filepath.Join(out, "a-metric.png"), theta, 2, n, "true metric ("+truth+")"); err != nil {
+	if err := metricMaps(filepath.Join(out, "a-metric.png"), theta, 2, n, "true metric ("+truth+")"); err != nil {
 		return err
 	}
-	return drawStrip(filepath.Join(out, "frames.png"), []stripPart{{"sequence", seqs}}, 2, n, "synthetic frames ("+truth+" metric)")
+	return drawStrip(filepath.Join(out, "frames.png"), []draw.Frames{{Name: "sequence", Frames: seqs}}, 2, n, "synthetic frames ("+truth+" metric)")
 }
 
 // learnHint is the learn command that fits a synthetic dataset with its own

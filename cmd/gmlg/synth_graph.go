@@ -12,6 +12,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // The graphs of gmlg synth --graph (package synth): geometric, a random
@@ -43,8 +44,8 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 		return err
 	}
 	g, w := sg.G, sg.Weights
-	sp := space{graph: g, coords: &dataset.Array{Shape: []int{g.N(), sg.Dim}, Data: sg.Coords}}
-	if err := sp.checkHeatT("--t", p.Model.T, p.Model.Steps); err != nil {
+	sp := space{Graph: g, Coords: &dataset.Array{Shape: []int{g.N(), sg.Dim}, Data: sg.Coords}}
+	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
 		return err
 	}
 	var poles [][2][]float64
@@ -60,20 +61,16 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 		return err
 	}
 	defer od.Close()
-	if err := writeSynthFrames(out, seqs, sp.histShape()); err != nil {
+	if err := writeSynthFrames(out, seqs, sp.HistShape()); err != nil {
 		return err
 	}
-	edges := make([][2]int, g.NumEdges())
-	for e := range edges {
-		edges[e][0], edges[e][1] = g.Edge(e)
-	}
-	if err := dataset.WriteEdges(filepath.Join(out, edgesName), edges); err != nil {
+	if err := dataset.WriteEdges(filepath.Join(out, dataset.EdgesFile), sp.Edges()); err != nil {
 		return err
 	}
-	if err := dataset.WriteNpyFile(filepath.Join(out, coordsName), sp.coords); err != nil {
+	if err := dataset.WriteNpyFile(filepath.Join(out, dataset.CoordsFile), sp.Coords); err != nil {
 		return err
 	}
-	if err := sp.writeMetric(filepath.Join(out, graphTruthName), learn.EdgeMetric, w); err != nil {
+	if err := sp.WriteMetric(filepath.Join(out, graphTruthName), learn.EdgeMetric, w); err != nil {
 		return err
 	}
 	p.Vertices, p.Edges = g.N(), g.NumEdges()
@@ -81,12 +78,26 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
-	if _, err := sp.metricPicture(filepath.Join(out, "metric_true.png"), learn.EdgeMetric, w, graphTruthTitle); err != nil {
+	if _, err := drawSynthGraph(out, sp, w, seqs); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gmlg synth: wrote %d sequence(s) of %d frames on a %s graph of %d vertices and %d edges to %s in %.1fs\n",
 		len(seqs), p.Frames, p.Graph, g.N(), g.NumEdges(), out, time.Since(start).Seconds())
-	fmt.Fprintf(stdout, "  picture: %s (true edge weights)\n", filepath.Join(out, "metric_true.png"))
+	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true edge weights)\n",
+		filepath.Join(out, "frames.png"), filepath.Join(out, "metric_true.png"))
 	fmt.Fprintf(stdout, "  next: %s\n", learnHint(p, out))
 	return nil
+}
+
+// drawSynthGraph draws the pictures of a synthetic dataset on the graph of
+// sp, with true edge weights w, into out, and returns their paths.
+func drawSynthGraph(out string, sp space, w []float64, seqs [][][]float64) ([]string, error) {
+	metric, frames := filepath.Join(out, "metric_true.png"), filepath.Join(out, "frames.png")
+	if _, err := metricPicture(sp, metric, learn.EdgeMetric, w, graphTruthTitle); err != nil {
+		return nil, err
+	}
+	if _, err := framesPicture(sp, frames, []draw.Frames{{Name: "sequence", Frames: seqs}}, "synthetic frames (slow-region metric)"); err != nil {
+		return nil, err
+	}
+	return []string{metric, frames}, nil
 }

@@ -26,7 +26,7 @@ var PolePairs = [][2]Pole{
 //
 // The coordinates lie on a surface that the unit square of the grid's
 // poles is mapped onto: the square itself for a geometric graph, the
-// hemisphere around (1, 0, 0) for a sphere. Poles and the true metric are
+// hemisphere z ≥ 0 for a sphere. Poles and the true metric are
 // defined on the square as for grids and carried over, so that every kind
 // of graph sees the same experiment.
 //
@@ -118,14 +118,15 @@ func newGraph(g *kernel.Graph, coords []float64, dim int) *Graph {
 
 // embed maps the point (x, y) of the unit square onto the graph's
 // surface: itself in the plane; on the sphere, longitude (x − ½)·π and
-// latitude (y − ½)·π, so that the square covers the hemisphere around
-// (1, 0, 0).
+// latitude (y − ½)·π about the z axis's end, so that the square covers
+// the hemisphere z ≥ 0 with x and y along the axes of the same names
+// (the hemisphere's pictures look at it from +z).
 func (sg *Graph) embed(x, y float64) []float64 {
 	if sg.Dim == 2 {
 		return []float64{x, y}
 	}
 	lon, lat := (x-0.5)*math.Pi, (y-0.5)*math.Pi
-	return []float64{math.Cos(lat) * math.Cos(lon), math.Cos(lat) * math.Sin(lon), math.Sin(lat)}
+	return []float64{math.Cos(lat) * math.Sin(lon), math.Sin(lat), math.Cos(lat) * math.Cos(lon)}
 }
 
 // scale is the length on the surface of a unit of the square: 1 in the
