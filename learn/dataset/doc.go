@@ -1,7 +1,9 @@
 // Package dataset reads and writes the files a ground metric is learned
 // from and saved to: folders of frames (Load), metric files (ReadMetric,
 // WriteMetric), edge lists of graphs (ReadEdges, WriteEdges) and .npy
-// arrays in general (ReadNpyFile, WriteNpyFile).
+// arrays in general (ReadNpyFile, WriteNpyFile). LoadSpace reads a data
+// folder of either kind, a grid of frames or a graph folder, into its
+// Space: the graph the histograms live on and how its metrics are stored.
 //
 // Load reads the observed snapshots: a folder of 2-D or 3-D histograms,
 // grouped into one or several sequences and normalised to unit mass.

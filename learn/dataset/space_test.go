@@ -1,0 +1,71 @@
+package dataset
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gmlg/gmlg/learn"
+)
+
+// TestLoadSpace reads a graph folder (a path of four vertices with
+// coordinates) and a grid folder, and checks what their spaces say.
+func TestLoadSpace(t *testing.T) {
+	graph := t.TempDir()
+	files := map[string]*Array{
+		EdgesFile:  {Shape: []int{3, 2}, Data: []float64{0, 1, 1, 2, 2, 3}},
+		CoordsFile: {Shape: []int{4, 2}, Data: []float64{0, 0, 1, 0, 2, 0, 3, 0}},
+	}
+	for j := range 3 {
+		files[fmt.Sprintf("array-%02d.npy", j)] = &Array{Shape: []int{4}, Data: []float64{1, 2, 3, float64(j + 1)}}
+	}
+	for name, a := range files {
+		if err := WriteNpyFile(filepath.Join(graph, name), a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sp, set, err := LoadSpace(graph, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sp.IsGraph() || sp.Graph.N() != 4 || sp.Coords == nil || set.N() != 4 || sp.Alpha() != 1 ||
+		!slices.Equal(sp.HistShape(), []int{4}) || sp.MetricKind(learn.VertexMetric) != learn.EdgeMetric {
+		t.Errorf("graph folder: graph %v, coords %v, N %d, α %g, shape %v", sp.IsGraph(), sp.Coords != nil, set.N(), sp.Alpha(), sp.HistShape())
+	}
+	if !slices.Equal(sp.Edges(), [][2]int{{0, 1}, {1, 2}, {2, 3}}) {
+		t.Errorf("edges %v", sp.Edges())
+	}
+	path := filepath.Join(t.TempDir(), "w.npy")
+	if err := sp.WriteMetric(path, learn.EdgeMetric, []float64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := sp.ReadMetric(path, learn.EdgeMetric); err != nil || !slices.Equal(w, []float64{1, 2, 3}) {
+		t.Errorf("metric read back as %v, %v", w, err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.npy")
+	WriteNpyFile(bad, &Array{Shape: []int{4}, Data: []float64{1, 1, 1, 1}})
+	if _, err := sp.ReadMetric(bad, learn.EdgeMetric); err == nil || !strings.Contains(err.Error(), "one weight per edge") {
+		t.Errorf("a metric of 4 values on 3 edges: %v", err)
+	}
+
+	grid := t.TempDir()
+	for j := range 3 {
+		WriteNpyFile(filepath.Join(grid, fmt.Sprintf("array-%02d.npy", j)), &Array{Shape: []int{5, 5}, Data: make25(j)})
+	}
+	gs, _, err := LoadSpace(grid, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, n := gs.GridSize(); gs.IsGraph() || d != 2 || n != 5 || gs.Alpha() != 16 || gs.MetricKind(learn.VertexMetric) != learn.VertexMetric {
+		t.Errorf("grid folder: graph %v, %d-D side %d, α %g", gs.IsGraph(), d, n, gs.Alpha())
+	}
+}
+
+// make25 returns a 5×5 frame with mass at cell j.
+func make25(j int) []float64 {
+	f := make([]float64, 25)
+	f[j] = 1
+	return f
+}
