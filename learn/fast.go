@@ -23,7 +23,7 @@ type Accepter interface {
 type FastOptions struct {
 	// Sinkhorn configures the converged, warm-started barycenters (marginal
 	// tolerance, iteration bounds, adjoint tolerance; see ot.FastSettings).
-	Sinkhorn ot.FastSettings
+	Sinkhorn ot.Settings
 	// LooseTol, when positive, makes the tolerances adaptive: evaluations
 	// start with marginal and adjoint tolerance LooseTol, and after each
 	// accepted point both become LooseTol·‖g_k‖∞/‖g₀‖∞ (g₀ the gradient
@@ -33,7 +33,7 @@ type FastOptions struct {
 	LooseTol float64
 	// Uncorrected returns the objective at the last Sinkhorn iterate
 	// instead of its corrected value. By default an evaluation with a
-	// gradient adds zᵀ·(T̃(b) − b) (ot.FastStats.Correction: the adjoint
+	// gradient adds zᵀ·(T̃(b) − b) (ot.Stats.Correction: the adjoint
 	// vector of the implicit gradient times the last iteration's
 	// increment), the first-order term of the difference between the
 	// converged objective and its value at the unconverged scalings, which
@@ -53,6 +53,9 @@ type FastOptions struct {
 	// DefaultTighten; a negative value disables it.
 	Tighten int
 }
+
+// DefaultTol is the marginal tolerance of fast mode when none is given.
+const DefaultTol = 1e-6
 
 // DefaultTighten is FastOptions.Tighten's default: three tightenings take
 // colorlearn's default tolerance 1e-4 to 1e-7; the runs measured needed one
@@ -98,7 +101,7 @@ type FastObjective struct {
 	o        *Objective // model, data, regulariser, buffers (its own Interpolator is unused)
 	cfg      Config
 	opt      FastOptions
-	fi       *ot.FastInterpolator
+	fi       *ot.Interpolator
 	accepted ot.WarmStart
 	hasAcc   bool
 	totals   FastTotals
@@ -126,6 +129,9 @@ func NewFastObjective(g *kernel.Graph, seqs []Sequence, cfg *Config, opt *FastOp
 	if opt != nil {
 		f.opt = *opt
 	}
+	if f.opt.Sinkhorn.Tol == 0 {
+		f.opt.Sinkhorn.Tol = DefaultTol
+	}
 	osq := make([]ot.Sequence, len(o.obs))
 	for s, frames := range o.obs {
 		var times []float64
@@ -134,7 +140,7 @@ func NewFastObjective(g *kernel.Graph, seqs []Sequence, cfg *Config, opt *FastOp
 		}
 		osq[s] = ot.Sequence{Source: frames[0], Target: frames[len(frames)-1], Times: times, Frames: len(frames)}
 	}
-	if f.fi, err = ot.NewFastInterpolator(o.heat, osq, &f.opt.Sinkhorn); err != nil {
+	if f.fi, err = ot.NewInterpolator(o.heat, osq, &f.opt.Sinkhorn); err != nil {
 		o.Close()
 		return nil, fmt.Errorf("learn: %w", err)
 	}
@@ -183,7 +189,7 @@ func (f *FastObjective) LastTerms() Terms { return f.o.last }
 
 // Stats returns the Sinkhorn and adjoint iteration counts of the last
 // evaluation.
-func (f *FastObjective) Stats() ot.FastStats { return f.fi.Stats() }
+func (f *FastObjective) Stats() ot.Stats { return f.fi.Stats() }
 
 // Totals returns the work done since the objective was built.
 func (f *FastObjective) Totals() FastTotals { return f.totals }

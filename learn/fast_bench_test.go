@@ -66,7 +66,7 @@ func BenchmarkFastEval(b *testing.B) {
 					defer o.Close()
 					fn = o
 				} else {
-					set := ot.FastSettings{Cold: mode == "fast-cold", AdjointGMRES: mode == "fast-warm-gmres"}
+					set := ot.Settings{Tol: DefaultTol, Cold: mode == "fast-cold", Gradient: gmresIf(mode == "fast-warm-gmres")}
 					if v := os.Getenv("GMLG_FE_TOL"); v != "" {
 						fmt.Sscan(v, &set.Tol)
 					}
@@ -229,7 +229,7 @@ func BenchmarkFastVsExact(b *testing.B) {
 					}
 					_, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
 						Schedule:   []Level{{Coarsen: 1, MaxIter: v.coarseIters}, {Coarsen: 0, MaxIter: iters}},
-						Fast:       FastOptions{Sinkhorn: ot.FastSettings{Tol: v.tol, AdjointGMRES: true, Anderson: 5}, LooseTol: v.loose},
+						Fast:       FastOptions{Sinkhorn: ot.Settings{Tol: v.tol, Gradient: ot.ImplicitGMRES, Anderson: 5}, LooseTol: v.loose},
 						LevelStart: func(_ int, _ []int, obj *FastObjective) { cur = obj },
 						Polish: Polish{Iters: v.polish, Every: every, Scored: func(s PolishScore) {
 							if reached(s.FExact) {
@@ -303,4 +303,13 @@ func procCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// gmresIf returns the GMRES adjoint solve when gmres is set and the
+// fixed-point one otherwise.
+func gmresIf(gmres bool) ot.Gradient {
+	if gmres {
+		return ot.ImplicitGMRES
+	}
+	return ot.ImplicitFixedPoint
 }

@@ -53,7 +53,7 @@ func TestCoarseToFineToy(t *testing.T) {
 	start = time.Now()
 	resF, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     FastOptions{Sinkhorn: ot.FastSettings{Tol: tol, Cold: cold != 0}, LooseTol: loose},
+		Fast:     FastOptions{Sinkhorn: ot.Settings{Tol: tol, Cold: cold != 0}, LooseTol: loose},
 		LevelDone: func(r LevelReport) {
 			t.Logf("level %d %v: %d iterations, %d evaluations, F_fast %.5g (%v), Sinkhorn %d + adjoint %d iterations, not converged %d, %v",
 				r.Level, r.Dims, r.Iter, r.Evals, r.F, r.Status, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Totals.NotConverged, r.Elapsed.Round(time.Millisecond))
@@ -154,7 +154,7 @@ func TestMinimizeFastTighten(t *testing.T) {
 	g, seqs, _ := recoveryData(t, 9, heat, 5, 30)
 	cfg := Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
 	run := func(tighten int, uncorrected bool) (*Result, float64) {
-		f, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-3}, Tighten: tighten, Uncorrected: uncorrected})
+		f, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-3}, Tighten: tighten, Uncorrected: uncorrected})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestMinimizeFastTighten(t *testing.T) {
 	if tight.Tightened < 1 || tight.Tightened > DefaultTighten || tight.State.Iter <= plain.State.Iter {
 		t.Fatalf("with tightening: %v after %d iterations (plain: %d), %d tightenings", tight.Status, tight.State.Iter, plain.State.Iter, tight.Tightened)
 	}
-	score, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-10, MaxIterations: 100000}})
+	score, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-10, MaxIterations: 100000}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestFastObjectiveGradient(t *testing.T) {
 			seqs := randSeqs(rng, tc.g.N(), tc.nseq, 4)
 			cfg := &Config{Heat: kernel.HeatOptions{T: 0.05, Steps: 4}, Metric: tc.metric, Loss: tc.loss,
 				LambdaC: tc.lc, LambdaS: tc.ls, SkipEndpoints: tc.skip}
-			obj, err := NewFastObjective(tc.g, seqs, cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-14}})
+			obj, err := NewFastObjective(tc.g, seqs, cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-14}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func TestFastEqualsExactManyIterations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	seqs := randSeqs(rng, g.N(), 2, 5)
 	cfg := &Config{Heat: kernel.HeatOptions{T: 0.05, Steps: 4}, LambdaS: 0.5}
-	fast, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-14}})
+	fast, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-14}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestFastWarmBookkeeping(t *testing.T) {
 	for i := range far {
 		far[i] = rng.Float64() - 0.5
 	}
-	obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.FastSettings{Tol: 1e-10}})
+	obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestFastAdaptiveTol(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
 	g, seqs, _ := recoveryData(t, 9, heat, 4, 30)
 	obj, err := NewFastObjective(g, seqs, &Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
-		&FastOptions{LooseTol: 1e-5, Sinkhorn: ot.FastSettings{Tol: 1e-10}})
+		&FastOptions{LooseTol: 1e-5, Sinkhorn: ot.Settings{Tol: 1e-10}})
 	if err != nil {
 		t.Fatal(err)
 	}

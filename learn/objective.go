@@ -173,11 +173,11 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 		return nil, fmt.Errorf("learn: %w", err)
 	}
 	o.cfg.Heat = o.heat.Options()
-	if o.interp, err = ot.NewInterpolator(o.heat, osq, &ot.InterpSettings{Iterations: o.cfg.Iterations}); err != nil {
+	if o.interp, err = ot.NewInterpolator(o.heat, osq, &ot.Settings{Iterations: o.cfg.Iterations}); err != nil {
 		o.heat.Close()
 		return nil, fmt.Errorf("learn: %w", err)
 	}
-	o.cfg.Iterations = o.interp.Iterations()
+	o.cfg.Iterations = o.interp.Settings().Iterations
 	np := o.metric.NumParams()
 	o.theta = make([]float64, np)
 	o.gtheta = make([]float64, np)

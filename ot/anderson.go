@@ -3,7 +3,7 @@ package ot
 import "math"
 
 // anderson accelerates the Sinkhorn fixed-point iteration b ← T(b) of a
-// FastInterpolator by Anderson mixing (type II) of the log-scalings, one
+// tolerance-mode Interpolator by Anderson mixing (type II) of the log-scalings, one
 // frame at a time: a frame's variable is x = log b over its two columns
 // (2N values), its residual r = log T(b) − x. With the differences ΔR, ΔG
 // of the last m residuals and images g = log T(b), the next input is
@@ -58,9 +58,8 @@ func (an *anderson) reset() {
 }
 
 // carry starts a warm Forward: the differences of the previous one (at a
-// nearby kernel: the learner's successive points) stay in use, but none is
-// formed across the two. On seldovia2 at 32³ (tol 1e-3) this took warm
-// evaluations from 6–7 to 4–6 iterations.
+// nearby kernel: a learner's successive points) stay in use, but none is
+// formed across the two; this saves iterations of warm evaluations.
 func (an *anderson) carry() {
 	an.hasPrev = false
 	an.restarts = 0
@@ -69,12 +68,9 @@ func (an *anderson) carry() {
 // andersonClip bounds the change that mixing makes to a log-scaling, per
 // entry and iteration (a factor e^0.3 ≈ 1.35 either way), and
 // andersonRestart the growth of a frame's marginal violation that makes it
-// forget its history. Chosen on seldovia2 at 16³ (cold solves at the
-// uniform metric and at metrics learnt for 50 and 500 iterations, tol 1e-5):
-// without the clip, mixing sent the log-scalings of bins without mass far
-// enough for the kernel to underflow; with restarts at any growth (factor
-// 1) half the frames restarted every iteration. Plain iterations: 42, 58,
-// 95; with these settings 20, 35, 66.
+// forget its history. Without the clip, mixing can send the log-scalings of
+// bins without mass far enough for the kernel to underflow; with restarts
+// at any growth (factor 1), half the frames would restart every iteration.
 const (
 	andersonClip    = 0.3
 	andersonRestart = 3.0

@@ -5,10 +5,6 @@ import (
 	"math"
 )
 
-// DefaultIterations is the number of Sinkhorn iterations used when a
-// settings field asks for the default (the reference's L = 50).
-const DefaultIterations = 50
-
 // BarycenterSettings configures Barycenter. A nil *BarycenterSettings and
 // zero fields mean the documented defaults.
 type BarycenterSettings struct {
@@ -31,11 +27,11 @@ type BarycenterResult struct {
 	// Iterations is the number of Sinkhorn iterations performed; 0 when the
 	// endpoint rule applied.
 	Iterations int
-	// MarginalErr[l] is the marginal violation after iteration l+1:
-	// max over k of ‖a_k ⊙ K·b_k − P_k‖₁ / ‖P_k‖₁, the relative L1 error of
-	// the first marginal of the plan diag(a_k)·K·diag(b_k). (The second
-	// marginal b_k ⊙ K·a_k equals the barycenter by construction.) Empty when
-	// the endpoint rule applied.
+	// MarginalErr[l] is the marginal violation of iteration l+1:
+	// max over k of ‖b_k ⊙ K·a_k − q‖₁ / ‖P_k‖₁, b_k the iteration's input,
+	// the relative L1 error of the second marginal of the plan
+	// diag(a_k)·K·diag(b_k) (its first marginal a_k ⊙ K·b_k is P_k by
+	// construction). Empty when the endpoint rule applied.
 	MarginalErr []float64
 	// Converged reports that Tol > 0 and the last marginal error is at most
 	// Tol, or that the endpoint rule applied (the answer is then exact).
@@ -59,8 +55,9 @@ type BarycenterResult struct {
 // When a weight equals exactly 1, the result is K·(P_k / K·1) at once (the
 // endpoint rule: the pole blurred by the kernel, not the pole itself).
 //
-// All R vectors go through the kernel together: each iteration makes two
-// Apply calls on an N×R block (plus one to measure the marginal error).
+// It is the iteration of Interpolator on one group of R columns: all R
+// vectors go through the kernel together, two Apply calls on an N×R block
+// per iteration.
 //
 // A barycenter whose mass is NaN, infinite or zero gives a *NonFiniteError
 // (errors.Is(err, ErrNonFinite)). Invalid histograms or weights (negative
@@ -105,95 +102,71 @@ func Barycenter(k Kernel, hists [][]float64, s *BarycenterSettings) (*Barycenter
 		panic("ot: Barycenter: negative Iterations or Tol")
 	}
 
-	ones := make([]float64, n)
-	for i := range ones {
-		ones[i] = 1
+	sk := newSinkhorn(k, hists, lam)
+	if err := sk.computeK1(); err != nil {
+		return nil, fmt.Errorf("ot: Barycenter: %w", err)
 	}
-	k1 := make([]float64, n)
-	if err := k.Apply(k1, ones, 1); err != nil {
-		return nil, fmt.Errorf("ot: Barycenter: kernel: %w", err)
-	}
-
-	// Endpoint rule.
 	for j, l := range lam {
-		if l != 1 {
-			continue
+		if l == 1 {
+			return endpointBarycenter(k, hists[j], sk.k1)
 		}
-		a := make([]float64, n)
-		for i := range a {
-			a[i] = hists[j][i] / k1[i]
-		}
-		q := make([]float64, n)
-		if err := k.Apply(q, a, 1); err != nil {
-			return nil, fmt.Errorf("ot: Barycenter: kernel: %w", err)
-		}
-		if !positiveFinite(sum(q)) {
-			return nil, &NonFiniteError{Op: "barycenter", Sequence: -1, Frame: -1, Hint: hintUnderflow}
-		}
-		return &BarycenterResult{Bary: q, Converged: true}, nil
 	}
-
 	mass := make([]float64, r)
 	for j, h := range hists {
 		mass[j] = sum(h)
 	}
-	kb := make([]float64, n*r)
-	for j := 0; j < r; j++ {
-		copy(kb[j*n:(j+1)*n], k1)
-	}
-	a := make([]float64, n*r)
-	ka := make([]float64, n*r)
-	b := make([]float64, n*r)
-	q := make([]float64, n)
-	res := &BarycenterResult{Bary: q, MarginalErr: make([]float64, 0, iters)}
-	for it := 1; it <= iters; it++ {
-		for j := 0; j < r; j++ {
-			aj, kbj, pj := a[j*n:(j+1)*n], kb[j*n:(j+1)*n], hists[j]
-			for i := range aj {
-				aj[i] = pj[i] / kbj[i]
-			}
-		}
-		if err := k.Apply(ka, a, r); err != nil {
-			return nil, fmt.Errorf("ot: Barycenter: kernel: %w", err)
-		}
-		var mq float64
-		for i := 0; i < n; i++ {
-			var lq float64
-			for j := 0; j < r; j++ {
-				lq += float64(lam[j] * math.Log(ka[j*n+i]))
-			}
-			qi := math.Exp(lq)
-			q[i] = qi
-			mq += qi
-			for j := 0; j < r; j++ {
-				b[j*n+i] = qi / ka[j*n+i]
-			}
-		}
-		if !positiveFinite(mq) {
-			return nil, &NonFiniteError{Op: "barycenter", Sequence: -1, Frame: -1, Iteration: it, Hint: hintUnderflow}
-		}
-		res.Iterations = it
-		if err := k.Apply(kb, b, r); err != nil {
-			return nil, fmt.Errorf("ot: Barycenter: kernel: %w", err)
-		}
+	res := &BarycenterResult{MarginalErr: make([]float64, 0, iters)}
+	stop := func(int) bool {
 		var e float64
-		for j := 0; j < r; j++ {
-			var ej float64
-			for i := 0; i < n; i++ {
-				ej += math.Abs(a[j*n+i]*kb[j*n+i] - hists[j][i])
-			}
+		for j, v := range sk.viol {
 			if mass[j] > 0 {
-				ej /= mass[j]
+				v /= mass[j]
 			}
-			e = math.Max(e, ej)
+			e = math.Max(e, v)
 		}
 		res.MarginalErr = append(res.MarginalErr, e)
-		if s.Tol > 0 && e <= s.Tol {
-			res.Converged = true
-			break
-		}
+		return s.Tol > 0 && e <= s.Tol
 	}
+	var st Stats
+	if err := sk.run(sweepOpts{iters: iters, stop: stop}, &st); err != nil {
+		if isNonFinite(err) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("ot: Barycenter: %w", err)
+	}
+	res.Bary, res.Iterations, res.Converged = sk.tapeQ, st.Iterations, st.Converged
 	return res, nil
+}
+
+// newSinkhorn returns the iteration for one barycenter of the histograms
+// hists with weights lam, b updated in place.
+func newSinkhorn(k Kernel, hists [][]float64, lam []float64) *sinkhorn {
+	n, r := k.Size(), len(hists)
+	sk := &sinkhorn{k: k, n: n, op: "barycenter", groups: []group{{lam: lam, seq: -1, frame: -1}}, pole: hists,
+		ones: make([]float64, n), k1: make([]float64, n), a: make([]float64, n*r), bIn: make([]float64, n*r),
+		slots: 1, tapeU: make([]float64, n*r), tapeV: make([]float64, n*r), tapeQ: make([]float64, n), viol: make([]float64, r)}
+	sk.bOut = sk.bIn
+	for i := range sk.ones {
+		sk.ones[i] = 1
+	}
+	return sk
+}
+
+// endpointBarycenter is the barycenter whose weight on p is 1: K·(p/K·1),
+// the pole blurred once by the kernel.
+func endpointBarycenter(k Kernel, p, k1 []float64) (*BarycenterResult, error) {
+	a := make([]float64, len(p))
+	for i := range a {
+		a[i] = p[i] / k1[i]
+	}
+	q := make([]float64, len(p))
+	if err := k.Apply(q, a, 1); err != nil {
+		return nil, fmt.Errorf("ot: Barycenter: kernel: %w", err)
+	}
+	if !positiveFinite(sum(q)) {
+		return nil, &NonFiniteError{Op: "barycenter", Sequence: -1, Frame: -1, Hint: hintUnderflow}
+	}
+	return &BarycenterResult{Bary: q, Converged: true}, nil
 }
 
 // checkHist returns an error if h has a negative or non-finite entry.

@@ -30,7 +30,7 @@ func BenchmarkInterpolate(b *testing.B) {
 		}
 		gp := make([]float64, k.NumParams())
 		c, e := ip.Columns()
-		name := fmt.Sprintf("N=%d/C=%d/L=%d", n, c, ip.Iterations())
+		name := fmt.Sprintf("N=%d/C=%d/L=%d", n, c, ip.Settings().Iterations)
 		b.Run(name+"/forward", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := ip.Forward(); err != nil {
@@ -51,7 +51,7 @@ func BenchmarkInterpolate(b *testing.B) {
 		b.Run(name+"/kernel-only", func(b *testing.B) {
 			src, dst := randVec(rng, n*c, 0.1, 1), make([]float64, n*c)
 			gsrc := make([]float64, n*c)
-			calls := 2*ip.Iterations() - 1
+			calls := 2*ip.Settings().Iterations - 1
 			for b.Loop() {
 				for range calls {
 					_ = k.Apply(dst, src, c)

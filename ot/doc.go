@@ -19,9 +19,10 @@
 //	    q   = exp(Σ_k λ_k·log K·a_k)
 //	    b_k = q / K·a_k
 //
-// Barycenter implements it for any Kernel, R ≥ 1 histograms, any weights
-// (uniform by default), a fixed iteration count or a marginal tolerance, and
-// reports the marginal errors in a BarycenterResult.
+// One routine runs these iterations for every computation of the package:
+// Barycenter (R ≥ 1 histograms, any weights, uniform by default) and the
+// Interpolator (many barycenters of two poles at once) are configurations
+// of it, and so is the colour interpolation of package color.
 //
 // The displacement interpolation between two histograms P₀ and P₁ at time
 // t ∈ [0, 1] is the barycenter with weights λ = (1−t, t). gmlg follows the
@@ -46,21 +47,38 @@
 //
 // An Interpolator is built once for a kernel, a list of Sequences (each
 // with its own poles and frame times; Linspace gives numpy.linspace times)
-// and the number of iterations L. Forward advances all interior frames of
+// and its Settings. Forward advances all interior frames of
 // all sequences in lock-step: with F interior frames in all, C = 2F, each
 // Sinkhorn iteration makes two kernel applications, each ONE Apply on an
 // N×C block whose column 2f+k belongs to pole k of frame f. Endpoint frames
 // share one Apply on their N×E block, and K·1 is computed once. Nothing is
 // allocated after NewInterpolator.
 //
-//	ip, err := ot.NewInterpolator(k, seqs, &ot.InterpSettings{Iterations: 50})
+//	ip, err := ot.NewInterpolator(k, seqs, &ot.Settings{Iterations: 50})
 //	recs, err := ip.Forward()             // recs[s][j], length N each
 //	// loss and its gradient grec[s][j] = ∂loss/∂recs[s][j], e.g. ot.L2.Eval
 //	err = ip.Backward(gtheta, grec)       // adds ∂loss/∂θ into gtheta
 //
+// # Stopping rule and gradient
+//
+// Settings choose how the iterations stop and how Backward differentiates.
+// The zero value is the exact mode: a fixed number L of iterations from
+// b = 1, the reference's reconstructions bitwise, and the unrolled gradient
+// through a tape of the L iterations, exact for them. With Settings.Tol > 0
+// the iterations run to a marginal tolerance (the converged barycenters,
+// which the fixed-L ones approach as L grows), warm-started from the
+// previous call and optionally accelerated by Anderson mixing, and the
+// gradient is implicit: the adjoint of the fixed point, solved by a
+// fixed-point iteration or by GMRES, with no tape whatever the number of
+// iterations. That is what makes large problems affordable: the memory no
+// longer grows with L, and a warm-started evaluation at a point close to
+// the last one takes a few iterations. An implicit gradient can also be
+// asked of a fixed L, for comparison. Stats reports the iterations and
+// residuals of the last calls.
+//
 // # Reverse pass and memory
 //
-// Backward runs the L iterations backwards. The tape holds K·b, K·a and the
+// The unrolled Backward runs the L iterations backwards. The tape holds K·b, K·a and the
 // reconstructions q of every iteration (two N×C blocks and one N×C/2 per
 // iteration); a = P/K·b and b = q/K·a are recomputed elementwise. (Keeping q
 // costs L·N·C/2 floats and spares the reverse pass the two logarithms and
@@ -68,12 +86,15 @@
 // 2-D evaluation's time, all of it on one core.) Each iteration costs two adjoint calls on N×C
 // blocks, plus one on the endpoint block and a one-column call for the
 // shared K·1 (whose parameter gradient vanishes for a mass-preserving kernel
-// such as the heat kernel, K(θ)·1 = 1, but not for a general one, so it is
-// kept). The workspace of an Interpolator takes
+// such as the heat kernel, K(θ)·1 = 1, which declares it by OnesPreserving
+// and spares the call, but not for a general one). The workspace of an
+// exact-mode Interpolator takes
 //
 //	8·N·((2.5·L+4)·C + 4E + 3) bytes
 //
-// (InterpSettings.ForwardOnly drops the tape: 8·N·(4.5·C + 2E + 2) bytes).
+// (Settings.ForwardOnly drops the tape: 8·N·(4.5·C + 2E + 2) bytes; the
+// implicit gradient keeps no tape: 8·N·(12.5·C + 6E + 3) bytes, see
+// Interpolator.MemoryBytes).
 // For the reference's toy data (N = 2500, 11 frames, C = 18, E = 2, L = 50)
 // that is 47 MB, against about 4 GB for the reference, which stores every
 // kernel sub-step. The kernel's own adjoint may need more (the heat kernel

@@ -147,7 +147,7 @@ func ExampleInterpolator() {
 	ip, err := ot.NewInterpolator(k, []ot.Sequence{
 		{Source: src, Target: tgt, Frames: 5},                  // t = 0, 0.25, 0.5, 0.75, 1
 		{Source: tgt, Target: src, Times: []float64{0.1, 0.6}}, // any times in [0, 1]
-	}, &ot.InterpSettings{Iterations: 100, ForwardOnly: true})
+	}, &ot.Settings{Iterations: 100, ForwardOnly: true})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -61,7 +61,7 @@ func TestReferenceNumbers(t *testing.T) {
 		}
 		obs[f] = normalized(obs[f])
 	}
-	ip, err := NewInterpolator(k, []Sequence{{Source: obs[0], Target: obs[S-1], Frames: S}}, &InterpSettings{Iterations: L})
+	ip, err := NewInterpolator(k, []Sequence{{Source: obs[0], Target: obs[S-1], Frames: S}}, &Settings{Iterations: L})
 	if err != nil {
 		t.Fatal(err)
 	}

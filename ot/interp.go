@@ -1,9 +1,6 @@
 package ot
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Sequence is one displacement interpolation to reconstruct: two poles
 // (the histograms at t = 0 and t = 1) and the times of its frames.
@@ -37,88 +34,143 @@ func Linspace(p int) []float64 {
 	return t
 }
 
-// InterpSettings configures an Interpolator. A nil *InterpSettings and zero
-// fields mean the documented defaults.
-type InterpSettings struct {
-	// Iterations is the number of Sinkhorn iterations L of every interior
-	// barycenter. 0 means DefaultIterations (50).
-	Iterations int
-	// ForwardOnly drops the tape: Forward keeps two N×C blocks instead of
-	// 2L, and Backward panics.
-	ForwardOnly bool
-}
-
 // Interpolator reconstructs the frames of many displacement interpolations
 // with Sinkhorn barycenters, all advancing in lock-step, and back-propagates
-// a loss gradient through them to the kernel parameters.
+// a loss gradient through them to the kernel parameters. Its Settings
+// choose the stopping rule (a fixed L or a marginal tolerance) and the
+// gradient (unrolled or implicit).
 //
 // Frame j of a sequence is the barycenter of its poles with weights
-// λ = (1−t_j, t_j), computed as in Barycenter (docs/method.md,
+// λ = (1−t_j, t_j), computed by the iteration of Barycenter (docs/method.md,
 // "Barycenters and interpolation"). A frame whose weight is exactly 1
 // (t = 0, t = 1, or a t so small that 1−t rounds to 1) is an endpoint
-// frame, K·(P/K·1). Let F be the number of interior frames
-// over all sequences and C = 2F: the interior frames form N×C blocks whose
-// column 2f+k belongs to pole k of interior frame f, in (sequence, frame)
-// order. One Forward makes at most 2L+1 kernel applications: K·1 on one
-// column, the endpoint frames on one N×E block (E endpoint frames, skipped
-// when E = 0), and two N×C applications per Sinkhorn iteration except the
-// first, whose K·b = K·1 is broadcast. Backward makes as many adjoint calls.
+// frame, K·(P/K·1), unless Settings.IterateEndpoints. Let F be the number of
+// interior frames over all sequences and C = 2F: the interior frames form
+// N×C blocks whose column 2f+k belongs to pole k of interior frame f, in
+// (sequence, frame) order. With a fixed L, one Forward makes at most 2L+1
+// kernel applications: K·1 on one column, the endpoint frames on one N×E
+// block (E endpoint frames, skipped when E = 0), and two N×C applications
+// per Sinkhorn iteration except the first, whose K·b = K·1 is broadcast.
+// The unrolled Backward makes as many adjoint calls.
 //
-// The workspace is allocated once by NewInterpolator; Forward and Backward
-// do not allocate (beyond what the kernel does). An Interpolator is not safe
-// for concurrent use.
+// # Tolerance mode
+//
+// With Settings.Tol > 0, Forward iterates until the marginal violation, the
+// largest ‖b_k⊙K·a_k − q‖₁ over all columns (b the iteration's input), is at
+// most Tol. The reconstruction is the q of the last iteration. Started cold
+// from b = 1, the iterates are those of the fixed-L mode.
+//
+// # Implicit gradient
+//
+// Let T(b, θ) be one iteration and Q(b, θ) its q. At the fixed point
+// b* = T(b*), the gradient of a loss ℓ(q*) is
+//
+//	∂ℓ/∂θ = Q_θᵀ·ḡ + T_θᵀ·z,   z = J_bᵀ·z + Q_bᵀ·ḡ   (J_b = ∂T/∂b),
+//
+// and an implicit Backward solves for z by the fixed-point iteration on the
+// right or by restarted GMRES (Settings.Gradient), two kernel applications
+// per evaluation of the map, the kernel being symmetric. The parameter
+// gradient is then accumulated once: one Adjoint call on the block
+// [a* | b* | a_end] of the kernel inputs at the fixed point and of the
+// endpoint frames, plus one for K·1 unless the kernel keeps K·1 = 1
+// (OnesPreserving). The iteration is differentiated with its gauge fixed
+// (gauge.go), so that the adjoint iteration converges at the rate of the
+// forward one. The gradient is that of the converged objective, and only
+// as accurate as the convergence: check Stats().Converged.
+//
+// # Warm start
+//
+// In tolerance mode (unless Settings.Cold), every successful Forward stores
+// the input b of its last iteration, moved to the gauge, and the next
+// Forward starts from it; the adjoint vector z of the last Backward is kept
+// likewise. SaveWarm and LoadWarm snapshot and restore both, e.g. to go
+// back to those of the last accepted point of a line search; ResetWarm
+// returns to the cold start. A Forward that fails leaves the stored state
+// unchanged; a warm Forward that meets a non-finite value is retried once
+// from b = 1.
+//
+// Storing the last input rather than its image T(b) makes evaluations
+// consistent near the point they start from. With Stats().Correction the
+// value is L(θ; b, z) = ℓ(Q(b, θ)) + zᵀ·(T(b, θ) − b), a Lagrangian of the
+// fixed-point constraint, and the gradient Backward returns is exactly
+// ∂L/∂θ at (b, z). Started from the (b, z) that a point's evaluation ended
+// with, an evaluation at the same θ stops after one iteration and at once in
+// the adjoint solve and returns the same value and gradient (to round-off),
+// so that a line search sees one smooth function whose slope is the
+// gradient's.
+//
+// The workspace is allocated by NewInterpolator, the Anderson and GMRES
+// parts by the first Forward and Backward that need them; beyond that,
+// Forward and Backward do not allocate (beyond what the kernel does). An
+// Interpolator is not safe for concurrent use.
 type Interpolator struct {
-	k     Kernel
-	n     int
-	iters int
-	tape  bool
+	sk      sinkhorn // the interior frames: one group per frame
+	set     Settings // defaults filled in
+	inPlace bool     // fixed L, unrolled: b is updated in place, u, v, q taped
+	tape    bool     // the unrolled gradient's tape is kept
 
-	nInt, nEnd int
-	lam0, lam1 []float64   // per interior frame
-	pole       [][]float64 // per interior column (2F)
+	nEnd       int
 	endPole    [][]float64 // per endpoint frame
-	intRef     []frameRef  // per interior frame
 	endRef     []frameRef  // per endpoint frame
+	aEnd, rEnd []float64   // N×E
 
-	ones, k1, g1 []float64 // N
-	a, b         []float64 // N×C; in Backward: src of adjoints, b̄
-	ab, vb       []float64 // N×C, Backward only
-	tapeU, tapeV []float64 // L blocks N×C (1 without tape): K·b, K·a
-	tapeQ        []float64 // L blocks N×F (1 without tape): q of every iteration
-	q            []float64 // N×F, interior reconstructions: tapeQ's last block
-	aEnd, rEnd   []float64 // N×E
-	gEnd, abEnd  []float64 // N×E, Backward only
-	recs         [][][]float64
-	done         bool // a successful Forward is on the tape
+	// The unrolled Backward's workspace.
+	g1          []float64 // N
+	ab, vb      []float64 // N×C
+	gEnd, abEnd []float64 // N×E
+
+	im *implicitWork // the implicit gradient's workspace and warm start
+
+	recs  [][][]float64
+	stats Stats
+	done  bool // a successful Forward is on record
 }
 
 type frameRef struct{ seq, frame int }
 
 // NewInterpolator builds the workspace for the sequences seqs over the
-// kernel k (all histograms have length k.Size()). It returns an error for
-// invalid data (negative or non-finite pole entries, times outside [0, 1])
-// and panics on programmer errors (wrong lengths, no sequence, no frame).
-func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolator, error) {
-	if s == nil {
-		s = &InterpSettings{}
+// kernel k (all histograms have length k.Size()) with the settings s (nil
+// means the defaults). It returns an error for invalid data (negative or
+// non-finite pole entries, times outside [0, 1]) and panics on programmer
+// errors (wrong lengths, no sequence, no frame, invalid settings).
+func NewInterpolator(k Kernel, seqs []Sequence, s *Settings) (*Interpolator, error) {
+	var set Settings
+	if s != nil {
+		set = *s
 	}
+	set = set.withDefaults()
 	if len(seqs) == 0 {
 		panic("ot: NewInterpolator: no sequence")
 	}
-	n := k.Size()
-	ip := &Interpolator{k: k, n: n, iters: s.Iterations, tape: !s.ForwardOnly}
-	if ip.iters == 0 {
-		ip.iters = DefaultIterations
+	ip := &Interpolator{set: set}
+	ip.inPlace = !set.tolMode() && set.Gradient == Unrolled
+	ip.tape = ip.inPlace && !set.ForwardOnly
+	ip.sk = sinkhorn{k: k, n: k.Size(), op: "forward"}
+	slots, err := ip.addSequences(seqs)
+	if err != nil {
+		return nil, fmt.Errorf("ot: NewInterpolator: %w", err)
 	}
-	if ip.iters < 0 {
-		panic("ot: NewInterpolator: negative Iterations")
+	if ip.inPlace {
+		ip.allocInPlace()
+	} else {
+		ip.allocImplicit()
 	}
-	ip.recs = make([][][]float64, len(seqs))
-	type slot struct {
-		end bool
-		idx int
-	}
-	slots := make([][]slot, len(seqs))
+	ip.setRecs(slots)
+	return ip, nil
+}
+
+// frameSlot locates a frame among the interior (end = false) or endpoint
+// frames.
+type frameSlot struct {
+	end bool
+	idx int
+}
+
+// addSequences validates the sequences and sorts their frames into interior
+// groups and endpoint frames.
+func (ip *Interpolator) addSequences(seqs []Sequence) ([][]frameSlot, error) {
+	n := ip.sk.n
+	slots := make([][]frameSlot, len(seqs))
 	for si, sq := range seqs {
 		if len(sq.Source) != n || len(sq.Target) != n {
 			panic(fmt.Sprintf("ot: NewInterpolator: sequence %d: poles of length %d and %d, want kernel size %d",
@@ -127,10 +179,10 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolato
 		src := append([]float64(nil), sq.Source...)
 		tgt := append([]float64(nil), sq.Target...)
 		if err := checkHist(src); err != nil {
-			return nil, fmt.Errorf("ot: NewInterpolator: sequence %d: source: %w", si, err)
+			return nil, fmt.Errorf("sequence %d: source: %w", si, err)
 		}
 		if err := checkHist(tgt); err != nil {
-			return nil, fmt.Errorf("ot: NewInterpolator: sequence %d: target: %w", si, err)
+			return nil, fmt.Errorf("sequence %d: target: %w", si, err)
 		}
 		times := sq.Times
 		if times == nil {
@@ -142,95 +194,134 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *InterpSettings) (*Interpolato
 		if len(times) == 0 {
 			panic(fmt.Sprintf("ot: NewInterpolator: sequence %d: no frame", si))
 		}
-		slots[si] = make([]slot, len(times))
+		slots[si] = make([]frameSlot, len(times))
 		for j, t := range times {
 			if !(t >= 0 && t <= 1) {
-				return nil, fmt.Errorf("ot: NewInterpolator: sequence %d: time %d is %v, want 0 ≤ t ≤ 1", si, j, t)
+				return nil, fmt.Errorf("sequence %d: time %d is %v, want 0 ≤ t ≤ 1", si, j, t)
 			}
-			l0, l1 := 1-t, t
-			switch {
-			case l0 == 1:
-				slots[si][j] = slot{true, ip.nEnd}
-				ip.endPole = append(ip.endPole, src)
-				ip.endRef = append(ip.endRef, frameRef{si, j})
-				ip.nEnd++
-			case l1 == 1:
-				slots[si][j] = slot{true, ip.nEnd}
-				ip.endPole = append(ip.endPole, tgt)
-				ip.endRef = append(ip.endRef, frameRef{si, j})
-				ip.nEnd++
-			default:
-				slots[si][j] = slot{false, ip.nInt}
-				ip.lam0 = append(ip.lam0, l0)
-				ip.lam1 = append(ip.lam1, l1)
-				ip.pole = append(ip.pole, src, tgt)
-				ip.intRef = append(ip.intRef, frameRef{si, j})
-				ip.nInt++
-			}
+			slots[si][j] = ip.addFrame(src, tgt, 1-t, t, frameRef{si, j})
 		}
 	}
-	c := 2 * ip.nInt
-	nc := n * c
-	ip.ones = make([]float64, n)
-	for i := range ip.ones {
-		ip.ones[i] = 1
+	return slots, nil
+}
+
+// addFrame adds the frame with weights (l0, l1) of poles src and tgt.
+func (ip *Interpolator) addFrame(src, tgt []float64, l0, l1 float64, r frameRef) frameSlot {
+	if !ip.set.IterateEndpoints && (l0 == 1 || l1 == 1) {
+		p := src
+		if l1 == 1 {
+			p = tgt
+		}
+		ip.endPole = append(ip.endPole, p)
+		ip.endRef = append(ip.endRef, r)
+		ip.nEnd++
+		return frameSlot{true, ip.nEnd - 1}
 	}
-	ip.k1 = make([]float64, n)
-	ip.a = make([]float64, nc)
-	ip.b = make([]float64, nc)
-	slots1 := 1
-	if ip.tape {
-		slots1 = ip.iters
+	s := &ip.sk
+	s.groups = append(s.groups, group{col: len(s.pole), lam: []float64{l0, l1}, seq: r.seq, frame: r.frame})
+	s.pole = append(s.pole, src, tgt)
+	return frameSlot{false, len(s.groups) - 1}
+}
+
+// allocCommon allocates what every layout has: 1 and K·1, the endpoint
+// blocks, q and the column violations.
+func (ip *Interpolator) allocCommon(slots int) {
+	s := &ip.sk
+	n := s.n
+	s.ones = make([]float64, n)
+	for i := range s.ones {
+		s.ones[i] = 1
 	}
-	ip.tapeU = make([]float64, slots1*nc)
-	ip.tapeV = make([]float64, slots1*nc)
-	nq := n * ip.nInt
-	ip.tapeQ = make([]float64, slots1*nq)
-	ip.q = ip.tapeQ[(slots1-1)*nq:]
+	s.k1 = make([]float64, n)
+	s.slots = slots
+	s.tapeQ = make([]float64, slots*n*len(s.groups))
+	s.viol = make([]float64, len(s.pole))
 	ip.aEnd = make([]float64, n*ip.nEnd)
 	ip.rEnd = make([]float64, n*ip.nEnd)
+}
+
+// allocInPlace allocates the fixed-L, unrolled layout: b updated in place,
+// and with the tape u, v and q of every iteration and the reverse pass's
+// blocks.
+func (ip *Interpolator) allocInPlace() {
+	s := &ip.sk
+	slots := 1
 	if ip.tape {
-		ip.g1 = make([]float64, n)
+		slots = ip.set.Iterations
+	}
+	ip.allocCommon(slots)
+	nc := s.n * len(s.pole)
+	s.a = make([]float64, nc)
+	s.bIn = make([]float64, nc)
+	s.bOut = s.bIn
+	s.tapeU = make([]float64, slots*nc)
+	s.tapeV = make([]float64, slots*nc)
+	if ip.tape {
+		ne := s.n * ip.nEnd
+		ip.g1 = make([]float64, s.n)
 		ip.ab = make([]float64, nc)
 		ip.vb = make([]float64, nc)
-		ip.gEnd = make([]float64, n*ip.nEnd)
-		ip.abEnd = make([]float64, n*ip.nEnd)
+		ip.gEnd = make([]float64, ne)
+		ip.abEnd = make([]float64, ne)
 	}
+}
+
+// setRecs points the reconstructions at q (interior frames) and at the
+// endpoint block.
+func (ip *Interpolator) setRecs(slots [][]frameSlot) {
+	n := ip.sk.n
+	nq := n * len(ip.sk.groups)
+	q := ip.sk.tapeQ[len(ip.sk.tapeQ)-nq:]
+	ip.recs = make([][][]float64, len(slots))
 	for si := range slots {
 		ip.recs[si] = make([][]float64, len(slots[si]))
 		for j, sl := range slots[si] {
+			src := q
 			if sl.end {
-				ip.recs[si][j] = ip.rEnd[sl.idx*n : (sl.idx+1)*n : (sl.idx+1)*n]
-			} else {
-				ip.recs[si][j] = ip.q[sl.idx*n : (sl.idx+1)*n : (sl.idx+1)*n]
+				src = ip.rEnd
 			}
+			ip.recs[si][j] = src[sl.idx*n : (sl.idx+1)*n : (sl.idx+1)*n]
 		}
 	}
-	return ip, nil
 }
 
 // Size returns N, the length of every histogram.
-func (ip *Interpolator) Size() int { return ip.n }
+func (ip *Interpolator) Size() int { return ip.sk.n }
 
-// Iterations returns the number L of Sinkhorn iterations.
-func (ip *Interpolator) Iterations() int { return ip.iters }
+// Settings returns the settings in effect, defaults filled in.
+func (ip *Interpolator) Settings() Settings { return ip.set }
 
 // Columns returns C = 2F, the number of columns of the interior blocks (F
 // interior frames over all sequences), and E, the number of endpoint frames.
-func (ip *Interpolator) Columns() (c, e int) { return 2 * ip.nInt, ip.nEnd }
+func (ip *Interpolator) Columns() (c, e int) { return len(ip.sk.pole), ip.nEnd }
 
-// MemoryBytes returns the size of the workspace in bytes:
+// Stats returns the iteration counts and residuals of the last Forward and
+// Backward.
+func (ip *Interpolator) Stats() Stats { return ip.stats }
+
+// MemoryBytes returns the size of the workspace in bytes. With a fixed L
+// and the unrolled gradient it is
 //
 //	8·N·((2.5·L+4)·C + 4E + 3)    with the tape (the default)
 //	8·N·(4.5·C + 2E + 2)          with ForwardOnly
 //
-// (plus the copied poles, 16·N per sequence, and small per-frame slices).
-// The tape, K·b, K·a and the reconstructions q of every iteration, is the
-// 2.5·L·C term.
+// (plus the copied poles, 16·N per sequence, and small per-frame slices);
+// the tape, K·b, K·a and the reconstructions q of every iteration, is the
+// 2.5·L·C term. The implicit gradient keeps no tape, whatever the number of
+// iterations: 8·N·(12.5·C + 6E + 3) (8·N·(10.5·C + 3) without endpoint
+// frames; 8·N·(7.5·C + 4E + 2) with ForwardOnly). ImplicitGMRES adds
+// 8·N·C·(AdjointRestart+2) for the Krylov basis and one N×C block per
+// Krylov vector used for its kernel images (allocated by the first Backward
+// that needs them), and Anderson mixing 8·N·C·(2·Anderson+3).
 func (ip *Interpolator) MemoryBytes() int {
-	f := len(ip.k1) + len(ip.ones) + len(ip.g1) + len(ip.a) + len(ip.b) +
-		len(ip.ab) + len(ip.vb) + len(ip.tapeU) + len(ip.tapeV) + len(ip.tapeQ) +
-		len(ip.aEnd) + len(ip.rEnd) + len(ip.gEnd) + len(ip.abEnd)
+	s := &ip.sk
+	f := len(s.k1) + len(s.ones) + len(ip.g1) + len(s.tapeU) + len(s.tapeV) + len(s.tapeQ) +
+		len(ip.ab) + len(ip.vb) + len(ip.aEnd) + len(ip.rEnd) + len(ip.gEnd) + len(ip.abEnd)
+	if ip.inPlace {
+		f += len(s.a) + len(s.bIn)
+	} else {
+		f += len(s.bOut) + ip.im.floats(len(s.pole)*s.n, &ip.set)
+	}
 	return 8 * f
 }
 
@@ -239,283 +330,120 @@ func (ip *Interpolator) MemoryBytes() int {
 // overwritten by the next one. Forward returns the same slices.
 func (ip *Interpolator) Recs() [][][]float64 { return ip.recs }
 
-func (ip *Interpolator) col(x []float64, c int) []float64 {
-	return x[c*ip.n : (c+1)*ip.n : (c+1)*ip.n]
-}
-
-// geo returns exp(λ₀·log v₀ + λ₁·log v₁), the products rounded separately
-// (the explicit conversions forbid fused multiply-adds), so that every
-// caller computes bitwise the same value: FastInterpolator's cold sweep
-// must reproduce Interpolator.Forward exactly.
-func geo(l0, l1, v0, v1 float64) float64 {
-	return math.Exp(float64(l0*math.Log(v0)) + float64(l1*math.Log(v1)))
-}
-
 // Forward reconstructs every frame of every sequence with the current
 // kernel and returns the reconstructions, indexed [sequence][frame] (the
-// same views as Recs). With the tape on, it records what Backward needs.
+// same views as Recs). It records what Backward needs.
 //
 // If a reconstruction's mass becomes NaN, infinite or zero (the kernel
 // underflowed), Forward stops and returns a *NonFiniteError naming the
 // sequence, frame and iteration; kernel errors are wrapped.
 func (ip *Interpolator) Forward() ([][][]float64, error) {
 	ip.done = false
-	n := ip.n
-	if err := ip.k.Apply(ip.k1, ip.ones, 1); err != nil {
-		return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
+	ip.stats = Stats{}
+	warm := ip.set.tolMode() && !ip.set.Cold && ip.im.warm.hasB
+	err := ip.forward(warm)
+	if err != nil && warm && isNonFinite(err) {
+		ip.stats.ColdRetry = true
+		err = ip.forward(false)
 	}
-	// Endpoint frames: K·(P / K·1), one application for all of them.
-	if ip.nEnd > 0 {
-		for e, p := range ip.endPole {
-			ae := ip.col(ip.aEnd, e)
-			for i := range ae {
-				ae[i] = p[i] / ip.k1[i]
-			}
+	if err != nil {
+		if isNonFinite(err) {
+			return nil, err
 		}
-		if err := ip.k.Apply(ip.rEnd, ip.aEnd, ip.nEnd); err != nil {
-			return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
-		}
-		for e, r := range ip.endRef {
-			if !positiveFinite(sum(ip.col(ip.rEnd, e))) {
-				return nil, &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Hint: hintUnderflow}
-			}
-		}
+		return nil, fmt.Errorf("ot: Forward: %w", err)
 	}
-	// Interior frames, all in lock-step.
-	c := 2 * ip.nInt
-	nc, nq := n*c, n*ip.nInt
-	for it := 1; it <= ip.iters && c > 0; it++ {
-		slot := 0
-		if ip.tape {
-			slot = it - 1
-		}
-		u := ip.tapeU[slot*nc : (slot+1)*nc]
-		v := ip.tapeV[slot*nc : (slot+1)*nc]
-		q := ip.tapeQ[slot*nq : (slot+1)*nq]
-		if it == 1 {
-			for j := 0; j < c; j++ {
-				copy(ip.col(u, j), ip.k1)
-			}
-		} else if err := ip.k.Apply(u, ip.b, c); err != nil {
-			return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
-		}
-		for j := 0; j < c; j++ {
-			aj, uj, pj := ip.col(ip.a, j), ip.col(u, j), ip.pole[j]
-			for i := range aj {
-				aj[i] = pj[i] / uj[i]
-			}
-		}
-		if err := ip.k.Apply(v, ip.a, c); err != nil {
-			return nil, fmt.Errorf("ot: Forward: kernel: %w", err)
-		}
-		for f := 0; f < ip.nInt; f++ {
-			l0, l1 := ip.lam0[f], ip.lam1[f]
-			v0, v1 := ip.col(v, 2*f), ip.col(v, 2*f+1)
-			b0, b1 := ip.col(ip.b, 2*f), ip.col(ip.b, 2*f+1)
-			qf := ip.col(q, f)
-			var mass float64
-			for i := range qf {
-				qi := geo(l0, l1, v0[i], v1[i])
-				qf[i] = qi
-				mass += qi
-				b0[i] = qi / v0[i]
-				b1[i] = qi / v1[i]
-			}
-			if !positiveFinite(mass) {
-				r := ip.intRef[f]
-				return nil, &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Iteration: it, Hint: hintUnderflow}
-			}
+	if !ip.inPlace && len(ip.sk.groups) > 0 {
+		ip.fixGauge()
+		if ip.set.tolMode() {
+			copy(ip.im.warm.b, ip.sk.bIn)
+			ip.im.warm.hasB = true
 		}
 	}
 	ip.done = true
 	return ip.recs, nil
 }
 
-// Backward back-propagates through the last Forward. grec[s][j] (length N)
-// is the gradient of a scalar objective with respect to reconstruction j of
-// sequence s (the same shape as Recs); the poles are constants. The
-// gradient with respect to the kernel parameters θ is ADDED to gparam
-// (length NumParams() of the kernel, which must be a DiffKernel).
-//
-// The reverse pass runs through the L iterations backwards, recomputing
-// a = P/K·b and b = q/K·a elementwise from the taped K·b, K·a and q. Per iteration
-// it makes two adjoint calls on N×C blocks; the endpoint frames take one
-// adjoint call on their N×E block, and the K·1 shared by the endpoint rule
-// and the first iteration takes a final one-column adjoint call whose
-// incoming gradient sums all of its uses. (For a mass-preserving kernel such
-// as the heat kernel, K(θ)·1 = 1 for every θ and that last call adds zero in
-// exact arithmetic; it is kept so that any DiffKernel is differentiated
-// exactly.)
-//
-// The adjoint calls come in exactly the reverse order of Forward's Apply
-// calls, each with a src block bitwise equal to that of its Apply, so a
-// kernel that records its applications on a LIFO tape (kernel.Heat's Store
-// mode) can pop them instead of recomputing.
-//
-// Backward panics if the kernel is not a DiffKernel, the Interpolator was
-// built with ForwardOnly, no successful Forward preceded it, or a length is
-// wrong. A gradient that is not finite gives a *NonFiniteError.
-func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
-	dk, ok := ip.k.(DiffKernel)
-	if !ok {
-		panic("ot: Backward: the kernel is not a DiffKernel")
-	}
-	if !ip.tape {
-		panic("ot: Backward: the Interpolator was built with ForwardOnly")
-	}
-	if !ip.done {
-		panic("ot: Backward: no successful Forward to back-propagate through")
-	}
-	ip.checkGrads("Backward", dk, gparam, grec)
-	n := ip.n
-	clear(ip.g1)
-	c := 2 * ip.nInt
-	nc, nq := n*c, n*ip.nInt
-	if c > 0 {
-		clear(ip.b) // b̄ of the last iteration: b_L is not an output
-	}
-	qcur := ip.q // q of the last iteration is the reconstruction itself
-	for it := ip.iters; it >= 1 && c > 0; it-- {
-		u := ip.tapeU[(it-1)*nc : it*nc]
-		v := ip.tapeV[(it-1)*nc : it*nc]
-		// Recompute a and b of iteration it (q was recomputed by the
-		// previous step); form v̄ = ∂/∂(K·a).
-		for f := 0; f < ip.nInt; f++ {
-			l0, l1 := ip.lam0[f], ip.lam1[f]
-			c0, c1 := 2*f, 2*f+1
-			u0, u1 := ip.col(u, c0), ip.col(u, c1)
-			v0, v1 := ip.col(v, c0), ip.col(v, c1)
-			p0, p1 := ip.pole[c0], ip.pole[c1]
-			a0, a1 := ip.col(ip.a, c0), ip.col(ip.a, c1)
-			bb0, bb1 := ip.col(ip.b, c0), ip.col(ip.b, c1)
-			vb0, vb1 := ip.col(ip.vb, c0), ip.col(ip.vb, c1)
-			qf := ip.col(qcur, f)
-			var gq []float64
-			if it == ip.iters {
-				r := ip.intRef[f]
-				gq = grec[r.seq][r.frame]
-			}
-			for i := 0; i < n; i++ {
-				a0[i] = p0[i] / u0[i]
-				a1[i] = p1[i] / u1[i]
-				qi := qf[i]
-				bi0, bi1 := qi/v0[i], qi/v1[i]
-				qb := bb0[i]/v0[i] + bb1[i]/v1[i]
-				if gq != nil {
-					qb += gq[i]
-				}
-				vb0[i] = (qb*qi*l0 - bb0[i]*bi0) / v0[i]
-				vb1[i] = (qb*qi*l1 - bb1[i]*bi1) / v1[i]
-			}
-		}
-		// Through Ka = K·a.
-		if err := dk.Adjoint(ip.ab, gparam, ip.a, ip.vb, c); err != nil {
-			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
-		}
-		// Through a = P / u: ū = −ā·a/u (into vb).
-		for j := 0; j < c; j++ {
-			abj, aj, uj, ubj := ip.col(ip.ab, j), ip.col(ip.a, j), ip.col(u, j), ip.col(ip.vb, j)
-			for i := range ubj {
-				ubj[i] = -abj[i] * aj[i] / uj[i]
-			}
-		}
-		if it == 1 {
-			// u = K·1 for every column: sum into the K·1 gradient.
-			for j := 0; j < c; j++ {
-				ubj := ip.col(ip.vb, j)
-				for i := range ip.g1 {
-					ip.g1[i] += ubj[i]
-				}
-			}
-			break
-		}
-		// Through u = K·b_{it−1}: recompute b_{it−1} (into a) from the
-		// taped q_{it−1} (used by the next step) and K·a_{it−1}.
-		vp := ip.tapeV[(it-2)*nc : (it-1)*nc]
-		qcur = ip.tapeQ[(it-2)*nq : (it-1)*nq]
-		for f := 0; f < ip.nInt; f++ {
-			v0, v1 := ip.col(vp, 2*f), ip.col(vp, 2*f+1)
-			b0, b1 := ip.col(ip.a, 2*f), ip.col(ip.a, 2*f+1)
-			qf := ip.col(qcur, f)
-			for i := 0; i < n; i++ {
-				b0[i] = qf[i] / v0[i]
-				b1[i] = qf[i] / v1[i]
-			}
-		}
-		if err := dk.Adjoint(ip.b, gparam, ip.a, ip.vb, c); err != nil {
-			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
+// forward runs the endpoint frames and the iterations, cold or from the
+// stored scalings.
+func (ip *Interpolator) forward(warm bool) error {
+	s := &ip.sk
+	ip.stats.Warm = warm
+	// Warm with interior frames, the endpoint frames' K·a_end rides along
+	// with the first iteration's K·b (one kernel application instead of
+	// two), and a kernel that keeps K·1 = 1 (OnesPreserving) is not applied
+	// to 1. Cold, it runs as the fixed-L mode does, bitwise.
+	fuse := warm && ip.nEnd > 0 && len(s.groups) > 0
+	switch {
+	case ip.nEnd > 0 && warm && preservesOnes(s.k):
+		copy(s.k1, s.ones)
+	case ip.nEnd > 0 || !warm:
+		if err := s.computeK1(); err != nil {
+			return err
 		}
 	}
-	// Endpoint frames: r = K·a, a = P / K·1.
-	if err := ip.endpointAdjoint(dk, gparam, grec, ip.gEnd, ip.abEnd, ip.g1); err != nil {
-		return fmt.Errorf("ot: Backward: %w", err)
+	if err := ip.endpoints(!fuse); err != nil {
+		return err
 	}
-	// Through K·1 (shared by the endpoint rule and the first iteration),
-	// unless K·1 = 1 for all parameters (OnesPreserving).
-	if !preservesOnes(dk) {
-		if err := dk.Adjoint(nil, gparam, ip.ones, ip.g1, 1); err != nil {
-			return fmt.Errorf("ot: Backward: kernel adjoint: %w", err)
+	if len(s.groups) == 0 {
+		ip.stats.Converged = true
+		return nil
+	}
+	o := sweepOpts{iters: ip.set.Iterations, warm: warm}
+	if ip.set.tolMode() {
+		o.iters, o.tol = ip.set.MaxIterations, ip.set.Tol
+	}
+	if warm {
+		copy(s.bIn, ip.im.warm.b)
+	}
+	if fuse {
+		if err := ip.fusedFirst(); err != nil {
+			return err
 		}
+		o.uReady = true
 	}
-	for _, g := range gparam {
-		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Hint: hintGrad}
-		}
+	if ip.set.Anderson > 0 {
+		o.mix = ip.im.anderson(ip.set.Anderson, s.n, len(s.groups), warm)
 	}
-	return nil
+	err := s.run(o, &ip.stats)
+	if o.mix != nil {
+		ip.stats.AndersonRestarts += o.mix.restarts
+	}
+	return err
 }
 
-// endpointAdjoint back-propagates through the endpoint frames r = K·a,
-// a = P/K·1: it adds their parameter gradient to gparam and the gradient
-// with respect to K·1 to g1. gEnd and abEnd are N×E scratch blocks.
-func (ip *Interpolator) endpointAdjoint(dk DiffKernel, gparam []float64, grec [][][]float64, gEnd, abEnd, g1 []float64) error {
+// endpoints computes a_end = P/K·1 and, with apply, the endpoint
+// reconstructions K·a_end.
+func (ip *Interpolator) endpoints(apply bool) error {
 	if ip.nEnd == 0 {
 		return nil
 	}
-	ip.endGrads(gEnd, grec)
-	if err := dk.Adjoint(abEnd, gparam, ip.aEnd, gEnd, ip.nEnd); err != nil {
-		return fmt.Errorf("kernel adjoint: %w", err)
+	s := &ip.sk
+	for e, p := range ip.endPole {
+		ae := s.col(ip.aEnd, e)
+		for i := range ae {
+			ae[i] = p[i] / s.k1[i]
+		}
 	}
-	ip.endK1Grad(g1, abEnd)
+	if !apply {
+		return nil
+	}
+	if err := s.k.Apply(ip.rEnd, ip.aEnd, ip.nEnd); err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	return ip.checkEnd()
+}
+
+// checkEnd reports an endpoint reconstruction without finite positive mass.
+func (ip *Interpolator) checkEnd() error {
+	for e, r := range ip.endRef {
+		if !positiveFinite(sum(ip.sk.col(ip.rEnd, e))) {
+			return &NonFiniteError{Op: "forward", Sequence: r.seq, Frame: r.frame, Hint: hintUnderflow}
+		}
+	}
 	return nil
 }
 
-// endGrads copies the loss gradients of the endpoint frames into the N×E
-// block gEnd.
-func (ip *Interpolator) endGrads(gEnd []float64, grec [][][]float64) {
-	for e, r := range ip.endRef {
-		copy(ip.col(gEnd, e), grec[r.seq][r.frame])
-	}
-}
-
-// endK1Grad adds to g1 the gradient with respect to K·1 through a = P/K·1,
-// given abEnd = ∂F/∂a of the endpoint frames (N×E).
-func (ip *Interpolator) endK1Grad(g1, abEnd []float64) {
-	for e := 0; e < ip.nEnd; e++ {
-		abe, ae := ip.col(abEnd, e), ip.col(ip.aEnd, e)
-		for i := range g1 {
-			g1[i] -= abe[i] * ae[i] / ip.k1[i]
-		}
-	}
-}
-
-// checkGrads panics unless gparam has one entry per kernel parameter and grec
-// one length-N gradient per reconstructed frame (op names the caller).
-func (ip *Interpolator) checkGrads(op string, dk DiffKernel, gparam []float64, grec [][][]float64) {
-	if len(gparam) != dk.NumParams() {
-		panic(fmt.Sprintf("ot: %s: len(gparam) = %d, want NumParams() = %d", op, len(gparam), dk.NumParams()))
-	}
-	if len(grec) != len(ip.recs) {
-		panic("ot: " + op + ": grec must have one entry per sequence")
-	}
-	for s := range grec {
-		if len(grec[s]) != len(ip.recs[s]) {
-			panic(fmt.Sprintf("ot: %s: grec[%d] has %d frames, want %d", op, s, len(grec[s]), len(ip.recs[s])))
-		}
-		for j := range grec[s] {
-			if len(grec[s][j]) != ip.n {
-				panic(fmt.Sprintf("ot: %s: grec[%d][%d] has length %d, want %d", op, s, j, len(grec[s][j]), ip.n))
-			}
-		}
-	}
+func isNonFinite(err error) bool {
+	_, ok := err.(*NonFiniteError)
+	return ok
 }

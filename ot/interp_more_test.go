@@ -14,11 +14,11 @@ func TestForwardOnlyAndMemory(t *testing.T) {
 	n := k.Size()
 	seqs := makeSeqs(rng, n, seqCases[0].times)
 	const L = 6
-	full, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: L})
+	full, err := NewInterpolator(k, seqs, &Settings{Iterations: L})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lite, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: L, ForwardOnly: true})
+	lite, err := NewInterpolator(k, seqs, &Settings{Iterations: L, ForwardOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestForwardOnlyAndMemory(t *testing.T) {
 		}
 	}
 	mustPanic(t, "Backward with ForwardOnly", func() { _ = lite.Backward(make([]float64, k.NumParams()), grec) })
-	fresh, _ := NewInterpolator(k, seqs, &InterpSettings{Iterations: L})
+	fresh, _ := NewInterpolator(k, seqs, &Settings{Iterations: L})
 	mustPanic(t, "Backward before Forward", func() { _ = fresh.Backward(make([]float64, k.NumParams()), grec) })
 	mustPanic(t, "wrong gparam length", func() { _ = full.Backward(make([]float64, 3), grec) })
 	mustPanic(t, "not a DiffKernel", func() {

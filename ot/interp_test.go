@@ -47,7 +47,7 @@ func makeSeqs(rng *rand.Rand, n int, times [][]float64) []Sequence {
 	return seqs
 }
 
-// forwarder is what objective needs of Interpolator and FastInterpolator.
+// forwarder is what objective needs of Interpolator and Interpolator.
 type forwarder interface {
 	Forward() ([][][]float64, error)
 }
@@ -112,7 +112,7 @@ func checkBackward(t *testing.T, tk testKernel, rng *rand.Rand, times [][]float6
 	theta := tk.theta(rng)
 	k := tk.make(theta)
 	n := k.Size()
-	ip, err := NewInterpolator(k, makeSeqs(rng, n, times), &InterpSettings{Iterations: L})
+	ip, err := NewInterpolator(k, makeSeqs(rng, n, times), &Settings{Iterations: L})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestBatchedEqualsSingle(t *testing.T) {
 	n := k.Size()
 	const iters = 7
 	seqs := makeSeqs(rng, n, seqCases[0].times)
-	ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: iters})
+	ip, err := NewInterpolator(k, seqs, &Settings{Iterations: iters})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestBatchedEqualsSingle(t *testing.T) {
 		}
 		for j, tj := range times {
 			one, err := NewInterpolator(k, []Sequence{{Source: sq.Source, Target: sq.Target, Times: []float64{tj}}},
-				&InterpSettings{Iterations: iters})
+				&Settings{Iterations: iters})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,7 +215,7 @@ func TestKernelCalls(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	k := &counting{DiffKernel: testKernels[1].make(testKernels[1].theta(rng))}
 	const iters = 5
-	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &InterpSettings{Iterations: iters})
+	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &Settings{Iterations: iters})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestNonFinite(t *testing.T) {
 		{Source: normalized(randVec(rng, n, 0.5, 1)), Target: normalized(randVec(rng, n, 0.5, 1)), Frames: 3},
 		{Source: left, Target: right, Frames: 3},
 	}
-	ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 10})
+	ip, err := NewInterpolator(k, seqs, &Settings{Iterations: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func TestNonFinite(t *testing.T) {
 func TestBackwardNonFinite(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	k := testKernels[0].make(testKernels[0].theta(rng))
-	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), [][]float64{nil}), &InterpSettings{Iterations: 3})
+	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), [][]float64{nil}), &Settings{Iterations: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestBackwardNonFinite(t *testing.T) {
 func TestNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	k := testKernels[0].make(testKernels[0].theta(rng))
-	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &InterpSettings{Iterations: 5})
+	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &Settings{Iterations: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ func TestAdjointOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, sc := range seqCases {
 		k := &taping{DiffKernel: testKernels[0].make(testKernels[0].theta(rng))}
-		ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), sc.times), &InterpSettings{Iterations: 4})
+		ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), sc.times), &Settings{Iterations: 4})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,8 +33,8 @@ type DiffKernel interface {
 // constants, so M·1 = 1 and K = M^−S keeps 1). The derivative of K·1 with
 // respect to the parameters is then zero, and the interpolators skip the
 // kernel adjoint through their application to the constant vector (one
-// Adjoint call of one column per gradient: at 32³ it is bound by reading
-// the factor 2·S times, like a call on many columns).
+// Adjoint call of one column per gradient, which for a factorised kernel
+// costs about as much as a call on many columns).
 type OnesPreserving interface {
 	// PreservesOnes reports whether K·1 = 1 holds for every parameter value.
 	PreservesOnes() bool

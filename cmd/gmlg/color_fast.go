@@ -237,7 +237,7 @@ func (rec *colorFastRecorder) settings(sched []learn.Level, resume *learn.Coarse
 	p := rec.params
 	return &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: p.Tol, AdjointGMRES: p.Adjoint == "gmres", Anderson: p.Anderson}},
+		Fast:     learn.FastOptions{Sinkhorn: ot.Settings{Tol: p.Tol, Gradient: adjointGradient(p.Adjoint), Anderson: p.Anderson}},
 		Resume:   resume,
 		Polish: learn.Polish{Iters: p.Polish, Every: p.PolishEvery,
 			Start:  func(obj *learn.Objective) { rec.polishObj = obj },

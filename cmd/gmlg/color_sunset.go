@@ -287,7 +287,7 @@ func colorSunsetInterpolate(o *colorSunsetOptions, run *colorLearnParams, theta 
 	var hists [][]float64
 	if fast {
 		params["mode"], params["tol"] = "fast", tol
-		hists, err = fastInterp(heat, h0, h1, len(times), &ot.FastSettings{Tol: tol, Anderson: run.Anderson})
+		hists, err = fastInterp(heat, h0, h1, len(times), &ot.Settings{Tol: tol, Anderson: run.Anderson})
 	} else {
 		params["mode"] = "exact"
 		hists, err = color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L})

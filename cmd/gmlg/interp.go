@@ -291,7 +291,7 @@ func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, err
 		return recs, nil
 	}
 	ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
-		&ot.InterpSettings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
+		&ot.Settings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -25,12 +26,12 @@ func modelSource(run string, set map[string]bool, names ...string) string {
 }
 
 // modelLine is the one line that names the model of an interpolation or an
-// evaluation: fast (Sinkhorn converged to tol; 0 means ot.DefaultFastTol)
+// evaluation: fast (Sinkhorn converged to tol; 0 means learn.DefaultTol)
 // or exact (L iterations from scratch), and where that came from.
 func modelLine(fast bool, tol float64, L int, source string) string {
 	if fast {
 		if tol == 0 {
-			tol = ot.DefaultFastTol
+			tol = learn.DefaultTol
 		}
 		return fmt.Sprintf("model: fast, tol %g (%s)", tol, source)
 	}
@@ -40,8 +41,11 @@ func modelLine(fast bool, tol float64, L int, source string) string {
 // fastInterp interpolates src and dst under k at frames evenly spaced times
 // with Sinkhorn barycenters converged to s's tolerance (fast mode's model:
 // the endpoint frames are K(P/K·1)).
-func fastInterp(k ot.Kernel, src, dst []float64, frames int, s *ot.FastSettings) ([][]float64, error) {
-	fi, err := ot.NewFastInterpolator(k, []ot.Sequence{{Source: src, Target: dst, Frames: frames}}, s)
+func fastInterp(k ot.Kernel, src, dst []float64, frames int, s *ot.Settings) ([][]float64, error) {
+	if s.Tol == 0 {
+		s.Tol = learn.DefaultTol
+	}
+	fi, err := ot.NewInterpolator(k, []ot.Sequence{{Source: src, Target: dst, Frames: frames}}, s)
 	if err != nil {
 		return nil, err
 	}

@@ -278,8 +278,8 @@ func warnGaps(w io.Writer, command string, set *dataset.Set) {
 // fastOptions are fast mode's options. --sinkhorn-iters bounds the
 // iterations of one (warm-started, converged) barycenter solve.
 func (m *modelParams) fastOptions() *learn.FastOptions {
-	return &learn.FastOptions{Sinkhorn: ot.FastSettings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000),
-		AdjointGMRES: m.Adjoint == "gmres", Anderson: m.Anderson}}
+	return &learn.FastOptions{Sinkhorn: ot.Settings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000),
+		Gradient: adjointGradient(m.Adjoint), Anderson: m.Anderson}}
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint,
@@ -331,4 +331,12 @@ func evalHint(err error) error {
 func backendHelp(empty string) string {
 	return fmt.Sprintf("sparse Cholesky `backend`: %s, or %s for the default (%s in this build)",
 		strings.Join(kernel.Backends(), ", "), empty, kernel.DefaultBackend().Name())
+}
+
+// adjointGradient is the implicit gradient of the --adjoint solver name.
+func adjointGradient(name string) ot.Gradient {
+	if name == "gmres" {
+		return ot.ImplicitGMRES
+	}
+	return ot.ImplicitFixedPoint
 }

@@ -37,7 +37,7 @@ func Frames(counts ...int) (interior, endpoints int) {
 }
 
 // Bytes estimates the memory of the objective: the Sinkhorn workspace as
-// ot.Interpolator.MemoryBytes and ot.FastInterpolator.MemoryBytes document
+// ot.Interpolator.MemoryBytes documents
 // it (C = 2·interior columns of N values), the adjoint's kept heat
 // half-chains, the factor, and the observations with a few metric-sized
 // vectors.
@@ -50,7 +50,7 @@ func (s Objective) Bytes() float64 {
 		cols = 4.5*c + 2*e + 2
 	case s.Fast:
 		restart := float64(ot.DefaultAdjointRestart)
-		cols = 14.5*c + 6*e + 3 + (2*restart+3)*c + float64(2*s.Anderson+3)*c
+		cols = 12.5*c + 6*e + 3 + (2*restart+3)*c + float64(2*s.Anderson+3)*c
 	default:
 		cols = (2.5*float64(s.Iterations)+4)*c + 4*e + 3 + 2*(math.Ceil(float64(s.Steps)/2)+2)*c
 		if s.Store {

@@ -210,7 +210,7 @@ func Generate(c *Config) ([][][]float64, error) {
 	for s, pq := range c.Poles {
 		seqs[s] = ot.Sequence{Source: pq[0], Target: pq[1], Frames: c.Frames}
 	}
-	ip, err := ot.NewInterpolator(h, seqs, &ot.InterpSettings{Iterations: c.Iterations, ForwardOnly: true})
+	ip, err := ot.NewInterpolator(h, seqs, &ot.Settings{Iterations: c.Iterations, ForwardOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// fastObjective is objective for a FastInterpolator.
-func fastObjective(t *testing.T, fi *FastInterpolator, loss Loss, obs, grec [][][]float64) float64 {
+// convergedObjective is objective for a Interpolator.
+func convergedObjective(t *testing.T, fi *Interpolator, loss Loss, obs, grec [][][]float64) float64 {
 	t.Helper()
 	return objective(t, fi, loss, obs, grec)
 }
@@ -36,20 +36,20 @@ func convergentKernels() []testKernel {
 	return out
 }
 
-// TestFastColdEqualsInterpolator: cold, without the tolerance test and with
+// TestConvergedColdEqualsInterpolator: cold, without the tolerance test and with
 // MaxIterations = L, Forward is bitwise Interpolator.Forward.
-func TestFastColdEqualsInterpolator(t *testing.T) {
+func TestConvergedColdEqualsInterpolator(t *testing.T) {
 	for _, tk := range testKernels {
 		for _, sc := range seqCases {
 			t.Run(tk.name+"/"+sc.name, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(11, 12))
 				k := tk.make(tk.theta(rng))
 				seqs := makeSeqs(rng, k.Size(), sc.times)
-				ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: 7})
+				ip, err := NewInterpolator(k, seqs, &Settings{Iterations: 7})
 				if err != nil {
 					t.Fatal(err)
 				}
-				fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: -1, MaxIterations: 7, Cold: true})
+				fi, err := NewInterpolator(k, seqs, &Settings{Iterations: 7, Gradient: ImplicitFixedPoint})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -80,11 +80,11 @@ func TestFastColdEqualsInterpolator(t *testing.T) {
 	}
 }
 
-// TestFastWarmEqualsCold: a warm Forward (K·a_end applied with the first
+// TestConvergedWarmEqualsCold: a warm Forward (K·a_end applied with the first
 // K·b, K·1 taken as 1 for OnesPreserving kernels) gives a cold Forward's
 // reconstructions, endpoint frames included, at a tight tolerance: after a
 // Forward at other parameters and back, for every layout and kernel.
-func TestFastWarmEqualsCold(t *testing.T) {
+func TestConvergedWarmEqualsCold(t *testing.T) {
 	for _, tk := range convergentKernels() {
 		for _, sc := range seqCases {
 			t.Run(tk.name+"/"+sc.name, func(t *testing.T) {
@@ -92,11 +92,11 @@ func TestFastWarmEqualsCold(t *testing.T) {
 				theta := tk.theta(rng)
 				k := tk.make(theta)
 				seqs := makeSeqs(rng, k.Size(), sc.times)
-				cold, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, Cold: true})
+				cold, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-13, Cold: true})
 				if err != nil {
 					t.Fatal(err)
 				}
-				warm, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13})
+				warm, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-13})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +117,7 @@ func TestFastWarmEqualsCold(t *testing.T) {
 					t.Fatalf("second Forward not warm: %+v", st)
 				}
 				// Both converged to a violation of 1e-13 (as in
-				// TestFastAnderson): they agree to about that.
+				// TestConvergedAnderson): they agree to about that.
 				for s := range want {
 					for j := range want[s] {
 						if e := relErr(got[s][j], want[s][j]); e > 1e-10 {
@@ -130,10 +130,10 @@ func TestFastWarmEqualsCold(t *testing.T) {
 	}
 }
 
-// TestFastGradientFD checks the implicit gradient against central finite
+// TestConvergedGradientFD checks the implicit gradient against central finite
 // differences of the converged objective (relative error ≤ 1e-5), for every
 // test kernel, sequence layout and loss.
-func TestFastGradientFD(t *testing.T) {
+func TestConvergedGradientFD(t *testing.T) {
 	for _, tk := range convergentKernels() {
 		for _, sc := range seqCases {
 			for _, loss := range []Loss{L2, KL} {
@@ -147,13 +147,13 @@ func TestFastGradientFD(t *testing.T) {
 						theta := tk.theta(rng)
 						k := tk.make(theta)
 						n := k.Size()
-						fi, err := NewFastInterpolator(k, makeSeqs(rng, n, sc.times), &FastSettings{Tol: 1e-14, AdjointTol: 1e-14, AdjointGMRES: gmres})
+						fi, err := NewInterpolator(k, makeSeqs(rng, n, sc.times), &Settings{Tol: 1e-14, AdjointTol: 1e-14, Gradient: adjointSolver(gmres)})
 						if err != nil {
 							t.Fatal(err)
 						}
 						obs := randObs(rng, fi.Recs(), n)
 						grec := shapeLike(fi.Recs())
-						fastObjective(t, fi, loss, obs, grec)
+						convergedObjective(t, fi, loss, obs, grec)
 						gp := make([]float64, k.NumParams())
 						if err := fi.Backward(gp, grec); err != nil {
 							t.Fatal(err)
@@ -164,7 +164,7 @@ func TestFastGradientFD(t *testing.T) {
 						}
 						fd := fdGrad(func(th []float64) float64 {
 							k.setParams(th)
-							return fastObjective(t, fi, loss, obs, nil)
+							return convergedObjective(t, fi, loss, obs, nil)
 						}, theta, 1e-5)
 						e := relErr(gp, fd)
 						t.Logf("relative error %.2g, %d iterations, %d adjoint iterations", e, st.Iterations, st.AdjointIterations)
@@ -178,23 +178,23 @@ func TestFastGradientFD(t *testing.T) {
 	}
 }
 
-// TestFastVsUnrolled compares the implicit gradient with the unrolled one
+// TestConvergedVsUnrolled compares the implicit gradient with the unrolled one
 // of Interpolator.Backward when L is large enough for both to be
 // converged, and the reconstructions.
-func TestFastVsUnrolled(t *testing.T) {
+func TestConvergedVsUnrolled(t *testing.T) {
 	for _, tk := range convergentKernels() {
 		t.Run(tk.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(21, 22))
 			k := tk.make(tk.theta(rng))
 			n := k.Size()
 			seqs := makeSeqs(rng, n, seqCases[0].times)
-			fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-14})
+			fi, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-14})
 			if err != nil {
 				t.Fatal(err)
 			}
 			obs := randObs(rng, fi.Recs(), n)
 			grec := shapeLike(fi.Recs())
-			fastObjective(t, fi, L2, obs, grec)
+			convergedObjective(t, fi, L2, obs, grec)
 			st := fi.Stats()
 			if !st.Converged {
 				t.Fatalf("forward not converged: %+v", st)
@@ -205,7 +205,7 @@ func TestFastVsUnrolled(t *testing.T) {
 			}
 			recFast := fi.Recs()
 			L := 3*st.Iterations + 20
-			ip, err := NewInterpolator(k, seqs, &InterpSettings{Iterations: L})
+			ip, err := NewInterpolator(k, seqs, &Settings{Iterations: L})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,24 +229,24 @@ func TestFastVsUnrolled(t *testing.T) {
 	}
 }
 
-// TestFastWarmStart checks that a warm start after a small change of the
+// TestConvergedWarmStart checks that a warm start after a small change of the
 // kernel needs fewer iterations than a cold one and reaches the same
 // reconstructions, and that SaveWarm/LoadWarm/ResetWarm restore states.
-func TestFastWarmStart(t *testing.T) {
+func TestConvergedWarmStart(t *testing.T) {
 	tk := testKernels[1] // heat kernel
 	rng := rand.New(rand.NewPCG(31, 32))
 	theta := tk.theta(rng)
 	k := tk.make(theta)
 	seqs := makeSeqs(rng, k.Size(), seqCases[0].times)
-	fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-11})
+	fi, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-11})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cold, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-11, Cold: true})
+	cold, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-11, Cold: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fwd := func(f *FastInterpolator) FastStats {
+	fwd := func(f *Interpolator) Stats {
 		t.Helper()
 		if _, err := f.Forward(); err != nil {
 			t.Fatal(err)
@@ -294,12 +294,12 @@ func TestFastWarmStart(t *testing.T) {
 	}
 }
 
-// TestFastNotConverged: MaxIterations reached is reported, not an error.
-func TestFastNotConverged(t *testing.T) {
+// TestConvergedNotConverged: MaxIterations reached is reported, not an error.
+func TestConvergedNotConverged(t *testing.T) {
 	tk := testKernels[1]
 	rng := rand.New(rand.NewPCG(41, 42))
 	k := tk.make(tk.theta(rng))
-	fi, err := NewFastInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &FastSettings{Tol: 1e-15, MaxIterations: 3, AdjointMaxIterations: 2})
+	fi, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &Settings{Tol: 1e-15, MaxIterations: 3, AdjointMaxIterations: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,13 +317,13 @@ func TestFastNotConverged(t *testing.T) {
 	}
 }
 
-// TestFastNoAllocs: Forward and Backward allocate nothing once warmed up
+// TestConvergedNoAllocs: Forward and Backward allocate nothing once warmed up
 // (with a kernel that allocates nothing).
-func TestFastNoAllocs(t *testing.T) {
+func TestConvergedNoAllocs(t *testing.T) {
 	tk := testKernels[2]
 	rng := rand.New(rand.NewPCG(51, 52))
 	k := tk.make(tk.theta(rng))
-	fi, err := NewFastInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &FastSettings{MaxIterations: 20})
+	fi, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &Settings{Tol: 1e-6, MaxIterations: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestFastNoAllocs(t *testing.T) {
 	}
 	// The GMRES adjoint allocates its basis in the first Backward only; a
 	// non-zero loss gradient so that it builds Krylov vectors.
-	gm, err := NewFastInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &FastSettings{MaxIterations: 20, AdjointGMRES: true})
+	gm, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &Settings{Tol: 1e-6, MaxIterations: 20, Gradient: ImplicitGMRES})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,10 +383,10 @@ func perturb(rng *rand.Rand, k paramKernel, theta []float64, rel float64) {
 
 // fastGrad runs Forward and Backward of the L2 loss against obs and returns
 // the parameter gradient and the stats.
-func fastGrad(t *testing.T, fi *FastInterpolator, k paramKernel, obs [][][]float64) ([]float64, FastStats) {
+func convergedGrad(t *testing.T, fi *Interpolator, k paramKernel, obs [][][]float64) ([]float64, Stats) {
 	t.Helper()
 	grec := shapeLike(fi.Recs())
-	fastObjective(t, fi, L2, obs, grec)
+	convergedObjective(t, fi, L2, obs, grec)
 	g := make([]float64, k.NumParams())
 	if err := fi.Backward(g, grec); err != nil {
 		t.Fatal(err)
@@ -394,19 +394,19 @@ func fastGrad(t *testing.T, fi *FastInterpolator, k paramKernel, obs [][][]float
 	return g, fi.Stats()
 }
 
-// TestFastGMRES: the GMRES adjoint solve gives the fixed-point iteration's
+// TestConvergedGMRES: the GMRES adjoint solve gives the fixed-point iteration's
 // gradient, in no more adjoint-map evaluations on a slowly converging
 // case, cold and warm-started, and with restarts (a restart length of 2).
-func TestFastGMRES(t *testing.T) {
+func TestConvergedGMRES(t *testing.T) {
 	tk := testKernels[1] // heat kernel
 	for _, restart := range []int{2, 0} {
 		rng := rand.New(rand.NewPCG(51, 52))
 		theta := tk.theta(rng)
 		k := tk.make(theta)
 		seqs := makeSeqs(rng, k.Size(), seqCases[0].times)
-		var fis [2]*FastInterpolator
+		var fis [2]*Interpolator
 		for m, gmres := range []bool{false, true} {
-			fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-11, AdjointGMRES: gmres, AdjointRestart: restart})
+			fi, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-13, AdjointTol: 1e-11, Gradient: adjointSolver(gmres), AdjointRestart: restart})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -420,8 +420,8 @@ func TestFastGMRES(t *testing.T) {
 			var grads [2][]float64
 			var its [2]int
 			for m, fi := range fis {
-				var st FastStats
-				grads[m], st = fastGrad(t, fi, k, obs)
+				var st Stats
+				grads[m], st = convergedGrad(t, fi, k, obs)
 				if !st.AdjointConverged {
 					t.Fatalf("restart %d step %d gmres=%v: adjoint not converged: %+v", restart, step, m == 1, st)
 				}
@@ -438,19 +438,19 @@ func TestFastGMRES(t *testing.T) {
 	}
 }
 
-// TestFastGMRESKeptImages: the adjoint v̄ and ū that GMRES leaves for the
+// TestConvergedGMRESKeptImages: the adjoint v̄ and ū that GMRES leaves for the
 // weight gradient are consistent, ū = −(K·v̄)⊙a/u, when ū comes from the
 // kept kernel images of the Krylov vectors rather than a kernel
 // application: stopped by the iteration bound inside a cycle, at a restart,
 // and converged.
-func TestFastGMRESKeptImages(t *testing.T) {
+func TestConvergedGMRESKeptImages(t *testing.T) {
 	tk := testKernels[1] // heat kernel
 	for _, maxIt := range []int{1, 2, 3, 4, 7, 0} {
 		rng := rand.New(rand.NewPCG(53, 54))
 		theta := tk.theta(rng)
 		k := tk.make(theta)
 		seqs := makeSeqs(rng, k.Size(), seqCases[0].times)
-		fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-11, AdjointGMRES: true,
+		fi, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-13, AdjointTol: 1e-11, Gradient: ImplicitGMRES,
 			AdjointRestart: 2, AdjointMaxIterations: maxIt})
 		if err != nil {
 			t.Fatal(err)
@@ -460,17 +460,17 @@ func TestFastGMRESKeptImages(t *testing.T) {
 			if step == 1 {
 				perturb(rng, k, theta, 1e-2)
 			}
-			_, st := fastGrad(t, fi, k, obs)
-			want := make([]float64, len(fi.ub))
-			if err := k.Apply(want, fi.vb, 2*fi.base.nInt); err != nil {
+			_, st := convergedGrad(t, fi, k, obs)
+			want := make([]float64, len(fi.im.ub))
+			if err := k.Apply(want, fi.im.vb, len(fi.sk.pole)); err != nil {
 				t.Fatal(err)
 			}
 			for i := range want {
-				want[i] *= -fi.a[i] / fi.u[i]
+				want[i] *= -fi.sk.a[i] / fi.sk.tapeU[i]
 			}
 			// Two ways of computing the same linear map: they differ by
 			// the round-off of up to AdjointRestart+1 combined blocks.
-			if e := relErr(fi.ub, want); e > 1e-10 {
+			if e := relErr(fi.im.ub, want); e > 1e-10 {
 				t.Errorf("max %d step %d (%d maps, converged %v): ū differs from −K·v̄⊙a/u by %.3g",
 					maxIt, step, st.AdjointIterations, st.AdjointConverged, e)
 			}
@@ -478,11 +478,11 @@ func TestFastGMRESKeptImages(t *testing.T) {
 	}
 }
 
-// TestFastAnderson: Anderson mixing reaches the plain iteration's fixed
+// TestConvergedAnderson: Anderson mixing reaches the plain iteration's fixed
 // point (reconstructions and implicit gradient at a tight tolerance), cold
 // and warm-started, in no more iterations on every convergent test kernel,
 // and allocates nothing after its first Forward.
-func TestFastAnderson(t *testing.T) {
+func TestConvergedAnderson(t *testing.T) {
 	for _, tk := range convergentKernels() {
 		for _, sc := range seqCases {
 			if sc.name == "endpoints-only" {
@@ -493,9 +493,9 @@ func TestFastAnderson(t *testing.T) {
 				theta := tk.theta(rng)
 				k := tk.make(theta)
 				seqs := makeSeqs(rng, k.Size(), sc.times)
-				var fis [2]*FastInterpolator
+				var fis [2]*Interpolator
 				for m, depth := range []int{0, 5} {
-					fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-13, AdjointTol: 1e-12, Anderson: depth})
+					fi, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-13, AdjointTol: 1e-12, Anderson: depth})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -507,9 +507,9 @@ func TestFastAnderson(t *testing.T) {
 						perturb(rng, k, theta, 1e-2)
 					}
 					var grads [2][]float64
-					var st [2]FastStats
+					var st [2]Stats
 					for m, fi := range fis {
-						grads[m], st[m] = fastGrad(t, fi, k, obs)
+						grads[m], st[m] = convergedGrad(t, fi, k, obs)
 						if !st[m].Converged || !st[m].AdjointConverged {
 							t.Fatalf("step %d depth %d: not converged: %+v", step, m*5, st[m])
 						}
@@ -523,7 +523,7 @@ func TestFastAnderson(t *testing.T) {
 							}
 						}
 					}
-					// As in TestFastGMRES: adjoints solved to 1e-12.
+					// As in TestConvergedGMRES: adjoints solved to 1e-12.
 					if e := relErr(grads[1], grads[0]); e > 1e-8 {
 						t.Errorf("step %d: gradients differ by %.3g", step, e)
 					}
@@ -549,7 +549,7 @@ func TestFastAnderson(t *testing.T) {
 	}
 }
 
-// TestFastCorrection: Stats().Correction after Backward removes the
+// TestConvergedCorrection: Stats().Correction after Backward removes the
 // first-order error of the objective at unconverged scalings. Measured
 // (cold, and warm from the scalings at a metric 10% away; both adjoint
 // solvers; the adjoint tolerance equal to the marginal one): the corrected
@@ -557,7 +557,7 @@ func TestFastAnderson(t *testing.T) {
 // 1e-4, the ratio shrinking with the tolerance as a second-order error's
 // does. The bounds are 0.25 and 0.025 (without the correction the ratio is
 // 1).
-func TestFastCorrection(t *testing.T) {
+func TestConvergedCorrection(t *testing.T) {
 	for _, tk := range convergentKernels() {
 		for _, gmres := range []bool{false, true} {
 			for _, warm := range []bool{false, true} {
@@ -574,7 +574,7 @@ func TestFastCorrection(t *testing.T) {
 					k := tk.make(theta)
 					n := k.Size()
 					seqs := makeSeqs(rng, n, seqCases[0].times)
-					ref, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: 1e-14, Cold: true})
+					ref, err := NewInterpolator(k, seqs, &Settings{Tol: 1e-14, Cold: true})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -584,19 +584,19 @@ func TestFastCorrection(t *testing.T) {
 						th2[i] *= 1 + 0.2*(rng.Float64()-0.5)
 					}
 					for _, tc := range []struct{ tol, ratio float64 }{{1e-3, 0.25}, {1e-4, 0.025}} {
-						fi, err := NewFastInterpolator(k, seqs, &FastSettings{Tol: tc.tol, AdjointGMRES: gmres})
+						fi, err := NewInterpolator(k, seqs, &Settings{Tol: tc.tol, Gradient: adjointSolver(gmres)})
 						if err != nil {
 							t.Fatal(err)
 						}
 						if warm {
 							// Warm start from the scalings at θ, evaluate at θ₂.
 							k.setParams(theta)
-							fastObjective(t, fi, KL, obs, nil)
+							convergedObjective(t, fi, KL, obs, nil)
 						}
 						k.setParams(th2)
-						fstar := fastObjective(t, ref, KL, obs, nil)
+						fstar := convergedObjective(t, ref, KL, obs, nil)
 						grec := shapeLike(fi.Recs())
-						f := fastObjective(t, fi, KL, obs, grec)
+						f := convergedObjective(t, fi, KL, obs, grec)
 						if err := fi.Backward(make([]float64, k.NumParams()), grec); err != nil {
 							t.Fatal(err)
 						}
@@ -613,30 +613,30 @@ func TestFastCorrection(t *testing.T) {
 	}
 }
 
-// TestFastReevaluation: started from the state a point's evaluation ended
+// TestConvergedReevaluation: started from the state a point's evaluation ended
 // with (SaveWarm/LoadWarm), an evaluation at the same parameters takes one
 // Sinkhorn iteration and one adjoint map, and returns the same corrected
 // value and gradient; at a nearby point along a direction d the corrected
 // value changes at the rate the gradient gives (what a line search needs
 // near its start). Before the warm start stored the last iteration's input,
 // the value at the same point differed by the tolerance-level error.
-func TestFastReevaluation(t *testing.T) {
+func TestConvergedReevaluation(t *testing.T) {
 	for _, tk := range convergentKernels() {
-		for _, set := range []FastSettings{{Tol: 1e-3, AdjointGMRES: true, Anderson: 3}, {Tol: 1e-3, AdjointGMRES: true}, {Tol: 1e-3}} {
-			t.Run(fmt.Sprintf("%s/anderson%d/gmres%v", tk.name, set.Anderson, set.AdjointGMRES), func(t *testing.T) {
+		for _, set := range []Settings{{Tol: 1e-3, Gradient: ImplicitGMRES, Anderson: 3}, {Tol: 1e-3, Gradient: ImplicitGMRES}, {Tol: 1e-3}} {
+			t.Run(fmt.Sprintf("%s/anderson%d/%v", tk.name, set.Anderson, set.Gradient), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(81, 82))
 				theta := tk.theta(rng)
 				k := tk.make(theta)
 				n := k.Size()
-				fi, err := NewFastInterpolator(k, makeSeqs(rng, n, seqCases[0].times), &set)
+				fi, err := NewInterpolator(k, makeSeqs(rng, n, seqCases[0].times), &set)
 				if err != nil {
 					t.Fatal(err)
 				}
 				obs := randObs(rng, fi.Recs(), n)
-				eval := func(th []float64) (float64, []float64, FastStats) {
+				eval := func(th []float64) (float64, []float64, Stats) {
 					k.setParams(th)
 					grec := shapeLike(fi.Recs())
-					f := fastObjective(t, fi, KL, obs, grec)
+					f := convergedObjective(t, fi, KL, obs, grec)
 					g := make([]float64, k.NumParams())
 					if err := fi.Backward(g, grec); err != nil {
 						t.Fatal(err)
@@ -693,4 +693,13 @@ func TestFastReevaluation(t *testing.T) {
 			})
 		}
 	}
+}
+
+// adjointSolver returns the implicit gradient with the GMRES adjoint solve
+// or the fixed-point one.
+func adjointSolver(gmres bool) Gradient {
+	if gmres {
+		return ImplicitGMRES
+	}
+	return ImplicitFixedPoint
 }

@@ -6,18 +6,19 @@ import (
 	"github.com/gmlg/gmlg/ot"
 )
 
-// A FastInterpolator iterates to convergence, warm-starts from the previous
-// call and differentiates the fixed point implicitly; its gradient is that
-// of the converged loss, checked here against a central finite difference.
-func ExampleFastInterpolator() {
+// In tolerance mode an Interpolator iterates to convergence, warm-starts
+// from the previous call and differentiates the fixed point implicitly; its
+// gradient is that of the converged loss, checked here against a central
+// finite difference.
+func ExampleInterpolator_tolerance() {
 	const n = 8
 	theta := []float64{0.14, 0.12, 0.16, 0.14, 0.13, 0.15, 0.14}
 	k := &spaced{eps: 0.05, theta: theta}
 	src := []float64{0.4, 0.3, 0.1, 0.05, 0.05, 0.04, 0.03, 0.03}
 	tgt := []float64{0.03, 0.03, 0.04, 0.05, 0.05, 0.1, 0.3, 0.4}
 	obs := []float64{0.05, 0.1, 0.15, 0.2, 0.2, 0.15, 0.1, 0.05}
-	fi, err := ot.NewFastInterpolator(k, []ot.Sequence{{Source: src, Target: tgt, Times: []float64{0.5}}},
-		&ot.FastSettings{Tol: 1e-13})
+	fi, err := ot.NewInterpolator(k, []ot.Sequence{{Source: src, Target: tgt, Times: []float64{0.5}}},
+		&ot.Settings{Tol: 1e-13})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,0 +1,223 @@
+package ot
+
+import (
+	"fmt"
+	"math"
+)
+
+// Backward back-propagates through the last Forward. grec[s][j] (length N)
+// is the gradient of a scalar objective with respect to reconstruction j of
+// sequence s (the same shape as Recs); the poles are constants. The
+// gradient with respect to the kernel parameters θ is ADDED to gparam
+// (length NumParams() of the kernel, which must be a DiffKernel). The
+// gradient is unrolled or implicit as Settings.Gradient says; not reaching
+// AdjointTol in an implicit solve is reported by Stats, not as an error.
+//
+// Backward panics if the kernel is not a DiffKernel, the Interpolator was
+// built with ForwardOnly, no successful Forward preceded it, or a length is
+// wrong. A gradient that is not finite gives a *NonFiniteError.
+func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
+	dk, ok := ip.sk.k.(DiffKernel)
+	if !ok {
+		panic("ot: Backward: the kernel is not a DiffKernel")
+	}
+	if ip.set.ForwardOnly {
+		panic("ot: Backward: the Interpolator was built with ForwardOnly")
+	}
+	if !ip.done {
+		panic("ot: Backward: no successful Forward to back-propagate through")
+	}
+	ip.checkGrads(dk, gparam, grec)
+	var err error
+	if ip.tape {
+		err = ip.backwardUnrolled(dk, gparam, grec)
+	} else {
+		err = ip.backwardImplicit(dk, gparam, grec)
+	}
+	if err != nil {
+		if isNonFinite(err) {
+			return err
+		}
+		return fmt.Errorf("ot: Backward: %w", err)
+	}
+	for _, g := range gparam {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Hint: hintGrad}
+		}
+	}
+	return nil
+}
+
+// backwardUnrolled runs through the L taped iterations backwards,
+// recomputing a = P/K·b and b = q/K·a elementwise from the taped K·b, K·a
+// and q. Per iteration it makes two adjoint calls on N×C blocks; the
+// endpoint frames take one adjoint call on their N×E block, and the K·1
+// shared by the endpoint rule and the first iteration takes a final
+// one-column adjoint call whose incoming gradient sums all of its uses,
+// unless the kernel keeps K·1 = 1 (OnesPreserving: that call would add
+// zero).
+//
+// The adjoint calls come in exactly the reverse order of Forward's Apply
+// calls, each with a src block bitwise equal to that of its Apply, so a
+// kernel that records its applications on a LIFO tape (kernel.Heat's Store
+// mode) can pop them instead of recomputing.
+func (ip *Interpolator) backwardUnrolled(dk DiffKernel, gparam []float64, grec [][][]float64) error {
+	s := &ip.sk
+	clear(ip.g1)
+	c := len(s.pole)
+	if c > 0 {
+		clear(s.bIn) // b̄ of the last iteration: b_L is not an output
+		if err := ip.unrollIterations(dk, gparam, grec); err != nil {
+			return err
+		}
+	}
+	// Endpoint frames: r = K·a, a = P / K·1.
+	if err := ip.endpointAdjoint(dk, gparam, grec, ip.gEnd, ip.abEnd, ip.g1); err != nil {
+		return err
+	}
+	// Through K·1 (shared by the endpoint rule and the first iteration).
+	if !preservesOnes(dk) {
+		if err := dk.Adjoint(nil, gparam, s.ones, ip.g1, 1); err != nil {
+			return fmt.Errorf("kernel adjoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// unrollIterations back-propagates through the interior iterations, from
+// the last to the first, leaving the gradient with respect to K·1 in g1.
+// a holds the sources of the adjoint calls and b (bIn) the gradient b̄.
+func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [][][]float64) error {
+	s := &ip.sk
+	c := len(s.pole)
+	_, _, qcur := s.blocks(ip.set.Iterations) // q of the last iteration is the reconstruction itself
+	for it := ip.set.Iterations; it >= 1; it-- {
+		u, v, _ := s.blocks(it)
+		ip.unrollBarycenter(it, u, v, qcur, grec)
+		// Through Ka = K·a.
+		if err := dk.Adjoint(ip.ab, gparam, s.a, ip.vb, c); err != nil {
+			return fmt.Errorf("kernel adjoint: %w", err)
+		}
+		// Through a = P / u: ū = −ā·a/u (into vb).
+		for i, ab := range ip.ab {
+			ip.vb[i] = -ab * s.a[i] / u[i]
+		}
+		if it == 1 {
+			// u = K·1 for every column: sum into the K·1 gradient.
+			for j := 0; j < c; j++ {
+				ubj := s.col(ip.vb, j)
+				for i := range ip.g1 {
+					ip.g1[i] += ubj[i]
+				}
+			}
+			return nil
+		}
+		// Through u = K·b_{it−1}: recompute b_{it−1} (into a) from the
+		// taped q_{it−1} (used by the next step) and K·a_{it−1}.
+		_, vp, qp := s.blocks(it - 1)
+		qcur = qp
+		for gi, g := range s.groups {
+			qf := s.col(qcur, gi)
+			for k := range g.lam {
+				vk, bk := s.col(vp, g.col+k), s.col(s.a, g.col+k)
+				for i := range bk {
+					bk[i] = qf[i] / vk[i]
+				}
+			}
+		}
+		if err := dk.Adjoint(s.bIn, gparam, s.a, ip.vb, c); err != nil {
+			return fmt.Errorf("kernel adjoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// unrollBarycenter recomputes a and b of iteration it (of its pairs of
+// columns) from the taped u, v and q, and forms v̄ = ∂/∂(K·a) into vb from
+// b̄ (in bIn) and, at the last iteration, the loss gradient.
+func (ip *Interpolator) unrollBarycenter(it int, u, v, q []float64, grec [][][]float64) {
+	s := &ip.sk
+	for f, g := range s.groups {
+		l0, l1 := g.lam[0], g.lam[1]
+		c0, c1 := g.col, g.col+1
+		u0, u1 := s.col(u, c0), s.col(u, c1)
+		v0, v1 := s.col(v, c0), s.col(v, c1)
+		p0, p1 := s.pole[c0], s.pole[c1]
+		a0, a1 := s.col(s.a, c0), s.col(s.a, c1)
+		bb0, bb1 := s.col(s.bIn, c0), s.col(s.bIn, c1)
+		vb0, vb1 := s.col(ip.vb, c0), s.col(ip.vb, c1)
+		qf := s.col(q, f)
+		var gq []float64
+		if it == ip.set.Iterations {
+			gq = grec[g.seq][g.frame]
+		}
+		for i := range qf {
+			a0[i] = p0[i] / u0[i]
+			a1[i] = p1[i] / u1[i]
+			qi := qf[i]
+			bi0, bi1 := qi/v0[i], qi/v1[i]
+			qb := bb0[i]/v0[i] + bb1[i]/v1[i]
+			if gq != nil {
+				qb += gq[i]
+			}
+			vb0[i] = (qb*qi*l0 - bb0[i]*bi0) / v0[i]
+			vb1[i] = (qb*qi*l1 - bb1[i]*bi1) / v1[i]
+		}
+	}
+}
+
+// endpointAdjoint back-propagates through the endpoint frames r = K·a,
+// a = P/K·1: it adds their parameter gradient to gparam and the gradient
+// with respect to K·1 to g1. gEnd and abEnd are N×E scratch blocks.
+func (ip *Interpolator) endpointAdjoint(dk DiffKernel, gparam []float64, grec [][][]float64, gEnd, abEnd, g1 []float64) error {
+	if ip.nEnd == 0 {
+		return nil
+	}
+	ip.endGrads(gEnd, grec)
+	if err := dk.Adjoint(abEnd, gparam, ip.aEnd, gEnd, ip.nEnd); err != nil {
+		return fmt.Errorf("kernel adjoint: %w", err)
+	}
+	ip.endK1Grad(g1, abEnd)
+	return nil
+}
+
+// endGrads copies the loss gradients of the endpoint frames into the N×E
+// block gEnd.
+func (ip *Interpolator) endGrads(gEnd []float64, grec [][][]float64) {
+	for e, r := range ip.endRef {
+		copy(ip.sk.col(gEnd, e), grec[r.seq][r.frame])
+	}
+}
+
+// endK1Grad adds to g1 the gradient with respect to K·1 through a = P/K·1,
+// given abEnd = ∂F/∂a of the endpoint frames (N×E).
+func (ip *Interpolator) endK1Grad(g1, abEnd []float64) {
+	s := &ip.sk
+	for e := 0; e < ip.nEnd; e++ {
+		abe, ae := s.col(abEnd, e), s.col(ip.aEnd, e)
+		for i := range g1 {
+			g1[i] -= abe[i] * ae[i] / s.k1[i]
+		}
+	}
+}
+
+// checkGrads panics unless gparam has one entry per kernel parameter and
+// grec one length-N gradient per reconstructed frame.
+func (ip *Interpolator) checkGrads(dk DiffKernel, gparam []float64, grec [][][]float64) {
+	if len(gparam) != dk.NumParams() {
+		panic(fmt.Sprintf("ot: Backward: len(gparam) = %d, want NumParams() = %d", len(gparam), dk.NumParams()))
+	}
+	if len(grec) != len(ip.recs) {
+		panic("ot: Backward: grec must have one entry per sequence")
+	}
+	for s := range grec {
+		if len(grec[s]) != len(ip.recs[s]) {
+			panic(fmt.Sprintf("ot: Backward: grec[%d] has %d frames, want %d", s, len(grec[s]), len(ip.recs[s])))
+		}
+		for j := range grec[s] {
+			if len(grec[s][j]) != ip.sk.n {
+				panic(fmt.Sprintf("ot: Backward: grec[%d][%d] has length %d, want %d", s, j, len(grec[s][j]), ip.sk.n))
+			}
+		}
+	}
+}
