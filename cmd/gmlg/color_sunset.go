@@ -159,7 +159,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err != nil {
 		return fmt.Errorf("histogram of %s: %w", nightPath, err)
 	}
-	times := color.Times(o.frames)
+	times := ot.Linspace(o.frames)
 	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
 	hists, err := colorSunsetInterpolate(o, run, theta, nHi, h0, h1, times, params, logw)
 	if err != nil {

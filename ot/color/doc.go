@@ -48,7 +48,7 @@
 // # Interpolating histograms
 //
 // Interpolate computes the displacement interpolation between a day and a
-// night histogram at the given times (Times(f) spreads f frames over [0,1])
+// night histogram at the given times (ot.Linspace(f) spreads f frames over [0,1])
 // with any ot.Kernel: a learned heat kernel or a Euclidean one. It follows
 // the reference's colour interpolation (docs/method.md,
 // "Histogram interpolation"), in which every frame, the endpoints included,
@@ -56,7 +56,7 @@
 // kernel. Linear is the linear interpolation (1−t)·h₀ + t·h₁ that the paper
 // compares against.
 //
-//	frames, err := color.Interpolate(k, day, night, color.Times(10), &color.InterpOptions{Iterations: 50})
+//	frames, err := color.Interpolate(k, day, night, ot.Linspace(10), &color.InterpOptions{Iterations: 50})
 //
 // # Colour transfer
 //

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -233,7 +234,7 @@ func ExampleInterpolate() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	frames, err := color.Interpolate(k, warm, dark, color.Times(3), &color.InterpOptions{Iterations: 100})
+	frames, err := color.Interpolate(k, warm, dark, ot.Linspace(3), &color.InterpOptions{Iterations: 100})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestInterpolateMatchesBarycenter(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, q := interpPoles(n)
-	times := Times(5)
+	times := ot.Linspace(5)
 	for _, L := range []int{1, 7, 30} {
 		got, err := Interpolate(k, p, q, times, &InterpOptions{Iterations: L})
 		if err != nil {
