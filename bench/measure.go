@@ -15,6 +15,7 @@ import (
 	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot"
 )
 
 // Spec is one measurement: a row, a backend and the learner's settings. It
@@ -220,7 +221,7 @@ func NewProblem(s Spec, stats *SolveStats) (*Problem, error) {
 	return &Problem{
 		Graph:    g,
 		Sequence: learn.Sequence{Frames: frames[0]},
-		Config:   learn.Config{Heat: heat, Iterations: s.Sinkhorn, LambdaS: lambdaS},
+		Config:   learn.Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: s.Sinkhorn}, LambdaS: lambdaS},
 	}, nil
 }
 

@@ -41,7 +41,7 @@ func BenchmarkEval(b *testing.B) {
 			backend, _ := kernel.Backend(name)
 			b.Run(fmt.Sprintf("%s/%s", c.name, name), func(b *testing.B) {
 				o, err := NewObjective(g, []Sequence{{Frames: frames}}, &Config{
-					Heat: kernel.HeatOptions{T: c.t, Steps: c.steps, Backend: backend}, Iterations: 50,
+					Heat: kernel.HeatOptions{T: c.t, Steps: c.steps, Backend: backend}, Sinkhorn: ot.Settings{Iterations: 50},
 					Loss: c.loss, LambdaS: c.ls,
 				})
 				if err != nil {

@@ -22,14 +22,19 @@
 // count). Its callback receives every accepted iterate with the complete
 // optimiser State, from which a run resumes exactly; ctx cancels it.
 //
-// # Fast mode
+// # Exact and tolerance mode
 //
-// FastObjective computes the converged model instead: every
-// barycenter iterated to a marginal tolerance from the last accepted
-// point's scalings, the implicit gradient of the fixed point, a value
-// corrected to first order for the remaining error; MinimizeFast tightens
-// the tolerance when a line search fails. CoarseToFine learns on grids
-// halved once or more first (RestrictHistogram, ProlongVertexMetric), and
-// its Polish ends the run with L-BFGS on the exact Objective, from the fast
-// iterate that scores best on it.
+// Config.Sinkhorn chooses the model, and one Objective computes either.
+// Exact mode, the zero value, is the reference's: L iterations from scratch
+// and the exact gradient through them, at a memory that grows with L.
+// Tolerance mode (Config.Sinkhorn.Tol > 0) uses the converged barycenters
+// instead: each iterated to a marginal tolerance from the last accepted
+// point's scalings, the implicit gradient of the fixed point, and a value
+// corrected to first order for the remaining error; its memory does not
+// depend on the number of iterations, and warm-started evaluations take a
+// few. The two models differ, so a metric is evaluated with the one it was
+// learned with. MinimizeFast tightens the tolerance when a line search
+// fails. CoarseToFine learns on grids halved once or more first
+// (RestrictHistogram, ProlongVertexMetric), and its Polish ends the run
+// with L-BFGS in exact mode, from the iterate that scores best there.
 package learn

@@ -27,8 +27,8 @@ import (
 // (17², t = 3e-3, 10 steps, L = 30) and seldovia2 at 16³ with the paper's
 // colour settings (t = 1e-3, 20 steps, L = 50, L2, λ_s = 1; skipped without
 // the reference data). fast-warm-gmres solves the adjoint system by GMRES
-// (ot.FastSettings.AdjointGMRES); GMLG_FE_TOL sets the marginal tolerance
-// (default ot.DefaultFastTol), e.g.
+// (ot.ImplicitGMRES); GMLG_FE_TOL sets the marginal tolerance
+// (default DefaultTol), e.g.
 //
 //	GMLG_FE_TOL=1e-3 go test -run '^$' -bench 'BenchmarkFastEval/toy' -benchtime 5x ./learn/
 func BenchmarkFastEval(b *testing.B) {
@@ -44,12 +44,12 @@ func BenchmarkFastEval(b *testing.B) {
 		{"toy17", func(b *testing.B) problem {
 			heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 			g, seqs, _ := recoveryData(b, 17, heat, 5, 30)
-			return problem{g, seqs, Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}}
+			return problem{g, seqs, Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 30}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}}
 		}},
 		{"seldovia2-16", func(b *testing.B) problem {
 			frames := loadFrames(b, filepath.Join(dataDir(b), "seldovia2/hists16/hist-array-*.npy"), false)
 			g, _ := kernel.Cube(3, 16)
-			return problem{g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 1e-3, Steps: 20}, Iterations: 50, Loss: ot.L2, LambdaS: 1}}
+			return problem{g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 1e-3, Steps: 20}, Sinkhorn: ot.Settings{Iterations: 50}, Loss: ot.L2, LambdaS: 1}}
 		}},
 	}
 	for _, c := range cases {
@@ -57,7 +57,7 @@ func BenchmarkFastEval(b *testing.B) {
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				p := c.make(b)
 				var fn Function
-				var fast *FastObjective
+				var fast *Objective
 				if mode == "exact" {
 					o, err := NewObjective(p.g, p.seqs, &p.cfg)
 					if err != nil {
@@ -70,7 +70,7 @@ func BenchmarkFastEval(b *testing.B) {
 					if v := os.Getenv("GMLG_FE_TOL"); v != "" {
 						fmt.Sscan(v, &set.Tol)
 					}
-					o, err := NewFastObjective(p.g, p.seqs, &p.cfg, &FastOptions{Sinkhorn: set})
+					o, err := NewObjective(p.g, p.seqs, withSinkhorn(p.cfg, set))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -87,7 +87,7 @@ func BenchmarkFastEval(b *testing.B) {
 				if _, err := fn.Eval(grad, x1); err != nil { // warm-up (and first warm state)
 					b.Fatal(err)
 				}
-				var t0 FastTotals
+				var t0 Totals
 				if fast != nil {
 					t0 = fast.Totals()
 				}
@@ -183,17 +183,17 @@ func BenchmarkFastVsExact(b *testing.B) {
 		{"toy33", func(b *testing.B) (*kernel.Graph, []Sequence, Config) {
 			heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 			g, seqs, _ := recoveryData(b, 33, heat, 5, 30)
-			return g, seqs, Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+			return g, seqs, Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 30}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
 		}},
 		{"F4-K20", func(b *testing.B) (*kernel.Graph, []Sequence, Config) {
 			frames := loadFrames(b, filepath.Join(dataDir(b), "toydataF4/array-*.npy"), true)
 			g, _ := kernel.Cube(2, 50)
-			return g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 3e-3, Steps: 20}, Iterations: 50, Loss: ot.KL, LambdaS: 0.03}
+			return g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 3e-3, Steps: 20}, Sinkhorn: ot.Settings{Iterations: 50}, Loss: ot.KL, LambdaS: 0.03}
 		}},
 		{"seldovia2-16", func(b *testing.B) (*kernel.Graph, []Sequence, Config) {
 			frames := loadFrames(b, filepath.Join(dataDir(b), "seldovia2/hists16/hist-array-*.npy"), false)
 			g, _ := kernel.Cube(3, 16)
-			return g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 1e-3, Steps: 20}, Iterations: 50, Loss: ot.L2, LambdaS: 1}
+			return g, []Sequence{{Frames: frames}}, Config{Heat: kernel.HeatOptions{T: 1e-3, Steps: 20}, Sinkhorn: ot.Settings{Iterations: 50}, Loss: ot.L2, LambdaS: 1}
 		}},
 	}
 	for _, c := range cases {
@@ -215,8 +215,8 @@ func BenchmarkFastVsExact(b *testing.B) {
 			for _, v := range variants {
 				b.Run(fmt.Sprintf("tol=%g,loose=%g,coarse=%d,polish=%d", v.tol, v.loose, v.coarseIters, v.polish), func(b *testing.B) {
 					var aside, asideCPU, tF, cF time.Duration
-					var tot FastTotals
-					var cur *FastObjective
+					var tot Totals
+					var cur *Objective
 					fineIter, polishIter, best := 0, 0, math.Inf(1)
 					start, cpu0 := time.Now(), procCPU()
 					reached := func(fe float64) bool {
@@ -227,10 +227,11 @@ func BenchmarkFastVsExact(b *testing.B) {
 						tF, cF = time.Since(start)-aside, procCPU()-cpu0-asideCPU
 						return true
 					}
+					cfg.LooseTol = v.loose
 					_, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
 						Schedule:   []Level{{Coarsen: 1, MaxIter: v.coarseIters}, {Coarsen: 0, MaxIter: iters}},
-						Fast:       FastOptions{Sinkhorn: ot.Settings{Tol: v.tol, Gradient: ot.ImplicitGMRES, Anderson: 5}, LooseTol: v.loose},
-						LevelStart: func(_ int, _ []int, obj *FastObjective) { cur = obj },
+						Fast:       ot.Settings{Tol: v.tol, Gradient: ot.ImplicitGMRES, Anderson: 5},
+						LevelStart: func(_ int, _ []int, obj *Objective) { cur = obj },
 						Polish: Polish{Iters: v.polish, Every: every, Scored: func(s PolishScore) {
 							if reached(s.FExact) {
 								fineIter = s.Iter

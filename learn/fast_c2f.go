@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/ot"
 )
 
 // Level is one stage of a coarse-to-fine schedule.
@@ -36,8 +37,10 @@ type CoarseToFineSettings struct {
 	// Schedule lists the levels, coarsest first, Coarsen strictly
 	// decreasing and the last one 0. nil means DefaultSchedule.
 	Schedule []Level
-	// Fast configures the fast objective of every level.
-	Fast FastOptions
+	// Fast configures the Sinkhorn barycenters of every level (tolerance
+	// mode; a zero Tol means DefaultTol). The levels take LooseTol,
+	// Uncorrected and Tighten from the model Config.
+	Fast ot.Settings
 	// Minimize is the optimiser's settings, shared by every level (MaxIter
 	// is overridden by the level's when that is non-zero; the Callback
 	// sees each level's own iteration numbers).
@@ -45,7 +48,7 @@ type CoarseToFineSettings struct {
 	// LevelStart, if set, is called when a level's objective is built,
 	// before its first evaluation; obj stays open until the level ends
 	// (use it, e.g., for its Reconstructions in the Callback).
-	LevelStart func(level int, dims []int, obj *FastObjective)
+	LevelStart func(level int, dims []int, obj *Objective)
 	// LevelDone, if set, is called after each level with its report.
 	LevelDone func(LevelReport)
 	// Polish, when Polish.Iters > 0, ends the run with L-BFGS on the exact
@@ -85,7 +88,7 @@ type LevelReport struct {
 	Evals   int   // objective evaluations
 	F       float64
 	Status  Status
-	Totals  FastTotals // Sinkhorn and adjoint iterations
+	Totals  Totals // Sinkhorn and adjoint iterations
 	Elapsed time.Duration
 	// Tightened counts the tolerance tightenings after failed line
 	// searches (MinimizeFast).
@@ -111,7 +114,7 @@ type CoarseToFineResult struct {
 // with RestrictHistogram (halving the side each time: n → ⌈n/2⌉); the
 // first level starts from θ = 1 (x = 0), and each later level starts from
 // the previous level's metric prolonged with ProlongVertexMetric. Each
-// level minimises a FastObjective with the model cfg (the same t, steps,
+// level minimises a tolerance-mode Objective with the model cfg (the same t, steps,
 // loss and λ on every level; the Laplacian scale α is the grid's default
 // (n−1)², so cfg.Heat.Alpha must be 0) for at most its schedule's MaxIter
 // iterations.
@@ -133,6 +136,11 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 	}
 	if c.Heat.Alpha != 0 {
 		return nil, errors.New("learn: coarse to fine sets the Laplacian scale per level: leave Heat.Alpha at 0")
+	}
+	fc := c // the levels' model: tolerance mode
+	fc.Sinkhorn = set.Fast
+	if fc.Sinkhorn.Tol == 0 {
+		fc.Sinkhorn.Tol = DefaultTol
 	}
 	dims := g.Dims()
 	for _, m := range dims {
@@ -215,7 +223,7 @@ func CoarseToFine(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Co
 		if err != nil {
 			return nil, fmt.Errorf("learn: coarse to fine: %w", err)
 		}
-		obj, err := NewFastObjective(gl, levelSeqs[l.Coarsen], &c, &set.Fast)
+		obj, err := NewObjective(gl, levelSeqs[l.Coarsen], &fc)
 		if err != nil {
 			return nil, fmt.Errorf("learn: coarse to fine, level %d (grid %v): %w", li, d, err)
 		}

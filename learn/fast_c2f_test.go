@@ -33,7 +33,7 @@ func TestCoarseToFineToy(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	const L = 30
 	g, seqs, _ := recoveryData(t, n, heat, 5, genL)
-	cfg := Config{Heat: heat, Iterations: L, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: L}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
 	exact, err := NewObjective(g, seqs, &cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +51,10 @@ func TestCoarseToFineToy(t *testing.T) {
 		sched = sched[1:]
 	}
 	start = time.Now()
+	cfg.LooseTol = loose
 	resF, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     FastOptions{Sinkhorn: ot.Settings{Tol: tol, Cold: cold != 0}, LooseTol: loose},
+		Fast:     ot.Settings{Tol: tol, Cold: cold != 0},
 		LevelDone: func(r LevelReport) {
 			t.Logf("level %d %v: %d iterations, %d evaluations, F_fast %.5g (%v), Sinkhorn %d + adjoint %d iterations, not converged %d, %v",
 				r.Level, r.Dims, r.Iter, r.Evals, r.F, r.Status, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Totals.NotConverged, r.Elapsed.Round(time.Millisecond))
@@ -87,7 +88,7 @@ func TestCoarseToFineToy(t *testing.T) {
 func TestCoarseToFineResume(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
 	g, seqs, _ := recoveryData(t, 9, heat, 4, 20)
-	cfg := Config{Heat: heat, Iterations: 20, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 20}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
 	sched := []Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 8}}
 	var ckpt *CoarseToFineCheckpoint
 	var levels []int
@@ -101,7 +102,7 @@ func TestCoarseToFineResume(t *testing.T) {
 			}
 			return nil
 		}},
-		LevelStart: func(level int, dims []int, obj *FastObjective) {
+		LevelStart: func(level int, dims []int, obj *Objective) {
 			starts++
 			if obj.Graph().N() != dims[0]*dims[1] {
 				t.Errorf("level %d: objective on %d vertices for grid %v", level, obj.Graph().N(), dims)
@@ -152,9 +153,11 @@ func TestCoarseToFineResume(t *testing.T) {
 func TestMinimizeFastTighten(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	g, seqs, _ := recoveryData(t, 9, heat, 5, 30)
-	cfg := Config{Heat: heat, Iterations: 30, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 30}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
 	run := func(tighten int, uncorrected bool) (*Result, float64) {
-		f, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-3}, Tighten: tighten, Uncorrected: uncorrected})
+		c := cfg
+		c.Sinkhorn, c.Tighten, c.Uncorrected = ot.Settings{Tol: 1e-3}, tighten, uncorrected
+		f, err := NewObjective(g, seqs, &c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +180,7 @@ func TestMinimizeFastTighten(t *testing.T) {
 	if tight.Tightened < 1 || tight.Tightened > DefaultTighten || tight.State.Iter <= plain.State.Iter {
 		t.Fatalf("with tightening: %v after %d iterations (plain: %d), %d tightenings", tight.Status, tight.State.Iter, plain.State.Iter, tight.Tightened)
 	}
-	score, err := NewFastObjective(g, seqs, &cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-10, MaxIterations: 100000}})
+	score, err := NewObjective(g, seqs, withSinkhorn(cfg, ot.Settings{Tol: 1e-10, MaxIterations: 100000}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,15 +5,15 @@ import (
 	"fmt"
 )
 
-// MinimizeFast is Minimize for a FastObjective, robust to the noise of its
+// MinimizeFast is Minimize for a tolerance-mode Objective, robust to the noise of its
 // inexact evaluations: when the line search fails (LinesearchFailure), it
 // divides the tolerances by 10, re-evaluates the last accepted point from
 // its warm start, and continues from there with the optimiser's state
-// (iteration count and L-BFGS memory kept), at most FastOptions.Tighten
+// (iteration count and L-BFGS memory kept), at most Config.Tighten
 // times. Result.Tightened counts the tightenings; the Callback sees one
 // continuous run.
-func MinimizeFast(ctx context.Context, f *FastObjective, x0 []float64, s *Settings, resume *State) (*Result, error) {
-	budget := f.opt.Tighten
+func MinimizeFast(ctx context.Context, f *Objective, x0 []float64, s *Settings, resume *State) (*Result, error) {
+	budget := f.cfg.Tighten
 	if budget == 0 {
 		budget = DefaultTighten
 	}

@@ -58,8 +58,37 @@ type Config struct {
 	// Heat configures the heat kernel (t, steps, scheme, backend…); see
 	// kernel.HeatOptions for its defaults (t = 1e-2, 20 steps, backward Euler).
 	Heat kernel.HeatOptions
-	// Iterations is the number of Sinkhorn iterations L; 0 means 50.
-	Iterations int
+	// Sinkhorn configures the barycenters. The zero value is exact mode,
+	// the reference's model: L = 50 iterations from b = 1 and the unrolled
+	// gradient (Sinkhorn.Iterations sets L). With Sinkhorn.Tol > 0 the
+	// objective is that of the converged barycenters (tolerance mode; see
+	// Objective), with the implicit gradient (Sinkhorn.Gradient chooses
+	// its adjoint solver) and Sinkhorn.Anderson mixing if set.
+	Sinkhorn ot.Settings
+	// LooseTol (tolerance mode), when positive, makes the tolerances
+	// adaptive: evaluations start with marginal and adjoint tolerance
+	// LooseTol, and after each accepted point both become
+	// LooseTol·‖g_k‖∞/‖g₀‖∞ (g₀ the gradient at the starting point, g_k at
+	// the accepted one), clamped to [Sinkhorn.Tol, LooseTol]; a line search
+	// sees one tolerance throughout. 0 keeps Sinkhorn.Tol fixed.
+	LooseTol float64
+	// Uncorrected (tolerance mode) returns the objective at the last
+	// Sinkhorn iterate instead of its corrected value. By default an
+	// evaluation with a gradient adds zᵀ·(T̃(b) − b) (ot.Stats.Correction:
+	// the adjoint vector times the last iteration's increment), the
+	// first-order term of the difference between the converged objective
+	// and its value at the unconverged scalings: the error left is of
+	// second order in the marginal violation, so the value barely depends
+	// on the warm start's path, which is what the line search needs.
+	// Evaluations without a gradient are never corrected. Set it to get
+	// the value that an uncorrected Sinkhorn solver reports, or to go on
+	// where the correction is not finite (Eval's error says so).
+	Uncorrected bool
+	// Tighten (tolerance mode) bounds how often MinimizeFast divides the
+	// tolerances by 10 and continues when the line search fails (on a
+	// plateau the objective's tolerance-level noise can defeat it). 0 means
+	// DefaultTighten; a negative value disables it.
+	Tighten int
 	// Loss is the data term; the zero value is ot.L2 (N·Σ(p−q)²).
 	Loss ot.Loss
 	// Metric is the parameterisation; the zero value is VertexMetric, which
@@ -92,7 +121,23 @@ type Config struct {
 // where rec_{s,j} is the Sinkhorn barycenter of sequence s's first and last
 // frames at time t_j under the heat kernel of the metric, and R is the number
 // of sequences (1 with RegularizeOnce). An Objective owns a factorised heat
-// kernel and must be closed; it is not safe for concurrent use.
+// kernel and must be closed; it is not safe for concurrent use. It
+// implements Function and Accepter, so that Minimize drives it in either
+// mode.
+//
+// In exact mode (the default) every reconstruction is the barycenter after
+// L Sinkhorn iterations from b = 1, as in the reference, and the gradient
+// is exact. In tolerance mode (Config.Sinkhorn.Tol > 0) every
+// reconstruction is the CONVERGED barycenter and its gradient the implicit
+// gradient of that fixed point: the memory no longer grows with L, and
+// evaluations are warm-started from the scalings (and adjoint vector) of
+// the last accepted point, never from those of a rejected line-search
+// trial. From the accepted point the objective's tolerance-level error
+// varies smoothly along a line search, whereas from the previous trial it
+// would depend on the path the trials took. An evaluation with a gradient
+// returns F corrected to first order for the unconverged scalings
+// (Config.Uncorrected). The two modes define different functions, which
+// agree as L → ∞: evaluate a metric with the mode it was learned in.
 type Objective struct {
 	cfg    Config
 	g      *kernel.Graph
@@ -106,13 +151,20 @@ type Objective struct {
 	theta, w, gw, gtheta []float64
 	grec                 [][][]float64
 	last                 Terms
+
+	// Tolerance mode's state.
+	accepted ot.WarmStart // warm start of the last accepted point
+	hasAcc   bool
+	totals   Totals
+	gmax     float64 // ‖∇F‖∞ of the last evaluation with a gradient
+	gmax0    float64 // that of the first accepted point (LooseTol)
 }
 
 // Terms breaks an objective value down.
 type Terms struct {
 	Data        float64     // Σ losses (plus Correction)
 	PerFrame    [][]float64 // loss of each frame of each sequence
-	Correction  float64     // fast mode: the first-order correction included in Data (FastOptions.Uncorrected); 0 otherwise
+	Correction  float64     // tolerance mode: the first-order correction included in Data (Config.Uncorrected); 0 otherwise
 	FC, FS      float64     // regulariser terms without λ (counted once)
 	Regularizer float64     // what the regularisers add to F
 	F           float64     // total
@@ -169,15 +221,21 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 		osq[s] = ot.Sequence{Source: frames[0], Target: frames[len(frames)-1], Times: sq.Times, Frames: len(frames)}
 	}
 	o.nseq = len(seqs)
+	if o.cfg.LooseTol < 0 || math.IsNaN(o.cfg.LooseTol) {
+		return nil, fmt.Errorf("learn: LooseTol = %v, want ≥ 0", o.cfg.LooseTol)
+	}
 	if o.heat, err = kernel.NewHeat(g, &o.cfg.Heat); err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
 	o.cfg.Heat = o.heat.Options()
-	if o.interp, err = ot.NewInterpolator(o.heat, osq, &ot.Settings{Iterations: o.cfg.Iterations}); err != nil {
+	if o.interp, err = ot.NewInterpolator(o.heat, osq, &o.cfg.Sinkhorn); err != nil {
 		o.heat.Close()
 		return nil, fmt.Errorf("learn: %w", err)
 	}
-	o.cfg.Iterations = o.interp.Settings().Iterations
+	o.cfg.Sinkhorn = o.interp.Settings()
+	if o.cfg.LooseTol > 0 && !o.Exact() {
+		o.interp.SetTol(math.Max(o.cfg.LooseTol, o.cfg.Sinkhorn.Tol), math.Max(o.cfg.LooseTol, o.cfg.Sinkhorn.AdjointTol))
+	}
 	np := o.metric.NumParams()
 	o.theta = make([]float64, np)
 	o.gtheta = make([]float64, np)
@@ -263,19 +321,30 @@ func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
 	if err := o.setWeights(); err != nil {
 		return 0, err
 	}
+	if o.hasAcc {
+		o.interp.LoadWarm(&o.accepted)
+	}
+	o.totals.Evals++
 	recs, err := o.interp.Forward()
 	if err != nil {
 		return 0, fmt.Errorf("learn: forward: %w", err)
 	}
+	o.countSolve(false)
 	f, err := o.terms(recs, grad != nil)
 	if err != nil || grad == nil {
 		return f, err
 	}
+	o.totals.Gradients++
 	clear(o.gw)
-	if err := o.interp.Backward(o.gw, o.grec); err != nil {
+	err = o.interp.Backward(o.gw, o.grec)
+	o.countSolve(true)
+	if err != nil {
 		return 0, fmt.Errorf("learn: backward: %w", err)
 	}
-	return f, o.pullBack(grad, logDomain)
+	if err := o.pullBack(grad, logDomain); err != nil {
+		return 0, err
+	}
+	return o.correct(f, grad)
 }
 
 // setWeights maps the metric parameters o.theta to edge weights and

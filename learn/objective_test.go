@@ -71,8 +71,8 @@ func TestObjectiveGradient(t *testing.T) {
 				}
 			}
 			o, err := NewObjective(c.g, seqs, &Config{
-				Heat:       kernel.HeatOptions{T: 2e-2, Steps: 3, Scheme: c.scheme, Backend: kernel.Dense{}},
-				Iterations: 6, Loss: c.loss, Metric: c.metric, LambdaC: c.lc, LambdaS: c.ls, Smooth: c.smooth, SkipEndpoints: c.skip,
+				Heat:     kernel.HeatOptions{T: 2e-2, Steps: 3, Scheme: c.scheme, Backend: kernel.Dense{}},
+				Sinkhorn: ot.Settings{Iterations: 6}, Loss: c.loss, Metric: c.metric, LambdaC: c.lc, LambdaS: c.ls, Smooth: c.smooth, SkipEndpoints: c.skip,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -112,7 +112,7 @@ func TestLBFGSTrajectory(t *testing.T) {
 	g, _ := kernel.Cube(2, 8)
 	seqs, x0 := specInputs(64, 4, 2)
 	o, err := NewObjective(g, seqs, &Config{Heat: kernel.HeatOptions{T: 1e-2, Steps: 5, Backend: kernel.Dense{}},
-		Iterations: 10, LambdaC: 0.5, LambdaS: 0.7})
+		Sinkhorn: ot.Settings{Iterations: 10}, LambdaC: 0.5, LambdaS: 0.7})
 	if err != nil {
 		t.Fatal(err)
 	}

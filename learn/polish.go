@@ -155,7 +155,7 @@ func (pl *polisher) start() (*State, error) {
 		return nil, err
 	}
 	if pl.best == nil {
-		return nil, fmt.Errorf("learn: polish: the exact objective (L = %d Sinkhorn iterations) is not finite at any scored iterate; raise the heat time t or L", obj.cfg.Iterations)
+		return nil, fmt.Errorf("learn: polish: the exact objective (L = %d Sinkhorn iterations) is not finite at any scored iterate; raise the heat time t or L", obj.cfg.Sinkhorn.Iterations)
 	}
 	st := cloneState(pl.best)
 	st.Iter, st.Evals, st.Losses = 0, 1, nil

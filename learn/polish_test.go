@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/ot"
 )
 
 // polishCase is a small coarse-to-fine run with a polish: the 2-D recovery
@@ -22,7 +23,7 @@ func newPolishCase(t *testing.T, L int) polishCase {
 	t.Helper()
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
 	g, seqs, _ := recoveryData(t, 13, heat, 4, 30)
-	return polishCase{g, seqs, Config{Heat: heat, Iterations: L, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}}
+	return polishCase{g, seqs, Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: L}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}}
 }
 
 // polishRun is what a polished CoarseToFine run reported.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot"
 )
 
 // recoveryData generates sequences with a known non-uniform metric on a 2-D
@@ -70,7 +71,7 @@ func TestRecovery(t *testing.T) {
 	}
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	g, seqs, truth := recoveryData(t, n, heat, 5, iters)
-	o, err := NewObjective(g, seqs, &Config{Heat: heat, Iterations: iters, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true})
+	o, err := NewObjective(g, seqs, &Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: iters}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true})
 	if err != nil {
 		t.Fatal(err)
 	}

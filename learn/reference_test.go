@@ -89,7 +89,7 @@ func TestReferenceFullData(t *testing.T) {
 			frames := loadFrames(t, filepath.Join(dir, c.pattern), c.normalise)
 			g, _ := kernel.Cube(c.d, c.n)
 			o, err := NewObjective(g, []Sequence{{Frames: frames}}, &Config{
-				Heat: kernel.HeatOptions{T: c.tHeat, Steps: c.steps}, Iterations: 50,
+				Heat: kernel.HeatOptions{T: c.tHeat, Steps: c.steps}, Sinkhorn: ot.Settings{Iterations: 50},
 				Loss: c.loss, LambdaC: c.lc, LambdaS: c.ls,
 			})
 			if err != nil {

@@ -62,8 +62,8 @@ func TestSpec2D(t *testing.T) {
 		}
 		for _, c := range cases {
 			o, err := NewObjective(g, seqs, &Config{
-				Heat:       kernel.HeatOptions{T: 1e-2, Steps: 5, Backend: b},
-				Iterations: 10, Loss: c.loss, LambdaC: c.lc, LambdaS: c.ls,
+				Heat:     kernel.HeatOptions{T: 1e-2, Steps: 5, Backend: b},
+				Sinkhorn: ot.Settings{Iterations: 10}, Loss: c.loss, LambdaC: c.lc, LambdaS: c.ls,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -148,8 +148,8 @@ func TestSpec3D(t *testing.T) {
 		}
 		for _, c := range cases {
 			o, err := NewObjective(g, seqs, &Config{
-				Heat:       kernel.HeatOptions{T: 1e-2, Steps: 3, Backend: b},
-				Iterations: 5, Loss: c.loss, LambdaC: c.lc, LambdaS: c.ls,
+				Heat:     kernel.HeatOptions{T: 1e-2, Steps: 3, Backend: b},
+				Sinkhorn: ot.Settings{Iterations: 5}, Loss: c.loss, LambdaC: c.lc, LambdaS: c.ls,
 			})
 			if err != nil {
 				t.Fatal(err)

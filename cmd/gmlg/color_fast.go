@@ -158,13 +158,13 @@ type colorFastRecorder struct {
 	tsv, lsTSV *os.File
 	exactTSV   *os.File // nil without -polish
 
-	levels    int                  // the schedule's length; the polish reports level = levels
-	cur       *learn.FastObjective // the current fast level's objective
-	curBins   int                  // its bins per channel
-	theta     []float64            // metric.npy's buffer on the current level
-	polishObj *learn.Objective     // the polish's objective, once started
-	best      *learn.State         // with -polish: the best exact-scored finest-level iterate
-	bestF     float64              // and its exact score
+	levels    int              // the schedule's length; the polish reports level = levels
+	cur       *learn.Objective // the current fast level's objective
+	curBins   int              // its bins per channel
+	theta     []float64        // metric.npy's buffer on the current level
+	polishObj *learn.Objective // the polish's objective, once started
+	best      *learn.State     // with -polish: the best exact-scored finest-level iterate
+	bestF     float64          // and its exact score
 
 	// exact is the exact-mode objective of the final metric. It is built
 	// when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB at 32³)
@@ -237,12 +237,12 @@ func (rec *colorFastRecorder) settings(sched []learn.Level, resume *learn.Coarse
 	p := rec.params
 	return &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     learn.FastOptions{Sinkhorn: ot.Settings{Tol: p.Tol, Gradient: adjointGradient(p.Adjoint), Anderson: p.Anderson}},
+		Fast:     ot.Settings{Tol: p.Tol, Gradient: adjointGradient(p.Adjoint), Anderson: p.Anderson},
 		Resume:   resume,
 		Polish: learn.Polish{Iters: p.Polish, Every: p.PolishEvery,
 			Start:  func(obj *learn.Objective) { rec.polishObj = obj },
 			Scored: rec.scored},
-		LevelStart: func(level int, dims []int, obj *learn.FastObjective) {
+		LevelStart: func(level int, dims []int, obj *learn.Objective) {
 			rec.cur, rec.curBins = obj, dims[0]
 			rec.theta = make([]float64, obj.Dim())
 		},

@@ -434,8 +434,8 @@ func (r *colorRun) exact(ctx context.Context) error {
 func (r *colorRun) config() *learn.Config {
 	o := r.o
 	return &learn.Config{
-		Heat:       r.heat,
-		Iterations: o.L, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
+		Heat:     r.heat,
+		Sinkhorn: ot.Settings{Iterations: o.L}, Loss: o.loss, LambdaC: o.lambdaC, LambdaS: o.lambdaS,
 	}
 }
 

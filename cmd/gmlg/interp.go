@@ -284,7 +284,7 @@ func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, err
 		return nil, notPosDefHint(err, source, "--t, --steps")
 	}
 	if p.Model.Mode == "fast" {
-		recs, err := fastInterp(h, src, dst, p.Frames, &p.Model.fastOptions().Sinkhorn)
+		recs, err := fastInterp(h, src, dst, p.Frames, new(p.Model.fastSinkhorn()))
 		if err != nil {
 			return nil, evalHint(err)
 		}

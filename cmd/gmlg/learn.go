@@ -451,8 +451,8 @@ func (r *learnRun) minimize(ctx context.Context, x0 []float64, resume *learn.Sta
 			return nil
 		},
 	}
-	fo, ok := r.obj.(*learn.FastObjective)
-	if !ok {
+	fo, ok := r.obj.(*learn.Objective)
+	if !ok || fo.Exact() {
 		return learn.Minimize(ctx, r.obj, x0, set, resume)
 	}
 	res, err := learn.MinimizeFast(ctx, fo, x0, set, resume)
@@ -467,7 +467,7 @@ func (r *learnRun) minimize(ctx context.Context, x0 []float64, resume *learn.Sta
 func (r *learnRun) logIteration(pg *learn.Progress) {
 	attrs := []any{"iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
 		"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond)}
-	if fo, ok := r.obj.(*learn.FastObjective); ok {
+	if fo, ok := r.obj.(*learn.Objective); ok && !fo.Exact() {
 		st, tot := fo.Stats(), fo.Totals()
 		attrs = append(attrs, "sinkhorn_iters", st.Iterations, "adjoint_iters", st.AdjointIterations,
 			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
@@ -618,7 +618,7 @@ type runResult struct {
 	TruthCorrelationMass *float64 `json:"truth_correlation_mass,omitempty"`
 	// Fast holds the Sinkhorn and adjoint iteration totals of a fast-mode
 	// run (--mode fast).
-	Fast *learn.FastTotals `json:"fast,omitempty"`
+	Fast *learn.Totals `json:"fast,omitempty"`
 }
 
 // finish writes the final outputs.
@@ -681,7 +681,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 		Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
 		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn),
 	}
-	if fo, ok := r.obj.(*learn.FastObjective); ok {
+	if fo, ok := r.obj.(*learn.Objective); ok && !fo.Exact() {
 		tot := fo.Totals()
 		rr.Fast = &tot
 	}

@@ -40,7 +40,7 @@ func (r *learnRun) coarseStart(ctx context.Context, note func(string)) ([]float6
 	note(fmt.Sprintf("learning the starting metric on %d coarser grid(s), %d iterations each…", o.Coarse, o.CoarseIters))
 	res, err := learn.CoarseToFine(ctx, g1, seqs, r.p.Model.config(), &learn.CoarseToFineSettings{
 		Schedule: sched,
-		Fast:     *r.p.Model.fastOptions(),
+		Fast:     r.p.Model.fastSinkhorn(),
 		Minimize: learn.Settings{
 			History: o.History, MaxLinesearch: o.MaxLinesearch, FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol),
 		},

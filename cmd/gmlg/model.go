@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -211,7 +212,7 @@ func (m *modelParams) config() *learn.Config {
 	kind, _ := learn.ParseMetricKind(m.Metric)
 	smooth, _ := learn.ParseSmoothness(m.Smooth)
 	return &learn.Config{
-		Heat: m.heatOptions(), Iterations: m.SinkhornIters, Loss: loss, Metric: kind,
+		Heat: m.heatOptions(), Sinkhorn: ot.Settings{Iterations: m.SinkhornIters}, Loss: loss, Metric: kind,
 		LambdaC: m.LambdaC, LambdaS: m.LambdaS, Smooth: smooth, RegularizeOnce: m.RegularizeOnce,
 		SkipEndpoints: m.SkipEndpoints,
 	}
@@ -275,11 +276,11 @@ func warnGaps(w io.Writer, command string, set *dataset.Set) {
 	}
 }
 
-// fastOptions are fast mode's options. --sinkhorn-iters bounds the
-// iterations of one (warm-started, converged) barycenter solve.
-func (m *modelParams) fastOptions() *learn.FastOptions {
-	return &learn.FastOptions{Sinkhorn: ot.Settings{Tol: m.Tol, MaxIterations: max(m.SinkhornIters, 1000),
-		Gradient: adjointGradient(m.Adjoint), Anderson: m.Anderson}}
+// fastSinkhorn is fast mode's Sinkhorn settings. --sinkhorn-iters bounds
+// the iterations of one (warm-started, converged) barycenter solve.
+func (m *modelParams) fastSinkhorn() ot.Settings {
+	return ot.Settings{Tol: cmp.Or(m.Tol, learn.DefaultTol), MaxIterations: max(m.SinkhornIters, 1000),
+		Gradient: adjointGradient(m.Adjoint), Anderson: m.Anderson}
 }
 
 // newObjective builds the objective of ds, wrapping errors with a hint,
@@ -296,7 +297,9 @@ func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
 	var obj objective
 	var err error
 	if m.Mode == "fast" {
-		obj, err = learn.NewFastObjective(ds.Graph, ds.seqs, m.config(), m.fastOptions())
+		cfg := m.config()
+		cfg.Sinkhorn = m.fastSinkhorn()
+		obj, err = learn.NewObjective(ds.Graph, ds.seqs, cfg)
 	} else {
 		obj, err = learn.NewObjective(ds.Graph, ds.seqs, m.config())
 	}
@@ -306,8 +309,7 @@ func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
 	return obj, nil
 }
 
-// objective is what the commands need of learn.Objective and
-// learn.FastObjective.
+// objective is what the commands need of learn.Objective.
 type objective interface {
 	learn.Function
 	Dim() int

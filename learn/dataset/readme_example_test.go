@@ -50,7 +50,7 @@ func Example_learnMetric() {
 		log.Fatal(err)
 	}
 	g, _ := set.Graph() // no error after a successful Load
-	obj, err := learn.NewObjective(g, set.LearnSequences(), &learn.Config{Iterations: 20, LambdaS: 0.1})
+	obj, err := learn.NewObjective(g, set.LearnSequences(), &learn.Config{Sinkhorn: ot.Settings{Iterations: 20}, LambdaS: 0.1})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -37,10 +37,9 @@ func Frames(counts ...int) (interior, endpoints int) {
 }
 
 // Bytes estimates the memory of the objective: the Sinkhorn workspace as
-// ot.Interpolator.MemoryBytes documents
-// it (C = 2·interior columns of N values), the adjoint's kept heat
-// half-chains, the factor, and the observations with a few metric-sized
-// vectors.
+// ot.Interpolator.MemoryBytes documents it (C = 2·interior columns of N
+// values), the adjoint's kept heat half-chains, the factor, and the
+// observations with a few metric-sized vectors.
 func (s Objective) Bytes() float64 {
 	nv, factor, metric := s.space()
 	c, e := float64(2*s.Interior), float64(s.Endpoints)

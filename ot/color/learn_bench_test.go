@@ -7,6 +7,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/ot"
 )
 
 // sunsetSequence returns f synthetic colour histograms on n³ bins: a
@@ -61,7 +62,7 @@ func BenchmarkLearnEval(b *testing.B) {
 				b.Fatal(err)
 			}
 			obj, err := learn.NewObjective(g, []learn.Sequence{{Frames: sunsetSequence(n, 10)}}, &learn.Config{
-				Heat: kernel.HeatOptions{T: 1e-3, Steps: 20}, Iterations: 50, LambdaS: 1,
+				Heat: kernel.HeatOptions{T: 1e-3, Steps: 20}, Sinkhorn: ot.Settings{Iterations: 50}, LambdaS: 1,
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -27,11 +28,13 @@ func toy(n int) (*kernel.Graph, []learn.Sequence, kernel.HeatOptions) {
 	return g, []learn.Sequence{{Frames: frames[0]}}, heat
 }
 
-// Fast mode: Minimize drives a FastObjective unchanged (it warm-starts
-// each evaluation and is told of accepted points through learn.Accepter).
-func ExampleNewFastObjective() {
+// Tolerance mode: the converged barycenters. Minimize drives the Objective
+// as in exact mode (it warm-starts each evaluation and is told of accepted
+// points through learn.Accepter).
+func ExampleNewObjective_tolerance() {
 	g, seqs, heat := toy(9)
-	obj, err := learn.NewFastObjective(g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true}, nil)
+	obj, err := learn.NewObjective(g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true,
+		Sinkhorn: ot.Settings{Tol: learn.DefaultTol}})
 	if err != nil {
 		fmt.Println(err)
 		return

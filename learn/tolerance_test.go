@@ -20,10 +20,10 @@ func maxRelErr(got, want []float64) float64 {
 	return d / m
 }
 
-// TestFastObjectiveGradient checks ∇F of the fast objective against
+// TestToleranceGradient checks ∇F of the tolerance-mode objective against
 // central finite differences of the converged objective (relative error ≤
 // 1e-5) on small grids.
-func TestFastObjectiveGradient(t *testing.T) {
+func TestToleranceGradient(t *testing.T) {
 	g2, _ := kernel.Cube(2, 4)
 	g3, _ := kernel.Cube(3, 3)
 	cases := []struct {
@@ -46,7 +46,7 @@ func TestFastObjectiveGradient(t *testing.T) {
 			seqs := randSeqs(rng, tc.g.N(), tc.nseq, 4)
 			cfg := &Config{Heat: kernel.HeatOptions{T: 0.05, Steps: 4}, Metric: tc.metric, Loss: tc.loss,
 				LambdaC: tc.lc, LambdaS: tc.ls, SkipEndpoints: tc.skip}
-			obj, err := NewFastObjective(tc.g, seqs, cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-14}})
+			obj, err := NewObjective(tc.g, seqs, withSinkhorn(*cfg, ot.Settings{Tol: 1e-14}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,14 +76,14 @@ func TestFastObjectiveGradient(t *testing.T) {
 	}
 }
 
-// TestFastEqualsExactManyIterations: with L large enough for exact mode to
-// converge, the exact and fast objectives and gradients agree.
-func TestFastEqualsExactManyIterations(t *testing.T) {
+// TestToleranceEqualsExactManyIterations: with L large enough for exact
+// mode to converge, the exact and tolerance-mode objectives and gradients agree.
+func TestToleranceEqualsExactManyIterations(t *testing.T) {
 	g, _ := kernel.Cube(2, 5)
 	rng := rand.New(rand.NewPCG(3, 4))
 	seqs := randSeqs(rng, g.N(), 2, 5)
 	cfg := &Config{Heat: kernel.HeatOptions{T: 0.05, Steps: 4}, LambdaS: 0.5}
-	fast, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-14}})
+	fast, err := NewObjective(g, seqs, withSinkhorn(*cfg, ot.Settings{Tol: 1e-14}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestFastEqualsExactManyIterations(t *testing.T) {
 		t.Fatal(err)
 	}
 	ecfg := *cfg
-	ecfg.Iterations = 3*fast.Stats().Iterations + 20
+	ecfg.Sinkhorn.Iterations = 3*fast.Stats().Iterations + 20
 	exact, err := NewObjective(g, seqs, &ecfg)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestFastEqualsExactManyIterations(t *testing.T) {
 		t.Fatal(err)
 	}
 	if math.Abs(ff-fe) > 1e-10*math.Abs(fe) {
-		t.Errorf("F fast %v, exact (L = %d) %v", ff, ecfg.Iterations, fe)
+		t.Errorf("F fast %v, exact (L = %d) %v", ff, ecfg.Sinkhorn.Iterations, fe)
 	}
 	if e := maxRelErr(gf, ge); e > 1e-7 {
 		t.Errorf("gradients differ by %.3g (relative)", e)
@@ -210,10 +210,10 @@ func sumOf(v []float64) float64 {
 	return s
 }
 
-// TestFastWarmBookkeeping: an evaluation after a rejected far trial starts
+// TestToleranceWarmBookkeeping: an evaluation after a rejected far trial starts
 // from the accepted point's scalings (converged at once when back at that
 // point), and so does one after RestoreAccepted; ResetWarm starts cold.
-func TestFastWarmBookkeeping(t *testing.T) {
+func TestToleranceWarmBookkeeping(t *testing.T) {
 	g, _ := kernel.Cube(2, 5)
 	rng := rand.New(rand.NewPCG(7, 8))
 	seqs := randSeqs(rng, g.N(), 1, 4)
@@ -223,7 +223,7 @@ func TestFastWarmBookkeeping(t *testing.T) {
 	for i := range far {
 		far[i] = rng.Float64() - 0.5
 	}
-	obj, err := NewFastObjective(g, seqs, cfg, &FastOptions{Sinkhorn: ot.Settings{Tol: 1e-10}})
+	obj, err := NewObjective(g, seqs, withSinkhorn(*cfg, ot.Settings{Tol: 1e-10}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,13 +252,13 @@ func TestFastWarmBookkeeping(t *testing.T) {
 	}
 }
 
-// TestFastAdaptiveTol: with LooseTol the tolerance starts loose and
+// TestToleranceAdaptiveTol: with LooseTol the tolerance starts loose and
 // tightens as the gradient falls, within [Tol, LooseTol].
-func TestFastAdaptiveTol(t *testing.T) {
+func TestToleranceAdaptiveTol(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
 	g, seqs, _ := recoveryData(t, 9, heat, 4, 30)
-	obj, err := NewFastObjective(g, seqs, &Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
-		&FastOptions{LooseTol: 1e-5, Sinkhorn: ot.Settings{Tol: 1e-10}})
+	obj, err := NewObjective(g, seqs, &Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true,
+		LooseTol: 1e-5, Sinkhorn: ot.Settings{Tol: 1e-10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,4 +316,10 @@ func TestCoarseToFineErrors(t *testing.T) {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
+}
+
+// withSinkhorn returns cfg with the Sinkhorn settings s.
+func withSinkhorn(cfg Config, s ot.Settings) *Config {
+	cfg.Sinkhorn = s
+	return &cfg
 }
