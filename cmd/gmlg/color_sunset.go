@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
@@ -150,20 +152,17 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		return err
 	}
 	params["n"], params["n_hi"] = n, nHi
-	hopt := &color.HistOptions{Bins: nHi, DropSaturated: o.dropSaturated}
-	h0, err := color.Histogram(day, hopt)
-	if err != nil {
-		return fmt.Errorf("histogram of %s: %w", dayPath, err)
-	}
-	h1, err := color.Histogram(night, hopt)
-	if err != nil {
-		return fmt.Errorf("histogram of %s: %w", nightPath, err)
-	}
-	times := ot.Linspace(o.frames)
 	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
-	hists, err := colorSunsetInterpolate(o, run, theta, nHi, h0, h1, times, params, logw)
+	sopt, err := colorSunsetSettings(o, run, theta, nHi, params, logw)
 	if err != nil {
 		return err
+	}
+	if c, ok := sopt.Kernel.(io.Closer); ok {
+		defer c.Close()
+	}
+	s, err := color.NewSunset(day, night, sopt)
+	if err != nil {
+		return fmt.Errorf("-method %s: %w", o.method, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -171,13 +170,13 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err := rundir.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
 		return err
 	}
-	if err := colorSunsetHists(o.out, hists, times, nHi); err != nil {
+	if err := colorSunsetHists(o.out, s.Hists, s.Times, nHi); err != nil {
 		return err
 	}
-	if err := colorSunsetFrames(ctx, o, day, h0, hists, times, nHi, logw); err != nil {
+	if err := colorSunsetFrames(ctx, o, s, logw); err != nil {
 		return err
 	}
-	fmt.Fprintf(logw, "done: %d frames in %s\n", len(hists), o.out)
+	fmt.Fprintf(logw, "done: %d frames in %s\n", len(s.Hists), o.out)
 	return nil
 }
 
@@ -254,48 +253,38 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLear
 	return run, theta, nil
 }
 
-// colorSunsetInterpolate interpolates between the histograms h0 and h1 on
-// the n_hi³ grid at times with -method (the learned metric theta of run
-// for learned), recording the kernel's settings in params.
-func colorSunsetInterpolate(o *colorSunsetOptions, run *colorLearnParams, theta []float64, nHi int, h0, h1, times []float64, params map[string]any, logw io.Writer) ([][]float64, error) {
+// colorSunsetSettings returns the library settings of sunset's flags:
+// the interpolation kernel of -method (the learned metric theta of run,
+// prolonged to n_hi, for learned; the caller closes it) and its model,
+// which it records in params and, for a learned metric, names on logw.
+func colorSunsetSettings(o *colorSunsetOptions, run *colorLearnParams, theta []float64, nHi int, params map[string]any, logw io.Writer) (*color.SunsetOptions, error) {
+	sopt := &color.SunsetOptions{Bins: nHi, Frames: o.frames, DropSaturated: o.dropSaturated, SigmaTransfer: o.sigmaCT,
+		Transfer: color.TransferOptions{Iterations: o.lCT, NoBilateral: o.noBilateral, Interpolate: o.interpolate}}
 	switch o.method {
 	case "linear":
-		return color.Linear(h0, h1, times), nil
+		return sopt, nil
 	case "euclid":
 		k, err := color.NewEuclidean(nHi, o.gammaHi)
 		if err != nil {
 			return nil, err
 		}
-		L := o.lHi
-		if L == 0 {
-			L = ot.DefaultIterations
-		}
-		params["gamma"], params["L"] = o.gammaHi, L
-		hists, err := color.Interpolate(k, h0, h1, times, &color.InterpOptions{Iterations: L})
-		if err != nil {
-			return nil, fmt.Errorf("-method euclid: %w", err)
-		}
-		return hists, nil
+		sopt.Kernel, sopt.Iterations = k, cmp.Or(o.lHi, ot.DefaultIterations)
+		params["gamma"], params["L"] = o.gammaHi, sopt.Iterations
+		return sopt, nil
 	}
-	heat, L, err := colorLearnedKernel(theta, run, o, nHi, params)
+	heat, L, err := colorLearnedKernel(theta, run, o, params)
 	if err != nil {
 		return nil, err
 	}
-	defer heat.Close()
 	fast, tol, from := colorSunsetModel(run, o)
 	fmt.Fprintln(logw, modelLine(fast, tol, L, from))
-	var hists [][]float64
+	sopt.Kernel, sopt.Iterations = heat, L
+	params["mode"] = "exact"
 	if fast {
 		params["mode"], params["tol"] = "fast", tol
-		hists, err = fastInterp(heat, h0, h1, len(times), &ot.Settings{Tol: tol, Anderson: run.Anderson})
-	} else {
-		params["mode"] = "exact"
-		hists, err = color.Interpolate(heat, h0, h1, times, &color.InterpOptions{Iterations: L})
+		sopt.Tol, sopt.Anderson = cmp.Or(tol, learn.DefaultTol), run.Anderson
 	}
-	if err != nil {
-		return nil, fmt.Errorf("-method learned: %w", err)
-	}
-	return hists, nil
+	return sopt, nil
 }
 
 // colorSunsetModel returns the barycenter model of the learned
@@ -335,26 +324,15 @@ func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int) e
 	return savePicture(filepath.Join(dir, "hists.png"), strip)
 }
 
-// colorSunsetFrames transfers every interpolated histogram onto the day
-// image (whose histogram is h0), writing frame-XX.png, its LUT
-// lut-XX.cube and the strip frames.png.
-func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, day image.Image, h0 []float64, hists [][]float64, times []float64, nHi int, logw io.Writer) error {
-	ek, err := color.NewEuclidean(nHi, color.GammaFromSigma(o.sigmaCT))
-	if err != nil {
-		return err
-	}
-	tr, err := color.NewTransfer(ek, nHi)
-	if err != nil {
-		return err
-	}
-	im := color.FromImage(day)
-	thumbs := make([]image.Image, len(hists))
-	topt := color.TransferOptions{Iterations: o.lCT, NoBilateral: o.noBilateral, Interpolate: o.interpolate}
-	for f, q := range hists {
+// colorSunsetFrames renders every frame of s, writing frame-XX.png, its
+// LUT lut-XX.cube and the strip frames.png.
+func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, s *color.Sunset, logw io.Writer) error {
+	thumbs := make([]image.Image, len(s.Hists))
+	for f, t := range s.Times {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		out, m, err := colorTransferImage(tr, im, h0, q, &topt)
+		out, m, err := s.Frame(f)
 		if err != nil {
 			return fmt.Errorf("transfer of frame %d: %w", f, err)
 		}
@@ -363,76 +341,33 @@ func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, day image.Ima
 			return err
 		}
 		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", f)), m, o.lutSize,
-			fmt.Sprintf("gmlg sunset %s frame %d t=%.4f", o.method, f, times[f])); err != nil {
+			fmt.Sprintf("gmlg sunset %s frame %d t=%.4f", o.method, f, t)); err != nil {
 			return err
 		}
 		thumbs[f] = draw.Thumbnail(rgba, 200)
-		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(hists), times[f], m.MarginalErr)
+		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(s.Hists), t, m.MarginalErr)
 	}
 	return savePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...))
 }
 
-// colorLearnedKernel builds the heat kernel of a learned [3,n³] metric
-// prolonged to n_hi: alpha = (n_hi−1)², t, steps and L from the
-// run unless overridden.
-func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOptions, nHi int, params map[string]any) (*kernel.Heat, int, error) {
-	n := run.Bins
-	th, got, err := color.Prolong(theta, 3, n, o.prolong)
-	if err != nil {
-		return nil, 0, fmt.Errorf("prolong the metric: %w", err)
-	}
-	if got != nHi {
-		panic(fmt.Sprintf("gmlg: prolonged size %d, want %d", got, nHi))
-	}
+// colorLearnedKernel builds the heat kernel of the learned metric theta of
+// run prolonged by -prolong levels, with t, steps and L from the run
+// unless overridden, and records them in params.
+func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOptions, params map[string]any) (*kernel.Heat, int, error) {
 	t, steps, L := colorSunsetHeat(run, o)
-	alpha := float64((nHi - 1) * (nHi - 1))
-	if o.prolong == 0 {
-		alpha = run.Alpha // the learning's own 1/h² in floating point
-	}
-	g, err := kernel.Cube(3, nHi)
-	if err != nil {
-		return nil, 0, err
-	}
-	backend := kernel.DefaultBackend()
+	hopt := kernel.HeatOptions{T: t, Steps: steps}
 	if o.backend != "" {
-		if backend, err = kernel.Backend(o.backend); err != nil {
+		var err error
+		if hopt.Backend, err = kernel.Backend(o.backend); err != nil {
 			return nil, 0, usagef("-backend: %v", err)
 		}
 	}
-	heat, err := kernel.NewHeat(g, &kernel.HeatOptions{T: t, Steps: steps, Alpha: alpha, Backend: backend})
+	heat, err := color.NewLearnedKernel(theta, run.Bins, &color.LearnedOptions{Levels: o.prolong, Heat: hopt})
 	if err != nil {
-		return nil, 0, err
-	}
-	w := make([]float64, g.NumEdges())
-	kernel.VertexMetric{G: g}.Weights(w, th)
-	if err := heat.SetWeights(w); err != nil {
-		heat.Close()
 		return nil, 0, fmt.Errorf("learned metric: %w", notPosDefHint(err, "the learned metric", "-t, -steps"))
 	}
-	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = t, steps, L, alpha
+	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = t, steps, L, heat.Options().Alpha
 	return heat, L, nil
-}
-
-// colorTransferImage transfers the colours of histogram q onto im (whose
-// histogram is p) and also returns the per-bin map, for the LUT. It does
-// what (*color.Transfer).Apply does, without running the Sinkhorn twice.
-func colorTransferImage(tr *color.Transfer, im *color.Image, p, q []float64, opt *color.TransferOptions) (*color.Image, *color.Map, error) {
-	m, err := tr.Map(p, q, opt.Iterations)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := color.NewImage(im.W, im.H)
-	if opt.Interpolate {
-		m.ApplyCorrect(out, im)
-	} else {
-		m.Apply(out, im)
-	}
-	if !opt.NoBilateral {
-		if err := color.Smooth(out, im, opt.SigmaSpatial, opt.SigmaRange); err != nil {
-			return nil, nil, err
-		}
-	}
-	return out, m, nil
 }
 
 // colorWriteLUT writes a map as a .cube file.

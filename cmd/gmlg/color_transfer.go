@@ -103,18 +103,10 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	if err != nil {
 		return err
 	}
-	hopt := &color.HistOptions{Bins: o.bins, DropSaturated: o.dropSaturated}
-	p, err := color.Histogram(target, hopt)
+	d, err := color.NewDirect(target, color.DirectOptions{Bins: o.bins, Gamma: gamma, DropSaturated: o.dropSaturated,
+		Transfer: color.TransferOptions{Iterations: o.L, NoBilateral: o.noBilateral, Interpolate: o.interpolate}})
 	if err != nil {
-		return fmt.Errorf("histogram of %s: %w", targetPath, err)
-	}
-	k, err := color.NewEuclidean(o.bins, gamma)
-	if err != nil {
-		return err
-	}
-	tr, err := color.NewTransfer(k, o.bins)
-	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", targetPath, err)
 	}
 	od, err := takeOutDir(ctx, o.out, transferSpec, o.force)
 	if err != nil {
@@ -128,8 +120,6 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	}); err != nil {
 		return err
 	}
-	im := color.FromImage(target)
-	topt := &color.TransferOptions{Iterations: o.L, NoBilateral: o.noBilateral, Interpolate: o.interpolate}
 	thumbs := make([]image.Image, len(sources))
 	for j, sp := range sources {
 		if err := ctx.Err(); err != nil {
@@ -139,11 +129,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		if err != nil {
 			return err
 		}
-		q, err := color.Histogram(src, hopt)
-		if err != nil {
-			return fmt.Errorf("histogram of %s: %w", sp, err)
-		}
-		out, m, err := colorTransferImage(tr, im, p, q, topt)
+		out, m, err := d.From(src)
 		if err != nil {
 			return fmt.Errorf("transfer from %s: %w", sp, err)
 		}

@@ -277,13 +277,20 @@ type TransferOptions struct {
 // Convert the result with (*Image).NRGBA (truncation to 8 bits, as the
 // reference saves it). A nil opt means defaults.
 func (t *Transfer) Apply(im *Image, p, q []float64, opt *TransferOptions) (*Image, error) {
+	out, _, err := t.ApplyMap(im, p, q, opt)
+	return out, err
+}
+
+// ApplyMap is Apply that also returns the per-bin colour map of step 1,
+// whose Cube is the transfer's LUT, so that the Sinkhorn runs once for both.
+func (t *Transfer) ApplyMap(im *Image, p, q []float64, opt *TransferOptions) (*Image, *Map, error) {
 	var o TransferOptions
 	if opt != nil {
 		o = *opt
 	}
 	m, err := t.Map(p, q, o.Iterations)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := NewImage(im.W, im.H)
 	if o.Interpolate {
@@ -291,16 +298,14 @@ func (t *Transfer) Apply(im *Image, p, q []float64, opt *TransferOptions) (*Imag
 	} else {
 		m.Apply(out, im)
 	}
+	// Without smoothing, out is already in [0,1]: Map clips the bin
+	// colours and Correct its results.
 	if !o.NoBilateral {
 		if err := Smooth(out, im, o.SigmaSpatial, o.SigmaRange); err != nil {
-			return nil, fmt.Errorf("color: transfer: %w", err)
+			return nil, nil, fmt.Errorf("color: transfer: %w", err)
 		}
-		return out, nil
 	}
-	for k := range out.Pix {
-		out.Pix[k] = min(max(out.Pix[k], 0), 1)
-	}
-	return out, nil
+	return out, m, nil
 }
 
 // Smooth replaces the pixel-wise mapped image out by
@@ -341,8 +346,8 @@ func Smooth(out, im *Image, sigmaS, sigmaR float64) error {
 	return nil
 }
 
-// DirectOptions configures DirectTransfer. Either Gamma or SigmaGamma must
-// be set.
+// DirectOptions configures NewDirect and DirectTransfer. Either Gamma or
+// SigmaGamma must be set.
 type DirectOptions struct {
 	// Bins is n; zero means 32 (the reference's ml_direct_transfer default).
 	Bins int
@@ -355,11 +360,21 @@ type DirectOptions struct {
 	Transfer TransferOptions
 }
 
-// DirectTransfer transfers the colours of source onto target without any
-// interpolation (docs/method.md, "Direct transfer"): both histograms at n
-// bins ("Colour histograms"), the Euclidean kernel with γ, then
-// Transfer.Apply.
-func DirectTransfer(target, source image.Image, opt DirectOptions) (*Image, error) {
+// Direct transfers the colours of source images onto one target image
+// without any interpolation (docs/method.md, "Direct transfer"): both
+// histograms at n bins ("Colour histograms"), the Euclidean kernel with γ,
+// then Transfer.ApplyMap. It computes the target's histogram once for all
+// sources. A Direct must not be used from several goroutines at once.
+type Direct struct {
+	tr     *Transfer
+	im     *Image
+	p      []float64
+	hopt   HistOptions
+	transf TransferOptions
+}
+
+// NewDirect prepares the direct transfers onto target.
+func NewDirect(target image.Image, opt DirectOptions) (*Direct, error) {
 	n := opt.Bins
 	if n == 0 {
 		n = 32
@@ -372,18 +387,34 @@ func DirectTransfer(target, source image.Image, opt DirectOptions) (*Image, erro
 	if err != nil {
 		return nil, fmt.Errorf("color: direct transfer: %w (set Gamma or SigmaGamma)", err)
 	}
-	ho := &HistOptions{Bins: n, DropSaturated: opt.DropSaturated}
-	p, err := Histogram(target, ho)
-	if err != nil {
+	d := &Direct{hopt: HistOptions{Bins: n, DropSaturated: opt.DropSaturated}, transf: opt.Transfer}
+	if d.p, err = Histogram(target, &d.hopt); err != nil {
 		return nil, fmt.Errorf("color: direct transfer: target: %w", err)
 	}
-	q, err := Histogram(source, ho)
-	if err != nil {
-		return nil, fmt.Errorf("color: direct transfer: source: %w", err)
+	if d.tr, err = NewTransfer(k, n); err != nil {
+		return nil, err
 	}
-	t, err := NewTransfer(k, n)
+	d.im = FromImage(target)
+	return d, nil
+}
+
+// From transfers the colours of source onto the target and returns the new
+// image with the per-bin colour map, whose Cube is the transfer's LUT.
+func (d *Direct) From(source image.Image) (*Image, *Map, error) {
+	q, err := Histogram(source, &d.hopt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("color: direct transfer: source: %w", err)
+	}
+	return d.tr.ApplyMap(d.im, d.p, q, &d.transf)
+}
+
+// DirectTransfer transfers the colours of source onto target without any
+// interpolation: NewDirect(target, opt), then From(source).
+func DirectTransfer(target, source image.Image, opt DirectOptions) (*Image, error) {
+	d, err := NewDirect(target, opt)
 	if err != nil {
 		return nil, err
 	}
-	return t.Apply(FromImage(target), p, q, &opt.Transfer)
+	out, _, err := d.From(source)
+	return out, err
 }
