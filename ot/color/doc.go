@@ -93,6 +93,16 @@
 // applied to a whole film. The LUT carries each bin's colour correction,
 // not the spatial bilateral smoothing. ReadCube parses such files.
 //
+// # Sunset
+//
+// NewSunset runs the paper's sunset experiment from a day and a night
+// image: their histograms, the interpolation under SunsetOptions.Kernel (a
+// learned metric's heat kernel from NewLearnedKernel, which prolongs the
+// metric and rescales alpha as the reference does, or a Euclidean kernel;
+// none means linear) with the model the metric was learned with, and
+// Frame(f), the transfer of frame f onto the day image with its colour map
+// for the LUT. NewDirect transfers several sources onto one target.
+//
 // # Pictures
 //
 // Package ot/draw draws these histograms as discs in the colour cube

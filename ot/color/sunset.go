@@ -126,6 +126,8 @@ func (o *SunsetOptions) fill() error {
 		return fmt.Errorf("bins = %d, want ≥ 2", o.Bins)
 	case o.Frames < 2:
 		return fmt.Errorf("frames = %d, want ≥ 2", o.Frames)
+	case !(o.SigmaTransfer > 0) || math.IsInf(o.SigmaTransfer, 0):
+		return fmt.Errorf("sigma of the transfer = %v, want positive and finite", o.SigmaTransfer)
 	case o.Kernel != nil && o.Kernel.Size() != o.Bins*o.Bins*o.Bins:
 		return fmt.Errorf("kernel of size %d for %d³ bins", o.Kernel.Size(), o.Bins)
 	}
