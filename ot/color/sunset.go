@@ -128,6 +128,8 @@ func (o *SunsetOptions) fill() error {
 		return fmt.Errorf("frames = %d, want ≥ 2", o.Frames)
 	case !(o.SigmaTransfer > 0) || math.IsInf(o.SigmaTransfer, 0):
 		return fmt.Errorf("sigma of the transfer = %v, want positive and finite", o.SigmaTransfer)
+	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0) || o.Anderson < 0:
+		return fmt.Errorf("tol = %v, anderson = %d, want a finite tol ≥ 0 and anderson ≥ 0", o.Tol, o.Anderson)
 	case o.Kernel != nil && o.Kernel.Size() != o.Bins*o.Bins*o.Bins:
 		return fmt.Errorf("kernel of size %d for %d³ bins", o.Kernel.Size(), o.Bins)
 	}

@@ -252,6 +252,8 @@ func TestSunsetErrors(t *testing.T) {
 		{"one bin", color.SunsetOptions{Bins: 1}, "bins = 1"},
 		{"kernel of another size", color.SunsetOptions{Bins: 4, Kernel: euclidean(t, 5, 0.01)}, "kernel of size 125 for 4³ bins"},
 		{"negative iterations", color.SunsetOptions{Bins: 4, Kernel: euclidean(t, 4, 0.01), Iterations: -1}, "negative iteration"},
+		{"negative tolerance", color.SunsetOptions{Bins: 4, Kernel: euclidean(t, 4, 0.01), Tol: -1}, "tol = -1"},
+		{"NaN tolerance", color.SunsetOptions{Bins: 4, Kernel: euclidean(t, 4, 0.01), Tol: math.NaN()}, "tol = NaN"},
 		{"negative sigma", color.SunsetOptions{Bins: 4, SigmaTransfer: -1}, "sigma of the transfer = -1"},
 	}
 	for _, c := range cases {
