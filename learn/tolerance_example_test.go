@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"testing"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/synth"
 	"github.com/gmlg/gmlg/ot"
-	"github.com/gmlg/gmlg/ot/color"
 )
 
 // toy returns a 2-D sequence of 4 frames on an n×n grid, generated under
@@ -97,37 +95,4 @@ func ExamplePolish() {
 	// Output:
 	// levels: 3, the last one exact: true, 3 iterations
 	// polished F below the best score: true
-}
-
-// TestProlongMatchesColor: on cubes of odd side, ProlongVertexMetric is
-// ot/color.Prolong (the co-located prolongation of docs/method.md,
-// "Metric prolongation"), in 2-D and 3-D.
-func TestProlongMatchesColor(t *testing.T) {
-	for _, tc := range []struct{ d, n int }{{2, 5}, {3, 3}, {3, 9}} {
-		N := 1
-		for range tc.d {
-			N *= tc.n
-		}
-		w := make([]float64, tc.d*N)
-		for i := range w {
-			w[i] = 1 + math.Sin(float64(i)*0.7)
-		}
-		want, nHi, err := color.Prolong(w, tc.d, tc.n, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		coarse, fine := make([]int, tc.d), make([]int, tc.d)
-		for p := range coarse {
-			coarse[p], fine[p] = tc.n, nHi
-		}
-		got := learn.ProlongVertexMetric(w, coarse, fine)
-		for i := range want {
-			if math.Abs(got[i]-want[i]) > 1e-15 {
-				t.Fatalf("d=%d n=%d: entry %d: %v, color.Prolong %v", tc.d, tc.n, i, got[i], want[i])
-			}
-		}
-		if learn.CoarseSide(nHi) != tc.n {
-			t.Errorf("CoarseSide(%d) = %d, want %d", nHi, learn.CoarseSide(nHi), tc.n)
-		}
-	}
 }

@@ -42,7 +42,8 @@
 // NewEuclidean builds the Gibbs kernel exp(−‖x−x'‖²/γ) on the n³ grid,
 // applied separably in O(n⁴) per column; it implements ot.Kernel.
 // A metric learned at n = 16 is moved to a finer grid n_hi = 2^k(n−1)+1
-// (31, 61, …) with Prolong before building the heat kernel there (the
+// (31, 61, …) with kernel.ProlongVertexMetric before building the heat
+// kernel there (NewLearnedKernel; the
 // reference then uses alpha = (n_hi−1)² and histograms recomputed at n_hi).
 //
 // # Interpolating histograms

@@ -53,23 +53,6 @@ func ExampleNewEuclidean() {
 	// u[0] = 2.0435285392, u[62] = 3.7908043320
 }
 
-func ExampleProlong() {
-	// A 2-D metric [d=2, N=4] on a 2×2 grid, prolonged once to 3×3.
-	w := []float64{
-		1, 2, 3, 4, // row 0 (fast axis)
-		1, 1, 5, 5, // row 1
-	}
-	wb, nHi, err := color.Prolong(w, 2, 2, 1)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(nHi, wb[:9])
-	fmt.Println(wb[9:])
-	// Output:
-	// 3 [1 1.5 2 2 2.5 3 3 3.5 4]
-	// [1 1 1 3 3 3 5 5 5]
-}
-
 func ExampleTransfer_Map() {
 	// Barycentric colours of the reference's colour unit (n = 5, γ = 0.05, 30
 	// Sinkhorn iterations).

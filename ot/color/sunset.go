@@ -179,7 +179,8 @@ func (s *Sunset) Frame(f int) (*Image, *Map, error) {
 // LearnedOptions configures NewLearnedKernel. A nil *LearnedOptions or
 // zero fields mean the documented defaults.
 type LearnedOptions struct {
-	// Levels is the number k of prolongations of the metric (Prolong)
+	// Levels is the number k of prolongations of the metric
+	// (kernel.ProlongVertexMetric)
 	// before the kernel is built on n_hi = 2^k(n−1)+1 bins per channel;
 	// zero keeps the metric's own grid.
 	Levels int
@@ -200,7 +201,7 @@ func NewLearnedKernel(theta []float64, n int, opt *LearnedOptions) (*kernel.Heat
 	if opt != nil {
 		o = *opt
 	}
-	th, nHi, err := Prolong(theta, 3, n, o.Levels)
+	th, nHi, err := prolong(theta, n, o.Levels)
 	if err != nil {
 		return nil, fmt.Errorf("color: learned kernel: %w", err)
 	}
