@@ -19,17 +19,26 @@
 //
 // Minimize is L-BFGS with the reference's settings (m = 20, Moré–Thuente
 // line search, stops on relative decrease, gradient norm and iteration
-// count). Its callback receives every accepted iterate with the complete
-// optimiser State, from which a run resumes exactly; ctx cancels it.
+// count). Its Observer receives every accepted iterate with the complete
+// optimiser State, from which a run resumes exactly; ctx cancels it. For a
+// Tightener (fast mode's objective) a failed line search tightens the
+// objective's tolerance and the optimisation goes on.
 //
 // # Fast mode
 //
-// FastObjective computes the converged model instead: every
-// barycenter iterated to a marginal tolerance from the last accepted
-// point's scalings, the implicit gradient of the fixed point, a value
-// corrected to first order for the remaining error; MinimizeFast tightens
-// the tolerance when a line search fails. CoarseToFine learns on grids
-// halved once or more first (RestrictHistogram, ProlongVertexMetric), and
-// its Polish ends the run with L-BFGS on the exact Objective, from the fast
-// iterate that scores best on it.
+// FastObjective computes the converged model instead: every barycenter
+// iterated to a marginal tolerance from the last accepted point's
+// scalings, the implicit gradient of the fixed point, a value corrected to
+// first order for the remaining error.
+//
+// # A learning run
+//
+// Run owns a whole learning run: optional coarse levels on grids halved
+// once or more (RestrictSequences, ProlongVertexMetric), the given graph,
+// and in fast mode an optional Polish on the exact Objective from the fast
+// iterate that scores best on it. It builds each level's objective,
+// minimises it with Minimize, and reports through one Observer: level
+// starts and ends, iterations, line-search trials, polish scores and
+// encoded Checkpoints ready to be written. RunSettings.Resume continues
+// from such a checkpoint (bit for bit in exact mode).
 package learn

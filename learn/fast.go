@@ -47,8 +47,8 @@ type FastOptions struct {
 	// reports it, or to go on where the correction is not finite (Eval's
 	// error says so).
 	Uncorrected bool
-	// Tighten bounds how often MinimizeFast divides the tolerances by 10
-	// and continues when the line search fails (on a plateau the
+	// Tighten bounds how often Minimize divides the tolerances by 10
+	// and continues when the line search fails (see Tightener) (on a plateau the
 	// objective's tolerance-level noise can defeat it). 0 means
 	// DefaultTighten; a negative value disables it.
 	Tighten int
@@ -56,7 +56,7 @@ type FastOptions struct {
 
 // DefaultTighten is FastOptions.Tighten's default: three tightenings take
 // colorlearn's default tolerance 1e-4 to 1e-7; the runs measured needed one
-// (seldovia2 16³) and two (TestMinimizeFastTighten's toy).
+// (seldovia2 16³) and two (TestMinimizeTighten's toy).
 const DefaultTighten = 3
 
 // FastTotals accumulates a FastObjective's work since it was built.
@@ -86,7 +86,7 @@ type FastTotals struct {
 // An evaluation with a gradient returns F corrected to first order for the
 // unconverged scalings (FastOptions.Uncorrected): its error is then of
 // second order in the marginal tolerance, so it hardly depends on where the
-// warm start came from, and the line searches of MinimizeFast see the
+// warm start came from, and the line searches of Minimize see the
 // function rather than that noise.
 //
 // F is therefore not the function of exact mode: the two agree as L → ∞.
@@ -95,15 +95,16 @@ type FastTotals struct {
 // that Minimize drives it unchanged; it owns a factorised heat kernel and
 // must be closed; it is not safe for concurrent use.
 type FastObjective struct {
-	o        *Objective // model, data, regulariser, buffers (its own Interpolator is unused)
-	cfg      Config
-	opt      FastOptions
-	fi       *ot.FastInterpolator
-	accepted ot.WarmStart
-	hasAcc   bool
-	totals   FastTotals
-	gmax     float64 // ‖∇F‖∞ of the last evaluation with a gradient
-	gmax0    float64 // that of the first accepted point (adaptive tolerance)
+	o         *Objective // model, data, regulariser, buffers (its own Interpolator is unused)
+	cfg       Config
+	opt       FastOptions
+	fi        *ot.FastInterpolator
+	accepted  ot.WarmStart
+	hasAcc    bool
+	totals    FastTotals
+	gmax      float64 // ‖∇F‖∞ of the last evaluation with a gradient
+	gmax0     float64 // that of the first accepted point (adaptive tolerance)
+	tightened int     // tolerance tightenings so far (Tighten)
 }
 
 // NewFastObjective builds the fast-mode objective for sequences observed on
@@ -211,16 +212,22 @@ func (f *FastObjective) Tol() (tol, adjointTol float64) {
 	return s.Tol, s.AdjointTol
 }
 
-// tighten divides the marginal and adjoint tolerances (and their floor and
-// LooseTol, so that the adaptive rule keeps the change) by 10. It reports
-// false when the tolerance test is disabled or already at 1e-12 (an L1
+// Tighten divides the marginal and adjoint tolerances (and their floor and
+// LooseTol, so that the adaptive rule keeps the change) by 10 (Tightener).
+// It reports false when FastOptions.Tighten tightenings were made already,
+// or when the tolerance test is disabled or already at 1e-12 (an L1
 // marginal violation of normalised histograms near round-off, where a
 // tighter test could no longer be met).
-func (f *FastObjective) tighten() bool {
+func (f *FastObjective) Tighten() bool {
+	budget := f.opt.Tighten
+	if budget == 0 {
+		budget = DefaultTighten
+	}
 	tol, atol := f.Tol()
-	if !(tol > 1e-12) || !(atol > 0) {
+	if f.tightened >= budget || !(tol > 1e-12) || !(atol > 0) {
 		return false
 	}
+	f.tightened++
 	f.fi.SetTol(tol/10, atol/10)
 	f.opt.Sinkhorn.Tol, f.opt.Sinkhorn.AdjointTol = tol/10, atol/10
 	if f.opt.LooseTol > 0 {

@@ -119,7 +119,7 @@ var errReached = errors.New("within the target")
 type fastVariant struct {
 	tol, loose  float64
 	coarseIters int
-	polish      int // CoarseToFineSettings.Polish.Iters (0: no polish)
+	polish      int // RunSettings.Polish.Iters (0: no polish)
 }
 
 // BenchmarkFastVsExact measures fast mode's acceptance criterion on a 2-D toy
@@ -227,16 +227,18 @@ func BenchmarkFastVsExact(b *testing.B) {
 						tF, cF = time.Since(start)-aside, procCPU()-cpu0-asideCPU
 						return true
 					}
-					_, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
-						Schedule:   []Level{{Coarsen: 1, MaxIter: v.coarseIters}, {Coarsen: 0, MaxIter: iters}},
-						Fast:       FastOptions{Sinkhorn: ot.FastSettings{Tol: v.tol, AdjointGMRES: true, Anderson: 5}, LooseTol: v.loose},
-						LevelStart: func(_ int, _ []int, obj *FastObjective) { cur = obj },
-						Polish: Polish{Iters: v.polish, Every: every, Scored: func(s PolishScore) {
+					obs := &funcObserver{
+						start: func(_ int, _ []int, obj LevelObjective) {
+							if fo, ok := obj.(*FastObjective); ok {
+								cur = fo
+							}
+						},
+						scored: func(s PolishScore) {
 							if reached(s.FExact) {
 								fineIter = s.Iter
 							}
-						}},
-						Minimize: Settings{Callback: func(p *Progress) error {
+						},
+						iter: func(p *Progress) error {
 							if fineIter > 0 {
 								return errReached // a polish score was within the target
 							}
@@ -266,10 +268,19 @@ func BenchmarkFastVsExact(b *testing.B) {
 								return errReached
 							}
 							return nil
-						}},
+						},
+					}
+					res, err := Run(context.Background(), g, seqs, &cfg, &RunSettings{
+						Settings: Settings{MaxIter: iters, Observer: obs},
+						Fast:     &FastOptions{Sinkhorn: ot.FastSettings{Tol: v.tol, AdjointGMRES: true, Anderson: 5}, LooseTol: v.loose},
+						Coarse:   CoarseSchedule(1, v.coarseIters),
+						Polish:   Polish{Iters: v.polish, Every: every},
 					})
 					if err != nil && !errors.Is(err, errReached) {
 						b.Fatal(err)
+					}
+					if err == nil {
+						res.Objective.Close()
 					}
 					b.ReportMetric(tE.Seconds(), "exact-s")
 					b.ReportMetric(cE.Seconds(), "exact-cpu-s")

@@ -108,12 +108,6 @@ func colorSaveFrame(path string, img image.Image) error {
 	return rundir.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
 }
 
-// colorSaveCheckpoint writes the optimiser state of an exact-mode run
-// atomically, as a checkpoint of level learn.ExactLevel.
-func colorSaveCheckpoint(path string, st *learn.State) error {
-	return saveExactCheckpoint(path, st, false, "")
-}
-
 // colorLoadCheckpoint returns the optimiser state of a colorlearn
 // checkpoint of either mode. A missing file gives (nil, nil).
 func colorLoadCheckpoint(path string) (*learn.State, error) {

@@ -384,9 +384,8 @@ func colorNewParams(dir string, files []string, o *colorLearnOptions, g *kernel.
 	return params, nil
 }
 
-// exact is colorlearn -mode exact: learn.Minimize on the reference
-// objective, checkpointing every iteration, and the final point's
-// snapshot.
+// exact is colorlearn -mode exact: learn.Run on the reference objective,
+// checkpointing every iteration, and the final point's snapshot.
 func (r *colorRun) exact(ctx context.Context) error {
 	o := r.o
 	resume, err := colorResumeState(o, r.ckpt, r.params, r.logw)
@@ -396,33 +395,28 @@ func (r *colorRun) exact(ctx context.Context) error {
 	if err := rundir.WriteChecked(filepath.Join(o.out, colorParamsFile), r.params); err != nil {
 		return err
 	}
-	obj, err := learn.NewObjective(r.g, []learn.Sequence{{Frames: r.hists}}, r.config())
-	if err != nil {
-		return err
-	}
-	defer obj.Close()
 	fmt.Fprintf(r.logw, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
-		len(r.hists), r.dir, o.bins, r.g.N(), obj.Dim(), o.t, o.steps, o.L, o.lambdaS, o.iters)
-	theta := make([]float64, obj.Dim())
-	res, err := learn.Minimize(ctx, obj, make([]float64, obj.Dim()), &learn.Settings{MaxIter: o.iters, Callback: r.exactCallback(obj, theta, resume)}, resume)
-	if res != nil && res.State != nil && res.State.Iter > 0 {
-		if cerr := colorSaveCheckpoint(r.ckpt, res.State); cerr != nil && err == nil {
-			err = cerr
-		}
+		len(r.hists), r.dir, o.bins, r.g.N(), 3*r.g.N(), o.t, o.steps, o.L, o.lambdaS, o.iters)
+	rec := &colorExactRecorder{colorRun: r, theta: make([]float64, 3*r.g.N()), last: time.Now()}
+	if resume != nil {
+		rec.lastIter = resume.State.Iter
 	}
+	res, err := learn.Run(ctx, r.g, []learn.Sequence{{Frames: r.hists}}, r.config(),
+		&learn.RunSettings{Settings: learn.Settings{MaxIter: o.iters, Observer: rec}, Resume: resume})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return colorInterrupted(o.out, r.ckpt)
 		}
 		return err
 	}
+	defer res.Objective.Close()
 	if res.State.Iter == 0 {
 		// f_s = ‖Lap θ‖ is not differentiable at the constant start, and a
 		// large λ_s can stall the first line search (docs/method.md,
 		// "Regularisers").
 		fmt.Fprintf(r.logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
 	}
-	if err := r.finalSnapshot(obj, res, theta); err != nil {
+	if err := r.finalSnapshot(res.Objective, res.Result, rec.theta); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.logw, "done: %s after %d iterations, F = %.10g; metric in %s\n",
@@ -439,40 +433,58 @@ func (r *colorRun) config() *learn.Config {
 	}
 }
 
-// exactCallback returns exact mode's per-iteration callback: the log line
-// (with the time per iteration since the previous one), the checkpoint,
-// the progress files (metric.npy through the buffer theta) and, every
-// -save-every iterations, at the first and at the last, a snapshot.
-func (r *colorRun) exactCallback(obj *learn.Objective, theta []float64, resume *learn.State) func(*learn.Progress) error {
-	o := r.o
-	last := time.Now()
-	lastIter := 0
-	if resume != nil {
-		lastIter = resume.Iter
+// colorCheckpointer is the learn.Observer report that every colorlearn
+// run shares: it writes the checkpoint file.
+type colorCheckpointer struct{ path string }
+
+// Checkpoint writes the run's checkpoint atomically.
+func (c colorCheckpointer) Checkpoint(data []byte) error {
+	return rundir.WriteFile(c.path, data, 0o644)
+}
+
+// colorExactRecorder is exact mode's learn.Observer: per iteration the log
+// line (with the time per iteration since the previous one), the progress
+// files (metric.npy through the buffer theta) and, every -save-every
+// iterations, at the first and at the last, a snapshot; and the
+// checkpoints.
+type colorExactRecorder struct {
+	learn.NopObserver
+	*colorRun
+	obj      learn.LevelObjective
+	theta    []float64
+	last     time.Time
+	lastIter int
+}
+
+// LevelStart keeps the objective for the snapshots' reconstructions.
+func (rec *colorExactRecorder) LevelStart(_ int, _ []int, obj learn.LevelObjective) { rec.obj = obj }
+
+// Checkpoint writes the run's checkpoint atomically.
+func (rec *colorExactRecorder) Checkpoint(data []byte) error {
+	return colorCheckpointer{rec.ckpt}.Checkpoint(data)
+}
+
+// Iteration records an accepted iteration.
+func (rec *colorExactRecorder) Iteration(p *learn.Progress) error {
+	o := rec.o
+	now := time.Now()
+	per := now.Sub(rec.last) / time.Duration(max(1, p.Iter-rec.lastIter))
+	rec.last, rec.lastIter = now, p.Iter
+	fmt.Fprintf(rec.logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
+		p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
+	if err := colorSaveProgress(o.out, p.State.Losses, p.X, rec.theta); err != nil {
+		return err
 	}
-	return func(p *learn.Progress) error {
-		now := time.Now()
-		per := now.Sub(last) / time.Duration(max(1, p.Iter-lastIter))
-		last, lastIter = now, p.Iter
-		fmt.Fprintf(r.logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
-			p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
-		if err := colorSaveCheckpoint(r.ckpt, p.State); err != nil {
-			return err
-		}
-		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
-			return err
-		}
-		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
-			return colorSnapshot(o.out, p.Iter, p.X, o.bins, r.hists, obj.Reconstructions()[0])
-		}
-		return nil
+	if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
+		return colorSnapshot(o.out, p.Iter, p.X, o.bins, rec.hists, rec.obj.Reconstructions()[0])
 	}
+	return nil
 }
 
 // finalSnapshot makes sure that the final point has its snapshot even when
 // the optimiser stopped early (convergence) or a resumed run had nothing
 // left to do.
-func (r *colorRun) finalSnapshot(obj *learn.Objective, res *learn.Result, theta []float64) error {
+func (r *colorRun) finalSnapshot(obj learn.LevelObjective, res *learn.Result, theta []float64) error {
 	final := filepath.Join(r.o.out, fmt.Sprintf("metric-%04d.npy", res.State.Iter))
 	if _, err := os.Stat(final); err == nil {
 		return nil
@@ -535,11 +547,11 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 	return savePicture(filepath.Join(dir, "hists-"+tag+".png"), pic2)
 }
 
-// colorResumeState returns the checkpoint's state of the exact-mode run
-// that --resume continues (nil without --resume), after checking that the
+// colorResumeState returns the checkpoint of the exact-mode run that
+// --resume continues (nil without --resume), after checking that the
 // run's images and settings are those of params. (A new run's folder
 // holds no checkpoint: takeColorRunDir refuses one that holds a run.)
-func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParams, logw io.Writer) (*learn.State, error) {
+func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParams, logw io.Writer) (*learn.Checkpoint, error) {
 	if o.resume == "" {
 		return nil, nil
 	}
@@ -550,14 +562,14 @@ func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParam
 	if ck == nil {
 		return nil, fmt.Errorf("--resume: no checkpoint %s", ckpt)
 	}
-	if ck.Level != -1 {
+	if ck.Level != learn.ExactLevel && ck.Level != 0 {
 		return nil, fmt.Errorf("--resume: %s is not an exact-mode checkpoint", ckpt)
 	}
 	if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params, logw); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(logw, "resuming %s at iteration %d (F = %.6g)\n", o.out, ck.State.Iter, ck.State.F)
-	return ck.State, nil
+	return ck, nil
 }
 
 // colorCheckResume makes sure that a resumed run's images, and the

@@ -282,18 +282,12 @@ func (m *modelParams) fastOptions() *learn.FastOptions {
 		AdjointGMRES: m.Adjoint == "gmres", Anderson: m.Anderson}}
 }
 
-// newObjective builds the objective of ds, wrapping errors with a hint,
-// after checking that its estimated memory fits the budget. On a graph it
-// sets m.Metric to edge (see space.metricKind).
-func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
-	m.Metric = ds.MetricKind(m.metricKind()).String()
-	if err := checkObjectiveMemory(ds, m); err != nil {
+// newObjective builds the objective of ds (see prepareObjective).
+func newObjective(ds *dataFolder, m *modelParams) (learn.LevelObjective, error) {
+	if err := prepareObjective(ds, m); err != nil {
 		return nil, err
 	}
-	if err := checkSpaceT(ds.space, "--t", m.T, m.Steps); err != nil {
-		return nil, err
-	}
-	var obj objective
+	var obj learn.LevelObjective
 	var err error
 	if m.Mode == "fast" {
 		obj, err = learn.NewFastObjective(ds.Graph, ds.seqs, m.config(), m.fastOptions())
@@ -306,16 +300,25 @@ func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
 	return obj, nil
 }
 
-// objective is what the commands need of learn.Objective and
-// learn.FastObjective.
-type objective interface {
-	learn.Function
-	Dim() int
-	Close() error
-	Heat() *kernel.Heat
-	Metric() kernel.Metric
-	Reconstructions() [][][]float64
-	LastTerms() learn.Terms
+// prepareObjective readies the model m for the objective of ds: on a
+// graph it sets m.Metric to edge (see space.metricKind); it checks that
+// the objective's estimated memory fits the budget and that the heat time
+// suits the grid, as usage errors naming the options.
+func prepareObjective(ds *dataFolder, m *modelParams) error {
+	m.Metric = ds.MetricKind(m.metricKind()).String()
+	if err := checkObjectiveMemory(ds, m); err != nil {
+		return err
+	}
+	return checkSpaceT(ds.space, "--t", m.T, m.Steps)
+}
+
+// fastOrExact is learn.RunSettings.Fast for the model: fast mode's options,
+// or nil in exact mode.
+func (m *modelParams) fastOrExact() *learn.FastOptions {
+	if m.Mode == "fast" {
+		return m.fastOptions()
+	}
+	return nil
 }
 
 // evalHint explains a failed evaluation in terms of the options.

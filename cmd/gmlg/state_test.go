@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // testState is a small consistent optimiser state.
@@ -34,13 +35,12 @@ func TestCheckpointEveryBitFlip(t *testing.T) {
 	}{
 		{"learn",
 			func(p string) error {
-				return saveExactCheckpoint(p, testState(), true, "max-iter")
+				return writeCheckpoint(p, &learn.Checkpoint{Level: learn.ExactLevel, State: testState(), Done: true, Status: "max-iter"})
 			},
 			func(p string) error { _, err := readCheckpoint(p); return err }},
 		{"colorlearn",
 			func(p string) error {
-				ck := learn.CoarseToFineCheckpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2}
-				return writeCheckpoint(p, &learn.Checkpoint{CoarseToFineCheckpoint: ck})
+				return writeCheckpoint(p, &learn.Checkpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2})
 			},
 			func(p string) error { _, err := colorLoadAnyCheckpoint(p); return err }},
 	} {
@@ -291,4 +291,13 @@ func TestResumeLegacyCheckpoint(t *testing.T) {
 	if again, err := os.ReadFile(path); err != nil || firstLine(again) == "gmlg-checkpoint-2" {
 		t.Errorf("the resumed run's checkpoint is still in the old layout (err %v)", err)
 	}
+}
+
+// writeCheckpoint writes ck to path atomically, in learn's encoding.
+func writeCheckpoint(path string, ck *learn.Checkpoint) error {
+	data, err := learn.EncodeCheckpoint(ck)
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return rundir.WriteFile(path, data, 0o644)
 }
