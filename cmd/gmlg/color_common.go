@@ -70,7 +70,7 @@ type colorLearnParams struct {
 	// Polish is the number of exact-objective iterations that end a fast
 	// run (learn.Polish), PolishEvery the spacing of the exact scores of
 	// the finest level's iterates that choose their start; both 0 without
-	// -polish.
+	// --polish.
 	Polish      int `json:"polish,omitempty"`
 	PolishEvery int `json:"polish_every,omitempty"`
 }

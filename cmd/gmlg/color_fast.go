@@ -19,7 +19,7 @@ import (
 const colorIterationsFile = "iterations.tsv"
 
 // colorExactFile records the exact-mode objective at the finest-level
-// iterates that -polish scores.
+// iterates that --polish scores.
 const colorExactFile = "exact.tsv"
 
 // colorLinesearchFile logs every line-search evaluation of fast mode (see
@@ -34,17 +34,17 @@ type colorFastResult struct {
 	Mode   string              `json:"mode"`
 	Status string              `json:"status"`
 	Levels []colorLevelSummary `json:"levels"`
-	// FFast is the fast objective at the final metric (with -polish: at
+	// FFast is the fast objective at the final metric (with --polish: at
 	// the finest fast level's last iterate; 0 when a resumed polish ran
 	// alone); FExact the exact (reference, L iterations) objective at the
 	// final metric, the number to compare with an exact-mode run.
 	FFast  float64 `json:"f_fast"`
 	FExact float64 `json:"f_exact"`
-	// PolishFrom is the finest-level iteration the polish (-polish) started
+	// PolishFrom is the finest-level iteration the polish (--polish) started
 	// from, 0 without one (or when it was resumed).
 	PolishFrom int `json:"polish_from,omitempty"`
 	// Seconds is the wall time of this invocation (a resumed run's
-	// earlier part not included), -polish's scores included, and
+	// earlier part not included), --polish's scores included, and
 	// CPUSeconds the CPU time (all threads) of the same; neither counts
 	// the exact objective of the final metric.
 	Seconds    float64 `json:"seconds"`
@@ -67,8 +67,8 @@ type colorLevelSummary struct {
 	Exact bool `json:"exact,omitempty"`
 }
 
-// fast is colorlearn -mode fast: learn.Run over o.coarse halvings of the
-// n³ grid (and with -polish its exact-objective polish), checkpointing
+// fast is colorlearn --mode fast: learn.Run over o.coarse halvings of the
+// n³ grid (and with --polish its exact-objective polish), checkpointing
 // every iteration, then the exact objective of the final metric.
 func (r *colorRun) fast(ctx context.Context) error {
 	resume, err := r.fastResume()
@@ -147,12 +147,12 @@ func (r *colorRun) logFastPlan(sched []learn.Level) {
 
 // colorFastRecorder writes a fast-mode run's folder as learn.Run reports
 // its progress (a learn.Observer): the log, iterations.tsv,
-// linesearch.tsv and (with -polish) exact.tsv, the checkpoints, progress
+// linesearch.tsv and (with --polish) exact.tsv, the checkpoints, progress
 // files and snapshots.
 type colorFastRecorder struct {
 	*colorRun
 	tsv, lsTSV *os.File
-	exactTSV   *os.File // nil without -polish
+	exactTSV   *os.File // nil without --polish
 
 	levels    int                  // the fast levels; the polish reports level = levels
 	cur       *learn.FastObjective // the current fast level's objective
@@ -217,7 +217,7 @@ func (rec *colorFastRecorder) Checkpoint(data []byte) error {
 	return colorCheckpointer{rec.ckpt}.Checkpoint(data)
 }
 
-// Scored records an exact score of a finest-level iterate (-polish) in
+// Scored records an exact score of a finest-level iterate (--polish) in
 // exact.tsv and the log.
 func (rec *colorFastRecorder) Scored(sc learn.PolishScore) {
 	fmt.Fprintf(rec.exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, rec.elapsed().Seconds(), rec.cpu().Seconds(), sc.FFast, sc.FExact)
@@ -242,7 +242,7 @@ func (rec *colorFastRecorder) Trial(t learn.Trial) {
 
 // Iteration records an accepted iteration of a fast level: the log line
 // and a row of iterations.tsv, and on the finest level the progress files
-// and, every -save-every iterations and at the first, a snapshot. The
+// and, every --save-every iterations and at the first, a snapshot. The
 // polish's iterations go to polishIteration.
 func (rec *colorFastRecorder) Iteration(p *learn.Progress) error {
 	el := rec.elapsed()
@@ -267,7 +267,7 @@ func (rec *colorFastRecorder) Iteration(p *learn.Progress) error {
 }
 
 // polishIteration records an iteration of fast mode's exact polish
-// (-polish), el into the run: the log line, a row of iterations.tsv
+// (--polish), el into the run: the log line, a row of iterations.tsv
 // (level = the number of fast levels, Sinkhorn iterations = L per
 // evaluation, no adjoint iterations), loss.npy and metric.npy (the
 // polish's own losses), and the snapshots, tagged polish-XXXX.

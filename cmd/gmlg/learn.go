@@ -112,7 +112,7 @@ func init() {
 			fs.Float64Var(&p.Optimizer.GTol, "gtol", 1e-5, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
 			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log)")
 			fs.IntVar(&p.Optimizer.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
-			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", 10, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultSchedule), ≥ 1")
+			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", learn.DefaultCoarseIters, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultCoarseIters), ≥ 1")
 			fs.StringVar(&progress, "progress", "auto", "progress display: bar (on a terminal), log (structured lines on stderr), none, or auto (bar on a terminal, log otherwise)")
 			return func(ctx context.Context, args []string) error {
 				set := flagsGiven(fs)
