@@ -11,11 +11,11 @@ import (
 
 // CheckpointVersion is the layout of the Checkpoint that EncodeCheckpoint
 // writes, recorded in its Version field; bump it when the meaning of a
-// field changes.
-const CheckpointVersion = 3
+// field changes. DecodeCheckpoint converts the layouts before it.
+const CheckpointVersion = 4
 
-// ExactLevel is the Level of the checkpoint of a run of Minimize on the
-// exact objective, which has no coarse-to-fine levels.
+// ExactLevel is the Level that the checkpoints of single-level runs
+// recorded before CheckpointVersion 4; Run resumes it as its finest level.
 const ExactLevel = -1
 
 // checkpointMagic is the first line of an encoded checkpoint.
@@ -38,16 +38,26 @@ var ErrCheckpointFormat = errors.New("learn: not a checkpoint of a known format"
 // edited after it was written.
 var ErrCheckpointChecksum = errors.New("learn: checkpoint checksum does not match its content")
 
-// Checkpoint is the complete state of a run, from which it continues bit
-// for bit as if it had not stopped (a coarse-to-fine level restarts its
-// Sinkhorn warm start cold; see CoarseToFineSettings.Resume).
+// Checkpoint is the complete state of a run (Run), from which it
+// continues bit for bit as if it had not stopped (a fast-mode level
+// restarts its Sinkhorn warm start cold; see RunSettings.Resume).
 type Checkpoint struct {
 	// Version is the checkpoint's layout; EncodeCheckpoint sets it to
 	// CheckpointVersion, whatever it holds.
 	Version int
-	// CoarseToFineCheckpoint holds the optimiser's state; Level is
-	// ExactLevel for a run of Minimize on the exact objective.
-	CoarseToFineCheckpoint
+	// Level is the index of the run's level that State belongs to: the
+	// coarse levels, then the finest, then the polish (ExactLevel in
+	// older checkpoints: the finest).
+	Level int
+	// State is the optimiser's state on that level.
+	State *State
+	// PolishBest and PolishBestF are, for a run with a polish interrupted
+	// on its finest level, the best-scored iterate so far
+	// (PolishScore.State) and its exact objective: the resumed level keeps
+	// them as its best score, so that the polish still starts there (nil:
+	// the resumed level scores afresh).
+	PolishBest  *State
+	PolishBestF float64
 	// Done reports that the run finished, Status why.
 	Done   bool
 	Status string
@@ -101,8 +111,7 @@ func DecodeCheckpoint(data []byte) (*Checkpoint, error) {
 	var err error
 	switch string(head) {
 	case checkpointMagic:
-		c = new(Checkpoint)
-		err = unseal(rest, c)
+		c, err = decodeCurrent(rest)
 	case legacyExactMagic:
 		c, err = decodeLegacyExact(rest)
 	case legacyColorMagic:
@@ -119,6 +128,46 @@ func DecodeCheckpoint(data []byte) (*Checkpoint, error) {
 	return c, nil
 }
 
+// levelFields are the fields of a checkpoint that locate the run's state,
+// nested in layout 3 and in the colour layout before it.
+type levelFields struct {
+	Level       int
+	State       *State
+	PolishBest  *State
+	PolishBestF float64
+}
+
+// decodeCurrent decodes the checksum line and payload rest of a
+// checkpoint of layout 3 or later: gob matches fields by name, so the
+// flat fields of layout 4 and the nested ones of layout 3 decode into one
+// value.
+func decodeCurrent(rest []byte) (*Checkpoint, error) {
+	var w struct {
+		Version                int
+		Level                  int
+		State, PolishBest      *State
+		PolishBestF            float64
+		Done                   bool
+		Status                 string
+		CoarseToFineCheckpoint *levelFields // layout 3
+	}
+	if err := unseal(rest, &w); err != nil {
+		return nil, err
+	}
+	c := &Checkpoint{Version: w.Version, Level: w.Level, State: w.State, PolishBest: w.PolishBest,
+		PolishBestF: w.PolishBestF, Done: w.Done, Status: w.Status}
+	if l := w.CoarseToFineCheckpoint; w.Version == 3 && l != nil {
+		c = withLevel(&Checkpoint{Done: w.Done, Status: w.Status}, l)
+	}
+	return c, nil
+}
+
+// withLevel returns c with the fields of l and the current version.
+func withLevel(c *Checkpoint, l *levelFields) *Checkpoint {
+	c.Version, c.Level, c.State, c.PolishBest, c.PolishBestF = CheckpointVersion, l.Level, l.State, l.PolishBest, l.PolishBestF
+	return c
+}
+
 // decodeLegacyExact converts the checksum line and payload rest of a
 // checkpoint of Minimize in the layout before version 3.
 func decodeLegacyExact(rest []byte) (*Checkpoint, error) {
@@ -130,19 +179,18 @@ func decodeLegacyExact(rest []byte) (*Checkpoint, error) {
 	if err := unseal(rest, &old); err != nil {
 		return nil, err
 	}
-	return &Checkpoint{Version: CheckpointVersion, Done: old.Done, Status: old.Status,
-		CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: ExactLevel, State: old.State}}, nil
+	return withLevel(&Checkpoint{Done: old.Done, Status: old.Status}, &levelFields{Level: ExactLevel, State: old.State}), nil
 }
 
 // decodeLegacyColor converts the checksum line and payload rest of a
 // colour run's checkpoint in the layout before version 3, whose fields
-// were those of CoarseToFineCheckpoint (Level ExactLevel in exact mode).
+// were those of levelFields (Level ExactLevel in exact mode).
 func decodeLegacyColor(rest []byte) (*Checkpoint, error) {
-	c := &Checkpoint{Version: CheckpointVersion}
-	if err := unseal(rest, &c.CoarseToFineCheckpoint); err != nil {
+	var l levelFields
+	if err := unseal(rest, &l); err != nil {
 		return nil, err
 	}
-	return c, nil
+	return withLevel(&Checkpoint{}, &l), nil
 }
 
 // seal returns the line magic, the line of the SHA-256 of the gob

@@ -19,9 +19,9 @@ func checkpointState() *State {
 // decodes them to the same values, with the version set.
 func TestCheckpointRoundTrip(t *testing.T) {
 	for _, c := range []*Checkpoint{
-		{CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: ExactLevel, State: checkpointState()}, Done: true, Status: "max-iter"},
-		{CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: 2, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 0.25}},
-		{Version: 99, CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: 0, State: checkpointState()}},
+		{Level: ExactLevel, State: checkpointState(), Done: true, Status: "max-iter"},
+		{Level: 2, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 0.25},
+		{Version: 99, Level: 0, State: checkpointState()},
 	} {
 		data, err := EncodeCheckpoint(c)
 		if err != nil {
@@ -45,7 +45,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 func TestCheckpointLegacy(t *testing.T) {
 	exact := func(done bool, status string) *Checkpoint {
 		return &Checkpoint{Version: CheckpointVersion, Done: done, Status: status,
-			CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: ExactLevel, State: checkpointState()}}
+			Level: ExactLevel, State: checkpointState()}
 	}
 	for _, tc := range []struct {
 		file string
@@ -54,7 +54,7 @@ func TestCheckpointLegacy(t *testing.T) {
 		{"checkpoint-learn-2.gob", exact(true, "max-iter")},
 		{"checkpoint-colorlearn-exact-2.gob", exact(false, "")},
 		{"checkpoint-colorlearn-2.gob", &Checkpoint{Version: CheckpointVersion,
-			CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: 1, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 2.5}}},
+			Level: 1, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 2.5}},
 	} {
 		data, err := os.ReadFile(filepath.Join("testdata", tc.file))
 		if err != nil {
@@ -70,10 +70,35 @@ func TestCheckpointLegacy(t *testing.T) {
 	}
 }
 
+// TestCheckpointLayout3 decodes a checkpoint in layout 3, whose level,
+// state and polish start were nested in a struct field, into the same
+// checkpoint in the current layout.
+func TestCheckpointLayout3(t *testing.T) {
+	old := struct {
+		Version                int
+		CoarseToFineCheckpoint levelFields
+		Done                   bool
+		Status                 string
+	}{3, levelFields{Level: 2, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 0.5}, true, "done"}
+	data, err := seal(checkpointMagic, &old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeCheckpoint(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Checkpoint{Version: CheckpointVersion, Level: 2, State: checkpointState(), PolishBest: checkpointState(),
+		PolishBestF: 0.5, Done: true, Status: "done"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded %+v, want %+v", got, want)
+	}
+}
+
 // TestCheckpointRefused checks that damaged, foreign and inconsistent
 // checkpoints are refused with the matching error.
 func TestCheckpointRefused(t *testing.T) {
-	good, err := EncodeCheckpoint(&Checkpoint{CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: 1, State: checkpointState()}})
+	good, err := EncodeCheckpoint(&Checkpoint{Level: 1, State: checkpointState()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +108,11 @@ func TestCheckpointRefused(t *testing.T) {
 	}
 	inconsistent := checkpointState()
 	inconsistent.G = inconsistent.G[:1]
-	bad, err := seal(checkpointMagic, &Checkpoint{Version: CheckpointVersion, CoarseToFineCheckpoint: CoarseToFineCheckpoint{State: inconsistent}})
+	bad, err := seal(checkpointMagic, &Checkpoint{Version: CheckpointVersion, State: inconsistent})
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldVersion, err := seal(checkpointMagic, &Checkpoint{Version: 2, CoarseToFineCheckpoint: CoarseToFineCheckpoint{State: checkpointState()}})
+	oldVersion, err := seal(checkpointMagic, &Checkpoint{Version: 2, State: checkpointState()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +144,7 @@ func TestCheckpointRefused(t *testing.T) {
 // TestCheckpointValidate lists the invariants Validate checks.
 func TestCheckpointValidate(t *testing.T) {
 	ok := func() *Checkpoint {
-		return &Checkpoint{Version: CheckpointVersion, CoarseToFineCheckpoint: CoarseToFineCheckpoint{Level: ExactLevel, State: checkpointState()}}
+		return &Checkpoint{Version: CheckpointVersion, Level: ExactLevel, State: checkpointState()}
 	}
 	for _, tc := range []struct {
 		name  string

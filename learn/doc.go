@@ -19,8 +19,10 @@
 //
 // Minimize is L-BFGS with the reference's settings (m = 20, Moré–Thuente
 // line search, stops on relative decrease, gradient norm and iteration
-// count). Its callback receives every accepted iterate with the complete
-// optimiser State, from which a run resumes exactly; ctx cancels it.
+// count). Its Observer receives every accepted iterate with the complete
+// optimiser State, from which a run resumes exactly; ctx cancels it. For a
+// Tightener (a tolerance-mode Objective) a failed line search tightens
+// the objective's tolerance and the optimisation goes on.
 //
 // # Exact and tolerance mode
 //
@@ -33,8 +35,16 @@
 // corrected to first order for the remaining error; its memory does not
 // depend on the number of iterations, and warm-started evaluations take a
 // few. The two models differ, so a metric is evaluated with the one it was
-// learned with. MinimizeFast tightens the tolerance when a line search
-// fails. CoarseToFine learns on grids halved once or more first
-// (RestrictHistogram, ProlongVertexMetric), and its Polish ends the run
-// with L-BFGS in exact mode, from the iterate that scores best there.
+// learned with.
+//
+// # A learning run
+//
+// Run owns a whole learning run: optional coarse levels on grids halved
+// once or more (RestrictSequences, ProlongVertexMetric), the given graph,
+// and in tolerance mode an optional Polish on the exact-mode Objective
+// from the iterate that scores best on it. It builds each level's
+// objective, minimises it with Minimize, and reports through one Observer:
+// level starts and ends, iterations, line-search trials, polish scores and
+// encoded Checkpoints ready to be written. RunSettings.Resume continues
+// from such a checkpoint (bit for bit in exact mode).
 package learn

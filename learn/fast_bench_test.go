@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,7 +120,7 @@ var errReached = errors.New("within the target")
 type fastVariant struct {
 	tol, loose  float64
 	coarseIters int
-	polish      int // CoarseToFineSettings.Polish.Iters (0: no polish)
+	polish      int // RunSettings.Polish.Iters (0: no polish)
 }
 
 // BenchmarkFastVsExact measures fast mode's acceptance criterion on a 2-D toy
@@ -227,17 +228,18 @@ func BenchmarkFastVsExact(b *testing.B) {
 						tF, cF = time.Since(start)-aside, procCPU()-cpu0-asideCPU
 						return true
 					}
-					cfg.LooseTol = v.loose
-					_, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
-						Schedule:   []Level{{Coarsen: 1, MaxIter: v.coarseIters}, {Coarsen: 0, MaxIter: iters}},
-						Fast:       ot.Settings{Tol: v.tol, Gradient: ot.ImplicitGMRES, Anderson: 5},
-						LevelStart: func(_ int, _ []int, obj *Objective) { cur = obj },
-						Polish: Polish{Iters: v.polish, Every: every, Scored: func(s PolishScore) {
+					obs := &funcObserver{
+						start: func(_ int, _ []int, obj *Objective) {
+							if !obj.Exact() {
+								cur = obj
+							}
+						},
+						scored: func(s PolishScore) {
 							if reached(s.FExact) {
 								fineIter = s.Iter
 							}
-						}},
-						Minimize: Settings{Callback: func(p *Progress) error {
+						},
+						iter: func(p *Progress) error {
 							if fineIter > 0 {
 								return errReached // a polish score was within the target
 							}
@@ -267,10 +269,21 @@ func BenchmarkFastVsExact(b *testing.B) {
 								return errReached
 							}
 							return nil
-						}},
+						},
+					}
+					fc := cfg // tolerance mode, L kept for the polish
+					fc.Sinkhorn = ot.Settings{Iterations: cfg.Sinkhorn.Iterations, Tol: cmp.Or(v.tol, DefaultTol), Gradient: ot.ImplicitGMRES, Anderson: 5}
+					fc.LooseTol = v.loose
+					res, err := Run(context.Background(), g, seqs, &fc, &RunSettings{
+						Settings: Settings{MaxIter: iters, Observer: obs},
+						Coarse:   CoarseSchedule(1, v.coarseIters),
+						Polish:   Polish{Iters: v.polish, Every: every},
 					})
 					if err != nil && !errors.Is(err, errReached) {
 						b.Fatal(err)
+					}
+					if err == nil {
+						res.Objective.Close()
 					}
 					b.ReportMetric(tE.Seconds(), "exact-s")
 					b.ReportMetric(cE.Seconds(), "exact-cpu-s")

@@ -100,7 +100,7 @@ func RestrictHistogram(h []float64, dims, coarse []int) []float64 {
 }
 
 // HalveGrid returns the extents of the grid dims halved once (CoarseSide
-// per axis), the next coarser level of CoarseToFine, or an error when an
+// per axis), the next coarser level of a Run, or an error when an
 // axis would keep fewer than 2 nodes.
 func HalveGrid(dims []int) ([]int, error) {
 	half := make([]int, len(dims))

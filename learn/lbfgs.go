@@ -38,12 +38,12 @@ type Settings struct {
 	GTol float64
 	// MaxEvals bounds the objective evaluations; 0 means 15000.
 	MaxEvals int
-	// Callback, if set, is called after every accepted iteration. Returning
-	// an error stops the optimisation with that error (wrapped).
-	Callback func(*Progress) error
-	// Trial, if set, is called after every line-search evaluation that
-	// returned a value (to log how line searches went).
-	Trial func(Trial)
+	// Observer, if set, receives every accepted iteration
+	// (Observer.Iteration, whose error stops the optimisation with that
+	// error, wrapped) and every line-search evaluation that returned a
+	// value (Observer.Trial); Run also sends it its levels, polish scores
+	// and checkpoints. nil observes nothing.
+	Observer Observer
 }
 
 // Trial describes one line-search evaluation: the point x + Step·d of
@@ -58,7 +58,7 @@ type Trial struct {
 	Step, F0, Slope, F, Deriv float64
 }
 
-// Progress is what the callback receives after each accepted iteration. Its
+// Progress is what Observer.Iteration receives after each accepted iteration. Its
 // slices are the optimiser's own: copy them to keep them.
 type Progress struct {
 	Iter     int           // accepted iterations so far, counting from 1
@@ -69,8 +69,8 @@ type Progress struct {
 	Elapsed  time.Duration // since Minimize started (not counting a resumed run's past)
 	X        []float64     // current point (log metric)
 	State    *State        // everything needed to resume from here
-	// Level is the index in the schedule of CoarseToFine's current level
-	// (0 outside CoarseToFine); X and State are that level's.
+	// Level is the index of Run's current level (0 outside Run); X and
+	// State are that level's.
 	Level int
 }
 
@@ -103,9 +103,9 @@ const (
 	EvaluationLimit
 	// LinesearchFailure: no acceptable step even from steepest descent.
 	LinesearchFailure
-	// Cancelled: the context was cancelled or the callback returned an error.
+	// Cancelled: the context was cancelled or the observer returned an error.
 	Cancelled
-	// ExactRose: CoarseToFine stopped its finest fast level for the polish
+	// ExactRose: Run stopped its finest fast level for the polish
 	// because the exact objective of its iterates rose (see Polish).
 	ExactRose
 )
@@ -137,8 +137,23 @@ type Result struct {
 	F      float64
 	Status Status
 	State  *State
-	// Tightened counts MinimizeFast's tolerance tightenings (0 otherwise).
+	// Tightened counts the tolerance tightenings of a Tightener (0
+	// otherwise).
 	Tightened int
+}
+
+// Tightener is implemented by a Function whose values are exact only to a
+// tolerance that it can tighten (a tolerance-mode Objective): on a plateau the
+// objective's tolerance-level noise can defeat the line search. When a line
+// search fails, Minimize calls Tighten; if it reports true (the tolerance
+// was divided by 10, within the function's own budget), Minimize makes the
+// next evaluation start from the last accepted point's state
+// (RestoreAccepted), re-evaluates that point, tells the function it is
+// accepted and continues with its iteration count and L-BFGS memory.
+type Tightener interface {
+	Accepter
+	Tighten() bool
+	RestoreAccepted()
 }
 
 // Minimize minimises fn from x0 (or from resume, when non-nil, ignoring x0)
@@ -147,13 +162,44 @@ type Result struct {
 // (optimize.MoreThuente with ftol = 1e-3, gtol = 0.9, the settings of the
 // reference's dcsrch). The first step along −g has length min(1/‖g‖₂, 1e10),
 // later trial steps are 1. When a line search fails the memory is dropped
-// and steepest descent is tried once before giving up.
+// and steepest descent is tried once before giving up, or, for a
+// Tightener, before tightening its tolerance and going on.
 //
 // It returns an error when an evaluation fails (except that a non-finite
 // objective at a trial point only shortens the step), or when ctx is
-// cancelled or the callback fails; the Result is then still valid and holds
+// cancelled or the observer fails; the Result is then still valid and holds
 // the last accepted state.
 func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resume *State) (*Result, error) {
+	set, err := s.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	st, err := startState(fn, x0, resume)
+	if err != nil {
+		return nil, err
+	}
+	m := &lbfgs{fn: fn, set: set, st: st, start: time.Now(), dir: make([]float64, len(st.X)),
+		xt: make([]float64, len(st.X)), gt: make([]float64, len(st.X)), alpha: make([]float64, set.History)}
+	res := &Result{State: st}
+	tt, _ := fn.(Tightener)
+	for {
+		status, err := m.run(ctx)
+		if err == nil && status == LinesearchFailure && tt != nil && tt.Tighten() {
+			res.Tightened++
+			if err := m.reevaluate(tt); err != nil {
+				res.X, res.F, res.Status = st.X, st.F, status
+				return res, err
+			}
+			continue
+		}
+		res.X, res.F, res.Status = st.X, st.F, status
+		return res, err
+	}
+}
+
+// withDefaults returns the settings s (nil: all defaults) with their zero
+// fields replaced by the defaults.
+func (s *Settings) withDefaults() (Settings, error) {
 	var set Settings
 	if s != nil {
 		set = *s
@@ -177,136 +223,187 @@ func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resum
 		set.MaxEvals = 15000
 	}
 	if set.MaxIter < 0 || set.History < 0 || set.MaxLinesearch < 0 || set.MaxEvals < 0 {
-		return nil, fmt.Errorf("learn: negative optimiser setting in %+v", set)
+		return set, fmt.Errorf("learn: negative optimiser setting in %+v", set)
 	}
-	start := time.Now()
-	st := &State{}
+	if set.Observer == nil {
+		set.Observer = NopObserver{}
+	}
+	return set, nil
+}
+
+// startState returns a copy of resume, or the state at x0 after its first
+// evaluation (which an Accepter is told of).
+func startState(fn Function, x0 []float64, resume *State) (*State, error) {
 	if resume != nil {
-		st = cloneState(resume)
+		st := cloneState(resume)
 		if len(st.X) == 0 || len(st.G) != len(st.X) {
 			return nil, errors.New("learn: resume state has no point or a gradient of the wrong length")
 		}
-	} else {
-		st.X = append([]float64(nil), x0...)
-		st.G = make([]float64, len(x0))
-		f, err := fn.Eval(st.G, st.X)
-		st.Evals = 1
-		if err != nil {
-			return nil, fmt.Errorf("learn: evaluate at the starting point: %w", err)
-		}
-		st.F = f
-		if acc, ok := fn.(Accepter); ok {
-			acc.Accept(st.X, st.F)
-		}
+		return st, nil
 	}
-	dim := len(st.X)
-	res := &Result{State: st}
-	finish := func(status Status, err error) (*Result, error) {
-		res.X, res.F, res.Status = st.X, st.F, status
-		return res, err
+	st := &State{X: append([]float64(nil), x0...), G: make([]float64, len(x0))}
+	f, err := fn.Eval(st.G, st.X)
+	st.Evals = 1
+	if err != nil {
+		return nil, fmt.Errorf("learn: evaluate at the starting point: %w", err)
 	}
+	st.F = f
+	if acc, ok := fn.(Accepter); ok {
+		acc.Accept(st.X, st.F)
+	}
+	return st, nil
+}
+
+// lbfgs is one run of Minimize: the function, the settings, the state and
+// the work buffers of the line search.
+type lbfgs struct {
+	fn                 Function
+	set                Settings
+	st                 *State
+	start              time.Time
+	dir, xt, gt, alpha []float64
+	ft                 float64 // F at xt
+}
+
+// run iterates from m.st until a stopping rule holds, and returns it.
+func (m *lbfgs) run(ctx context.Context) (Status, error) {
+	st, set := m.st, &m.set
 	if set.GTol > 0 && floats.Norm(st.G, math.Inf(1)) <= set.GTol {
-		return finish(GradientConvergence, nil)
+		return GradientConvergence, nil
 	}
-	dir := make([]float64, dim)
-	xt := make([]float64, dim)
-	gt := make([]float64, dim)
-	alpha := make([]float64, set.History)
 	for {
 		if err := ctx.Err(); err != nil {
-			return finish(Cancelled, fmt.Errorf("learn: %w", err))
+			return Cancelled, fmt.Errorf("learn: %w", err)
 		}
 		if st.Iter >= set.MaxIter {
-			return finish(IterationLimit, nil)
+			return IterationLimit, nil
 		}
 		if st.Evals >= set.MaxEvals {
-			return finish(EvaluationLimit, nil)
+			return EvaluationLimit, nil
 		}
-		var ft float64
-		accepted := false
-		for attempt := 0; attempt < 2 && !accepted; attempt++ {
-			step := st.direction(dir, alpha)
-			slope := floats.Dot(st.G, dir)
-			if !(slope < 0) {
-				st.S, st.Y, st.Rho = st.S[:0], st.Y[:0], st.Rho[:0]
-				step = st.direction(dir, alpha)
-				slope = floats.Dot(st.G, dir)
-			}
-			ls := &optimize.MoreThuente{DecreaseFactor: 1e-3, CurvatureFactor: 0.9}
-			ls.Init(st.F, slope, step)
-			for k := 0; k < set.MaxLinesearch && st.Evals < set.MaxEvals; k++ {
-				// A cancelled run stops before the next trial evaluation,
-				// at the last accepted point (a 32³ line search can take
-				// minutes).
-				if err := ctx.Err(); err != nil {
-					return finish(Cancelled, fmt.Errorf("learn: %w", err))
-				}
-				floats.AddScaledTo(xt, st.X, step, dir)
-				f, err := fn.Eval(gt, xt)
-				st.Evals++
-				if err != nil {
-					if !numericalTrouble(err) {
-						return finish(0, fmt.Errorf("learn: evaluation %d: %w", st.Evals, err))
-					}
-					// The trial step left the region where the model is
-					// computable: restart the line search with a tenth of it.
-					step /= 10
-					ls = &optimize.MoreThuente{DecreaseFactor: 1e-3, CurvatureFactor: 0.9}
-					ls.Init(st.F, slope, step)
-					continue
-				}
-				ft = f
-				deriv := floats.Dot(gt, dir)
-				if set.Trial != nil {
-					set.Trial(Trial{Iter: st.Iter + 1, Index: k, Steepest: attempt > 0, Step: step, F0: st.F, Slope: slope, F: f, Deriv: deriv})
-				}
-				op, next, lerr := ls.Iterate(f, deriv)
-				if lerr != nil {
-					break
-				}
-				if op == optimize.MajorIteration {
-					accepted = true
-					break
-				}
-				step = next
-			}
-			if !accepted {
-				if len(st.S) == 0 {
-					break
-				}
-				st.S, st.Y, st.Rho = st.S[:0], st.Y[:0], st.Rho[:0]
-			}
+		accepted, status, err := m.search(ctx)
+		if err != nil || !accepted {
+			return status, err
 		}
-		if !accepted {
-			if st.Evals >= set.MaxEvals {
-				return finish(EvaluationLimit, nil)
-			}
-			return finish(LinesearchFailure, nil)
-		}
-		st.push(xt, gt, set.History)
 		fold := st.F
-		copy(st.X, xt)
-		copy(st.G, gt)
-		st.F = ft
-		st.Iter++
-		st.Losses = append(st.Losses, ft)
-		if acc, ok := fn.(Accepter); ok {
-			acc.Accept(st.X, st.F)
-		}
-		if set.Callback != nil {
-			p := &Progress{Iter: st.Iter, F: st.F, GradNorm: floats.Norm(st.G, 2), GradMax: floats.Norm(st.G, math.Inf(1)),
-				Evals: st.Evals, Elapsed: time.Since(start), X: st.X, State: st}
-			if err := set.Callback(p); err != nil {
-				return finish(Cancelled, fmt.Errorf("learn: stopped by callback: %w", err))
-			}
+		if err := m.accept(); err != nil {
+			return Cancelled, err
 		}
 		if set.FTol > 0 && (fold-st.F)/math.Max(math.Max(math.Abs(fold), math.Abs(st.F)), 1) <= set.FTol {
-			return finish(FunctionConvergence, nil)
+			return FunctionConvergence, nil
 		}
 		if set.GTol > 0 && floats.Norm(st.G, math.Inf(1)) <= set.GTol {
-			return finish(GradientConvergence, nil)
+			return GradientConvergence, nil
 		}
 	}
+}
+
+// search runs the line search of one iteration, from the L-BFGS direction
+// and, when that fails, once more from steepest descent after dropping the
+// memory. It reports whether a step was accepted (then at m.xt, m.gt,
+// m.ft) and otherwise why the run stops.
+func (m *lbfgs) search(ctx context.Context) (bool, Status, error) {
+	st, set := m.st, &m.set
+	for attempt := 0; attempt < 2; attempt++ {
+		step := st.direction(m.dir, m.alpha)
+		slope := floats.Dot(st.G, m.dir)
+		if !(slope < 0) {
+			st.S, st.Y, st.Rho = st.S[:0], st.Y[:0], st.Rho[:0]
+			step = st.direction(m.dir, m.alpha)
+			slope = floats.Dot(st.G, m.dir)
+		}
+		accepted, status, err := m.lineSearch(ctx, attempt > 0, step, slope)
+		if err != nil || accepted {
+			return accepted, status, err
+		}
+		if len(st.S) == 0 {
+			break
+		}
+		st.S, st.Y, st.Rho = st.S[:0], st.Y[:0], st.Rho[:0]
+	}
+	if st.Evals >= set.MaxEvals {
+		return false, EvaluationLimit, nil
+	}
+	return false, LinesearchFailure, nil
+}
+
+// lineSearch runs the Moré–Thuente search along m.dir from the initial
+// step, slope = gᵀd, and reports whether it accepted a step.
+func (m *lbfgs) lineSearch(ctx context.Context, steepest bool, step, slope float64) (bool, Status, error) {
+	st, set := m.st, &m.set
+	ls := &optimize.MoreThuente{DecreaseFactor: 1e-3, CurvatureFactor: 0.9}
+	ls.Init(st.F, slope, step)
+	for k := 0; k < set.MaxLinesearch && st.Evals < set.MaxEvals; k++ {
+		// A cancelled run stops before the next trial evaluation, at the
+		// last accepted point (a 32³ line search can take minutes).
+		if err := ctx.Err(); err != nil {
+			return false, Cancelled, fmt.Errorf("learn: %w", err)
+		}
+		floats.AddScaledTo(m.xt, st.X, step, m.dir)
+		f, err := m.fn.Eval(m.gt, m.xt)
+		st.Evals++
+		if err != nil {
+			if !numericalTrouble(err) {
+				return false, 0, fmt.Errorf("learn: evaluation %d: %w", st.Evals, err)
+			}
+			// The trial step left the region where the model is
+			// computable: restart the line search with a tenth of it.
+			step /= 10
+			ls = &optimize.MoreThuente{DecreaseFactor: 1e-3, CurvatureFactor: 0.9}
+			ls.Init(st.F, slope, step)
+			continue
+		}
+		m.ft = f
+		deriv := floats.Dot(m.gt, m.dir)
+		set.Observer.Trial(Trial{Iter: st.Iter + 1, Index: k, Steepest: steepest, Step: step, F0: st.F, Slope: slope, F: f, Deriv: deriv})
+		op, next, lerr := ls.Iterate(f, deriv)
+		if lerr != nil {
+			return false, 0, nil
+		}
+		if op == optimize.MajorIteration {
+			return true, 0, nil
+		}
+		step = next
+	}
+	return false, 0, nil
+}
+
+// accept moves the state to the accepted trial point and reports the
+// iteration to the function (Accepter) and the observer.
+func (m *lbfgs) accept() error {
+	st := m.st
+	st.push(m.xt, m.gt, m.set.History)
+	copy(st.X, m.xt)
+	copy(st.G, m.gt)
+	st.F = m.ft
+	st.Iter++
+	st.Losses = append(st.Losses, m.ft)
+	if acc, ok := m.fn.(Accepter); ok {
+		acc.Accept(st.X, st.F)
+	}
+	p := &Progress{Iter: st.Iter, F: st.F, GradNorm: floats.Norm(st.G, 2), GradMax: floats.Norm(st.G, math.Inf(1)),
+		Evals: st.Evals, Elapsed: time.Since(m.start), X: st.X, State: st}
+	if err := m.set.Observer.Iteration(p); err != nil {
+		return fmt.Errorf("learn: stopped by the observer: %w", err)
+	}
+	return nil
+}
+
+// reevaluate evaluates the accepted point again after tt tightened its
+// tolerance, from the accepted point's warm start, and makes it the
+// accepted point with its new value and gradient.
+func (m *lbfgs) reevaluate(tt Tightener) error {
+	st := m.st
+	tt.RestoreAccepted()
+	fx, err := m.fn.Eval(m.gt, st.X)
+	st.Evals++
+	if err != nil {
+		return fmt.Errorf("learn: re-evaluating after tightening the tolerance: %w", err)
+	}
+	copy(st.G, m.gt)
+	st.F = fx
+	tt.Accept(st.X, fx)
+	return nil
 }
 
 // numericalTrouble reports errors that mean "this trial point is outside the

@@ -40,7 +40,7 @@ func TestMinimizeRosenbrock(t *testing.T) {
 	}
 }
 
-// TestMinimizeTrials: Settings.Trial sees every evaluation after the
+// TestMinimizeTrials: Observer.Trial sees every evaluation after the
 // starting point, and the last trial of each iteration is the accepted
 // point with the accepted value.
 func TestMinimizeTrials(t *testing.T) {
@@ -48,15 +48,16 @@ func TestMinimizeTrials(t *testing.T) {
 	var trials []Trial
 	var accepted []float64
 	res, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 25,
-		Trial: func(tr Trial) { trials = append(trials, tr) },
-		Callback: func(p *Progress) error {
-			accepted = append(accepted, p.F)
-			last := trials[len(trials)-1]
-			if last.Iter != p.Iter || last.F != p.F {
-				t.Errorf("iteration %d (F %v): last trial %+v", p.Iter, p.F, last)
-			}
-			return nil
-		}}, nil)
+		Observer: &funcObserver{
+			trial: func(tr Trial) { trials = append(trials, tr) },
+			iter: func(p *Progress) error {
+				accepted = append(accepted, p.F)
+				last := trials[len(trials)-1]
+				if last.Iter != p.Iter || last.F != p.F {
+					t.Errorf("iteration %d (F %v): last trial %+v", p.Iter, p.F, last)
+				}
+				return nil
+			}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +81,13 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 	var saved *State
 	stop := errors.New("interrupt")
-	_, err = Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 30, History: 5, Callback: func(p *Progress) error {
+	_, err = Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 30, History: 5, Observer: IterationFunc(func(p *Progress) error {
 		if p.Iter == 12 {
 			saved = p.State.Clone()
 			return stop
 		}
 		return nil
-	}}, nil)
+	})}, nil)
 	if !errors.Is(err, stop) || saved == nil {
 		t.Fatalf("callback error not returned: %v", err)
 	}
@@ -113,13 +114,13 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 func TestMinimizeCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	res, err := Minimize(ctx, rosenbrock(), []float64{-1.2, 1}, &Settings{Callback: func(p *Progress) error {
+	res, err := Minimize(ctx, rosenbrock(), []float64{-1.2, 1}, &Settings{Observer: IterationFunc(func(p *Progress) error {
 		n++
 		if n == 3 {
 			cancel()
 		}
 		return nil
-	}}, nil)
+	})}, nil)
 	if !errors.Is(err, context.Canceled) || res.Status != Cancelled || res.State.Iter != 3 {
 		t.Errorf("err=%v status=%v iter=%d, want context.Canceled after 3 iterations", err, res.Status, res.State.Iter)
 	}
@@ -131,10 +132,10 @@ func TestMinimizeCancelInLineSearch(t *testing.T) {
 	x0 := []float64{-1.2, 1}
 	// Find a line search of two or more evaluations in an uncancelled run.
 	var marks []int // evaluations when each iteration was accepted
-	if _, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 40, Callback: func(p *Progress) error {
+	if _, err := Minimize(context.Background(), rosenbrock(), x0, &Settings{MaxIter: 40, Observer: IterationFunc(func(p *Progress) error {
 		marks = append(marks, p.Evals)
 		return nil
-	}}, nil); err != nil {
+	})}, nil); err != nil {
 		t.Fatal(err)
 	}
 	cancelAt := 0
@@ -157,10 +158,10 @@ func TestMinimizeCancelInLineSearch(t *testing.T) {
 		}
 		return r.Eval(grad, x)
 	})
-	res, err := Minimize(ctx, fn, x0, &Settings{MaxIter: 40, Callback: func(p *Progress) error {
+	res, err := Minimize(ctx, fn, x0, &Settings{MaxIter: 40, Observer: IterationFunc(func(p *Progress) error {
 		accepted = append(accepted[:0], p.X...)
 		return nil
-	}}, nil)
+	})}, nil)
 	if !errors.Is(err, context.Canceled) || res.Status != Cancelled {
 		t.Fatalf("err=%v status=%v, want context.Canceled", err, res.Status)
 	}

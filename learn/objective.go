@@ -84,7 +84,7 @@ type Config struct {
 	// the value that an uncorrected Sinkhorn solver reports, or to go on
 	// where the correction is not finite (Eval's error says so).
 	Uncorrected bool
-	// Tighten (tolerance mode) bounds how often MinimizeFast divides the
+	// Tighten (tolerance mode) bounds how often Minimize divides the
 	// tolerances by 10 and continues when the line search fails (on a
 	// plateau the objective's tolerance-level noise can defeat it). 0 means
 	// DefaultTighten; a negative value disables it.
@@ -153,11 +153,12 @@ type Objective struct {
 	last                 Terms
 
 	// Tolerance mode's state.
-	accepted ot.WarmStart // warm start of the last accepted point
-	hasAcc   bool
-	totals   Totals
-	gmax     float64 // ‖∇F‖∞ of the last evaluation with a gradient
-	gmax0    float64 // that of the first accepted point (LooseTol)
+	accepted  ot.WarmStart // warm start of the last accepted point
+	hasAcc    bool
+	totals    Totals
+	gmax      float64 // ‖∇F‖∞ of the last evaluation with a gradient
+	gmax0     float64 // that of the first accepted point (LooseTol)
+	tightened int     // tolerance tightenings so far (Tighten)
 }
 
 // Terms breaks an objective value down.

@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/ot"
 )
 
-// Polish configures CoarseToFine's optional last stage: L-BFGS on the exact
+// Polish configures Run's optional last stage: L-BFGS on the exact
 // objective (Objective: L Sinkhorn iterations from b = 1, unrolled
 // gradient — the reference's, which exact mode minimises), started from
 // the finest fast level.
@@ -34,14 +35,9 @@ type Polish struct {
 	// gradient, about a third of one with it). The fast level stops at the
 	// first score above the best one so far, or at its own end (whose
 	// iterate is then scored too), and the polish starts from the best
-	// scored iterate. 0 means DefaultPolishEvery.
+	// scored iterate. Every score reaches Observer.Scored. 0 means
+	// DefaultPolishEvery.
 	Every int
-	// Scored, if set, is called with every score.
-	Scored func(PolishScore)
-	// Start, if set, is called when the exact objective is built (before
-	// the first score, or before the polish when resuming it); obj stays
-	// open until CoarseToFine returns.
-	Start func(obj *Objective)
 }
 
 // DefaultPolishEvery is Polish.Every's default: on seldovia2 at 16³ the
@@ -58,8 +54,8 @@ type PolishScore struct {
 	// Best is the lowest FExact so far, this one included.
 	Best float64
 	// State is the fast level's state at this iterate when it is the best
-	// so far (a copy the callee may keep: put it in a checkpoint's
-	// CoarseToFineCheckpoint.PolishBest), nil otherwise.
+	// so far (a copy the callee may keep; Run's checkpoints hold it as
+	// Checkpoint.PolishBest), nil otherwise.
 	State *State
 }
 
@@ -67,9 +63,10 @@ type PolishScore struct {
 var errExactRose = errors.New("the exact objective of the fast iterates rose")
 
 // polisher carries the exact objective and the best scored fast iterate
-// through CoarseToFine's finest level.
+// through Run's finest level.
 type polisher struct {
 	set   Polish
+	obs   Observer
 	g     *kernel.Graph
 	seqs  []Sequence
 	cfg   *Config
@@ -80,11 +77,19 @@ type polisher struct {
 	last  int // iteration of the last score
 }
 
-func newPolisher(p Polish, g *kernel.Graph, seqs []Sequence, cfg *Config) *polisher {
+func newPolisher(p Polish, g *kernel.Graph, seqs []Sequence, cfg *Config, obs Observer) *polisher {
 	if p.Every == 0 {
 		p.Every = DefaultPolishEvery
 	}
-	return &polisher{set: p, g: g, seqs: seqs, cfg: cfg, bestF: math.Inf(1), last: -1}
+	return &polisher{set: p, obs: obs, g: g, seqs: seqs, cfg: cfg, bestF: math.Inf(1), last: -1}
+}
+
+// exactModel is the polish's model: cfg in exact mode, with
+// L = cfg.Sinkhorn.Iterations Sinkhorn iterations (the tolerance-mode
+// settings of cfg.Sinkhorn, its solvers and bounds, do not apply).
+func exactModel(cfg Config) Config {
+	cfg.Sinkhorn = ot.Settings{Iterations: cfg.Sinkhorn.Iterations, IterateEndpoints: cfg.Sinkhorn.IterateEndpoints}
+	return cfg
 }
 
 // objective builds the exact objective on first use (its Sinkhorn tape,
@@ -98,9 +103,6 @@ func (pl *polisher) objective() (*Objective, error) {
 		return nil, fmt.Errorf("learn: polish: %w", err)
 	}
 	pl.obj = obj
-	if pl.set.Start != nil {
-		pl.set.Start(obj)
-	}
 	return obj, nil
 }
 
@@ -135,9 +137,7 @@ func (pl *polisher) score(p *Progress) error {
 		sc.State = cloneState(p.State)
 	}
 	sc.Best = pl.bestF
-	if pl.set.Scored != nil {
-		pl.set.Scored(sc)
-	}
+	pl.obs.Scored(sc)
 	if rose {
 		return errExactRose
 	}
@@ -165,27 +165,6 @@ func (pl *polisher) start() (*State, error) {
 	return st, nil
 }
 
-// wrap makes cb (the finest level's callback, possibly nil) score the fast
-// iterates every pl.set.Every iterations. The score comes first, so that a
-// checkpoint that cb writes already holds it (Scored has been called).
-func (pl *polisher) wrap(cb func(*Progress) error) func(*Progress) error {
-	return func(p *Progress) error {
-		var rose error // errExactRose, returned after cb has run
-		if p.Iter%pl.set.Every == 0 {
-			rose = pl.score(p)
-			if rose != nil && !errors.Is(rose, errExactRose) {
-				return rose
-			}
-		}
-		if cb != nil {
-			if err := cb(p); err != nil {
-				return err
-			}
-		}
-		return rose
-	}
-}
-
 // restore makes a resumed finest level keep the best scored iterate of the
 // interrupted one.
 func (pl *polisher) restore(best *State, f float64) {
@@ -194,10 +173,11 @@ func (pl *polisher) restore(best *State, f float64) {
 	}
 }
 
-// run scores the finest level's final iterate when it was not scored, then
-// minimises the exact objective from the best scored iterate (or from
-// resume, a polish state, when non-nil).
-func (pl *polisher) run(ctx context.Context, fine *Result, ms Settings, level int, resume *State) (*Result, LevelReport, error) {
+// run scores the finest level's final iterate fine when it was not
+// scored, then minimises the exact objective from the best scored iterate
+// (or from resume, a polish state, when non-nil) with the settings ms,
+// reporting the objective's start to ms.Observer as level.
+func (pl *polisher) run(ctx context.Context, fine *Result, ms *Settings, level int, resume *State) (*Result, LevelReport, error) {
 	t0 := time.Now()
 	st, from := resume, 0
 	if st == nil {
@@ -218,14 +198,8 @@ func (pl *polisher) run(ctx context.Context, fine *Result, ms Settings, level in
 	if err != nil {
 		return nil, LevelReport{}, err
 	}
-	ms.MaxIter = pl.set.Iters
-	if cb := ms.Callback; cb != nil {
-		ms.Callback = func(p *Progress) error {
-			p.Level = level
-			return cb(p)
-		}
-	}
-	res, err := Minimize(ctx, obj, nil, &ms, st)
+	ms.Observer.LevelStart(level, pl.g.Dims(), obj)
+	res, err := Minimize(ctx, obj, nil, ms, st)
 	if res == nil {
 		return nil, LevelReport{}, fmt.Errorf("learn: polish: %w", err)
 	}

@@ -26,54 +26,64 @@ func newPolishCase(t *testing.T, L int) polishCase {
 	return polishCase{g, seqs, Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: L}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}}
 }
 
-// polishRun is what a polished CoarseToFine run reported.
+// tolerance is the case's model in tolerance mode at DefaultTol, whose
+// polish is c.cfg.
+func (c polishCase) tolerance() *Config {
+	return withSinkhorn(c.cfg, ot.Settings{Iterations: c.cfg.Sinkhorn.Iterations, Tol: DefaultTol})
+}
+
+// polishRun is what a polished Run reported.
 type polishRun struct {
-	res    *CoarseToFineResult
+	res    *RunResult
 	scores []PolishScore
 	xs     map[int][]float64 // finest-level iterates, by iteration
 	firstF float64           // F0 of the polish's first line search
 	states []*State          // polish states, by iteration − 1
-	fine   *State            // the finest level's last state seen by the callback
+	fine   *State            // the finest level's last state seen by the observer
 	best   PolishScore       // the last score with a State
 }
 
-func (c polishCase) run(t *testing.T, fine int, pol Polish, resume *CoarseToFineCheckpoint) polishRun {
+func (c polishCase) run(t *testing.T, fine int, pol Polish, resume *Checkpoint) polishRun {
 	t.Helper()
 	r := polishRun{xs: map[int][]float64{}, firstF: math.NaN()}
-	sched := []Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: fine}}
 	polishing := false
-	pol.Scored = func(s PolishScore) {
-		r.scores = append(r.scores, s)
-		if s.State != nil {
-			r.best = s
-		}
+	obs := &funcObserver{
+		scored: func(s PolishScore) {
+			r.scores = append(r.scores, s)
+			if s.State != nil {
+				r.best = s
+			}
+		},
+		iter: func(p *Progress) error {
+			switch p.Level {
+			case 1:
+				r.xs[p.Iter] = slices.Clone(p.X)
+				r.fine = p.State.Clone()
+			case 2:
+				r.states = append(r.states, p.State.Clone())
+			}
+			return nil
+		},
+		trial: func(tr Trial) {
+			if polishing && math.IsNaN(r.firstF) {
+				r.firstF = tr.F0
+			}
+		},
+		start: func(level int, _ []int, _ *Objective) { polishing = level == 2 },
 	}
-	res, err := CoarseToFine(context.Background(), c.g, c.seqs, &c.cfg, &CoarseToFineSettings{
-		Schedule: sched,
+	if resume != nil {
+		resume.Version = CheckpointVersion
+	}
+	res, err := Run(context.Background(), c.g, c.seqs, c.tolerance(), &RunSettings{
+		Settings: Settings{MaxIter: fine, Observer: obs},
+		Coarse:   CoarseSchedule(1, 3),
 		Polish:   pol,
 		Resume:   resume,
-		Minimize: Settings{
-			Callback: func(p *Progress) error {
-				switch p.Level {
-				case 1:
-					r.xs[p.Iter] = slices.Clone(p.X)
-					r.fine = p.State.Clone()
-				case 2:
-					r.states = append(r.states, p.State.Clone())
-				}
-				return nil
-			},
-			Trial: func(tr Trial) {
-				if polishing && math.IsNaN(r.firstF) {
-					r.firstF = tr.F0
-				}
-			},
-		},
-		LevelDone: func(rep LevelReport) { polishing = rep.Level == len(sched)-1 },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	res.Objective.Close()
 	r.res = res
 	return r
 }
@@ -188,7 +198,7 @@ func TestCoarseToFinePolishResume(t *testing.T) {
 	if len(full.states) != 4 {
 		t.Fatalf("polish ran %d iterations, want 4", len(full.states))
 	}
-	resumed := c.run(t, 6, Polish{Iters: 4, Every: 3}, &CoarseToFineCheckpoint{Level: 2, State: full.states[1]})
+	resumed := c.run(t, 6, Polish{Iters: 4, Every: 3}, &Checkpoint{Level: 2, State: full.states[1]})
 	if len(resumed.res.Levels) != 1 || !resumed.res.Levels[0].Exact || resumed.res.Levels[0].From != 0 {
 		t.Fatalf("resumed levels %+v: want the polish alone, From 0", resumed.res.Levels)
 	}
@@ -205,14 +215,15 @@ func TestCoarseToFinePolishResume(t *testing.T) {
 // level past the polish.
 func TestCoarseToFinePolishSettings(t *testing.T) {
 	c := newPolishCase(t, 30)
-	sched := []Level{{Coarsen: 0, MaxIter: 1}}
-	for _, s := range []CoarseToFineSettings{
-		{Schedule: sched, Polish: Polish{Iters: -1}},
-		{Schedule: sched, Polish: Polish{Iters: 1, Every: -1}},
-		{Schedule: sched, Resume: &CoarseToFineCheckpoint{Level: 1, State: &State{X: make([]float64, 2*c.g.N())}}},
-		{Schedule: sched, Polish: Polish{Iters: 1}, Resume: &CoarseToFineCheckpoint{Level: 2, State: &State{X: make([]float64, 2*c.g.N())}}},
+	st := &State{X: make([]float64, 2*c.g.N()), G: make([]float64, 2*c.g.N())}
+	for _, s := range []RunSettings{
+		{Polish: Polish{Iters: -1}},
+		{Polish: Polish{Iters: 1, Every: -1}},
+		{Resume: &Checkpoint{Version: CheckpointVersion, Level: 1, State: st}},
+		{Polish: Polish{Iters: 1}, Resume: &Checkpoint{Version: CheckpointVersion, Level: 2, State: st}},
 	} {
-		if _, err := CoarseToFine(context.Background(), c.g, c.seqs, &c.cfg, &s); err == nil {
+		s.MaxIter = 1
+		if _, err := Run(context.Background(), c.g, c.seqs, c.tolerance(), &s); err == nil {
 			t.Errorf("settings %+v: no error", s)
 		}
 	}
@@ -220,7 +231,7 @@ func TestCoarseToFinePolishSettings(t *testing.T) {
 
 // TestCoarseToFinePolishResumeFine resumes a run interrupted on its finest
 // level after the exact score rose, from what a checkpoint written by the
-// level's callback holds (the callback runs after the score, so the state
+// level's observer holds (the iteration is reported after the score, so the state
 // of the iterate whose score rose, and the best scored iterate from
 // PolishScore.State): the resumed level scores once more, stops, and the
 // polish starts from the same iterate and ends bitwise where the
@@ -233,7 +244,7 @@ func TestCoarseToFinePolishResumeFine(t *testing.T) {
 	if fine.Status != ExactRose || full.fine == nil || full.fine.Iter != fine.Iter || full.best.State == nil || full.best.Iter != from {
 		t.Fatalf("uninterrupted run: level %+v, last fine state %v, best score %+v: want a stop on a rise with a checkpoint there", fine, full.fine != nil, full.best)
 	}
-	resumed := c.run(t, 40, pol, &CoarseToFineCheckpoint{Level: 1, State: full.fine, PolishBest: full.best.State, PolishBestF: full.best.FExact})
+	resumed := c.run(t, 40, pol, &Checkpoint{Level: 1, State: full.fine, PolishBest: full.best.State, PolishBestF: full.best.FExact})
 	lv := resumed.res.Levels
 	if len(lv) != 2 || lv[0].Status != ExactRose || lv[0].Iter != fine.Iter+pol.Every || lv[1].From != from {
 		t.Fatalf("resumed levels %+v: want the fine level stopped again one score later (iteration %d) and the polish from %d", lv, fine.Iter+pol.Every, from)

@@ -77,12 +77,12 @@ func TestRecovery(t *testing.T) {
 	}
 	defer o.Close()
 	x0 := make([]float64, o.Dim())
-	res, err := Minimize(context.Background(), o, x0, &Settings{MaxIter: maxIter, Callback: func(p *Progress) error {
+	res, err := Minimize(context.Background(), o, x0, &Settings{MaxIter: maxIter, Observer: IterationFunc(func(p *Progress) error {
 		if p.Iter%10 == 0 {
 			t.Logf("iteration %d: F=%.5g ‖g‖=%.3g evaluations %d (%v)", p.Iter, p.F, p.GradNorm, p.Evals, p.Elapsed.Round(time.Millisecond))
 		}
 		return nil
-	}}, nil)
+	})}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

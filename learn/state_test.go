@@ -58,7 +58,7 @@ func TestStateValidateMinimize(t *testing.T) {
 		}
 		return f, nil
 	})
-	set := &Settings{MaxIter: 5, Callback: func(p *Progress) error { return p.State.Validate() }}
+	set := &Settings{MaxIter: 5, Observer: IterationFunc(func(p *Progress) error { return p.State.Validate() })}
 	res, err := Minimize(t.Context(), fn, make([]float64, 3), set, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // iterates: Minimize calls Accept(x, f) after evaluating the starting point
 // and after every accepted iteration, with the point and value that the
 // function's LAST evaluation computed (the optimiser has just accepted it),
-// before the Settings.Callback.
+// before the Settings.Observer.
 type Accepter interface {
 	Accept(x []float64, f float64)
 }
@@ -70,7 +70,7 @@ func (o *Objective) Accept(x []float64, fx float64) {
 }
 
 // Tol returns the current marginal and adjoint tolerances (they change
-// with LooseTol and MinimizeFast's tightenings); 0, 0 in exact mode.
+// with LooseTol and Tighten); 0, 0 in exact mode.
 func (o *Objective) Tol() (tol, adjointTol float64) {
 	if o.Exact() {
 		return 0, 0
@@ -79,16 +79,22 @@ func (o *Objective) Tol() (tol, adjointTol float64) {
 	return s.Tol, s.AdjointTol
 }
 
-// tighten divides the marginal and adjoint tolerances (and their floor and
-// LooseTol, so that the adaptive rule keeps the change) by 10. It reports
-// false in exact mode or when the tolerance is already at 1e-12 (an L1
-// marginal violation of normalised histograms near round-off, where a
-// tighter test could no longer be met).
-func (o *Objective) tighten() bool {
+// Tighten divides the marginal and adjoint tolerances (and their floor and
+// LooseTol, so that the adaptive rule keeps the change) by 10 (Tightener).
+// It reports false when Config.Tighten tightenings were made already, in
+// exact mode, or when the tolerance is already at 1e-12 (an L1 marginal
+// violation of normalised histograms near round-off, where a tighter test
+// could no longer be met).
+func (o *Objective) Tighten() bool {
+	budget := o.cfg.Tighten
+	if budget == 0 {
+		budget = DefaultTighten
+	}
 	tol, atol := o.Tol()
-	if !(tol > 1e-12) || !(atol > 0) {
+	if o.tightened >= budget || !(tol > 1e-12) || !(atol > 0) {
 		return false
 	}
+	o.tightened++
 	o.interp.SetTol(tol/10, atol/10)
 	o.cfg.Sinkhorn.Tol, o.cfg.Sinkhorn.AdjointTol = tol/10, atol/10
 	if o.cfg.LooseTol > 0 {

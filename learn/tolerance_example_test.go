@@ -53,15 +53,18 @@ func ExampleNewObjective_tolerance() {
 	// every solve converged: true
 }
 
-// Coarse to fine: a few iterations on the 5×5 grid, then the 9×9 one.
-func ExampleCoarseToFine() {
+// Coarse to fine in tolerance mode: a few iterations on the 5×5 grid, then the
+// 9×9 one.
+func ExampleRun_coarse() {
 	g, seqs, heat := toy(9)
-	res, err := learn.CoarseToFine(context.Background(), g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
-		&learn.CoarseToFineSettings{Schedule: []learn.Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 3}}})
+	cfg := &learn.Config{Heat: heat, Sinkhorn: ot.Settings{Tol: learn.DefaultTol}, LambdaS: 0.01, SkipEndpoints: true}
+	res, err := learn.Run(context.Background(), g, seqs, cfg,
+		&learn.RunSettings{Settings: learn.Settings{MaxIter: 3}, Coarse: learn.CoarseSchedule(1, 3)})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	defer res.Objective.Close()
 	for _, l := range res.Levels {
 		fmt.Printf("level %d: grid %v, %d iterations\n", l.Level, l.Dims, l.Iter)
 	}
@@ -72,26 +75,35 @@ func ExampleCoarseToFine() {
 	// metric parameters: 162
 }
 
-// Fast mode, then a polish on the exact objective: the finest level's
+// bestScore is an Observer that keeps the best polish score.
+type bestScore struct {
+	learn.NopObserver
+	best float64
+}
+
+func (o *bestScore) Scored(s learn.PolishScore) { o.best = s.Best }
+
+// Tolerance mode, then a polish on the exact objective: the finest level's
 // iterates are scored with it every 2 iterations, and L-BFGS on it continues
 // from the best-scored one.
 func ExamplePolish() {
 	g, seqs, heat := toy(9)
-	best := math.Inf(1)
-	res, err := learn.CoarseToFine(context.Background(), g, seqs, &learn.Config{Heat: heat, LambdaS: 0.01, SkipEndpoints: true},
-		&learn.CoarseToFineSettings{
-			Schedule: []learn.Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 6}},
-			Polish: learn.Polish{Iters: 3, Every: 2, Scored: func(s learn.PolishScore) {
-				best = s.Best
-			}},
+	obs := &bestScore{best: math.Inf(1)}
+	cfg := &learn.Config{Heat: heat, Sinkhorn: ot.Settings{Tol: learn.DefaultTol}, LambdaS: 0.01, SkipEndpoints: true}
+	res, err := learn.Run(context.Background(), g, seqs, cfg,
+		&learn.RunSettings{
+			Settings: learn.Settings{MaxIter: 6, Observer: obs},
+			Coarse:   learn.CoarseSchedule(1, 3),
+			Polish:   learn.Polish{Iters: 3, Every: 2},
 		})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	defer res.Objective.Close()
 	pol := res.Levels[len(res.Levels)-1]
 	fmt.Printf("levels: %d, the last one exact: %v, %d iterations\n", len(res.Levels), pol.Exact, pol.Iter)
-	fmt.Println("polished F below the best score:", res.F < best)
+	fmt.Println("polished F below the best score:", res.F < obs.best)
 	// Output:
 	// levels: 3, the last one exact: true, 3 iterations
 	// polished F below the best score: true

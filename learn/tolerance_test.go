@@ -267,7 +267,7 @@ func TestToleranceAdaptiveTol(t *testing.T) {
 		t.Fatalf("initial tolerances %v, %v, want 1e-5", tol, atol)
 	}
 	var g0 float64
-	res, err := Minimize(context.Background(), obj, make([]float64, obj.Dim()), &Settings{MaxIter: 8, Callback: func(p *Progress) error {
+	res, err := Minimize(context.Background(), obj, make([]float64, obj.Dim()), &Settings{MaxIter: 8, Observer: IterationFunc(func(p *Progress) error {
 		tol, _ := obj.Tol()
 		if g0 == 0 {
 			g0 = p.GradMax
@@ -276,7 +276,7 @@ func TestToleranceAdaptiveTol(t *testing.T) {
 			t.Errorf("iteration %d: tolerance %v outside [1e-10, 1e-5]", p.Iter, tol)
 		}
 		return nil
-	}}, nil)
+	})}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,29 +290,32 @@ func TestToleranceAdaptiveTol(t *testing.T) {
 	}
 }
 
-// TestCoarseToFineErrors: the settings CoarseToFine refuses.
+// TestCoarseToFineErrors: the settings Run refuses.
 func TestCoarseToFineErrors(t *testing.T) {
 	g, _ := kernel.Cube(2, 5)
 	rect, _ := kernel.Grid(5, 4)
 	gen, _ := kernel.FromEdges(3, [][2]int{{0, 1}, {1, 2}})
 	rng := rand.New(rand.NewPCG(11, 12))
 	seqs := randSeqs(rng, g.N(), 1, 3)
+	one := []Level{{Coarsen: 1}}
 	cases := []struct {
-		name  string
-		g     *kernel.Graph
-		cfg   Config
-		sched []Level
+		name string
+		g    *kernel.Graph
+		cfg  Config
+		set  RunSettings
 	}{
-		{"general graph", gen, Config{Metric: EdgeMetric}, nil},
-		{"edge metric", g, Config{Metric: EdgeMetric}, nil},
-		{"unequal extents", rect, Config{}, nil},
-		{"alpha set", g, Config{Heat: kernel.HeatOptions{Alpha: 2}}, nil},
-		{"no finest level", g, Config{}, []Level{{Coarsen: 1}}},
-		{"not decreasing", g, Config{}, []Level{{Coarsen: 1}, {Coarsen: 1}, {Coarsen: 0}}},
-		{"too coarse", g, Config{}, []Level{{Coarsen: 3}, {Coarsen: 0}}},
+		{"general graph", gen, Config{Metric: EdgeMetric}, RunSettings{Coarse: one}},
+		{"edge metric", g, Config{Metric: EdgeMetric}, RunSettings{Coarse: one}},
+		{"unequal extents", rect, Config{}, RunSettings{Coarse: one}},
+		{"alpha set", g, Config{Heat: kernel.HeatOptions{Alpha: 2}}, RunSettings{Coarse: one}},
+		{"finest level listed", g, Config{}, RunSettings{Coarse: []Level{{Coarsen: 1}, {Coarsen: 0}}}},
+		{"not decreasing", g, Config{}, RunSettings{Coarse: []Level{{Coarsen: 1}, {Coarsen: 1}}}},
+		{"too coarse", g, Config{}, RunSettings{Coarse: []Level{{Coarsen: 3}}}},
+		{"polish in exact mode", g, Config{}, RunSettings{Polish: Polish{Iters: 1}}},
+		{"negative checkpoint spacing", g, Config{}, RunSettings{CheckpointEvery: -1}},
 	}
 	for _, tc := range cases {
-		if _, err := CoarseToFine(context.Background(), tc.g, seqs, &tc.cfg, &CoarseToFineSettings{Schedule: tc.sched}); err == nil {
+		if _, err := Run(context.Background(), tc.g, seqs, &tc.cfg, &tc.set); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}

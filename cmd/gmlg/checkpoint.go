@@ -6,24 +6,15 @@ import (
 	"os"
 
 	"github.com/gmlg/gmlg/learn"
-	"github.com/gmlg/gmlg/learn/rundir"
 )
 
-// checkpointName is the checkpoint file of a learn run's folder.
+// checkpointName is the checkpoint file of a learn run's folder, which
+// learn.Run's observer writes.
 const checkpointName = "checkpoint.gob"
 
 // errNoCheckpoint is returned, wrapped, by readCheckpoint for a missing
 // file.
 var errNoCheckpoint = errors.New("no checkpoint")
-
-// writeCheckpoint writes ck to path atomically, in learn's encoding.
-func writeCheckpoint(path string, ck *learn.Checkpoint) error {
-	data, err := learn.EncodeCheckpoint(ck)
-	if err != nil {
-		return fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	return rundir.WriteFile(path, data, 0o644)
-}
 
 // readCheckpoint reads, decodes and checks the checkpoint file path; a
 // missing file gives an error wrapping errNoCheckpoint.
@@ -51,11 +42,4 @@ func decodeCheckpoint(path string, data []byte) (*learn.Checkpoint, error) {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return ck, nil
-}
-
-// saveExactCheckpoint writes the state st of a run of learn.Minimize to
-// path, finished for status when done.
-func saveExactCheckpoint(path string, st *learn.State, done bool, status string) error {
-	return writeCheckpoint(path, &learn.Checkpoint{Done: done, Status: status,
-		CoarseToFineCheckpoint: learn.CoarseToFineCheckpoint{Level: learn.ExactLevel, State: st}})
 }

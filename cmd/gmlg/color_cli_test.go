@@ -82,10 +82,10 @@ func TestColorLearnResume(t *testing.T) {
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 4)
-	common := []string{"-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01", "-save-every", "2", "-q"}
+	common := []string{"--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01", "-save-every", "2", "--progress=none"}
 
 	full := filepath.Join(tmp, "full")
-	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-o", full, data)...); code != 0 {
+	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "--max-iter", "3", "-o", full, data)...); code != 0 {
 		t.Fatalf("colorlearn: exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0002.npy", "metric-0003.npy",
@@ -120,7 +120,7 @@ func TestColorLearnResume(t *testing.T) {
 	}
 
 	part := filepath.Join(tmp, "part")
-	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "2", "-o", part, data)...); code != 0 {
+	if code, msg := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "--max-iter", "2", "-o", part, data)...); code != 0 {
 		t.Fatalf("colorlearn (first part): exit %d: %s", code, msg)
 	}
 	// A run directory in use (here held by the test itself) is refused.
@@ -128,17 +128,17 @@ func TestColorLearnResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "3", "-q"); code != 1 || !strings.Contains(msg, fmt.Sprintf("process %d", os.Getpid())) {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "--max-iter", "3", "--progress=none"); code != 1 || !strings.Contains(msg, fmt.Sprintf("process %d", os.Getpid())) {
 		t.Errorf("locked run directory: exit %d (%s), want 1 and the holder's process id", code, msg)
 	}
 	if err := held.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// A second start without -resume must refuse to overwrite the run.
-	if code, _ := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "-iters", "3", "-o", part, data)...); code != 1 {
+	if code, _ := colorTestRun(t, append(append([]string{"colorlearn"}, common...), "--max-iter", "3", "-o", part, data)...); code != 1 {
 		t.Errorf("restart without -resume: exit %d, want 1", code)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "3", "-q"); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "--max-iter", "3", "--progress=none"); code != 0 {
 		t.Fatalf("colorlearn --resume: exit %d: %s", code, msg)
 	}
 	m2 := colorTestNpy(t, filepath.Join(part, "metric.npy"))
@@ -154,7 +154,7 @@ func TestColorLearnResume(t *testing.T) {
 	if err := os.Remove(snap); err != nil {
 		t.Fatal(err)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-q"); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "--progress=none"); code != 0 {
 		t.Fatalf("colorlearn --resume of a finished run: exit %d: %s", code, msg)
 	}
 	m3 := colorTestNpy(t, snap)
@@ -164,7 +164,7 @@ func TestColorLearnResume(t *testing.T) {
 		}
 	}
 	// Resuming with different settings is a usage error naming them.
-	if code, msg := colorTestRun(t, "colorlearn", "-t", "2e-2", "-iters", "4", "--resume", part, "-q"); code != 2 || !strings.Contains(msg, "--t cannot") {
+	if code, msg := colorTestRun(t, "colorlearn", "-t", "2e-2", "--max-iter", "4", "--resume", part, "--progress=none"); code != 2 || !strings.Contains(msg, "--t cannot") {
 		t.Errorf("resume with another t: exit %d (%s), want 2 and a message naming --t", code, msg)
 	}
 
@@ -389,10 +389,10 @@ func TestColorBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"colorlearn without dir", []string{"colorlearn"}, 2, "one image directory"},
-		{"colorlearn missing dir", []string{"colorlearn", "-q", filepath.Join(tmp, "nope")}, 1, "no such file"},
-		{"colorlearn too few images", []string{"colorlearn", "-q", "-o", filepath.Join(tmp, "o1"), two}, 1, "at least 3 images"},
-		{"colorlearn n=1", []string{"colorlearn", "-n", "1", two}, 2, "-n"},
-		{"colorlearn resume without checkpoint", []string{"colorlearn", "-q", "--resume", filepath.Join(tmp, "o2")}, 1, "not a colorlearn run folder"},
+		{"colorlearn missing dir", []string{"colorlearn", "--progress=none", filepath.Join(tmp, "nope")}, 1, "no such file"},
+		{"colorlearn too few images", []string{"colorlearn", "--progress=none", "-o", filepath.Join(tmp, "o1"), two}, 1, "at least 3 images"},
+		{"colorlearn n=1", []string{"colorlearn", "--bins", "1", two}, 2, "--bins"},
+		{"colorlearn resume without checkpoint", []string{"colorlearn", "--progress=none", "--resume", filepath.Join(tmp, "o2")}, 1, "not a colorlearn run folder"},
 		{"colorlearn resume with a folder", []string{"colorlearn", "--resume", filepath.Join(tmp, "o2"), two}, 2, "do not also give DIR"},
 		{"colorlearn resume with -o", []string{"colorlearn", "--resume", filepath.Join(tmp, "o2"), "-o", two}, 2, "-o cannot be given with --resume"},
 		{"colorlearn bad flag", []string{"colorlearn", "-bogus", two}, 2, ""},
@@ -482,5 +482,35 @@ func TestColorSunsetReferenceData(t *testing.T) {
 	day, night := mean(filepath.Join(out, "frame-00.png")), mean(filepath.Join(out, "frame-01.png"))
 	if !(night < 0.8*day) {
 		t.Errorf("the night frame (brightness %g) is not darker than the day frame (%g)", night, day)
+	}
+}
+
+// TestColorLearnOldSpellings: colorlearn's help shows learn's names for
+// the shared concepts and none of the old spellings, which are still
+// accepted with a one-line note naming the new one (and then behave as
+// it: an invalid value is refused under the new name).
+func TestColorLearnOldSpellings(t *testing.T) {
+	_, help := colorTestRun(t, "colorlearn", "-h")
+	for _, want := range []string{"--bins", "--sinkhorn-iters", "--max-iter", "--progress"} {
+		if !strings.Contains(help, "  "+want+" ") {
+			t.Errorf("help lacks %s:\n%s", want, help)
+		}
+	}
+	for _, old := range []string{"  --n ", "  --L ", "  --iters ", "  --q\n"} {
+		if strings.Contains(help, old) {
+			t.Errorf("help shows the old spelling %q", old)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "frames")
+	colorTestFrames(t, dir, 3)
+	for _, tc := range []struct{ old, value, note, err string }{
+		{"-iters", "0", "note: --iters is now spelt --max-iter", "--max-iter must be at least 1"},
+		{"-L", "0", "note: -L is now spelt --sinkhorn-iters", "--sinkhorn-iters must be at least 1"},
+		{"-n", "1", "note: -n is now spelt --bins", "--bins must be at least 2"},
+	} {
+		code, msg := colorTestRun(t, "colorlearn", "-q", tc.old, tc.value, "-o", filepath.Join(t.TempDir(), "o"), dir)
+		if code != 2 || !strings.Contains(msg, tc.note) || !strings.Contains(msg, tc.err) || !strings.Contains(msg, "note: -q is now spelt --progress none") {
+			t.Errorf("%s %s: exit %d, stderr %q", tc.old, tc.value, code, msg)
+		}
 	}
 }

@@ -70,7 +70,7 @@ type colorLearnParams struct {
 	// Polish is the number of exact-objective iterations that end a fast
 	// run (learn.Polish), PolishEvery the spacing of the exact scores of
 	// the finest level's iterates that choose their start; both 0 without
-	// -polish.
+	// --polish.
 	Polish      int `json:"polish,omitempty"`
 	PolishEvery int `json:"polish_every,omitempty"`
 }
@@ -106,12 +106,6 @@ func colorLoadImage(path string, perPixel int) (image.Image, error) {
 func colorSaveFrame(path string, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	return rundir.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
-}
-
-// colorSaveCheckpoint writes the optimiser state of an exact-mode run
-// atomically, as a checkpoint of level learn.ExactLevel.
-func colorSaveCheckpoint(path string, st *learn.State) error {
-	return saveExactCheckpoint(path, st, false, "")
 }
 
 // colorLoadCheckpoint returns the optimiser state of a colorlearn

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 const colorIterationsFile = "iterations.tsv"
 
 // colorExactFile records the exact-mode objective at the finest-level
-// iterates that -polish scores.
+// iterates that --polish scores.
 const colorExactFile = "exact.tsv"
 
 // colorLinesearchFile logs every line-search evaluation of fast mode (see
@@ -34,17 +35,17 @@ type colorFastResult struct {
 	Mode   string              `json:"mode"`
 	Status string              `json:"status"`
 	Levels []colorLevelSummary `json:"levels"`
-	// FFast is the fast objective at the final metric (with -polish: at
+	// FFast is the fast objective at the final metric (with --polish: at
 	// the finest fast level's last iterate; 0 when a resumed polish ran
 	// alone); FExact the exact (reference, L iterations) objective at the
 	// final metric, the number to compare with an exact-mode run.
 	FFast  float64 `json:"f_fast"`
 	FExact float64 `json:"f_exact"`
-	// PolishFrom is the finest-level iteration the polish (-polish) started
+	// PolishFrom is the finest-level iteration the polish (--polish) started
 	// from, 0 without one (or when it was resumed).
 	PolishFrom int `json:"polish_from,omitempty"`
 	// Seconds is the wall time of this invocation (a resumed run's
-	// earlier part not included), -polish's scores included, and
+	// earlier part not included), --polish's scores included, and
 	// CPUSeconds the CPU time (all threads) of the same; neither counts
 	// the exact objective of the final metric.
 	Seconds    float64 `json:"seconds"`
@@ -61,16 +62,15 @@ type colorLevelSummary struct {
 	Sinkhorn     int     `json:"sinkhorn_iters"`
 	Adjoint      int     `json:"adjoint_iters"`
 	NotConverged int     `json:"not_converged"`
-	Tightened    int     `json:"tightened"` // tolerance ÷10 after a failed line search (learn.MinimizeFast)
+	Tightened    int     `json:"tightened"` // tolerance ÷10 after a failed line search (learn.Tightener)
 	Seconds      float64 `json:"seconds"`
 	// Exact marks the polish, whose f_fast is the exact objective.
 	Exact bool `json:"exact,omitempty"`
 }
 
-// fast is colorlearn -mode fast: learn.CoarseToFine over o.coarse halvings
-// of the n³ grid (and with -polish its exact-objective polish),
-// checkpointing every iteration, then the exact objective of the final
-// metric.
+// fast is colorlearn --mode fast: learn.Run over o.coarse halvings of the
+// n³ grid (and with --polish its exact-objective polish), checkpointing
+// every iteration, then the exact objective of the final metric.
 func (r *colorRun) fast(ctx context.Context) error {
 	resume, err := r.fastResume()
 	if err != nil {
@@ -79,14 +79,20 @@ func (r *colorRun) fast(ctx context.Context) error {
 	if err := rundir.WriteChecked(filepath.Join(r.o.out, colorParamsFile), r.params); err != nil {
 		return err
 	}
-	sched := colorSchedule(r.o)
-	r.logFastPlan(sched)
-	rec, err := r.newFastRecorder(len(sched), resume)
+	coarse := learn.CoarseSchedule(r.o.coarse, r.o.coarseIters)
+	r.logFastPlan(coarse)
+	rec, err := r.newFastRecorder(len(coarse) + 1)
 	if err != nil {
 		return err
 	}
 	defer rec.close()
-	res, err := learn.CoarseToFine(ctx, r.g, []learn.Sequence{{Frames: r.hists}}, r.config(), rec.settings(sched, resume))
+	p := r.params
+	res, err := learn.Run(ctx, r.g, []learn.Sequence{{Frames: r.hists}}, r.fastConfig(), &learn.RunSettings{
+		Settings: learn.Settings{MaxIter: r.o.iters, Observer: rec},
+		Coarse:   coarse,
+		Polish:   learn.Polish{Iters: p.Polish, Every: p.PolishEvery},
+		Resume:   resume,
+	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return colorInterrupted(r.o.out, r.ckpt)
@@ -96,10 +102,19 @@ func (r *colorRun) fast(ctx context.Context) error {
 	return rec.finish(res)
 }
 
+// fastConfig is the model of a fast-mode run: config in tolerance mode
+// with the run's solver settings (config itself is its polish's model).
+func (r *colorRun) fastConfig() *learn.Config {
+	cfg, p := r.config(), r.params
+	cfg.Sinkhorn = ot.Settings{Iterations: r.o.L, Tol: cmp.Or(p.Tol, learn.DefaultTol),
+		Gradient: adjointGradient(p.Adjoint), Anderson: p.Anderson}
+	return cfg
+}
+
 // fastResume returns the checkpoint that --resume continues a fast-mode
 // run from (nil without --resume), after checking that the run's images
 // and settings are those of its params.json.
-func (r *colorRun) fastResume() (*learn.CoarseToFineCheckpoint, error) {
+func (r *colorRun) fastResume() (*learn.Checkpoint, error) {
 	if r.o.resume == "" {
 		return nil, nil
 	}
@@ -117,18 +132,7 @@ func (r *colorRun) fastResume() (*learn.CoarseToFineCheckpoint, error) {
 		return nil, fmt.Errorf("--resume: %s is not a fast-mode checkpoint", r.ckpt)
 	}
 	fmt.Fprintf(r.logw, "resuming %s on level %d at iteration %d (F = %.6g); the Sinkhorn warm start restarts cold\n", r.o.out, ck.Level, ck.State.Iter, ck.State.F)
-	return &ck.CoarseToFineCheckpoint, nil
-}
-
-// colorSchedule is fast mode's coarse-to-fine schedule: o.coarse coarse
-// levels of o.coarseIters iterations, coarsest first, then the n³ grid
-// with o.iters.
-func colorSchedule(o *colorLearnOptions) []learn.Level {
-	sched := make([]learn.Level, 0, o.coarse+1)
-	for k := o.coarse; k >= 1; k-- {
-		sched = append(sched, learn.Level{Coarsen: k, MaxIter: o.coarseIters})
-	}
-	return append(sched, learn.Level{Coarsen: 0, MaxIter: o.iters})
+	return ck, nil
 }
 
 // logFastPlan writes the line that announces a fast-mode run: its data,
@@ -150,39 +154,29 @@ func (r *colorRun) logFastPlan(sched []learn.Level) {
 	fmt.Fprintln(r.logw)
 }
 
-// colorFastRecorder writes a fast-mode run's folder as learn.CoarseToFine
-// reports its progress: the log, iterations.tsv, linesearch.tsv and (with
-// -polish) exact.tsv, the checkpoints, progress files and snapshots.
+// colorFastRecorder writes a fast-mode run's folder as learn.Run reports
+// its progress (a learn.Observer): the log, iterations.tsv,
+// linesearch.tsv and (with --polish) exact.tsv, the checkpoints, progress
+// files and snapshots.
 type colorFastRecorder struct {
 	*colorRun
 	tsv, lsTSV *os.File
-	exactTSV   *os.File // nil without -polish
+	exactTSV   *os.File // nil without --polish
 
-	levels    int              // the schedule's length; the polish reports level = levels
+	levels    int              // the fast levels; the polish reports level = levels
 	cur       *learn.Objective // the current fast level's objective
 	curBins   int              // its bins per channel
 	theta     []float64        // metric.npy's buffer on the current level
 	polishObj *learn.Objective // the polish's objective, once started
-	best      *learn.State     // with -polish: the best exact-scored finest-level iterate
-	bestF     float64          // and its exact score
-
-	// exact is the exact-mode objective of the final metric. It is built
-	// when first needed: its Sinkhorn tape (2·L·N·C floats, 420 MB at 32³)
-	// need not sit beside the fast levels' memory otherwise.
-	exact *learn.Objective
 
 	start time.Time
 	cpu0  time.Duration
 }
 
-// newFastRecorder opens the run's record files for a schedule of levels
-// levels; an interrupted finest level's best polish score carries over
-// from resume.
-func (r *colorRun) newFastRecorder(levels int, resume *learn.CoarseToFineCheckpoint) (*colorFastRecorder, error) {
+// newFastRecorder opens the run's record files for a run of levels fast
+// levels.
+func (r *colorRun) newFastRecorder(levels int) (*colorFastRecorder, error) {
 	rec := &colorFastRecorder{colorRun: r, levels: levels, start: time.Now(), cpu0: cputime.Used()}
-	if resume != nil {
-		rec.best, rec.bestF = resume.PolishBest, resume.PolishBestF
-	}
 	var err error
 	rec.tsv, err = colorAppendTSV(filepath.Join(r.o.out, colorIterationsFile),
 		"level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds")
@@ -199,15 +193,12 @@ func (r *colorRun) newFastRecorder(levels int, resume *learn.CoarseToFineCheckpo
 	return rec, nil
 }
 
-// close closes the record files and frees the exact objective.
+// close closes the record files.
 func (rec *colorFastRecorder) close() {
 	for _, f := range []*os.File{rec.tsv, rec.lsTSV, rec.exactTSV} {
 		if f != nil {
 			f.Close()
 		}
-	}
-	if rec.exact != nil {
-		rec.exact.Close()
 	}
 }
 
@@ -217,52 +208,33 @@ func (rec *colorFastRecorder) elapsed() time.Duration { return time.Since(rec.st
 // cpu is the process's CPU time since the recorder started.
 func (rec *colorFastRecorder) cpu() time.Duration { return cputime.Used() - rec.cpu0 }
 
-// finestLevel reports whether level is the schedule's finest fast level.
+// finestLevel reports whether level is the finest fast level.
 func (rec *colorFastRecorder) finestLevel(level int) bool { return level == rec.levels-1 }
 
-// exactF is the exact-mode objective at x.
-func (rec *colorFastRecorder) exactF(x []float64) (float64, error) {
-	if rec.exact == nil {
-		var err error
-		if rec.exact, err = learn.NewObjective(rec.g, []learn.Sequence{{Frames: rec.hists}}, rec.config()); err != nil {
-			return 0, err
-		}
+// LevelStart keeps the level's objective for the log and the snapshots.
+func (rec *colorFastRecorder) LevelStart(level int, dims []int, obj *learn.Objective) {
+	if level == rec.levels {
+		rec.polishObj = obj
+		return
 	}
-	return rec.exact.Eval(nil, x)
+	rec.cur, rec.curBins = obj, dims[0]
+	rec.theta = make([]float64, obj.Dim())
 }
 
-// settings are learn.CoarseToFine's settings of the run, with the
-// recorder's methods as its reports.
-func (rec *colorFastRecorder) settings(sched []learn.Level, resume *learn.CoarseToFineCheckpoint) *learn.CoarseToFineSettings {
-	p := rec.params
-	return &learn.CoarseToFineSettings{
-		Schedule: sched,
-		Fast:     ot.Settings{Tol: p.Tol, Gradient: adjointGradient(p.Adjoint), Anderson: p.Anderson},
-		Resume:   resume,
-		Polish: learn.Polish{Iters: p.Polish, Every: p.PolishEvery,
-			Start:  func(obj *learn.Objective) { rec.polishObj = obj },
-			Scored: rec.scored},
-		LevelStart: func(level int, dims []int, obj *learn.Objective) {
-			rec.cur, rec.curBins = obj, dims[0]
-			rec.theta = make([]float64, obj.Dim())
-		},
-		LevelDone: rec.levelDone,
-		Minimize:  learn.Settings{Trial: rec.trial, Callback: rec.iteration},
-	}
+// Checkpoint writes the run's checkpoint atomically.
+func (rec *colorFastRecorder) Checkpoint(data []byte) error {
+	return colorCheckpointer{rec.ckpt}.Checkpoint(data)
 }
 
-// scored records an exact score of a finest-level iterate (-polish) in
-// exact.tsv and the log, keeping the best.
-func (rec *colorFastRecorder) scored(sc learn.PolishScore) {
-	if sc.State != nil {
-		rec.best, rec.bestF = sc.State, sc.FExact
-	}
+// Scored records an exact score of a finest-level iterate (--polish) in
+// exact.tsv and the log.
+func (rec *colorFastRecorder) Scored(sc learn.PolishScore) {
 	fmt.Fprintf(rec.exactTSV, "%d\t%.3f\t%.3f\t%.17g\t%.17g\n", sc.Iter, rec.elapsed().Seconds(), rec.cpu().Seconds(), sc.FFast, sc.FExact)
 	fmt.Fprintf(rec.logw, "  exact-mode F at iteration %d: %.10g (best %.10g)\n", sc.Iter, sc.FExact, sc.Best)
 }
 
-// levelDone logs the end of a level or of the polish.
-func (rec *colorFastRecorder) levelDone(r learn.LevelReport) {
+// LevelDone logs the end of a level or of the polish.
+func (rec *colorFastRecorder) LevelDone(r learn.LevelReport) {
 	if r.Exact {
 		fmt.Fprintf(rec.logw, "polish done: %s after %d iterations from fine iteration %d, %d evaluations, exact-mode F = %.8g, %s\n",
 			r.Status, r.Iter, r.From, r.Evals, r.F, r.Elapsed.Round(time.Second))
@@ -272,17 +244,16 @@ func (rec *colorFastRecorder) levelDone(r learn.LevelReport) {
 		r.Level, r.Dims[0], r.Status, r.Iter, r.Evals, r.F, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Tightened, r.Elapsed.Round(time.Second))
 }
 
-// trial records a line-search evaluation in linesearch.tsv.
-func (rec *colorFastRecorder) trial(t learn.Trial) {
+// Trial records a line-search evaluation in linesearch.tsv.
+func (rec *colorFastRecorder) Trial(t learn.Trial) {
 	fmt.Fprintf(rec.lsTSV, "%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g\n", rec.curBins, t.Iter, t.Index, t.Steepest, t.Step, t.F0, t.Slope, t.F, t.Deriv)
 }
 
-// iteration records an accepted iteration of a fast level: the log line, a
-// row of iterations.tsv and the checkpoint (with the best polish start on
-// the finest level), and on the finest level the progress files and, every
-// -save-every iterations and at the first, a snapshot. The polish's
-// iterations go to polishIteration.
-func (rec *colorFastRecorder) iteration(p *learn.Progress) error {
+// Iteration records an accepted iteration of a fast level: the log line
+// and a row of iterations.tsv, and on the finest level the progress files
+// and, every --save-every iterations and at the first, a snapshot. The
+// polish's iterations go to polishIteration.
+func (rec *colorFastRecorder) Iteration(p *learn.Progress) error {
 	el := rec.elapsed()
 	if p.Level == rec.levels {
 		return rec.polishIteration(p, el)
@@ -292,13 +263,6 @@ func (rec *colorFastRecorder) iteration(p *learn.Progress) error {
 		p.Level, rec.curBins, p.Iter, p.F, p.GradNorm, p.Evals, st.Iterations, st.AdjointIterations, el.Round(time.Second))
 	fmt.Fprintf(rec.tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, rec.curBins, p.Iter, p.F, p.Evals,
 		st.Iterations, st.AdjointIterations, tot.Sinkhorn, tot.Adjoint, el.Seconds(), rec.cpu().Seconds())
-	ck := learn.CoarseToFineCheckpoint{Level: p.Level, State: p.State}
-	if rec.finestLevel(p.Level) {
-		ck.PolishBest, ck.PolishBestF = rec.best, rec.bestF
-	}
-	if err := writeCheckpoint(rec.ckpt, &learn.Checkpoint{CoarseToFineCheckpoint: ck}); err != nil {
-		return err
-	}
 	if !rec.finestLevel(p.Level) {
 		return nil
 	}
@@ -312,9 +276,9 @@ func (rec *colorFastRecorder) iteration(p *learn.Progress) error {
 }
 
 // polishIteration records an iteration of fast mode's exact polish
-// (-polish), el into the run: the log line, a row of iterations.tsv
-// (level = the schedule's length, Sinkhorn iterations = L per evaluation,
-// no adjoint iterations), the checkpoint, loss.npy and metric.npy (the
+// (--polish), el into the run: the log line, a row of iterations.tsv
+// (level = the number of fast levels, Sinkhorn iterations = L per
+// evaluation, no adjoint iterations), loss.npy and metric.npy (the
 // polish's own losses), and the snapshots, tagged polish-XXXX.
 func (rec *colorFastRecorder) polishIteration(p *learn.Progress, el time.Duration) error {
 	o, n := rec.o, rec.o.bins
@@ -322,10 +286,6 @@ func (rec *colorFastRecorder) polishIteration(p *learn.Progress, el time.Duratio
 		n, p.Iter, p.F, p.GradNorm, p.Evals, el.Round(time.Second))
 	fmt.Fprintf(rec.tsv, "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f\n", p.Level, n, p.Iter, p.F, p.Evals,
 		o.L, 0, o.L*p.Evals, 0, el.Seconds(), rec.cpu().Seconds())
-	ck := learn.CoarseToFineCheckpoint{Level: p.Level, State: p.State}
-	if err := writeCheckpoint(rec.ckpt, &learn.Checkpoint{CoarseToFineCheckpoint: ck}); err != nil {
-		return err
-	}
 	theta := make([]float64, len(p.X))
 	if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
 		return err
@@ -340,20 +300,32 @@ func (rec *colorFastRecorder) polishIteration(p *learn.Progress, el time.Duratio
 // finish scores the final metric with the exact-mode objective (the figure
 // to compare with an exact-mode run), writes its snapshot with the exact
 // reconstructions, the progress files and result.json, and logs the end.
-func (rec *colorFastRecorder) finish(res *learn.CoarseToFineResult) error {
+// It closes the run's objective.
+func (rec *colorFastRecorder) finish(res *learn.RunResult) error {
 	o := rec.o
 	seconds, cpuSeconds := rec.elapsed(), rec.cpu()
-	fExact, err := rec.exactF(res.X)
+	polished := len(res.Levels) > 0 && res.Levels[len(res.Levels)-1].Exact
+	exact := res.Objective // the polish's is the exact objective
+	if !polished {
+		// Free the fast level's kernel before building the exact
+		// objective's Sinkhorn tape (2·L·N·C floats, 420 MB at 32³).
+		res.Objective.Close()
+		var err error
+		if exact, err = learn.NewObjective(rec.g, []learn.Sequence{{Frames: rec.hists}}, rec.config()); err != nil {
+			return fmt.Errorf("exact objective of the final metric: %w", err)
+		}
+	}
+	defer exact.Close()
+	fExact, err := exact.Eval(nil, res.X)
 	if err != nil {
 		return fmt.Errorf("exact objective of the final metric: %w", err)
 	}
 	iter := res.State.Iter
 	tag := fmt.Sprintf("%04d", iter)
-	polished := len(res.Levels) > 0 && res.Levels[len(res.Levels)-1].Exact
 	if polished {
 		tag = "polish-" + tag
 	}
-	if err := colorSnapshotTag(o.out, tag, res.X, o.bins, rec.hists, rec.exact.Reconstructions()[0]); err != nil {
+	if err := colorSnapshotTag(o.out, tag, res.X, o.bins, rec.hists, exact.Reconstructions()[0]); err != nil {
 		return err
 	}
 	theta := rec.theta
@@ -380,7 +352,7 @@ func (rec *colorFastRecorder) finish(res *learn.CoarseToFineResult) error {
 
 // colorFastSummary is result.json of a finished fast-mode run whose final
 // metric scores fExact, in seconds of wall and cpuSeconds of CPU time.
-func colorFastSummary(res *learn.CoarseToFineResult, fExact float64, seconds, cpuSeconds time.Duration) colorFastResult {
+func colorFastSummary(res *learn.RunResult, fExact float64, seconds, cpuSeconds time.Duration) colorFastResult {
 	summary := colorFastResult{Mode: "fast", Status: res.Status.String(), FExact: fExact,
 		Seconds: seconds.Seconds(), CPUSeconds: cpuSeconds.Seconds()}
 	for _, l := range res.Levels {

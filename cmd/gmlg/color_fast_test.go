@@ -20,10 +20,10 @@ func TestColorLearnFast(t *testing.T) {
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 4)
-	common := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q"}
+	common := []string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "--progress=none"}
 	full := filepath.Join(tmp, "full")
-	if code, msg := colorTestRun(t, append(common, "-iters", "4", "-o", full, data)...); code != 0 {
+	if code, msg := colorTestRun(t, append(common, "--max-iter", "4", "-o", full, data)...); code != 0 {
 		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0004.npy", "hists-0004.png",
@@ -87,17 +87,17 @@ func TestColorLearnFast(t *testing.T) {
 
 	// Interrupted on the fine level after 2 iterations, then resumed.
 	part := filepath.Join(tmp, "part")
-	if code, msg := colorTestRun(t, append(common, "-iters", "2", "-o", part, data)...); code != 0 {
+	if code, msg := colorTestRun(t, append(common, "--max-iter", "2", "-o", part, data)...); code != 0 {
 		t.Fatalf("first part: exit %d: %s", code, msg)
 	}
-	if code, _ := colorTestRun(t, append(common, "-iters", "4", "-o", part, data)...); code != 1 {
+	if code, _ := colorTestRun(t, append(common, "--max-iter", "4", "-o", part, data)...); code != 1 {
 		t.Errorf("restart without -resume: exit %d, want 1", code)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "-mode", "exact", "-iters", "4", "--resume", part, "-q"); code != 2 || !strings.Contains(msg, "--mode cannot") {
+	if code, msg := colorTestRun(t, "colorlearn", "-mode", "exact", "--max-iter", "4", "--resume", part, "--progress=none"); code != 2 || !strings.Contains(msg, "--mode cannot") {
 		t.Errorf("resume of a fast run in exact mode: exit %d (%s), want 2 and a message naming --mode", code, msg)
 	}
 	// Resumed with the other solvers (they do not change the model).
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "-iters", "4", "-adjoint", "fixed-point", "-anderson", "0", "-q"); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "--max-iter", "4", "-adjoint", "fixed-point", "-anderson", "0", "--progress=none"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
 	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 {
@@ -134,8 +134,8 @@ func TestColorLearnFastPolish(t *testing.T) {
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 4)
-	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "-q", "-iters", "4", "-polish-every", "2"}
+	args := []string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+		"-coarse", "1", "-coarse-iters", "2", "-save-every", "2", "--progress=none", "--max-iter", "4", "-polish-every", "2"}
 	out := filepath.Join(tmp, "run")
 	if code, msg := colorTestRun(t, append(args, "-polish", "3", "-o", out, data)...); code != 0 {
 		t.Fatalf("colorlearn -polish: exit %d: %s", code, msg)
@@ -181,10 +181,10 @@ func TestColorLearnFastPolish(t *testing.T) {
 	}
 	// Resuming from the polish's last checkpoint: nothing left to do but
 	// the final snapshot; with another -polish the settings differ.
-	if code, msg := colorTestRun(t, "colorlearn", "-polish", "4", "--resume", out, "-q"); code != 2 || !strings.Contains(msg, "--polish cannot") {
+	if code, msg := colorTestRun(t, "colorlearn", "-polish", "4", "--resume", out, "--progress=none"); code != 2 || !strings.Contains(msg, "--polish cannot") {
 		t.Errorf("resume with another -polish: exit %d (%s), want 2 and a message naming --polish", code, msg)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "-q"); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "--progress=none"); code != 0 {
 		t.Fatalf("resume of the polish: exit %d: %s", code, msg)
 	}
 	res2 := colorTestResult(t, out)
@@ -192,11 +192,11 @@ func TestColorLearnFastPolish(t *testing.T) {
 		t.Errorf("resumed result.json %+v: want the polish alone, at f_exact %.17g, and no f_fast", res2, res.FExact)
 	}
 	// -polish is fast mode's.
-	if code, msg := colorTestRun(t, "colorlearn", "-polish", "2", "-q", "-o", filepath.Join(tmp, "x"), data); code != 2 || !strings.Contains(msg, "fast mode only") {
+	if code, msg := colorTestRun(t, "colorlearn", "-polish", "2", "--progress=none", "-o", filepath.Join(tmp, "x"), data); code != 2 || !strings.Contains(msg, "fast mode only") {
 		t.Errorf("exact mode with -polish: exit %d (%s), want 2", code, msg)
 	}
 	// -polish-every spaces -polish's scores and means nothing alone.
-	if code, msg := colorTestRun(t, append(args, "-o", filepath.Join(tmp, "y"), data)...); code != 2 || !strings.Contains(msg, "-polish-every applies with -polish only") {
+	if code, msg := colorTestRun(t, append(args, "-o", filepath.Join(tmp, "y"), data)...); code != 2 || !strings.Contains(msg, "--polish-every applies with --polish only") {
 		t.Errorf("-polish-every without -polish: exit %d (%s), want 2", code, msg)
 	}
 }
@@ -210,8 +210,8 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 4)
 	out := filepath.Join(tmp, "run")
-	args := []string{"colorlearn", "-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-coarse", "1", "-coarse-iters", "2", "-q", "-iters", "6", "-polish-every", "2", "-polish", "2", "-o", out, data}
+	args := []string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+		"-coarse", "1", "-coarse-iters", "2", "--progress=none", "--max-iter", "6", "-polish-every", "2", "-polish", "2", "-o", out, data}
 	colorInterruptAt(t, 1, 4, out, args...)
 	ck, err := colorLoadAnyCheckpoint(filepath.Join(out, colorCheckpointFile))
 	if err != nil {
@@ -225,7 +225,7 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 		t.Fatalf("checkpoint: level %d, iteration %d, polish best %v (F %.17g); want level 1, iteration 4, the best score's iterate %d (%.17g)",
 			ck.Level, ck.State.Iter, ck.PolishBest != nil, ck.PolishBestF, bestIter, bestF)
 	}
-	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "-q"); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "--progress=none"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
 	res := colorTestResult(t, out)

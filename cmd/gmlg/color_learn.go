@@ -63,18 +63,18 @@ type colorLearnOptions struct {
 	adjoint       string
 	anderson      int
 	polish        int
-	quiet         bool
+	progress      string
 }
 
 func init() {
 	register(&command{
 		name:    "colorlearn",
 		summary: "learn the colour metric of a time-lapse (a folder of images) in RGB space",
-		usage: `[options] DIR | --resume RUN_DIR [--iters K]
+		usage: `[options] DIR | --resume RUN_DIR [--max-iter K]
 
-Computes the RGB histogram of every image of DIR (names matching -pattern,
-in the numeric order of their names: frame-2 before frame-10) at n bins per
-channel, and learns the [3,N] vertex metric of the
+Computes the RGB histogram of every image of DIR (names matching --pattern,
+in the numeric order of their names: frame-2 before frame-10) at n = --bins
+bins per channel, and learns the [3,N] vertex metric of the
 n³ colour grid (row 0 = B axis, 1 = G, 2 = R) whose heat-kernel displacement
 interpolation between the first and last histogram best reproduces the
 others. The defaults are the paper's preset (Fig. 18): n = 16, L2 loss,
@@ -82,7 +82,7 @@ t = 1e-3, 20 steps, L = 50, λ_c = 0, λ_s = 1, 500 iterations, a snapshot
 every 50.
 
 Saturated pixels: by default a pixel with a channel equal to 255 counts in
-the top bin; -drop-saturated drops it, as the reference implementation does
+the top bin; --drop-saturated drops it, as the reference implementation does
 (its histograms are then bitwise identical to the reference's).
 
 The run directory (-o) receives params.json, metric-XXXX.npy ([3,N],
@@ -100,46 +100,49 @@ folder that another gmlg process is writing is refused, naming it.
 Interrupting (Ctrl-C) saves a checkpoint and prints the command that
 continues the run: --resume RUN_DIR reads every setting from the run's
 params.json (its images, mode and iteration count included), and only
---iters (a new total), -q, --store and fast mode's --adjoint and
---anderson may be given with it; any other option is a usage error.
+--max-iter (a new total), --progress, --store and fast mode's --adjoint
+and --anderson may be given with it; any other option is a usage error.
 The result is the same as an uninterrupted run's (in fast
 mode close to it: the Sinkhorn warm start restarts cold). The final point
-always gets its snapshot, so --resume with --iters equal to the
+always gets its snapshot, so --resume with --max-iter equal to the
 checkpoint's iteration just writes the pictures of that point.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			o := &colorLearnOptions{}
 			fs.StringVar(&o.out, "o", "colorlearn-out", "run `directory` for the results")
 			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
 			fs.StringVar(&o.pattern, "pattern", "*.png", "file name `glob` of the images inside DIR")
-			fs.IntVar(&o.bins, "n", colorPresetBins, "histogram `bins` per channel (N = n³), at most "+fmt.Sprint(limits.MaxBins))
+			fs.IntVar(&o.bins, "bins", colorPresetBins, "histogram `bins` n per channel (N = n³), at most "+fmt.Sprint(limits.MaxBins))
 			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
 			fs.Float64Var(&o.t, "t", colorPresetT, "heat diffusion `time` t_heat")
 			fs.IntVar(&o.steps, "steps", colorPresetSteps, "implicit Euler `steps` of the heat kernel (k_heat)")
-			fs.IntVar(&o.L, "L", colorPresetL, "Sinkhorn `iterations` of each barycenter")
+			fs.IntVar(&o.L, "sinkhorn-iters", colorPresetL, "Sinkhorn `iterations` L per barycenter, ≥ 1")
 			fs.Var(&o.loss, "loss", "data term: l2, l1 or kl")
 			fs.Float64Var(&o.lambdaC, "lambda-c", 0, "weight of the closeness-to-1 regulariser")
 			fs.Float64Var(&o.lambdaS, "lambda-s", colorPresetLambdaS, "weight of the smoothness regulariser")
-			fs.IntVar(&o.iters, "iters", colorPresetIters, "L-BFGS `iterations` (in all, counting a resumed run's)")
+			fs.IntVar(&o.iters, "max-iter", colorPresetIters, "maximum number of L-BFGS `iterations` (in all, counting a resumed run's; fast mode: on the finest grid)")
 			fs.IntVar(&o.saveEvery, "save-every", colorPresetSaveEvery, "write metric and histogram snapshots every `k` iterations (and at 1 and the end)")
 			fs.StringVar(&o.resume, "resume", "", "continue the run in `RUN_DIR` from its checkpoint, with all of its own settings (see above for the options that may be given with it)")
 			fs.StringVar(&o.backend, "backend", "", backendHelp("empty"))
 			fs.BoolVar(&o.store, "store", false, "exact mode: keep every heat sub-step of an evaluation for its reverse pass (about 2·L·steps·N·(frames−2)·8 bytes; fewer solves, same result) instead of recomputing them")
-			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; -iters then counts the finest grid's iterations)")
+			fs.StringVar(&o.mode, "mode", "exact", "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn, implicit gradient, coarse grids first; --max-iter then counts the finest grid's iterations)")
 			fs.Float64Var(&o.tol, "tol", 1e-4, "fast mode: Sinkhorn marginal and adjoint `tolerance` (L1 marginal violation, relative adjoint increment)")
 			fs.IntVar(&o.coarse, "coarse", 1, "fast mode: coarse `levels` learnt first (each halves n: 1 at n = 16 means 8³ then 16³)")
-			fs.IntVar(&o.coarseIters, "coarse-iters", 10, "fast mode: L-BFGS `iterations` on each coarse level")
+			fs.IntVar(&o.coarseIters, "coarse-iters", learn.DefaultCoarseIters, "fast mode: L-BFGS `iterations` on each coarse level")
 			fs.StringVar(&o.adjoint, "adjoint", "gmres", "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 			fs.IntVar(&o.anderson, "anderson", 5, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off: plain iterations)")
-			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every -polish-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
-			fs.IntVar(&o.polishEvery, "polish-every", 0, "fast mode with -polish: score the finest level's iterates with the exact objective every `k` iterations, into exact.tsv (fewer scores cost less, more stop the level closer to the best iterate); 0 = "+fmt.Sprint(learn.DefaultPolishEvery))
-			fs.BoolVar(&o.quiet, "q", false, "no progress output")
+			fs.IntVar(&o.polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every --polish-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
+			fs.IntVar(&o.polishEvery, "polish-every", 0, "fast mode with --polish: score the finest level's iterates with the exact objective every `k` iterations, into exact.tsv (fewer scores cost less, more stop the level closer to the best iterate); 0 = "+fmt.Sprint(learn.DefaultPolishEvery))
+			fs.StringVar(&o.progress, "progress", "auto", "progress display: log (a line per iteration on stderr), none, or auto (log)")
+			for _, a := range [][3]string{{"n", "bins", ""}, {"L", "sinkhorn-iters", ""}, {"iters", "max-iter", ""}, {"q", "progress", "none"}} {
+				aliasFlag(fs, a[0], a[1], a[2])
+			}
 			return func(ctx context.Context, args []string) error {
 				dir, err := colorLearnArgs(fs, o, args)
 				if err != nil {
 					return err
 				}
 				_, logw := outputs(ctx)
-				if o.quiet {
+				if o.progress == "none" {
 					logw = io.Discard
 				}
 				return colorLearn(ctx, dir, o, logw)
@@ -152,13 +155,13 @@ checkpoint's iteration just writes the pictures of that point.`,
 // iteration count, how the work is stored, the progress output
 // and fast mode's solvers, none of which change the model (see
 // checkResumeFlags).
-var colorResumeFlags = []string{"iters", "q", "store", "adjoint", "anderson"}
+var colorResumeFlags = []string{"max-iter", "progress", "store", "adjoint", "anderson"}
 
 // colorRetired are the options that colorlearn runs may have recorded and
 // that it no longer has.
 var colorRetired = []retiredOption{
-	{member: []string{"uncorrected"}, flag: "-uncorrected", now: "fast mode corrects its objective to first order"},
-	{member: []string{"exact_every"}, flag: "-exact-every", now: "the exact objective is scored only by -polish, every -polish-every iterations"},
+	{member: []string{"uncorrected"}, flag: "--uncorrected", now: "fast mode corrects its objective to first order"},
+	{member: []string{"exact_every"}, flag: "--exact-every", now: "the exact objective is scored only by --polish, every --polish-every iterations"},
 }
 
 // colorLearnArgs checks colorlearn's positional arguments and returns the
@@ -201,7 +204,7 @@ func colorResumeOptions(o *colorLearnOptions, given map[string]bool) (string, er
 	o.backend, o.mode = p.Backend, colorMode(p.Mode)
 	o.tol, o.coarse, o.coarseIters = p.Tol, p.Coarse, p.CoarseIters
 	o.polish, o.polishEvery = p.Polish, p.PolishEvery
-	if !given["iters"] {
+	if !given["max-iter"] {
 		o.iters = p.MaxIter
 	}
 	if !given["adjoint"] && colorMode(p.Mode) == "fast" {
@@ -263,7 +266,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 	var backend = kernel.DefaultBackend()
 	if o.backend != "" {
 		if backend, err = kernel.Backend(o.backend); err != nil {
-			return usagef("-backend: %v", err)
+			return usagef("--backend: %v", err)
 		}
 	}
 	params, err := colorNewParams(dir, files, o, g, backend.Name())
@@ -292,34 +295,36 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnOptions, logw io.W
 func (o *colorLearnOptions) check() error {
 	switch {
 	case o.bins < 2:
-		return usagef("-n must be at least 2, got %d", o.bins)
+		return usagef("--bins must be at least 2, got %d", o.bins)
 	case !(o.t > 0):
-		return usagef("-t must be positive, got %g", o.t)
+		return usagef("--t must be positive, got %g", o.t)
 	case o.steps < 1:
-		return usagef("-steps must be at least 1, got %d", o.steps)
+		return usagef("--steps must be at least 1, got %d", o.steps)
 	case o.L < 1:
-		return usagef("-L must be at least 1, got %d", o.L)
+		return usagef("--sinkhorn-iters must be at least 1, got %d", o.L)
 	case o.iters < 1:
-		return usagef("-iters must be at least 1, got %d", o.iters)
+		return usagef("--max-iter must be at least 1, got %d", o.iters)
 	case o.saveEvery < 1:
-		return usagef("-save-every must be at least 1, got %d", o.saveEvery)
+		return usagef("--save-every must be at least 1, got %d", o.saveEvery)
 	case o.lambdaC < 0 || o.lambdaS < 0:
-		return usagef("-lambda-c and -lambda-s must be non-negative")
+		return usagef("--lambda-c and --lambda-s must be non-negative")
+	case o.progress != "auto" && o.progress != "log" && o.progress != "none":
+		return usagef("--progress: unknown mode %q (want auto, log or none)", o.progress)
 	case o.mode != "exact" && o.mode != "fast":
-		return usagef("-mode: unknown mode %q (want exact or fast)", o.mode)
+		return usagef("--mode: unknown mode %q (want exact or fast)", o.mode)
 	case o.mode == "fast" && o.store:
-		return usagef("-store applies to exact mode only (fast mode's kernel applications are not differentiated one by one)")
+		return usagef("--store applies to exact mode only (fast mode's kernel applications are not differentiated one by one)")
 	case o.mode == "fast" && (!(o.tol > 0) || o.coarse < 0 || o.coarseIters < 1 || o.polish < 0 || o.polishEvery < 0):
-		return usagef("-tol and -coarse-iters must be positive, -coarse, -polish and -polish-every non-negative")
+		return usagef("--tol and --coarse-iters must be positive, --coarse, --polish and --polish-every non-negative")
 	case o.mode != "fast" && o.polish != 0:
-		return usagef("-polish applies to fast mode only (exact mode minimises the exact objective throughout)")
+		return usagef("--polish applies to fast mode only (exact mode minimises the exact objective throughout)")
 	case o.polish == 0 && o.polishEvery != 0:
-		return usagef("-polish-every applies with -polish only (it spaces the scores that choose the polish's start)")
+		return usagef("--polish-every applies with --polish only (it spaces the scores that choose the polish's start)")
 	}
-	if err := checkBins("-n", o.bins); err != nil {
+	if err := checkBins("--bins", o.bins); err != nil {
 		return err
 	}
-	return checkHeatT("-t", o.t, o.steps, 3, o.bins)
+	return checkHeatT("--t", o.t, o.steps, 3, o.bins)
 }
 
 // colorHistograms returns the RGB histograms of the image files, at n bins
@@ -366,7 +371,7 @@ func colorNewParams(dir string, files []string, o *colorLearnOptions, g *kernel.
 		return params, nil
 	}
 	params.Tol, params.Coarse, params.CoarseIters = o.tol, o.coarse, o.coarseIters
-	if err := checkFastSolvers("-", o.adjoint, o.anderson); err != nil {
+	if err := checkFastSolvers("--", o.adjoint, o.anderson); err != nil {
 		return nil, err
 	}
 	params.Adjoint, params.Anderson = o.adjoint, o.anderson
@@ -378,15 +383,14 @@ func colorNewParams(dir string, files []string, o *colorLearnOptions, g *kernel.
 	}
 	for k, m := 0, n; k < o.coarse; k++ {
 		if m = learn.CoarseSide(m); m < 2 {
-			return nil, usagef("-coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
+			return nil, usagef("--coarse %d: halving n = %d that often leaves fewer than 2 bins", o.coarse, n)
 		}
 	}
 	return params, nil
 }
 
-// exact is colorlearn -mode exact: learn.Minimize on the reference
-// objective, checkpointing every iteration, and the final point's
-// snapshot.
+// exact is colorlearn --mode exact: learn.Run on the reference objective,
+// checkpointing every iteration, and the final point's snapshot.
 func (r *colorRun) exact(ctx context.Context) error {
 	o := r.o
 	resume, err := colorResumeState(o, r.ckpt, r.params, r.logw)
@@ -396,33 +400,28 @@ func (r *colorRun) exact(ctx context.Context) error {
 	if err := rundir.WriteChecked(filepath.Join(o.out, colorParamsFile), r.params); err != nil {
 		return err
 	}
-	obj, err := learn.NewObjective(r.g, []learn.Sequence{{Frames: r.hists}}, r.config())
-	if err != nil {
-		return err
-	}
-	defer obj.Close()
 	fmt.Fprintf(r.logw, "colorlearn: %d images of %s at %d³ bins (N = %d, %d metric parameters), t = %g, %d steps, L = %d, λ_s = %g, %d iterations\n",
-		len(r.hists), r.dir, o.bins, r.g.N(), obj.Dim(), o.t, o.steps, o.L, o.lambdaS, o.iters)
-	theta := make([]float64, obj.Dim())
-	res, err := learn.Minimize(ctx, obj, make([]float64, obj.Dim()), &learn.Settings{MaxIter: o.iters, Callback: r.exactCallback(obj, theta, resume)}, resume)
-	if res != nil && res.State != nil && res.State.Iter > 0 {
-		if cerr := colorSaveCheckpoint(r.ckpt, res.State); cerr != nil && err == nil {
-			err = cerr
-		}
+		len(r.hists), r.dir, o.bins, r.g.N(), 3*r.g.N(), o.t, o.steps, o.L, o.lambdaS, o.iters)
+	rec := &colorExactRecorder{colorRun: r, theta: make([]float64, 3*r.g.N()), last: time.Now()}
+	if resume != nil {
+		rec.lastIter = resume.State.Iter
 	}
+	res, err := learn.Run(ctx, r.g, []learn.Sequence{{Frames: r.hists}}, r.config(),
+		&learn.RunSettings{Settings: learn.Settings{MaxIter: o.iters, Observer: rec}, Resume: resume})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return colorInterrupted(o.out, r.ckpt)
 		}
 		return err
 	}
+	defer res.Objective.Close()
 	if res.State.Iter == 0 {
 		// f_s = ‖Lap θ‖ is not differentiable at the constant start, and a
 		// large λ_s can stall the first line search (docs/method.md,
 		// "Regularisers").
-		fmt.Fprintf(r.logw, "warning: %s before the first iteration; the metric stays constant (try a smaller -lambda-s)\n", res.Status)
+		fmt.Fprintf(r.logw, "warning: %s before the first iteration; the metric stays constant (try a smaller --lambda-s)\n", res.Status)
 	}
-	if err := r.finalSnapshot(obj, res, theta); err != nil {
+	if err := r.finalSnapshot(res.Objective, res.Result, rec.theta); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.logw, "done: %s after %d iterations, F = %.10g; metric in %s\n",
@@ -430,7 +429,8 @@ func (r *colorRun) exact(ctx context.Context) error {
 	return nil
 }
 
-// config is the objective's configuration of the run (either mode).
+// config is the exact-mode objective's configuration of the run
+// (fastConfig is fast mode's).
 func (r *colorRun) config() *learn.Config {
 	o := r.o
 	return &learn.Config{
@@ -439,34 +439,52 @@ func (r *colorRun) config() *learn.Config {
 	}
 }
 
-// exactCallback returns exact mode's per-iteration callback: the log line
-// (with the time per iteration since the previous one), the checkpoint,
-// the progress files (metric.npy through the buffer theta) and, every
-// -save-every iterations, at the first and at the last, a snapshot.
-func (r *colorRun) exactCallback(obj *learn.Objective, theta []float64, resume *learn.State) func(*learn.Progress) error {
-	o := r.o
-	last := time.Now()
-	lastIter := 0
-	if resume != nil {
-		lastIter = resume.Iter
+// colorCheckpointer is the learn.Observer report that every colorlearn
+// run shares: it writes the checkpoint file.
+type colorCheckpointer struct{ path string }
+
+// Checkpoint writes the run's checkpoint atomically.
+func (c colorCheckpointer) Checkpoint(data []byte) error {
+	return rundir.WriteFile(c.path, data, 0o644)
+}
+
+// colorExactRecorder is exact mode's learn.Observer: per iteration the log
+// line (with the time per iteration since the previous one), the progress
+// files (metric.npy through the buffer theta) and, every --save-every
+// iterations, at the first and at the last, a snapshot; and the
+// checkpoints.
+type colorExactRecorder struct {
+	learn.NopObserver
+	*colorRun
+	obj      *learn.Objective
+	theta    []float64
+	last     time.Time
+	lastIter int
+}
+
+// LevelStart keeps the objective for the snapshots' reconstructions.
+func (rec *colorExactRecorder) LevelStart(_ int, _ []int, obj *learn.Objective) { rec.obj = obj }
+
+// Checkpoint writes the run's checkpoint atomically.
+func (rec *colorExactRecorder) Checkpoint(data []byte) error {
+	return colorCheckpointer{rec.ckpt}.Checkpoint(data)
+}
+
+// Iteration records an accepted iteration.
+func (rec *colorExactRecorder) Iteration(p *learn.Progress) error {
+	o := rec.o
+	now := time.Now()
+	per := now.Sub(rec.last) / time.Duration(max(1, p.Iter-rec.lastIter))
+	rec.last, rec.lastIter = now, p.Iter
+	fmt.Fprintf(rec.logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
+		p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
+	if err := colorSaveProgress(o.out, p.State.Losses, p.X, rec.theta); err != nil {
+		return err
 	}
-	return func(p *learn.Progress) error {
-		now := time.Now()
-		per := now.Sub(last) / time.Duration(max(1, p.Iter-lastIter))
-		last, lastIter = now, p.Iter
-		fmt.Fprintf(r.logw, "iter %4d/%d  F = %.10g  |g| = %.4g  evals %d  %.1fs/it  elapsed %s\n",
-			p.Iter, o.iters, p.F, p.GradNorm, p.Evals, per.Seconds(), p.Elapsed.Round(time.Second))
-		if err := colorSaveCheckpoint(r.ckpt, p.State); err != nil {
-			return err
-		}
-		if err := colorSaveProgress(o.out, p.State.Losses, p.X, theta); err != nil {
-			return err
-		}
-		if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
-			return colorSnapshot(o.out, p.Iter, p.X, o.bins, r.hists, obj.Reconstructions()[0])
-		}
-		return nil
+	if p.Iter == 1 || p.Iter%o.saveEvery == 0 || p.Iter == o.iters {
+		return colorSnapshot(o.out, p.Iter, p.X, o.bins, rec.hists, rec.obj.Reconstructions()[0])
 	}
+	return nil
 }
 
 // finalSnapshot makes sure that the final point has its snapshot even when
@@ -535,11 +553,11 @@ func colorSnapshotTag(dir, tag string, x []float64, n int, hists, recs [][]float
 	return savePicture(filepath.Join(dir, "hists-"+tag+".png"), pic2)
 }
 
-// colorResumeState returns the checkpoint's state of the exact-mode run
-// that --resume continues (nil without --resume), after checking that the
+// colorResumeState returns the checkpoint of the exact-mode run that
+// --resume continues (nil without --resume), after checking that the
 // run's images and settings are those of params. (A new run's folder
 // holds no checkpoint: takeColorRunDir refuses one that holds a run.)
-func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParams, logw io.Writer) (*learn.State, error) {
+func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParams, logw io.Writer) (*learn.Checkpoint, error) {
 	if o.resume == "" {
 		return nil, nil
 	}
@@ -550,14 +568,14 @@ func colorResumeState(o *colorLearnOptions, ckpt string, params *colorLearnParam
 	if ck == nil {
 		return nil, fmt.Errorf("--resume: no checkpoint %s", ckpt)
 	}
-	if ck.Level != -1 {
+	if ck.Level != learn.ExactLevel && ck.Level != 0 {
 		return nil, fmt.Errorf("--resume: %s is not an exact-mode checkpoint", ckpt)
 	}
 	if err := colorCheckResume(filepath.Join(o.out, colorParamsFile), params, logw); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(logw, "resuming %s at iteration %d (F = %.6g)\n", o.out, ck.State.Iter, ck.State.F)
-	return ck.State, nil
+	return ck, nil
 }
 
 // colorCheckResume makes sure that a resumed run's images, and the

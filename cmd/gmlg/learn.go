@@ -58,7 +58,7 @@ type optParams struct {
 	Init          string  `json:"init"`
 	// Coarse > 0 (fast mode) starts the run from a metric learned coarse
 	// to fine on the grid halved Coarse times, CoarseIters iterations per
-	// coarse level (learn.CoarseToFine), prolonged to the data's grid.
+	// coarse level (learn.RunSettings.Coarse), prolonged to the data's grid.
 	Coarse      int `json:"coarse,omitempty"`
 	CoarseIters int `json:"coarse_iters,omitempty"`
 }
@@ -112,7 +112,7 @@ func init() {
 			fs.Float64Var(&p.Optimizer.GTol, "gtol", 1e-5, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
 			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log)")
 			fs.IntVar(&p.Optimizer.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
-			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", 10, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultSchedule), ≥ 1")
+			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", learn.DefaultCoarseIters, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultCoarseIters), ≥ 1")
 			fs.StringVar(&progress, "progress", "auto", "progress display: bar (on a terminal), log (structured lines on stderr), none, or auto (bar on a terminal, log otherwise)")
 			return func(ctx context.Context, args []string) error {
 				set := flagsGiven(fs)
@@ -214,7 +214,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	_, stderr := outputs(ctx)
 	warnColour(stderr, "learn", r.ds.set)
 	warnGaps(stderr, "learn", r.ds.set)
-	x0 := make([]float64, r.obj.Dim())
+	var x0 []float64
 	if p.Optimizer.Init != "ones" {
 		theta, err := r.ds.ReadMetric(p.Optimizer.Init, p.Model.metricKind())
 		if err == nil {
@@ -268,9 +268,6 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
-	if ck.Level != learn.ExactLevel {
-		return fmt.Errorf("--resume: %s is not the checkpoint of a learn run", filepath.Join(dir, checkpointName))
-	}
 	if maxIter > 0 {
 		p.Optimizer.MaxIter = maxIter
 	}
@@ -278,7 +275,8 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		p.Model.Threads = threads
 	}
 	p.Model.applyThreads()
-	if ck.State.Iter >= p.Optimizer.MaxIter {
+	finest := ck.Level == learn.ExactLevel || ck.Level == p.Optimizer.Coarse
+	if finest && ck.State.Iter >= p.Optimizer.MaxIter {
 		return fmt.Errorf("--resume: the run in %s already made %d iterations (max-iter %d); pass a larger --max-iter to continue it",
 			dir, ck.State.Iter, p.Optimizer.MaxIter)
 	}
@@ -294,22 +292,22 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if r.p.Data.Checksum != checksum {
 		return fmt.Errorf("--resume: the frames in %s changed since the run started (checksum %s, now %s)", p.Data.Dir, checksum, r.p.Data.Checksum)
 	}
-	if len(ck.State.X) != r.obj.Dim() {
-		return fmt.Errorf("--resume: %s holds %d metric parameters, the data needs %d", filepath.Join(dir, checkpointName), len(ck.State.X), r.obj.Dim())
-	}
 	r.p.Resumed++
-	return r.optimize(ctx, nil, ck.State)
+	return r.optimize(ctx, nil, ck)
 }
 
-// learnRun is one learning run in progress.
+// learnRun is one learning run in progress; it is the learn.Observer of
+// its learn.Run.
 type learnRun struct {
 	p     *learnParams
 	dir   string
 	ds    *dataFolder
-	obj   objective
+	obj   *learn.Objective // the current level's, open while it runs
 	mode  string
 	log   *slog.Logger
 	logf  *os.File
+	pr    *progress
+	note  func(string) // a line for the terminal when a progress bar hides the log
 	obs   [][][]float64
 	saved int       // last iteration whose metric was saved
 	drawn time.Time // last time loss.png and recs.png were drawn
@@ -318,7 +316,7 @@ type learnRun struct {
 	pictures  []string // the final pictures that finish drew
 }
 
-// newRun loads the data and builds the objective (nothing is written yet).
+// newRun loads the data and readies the model (nothing is written yet).
 func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor)
 	if err != nil {
@@ -331,15 +329,16 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 		return nil, err
 	}
 	p.Data.Gaps = ds.set.Gaps
-	obj, err := newObjective(ds, &p.Model)
-	if err != nil {
+	if err := prepareObjective(ds, &p.Model); err != nil {
 		return nil, err
 	}
-	info := obj.Heat().Info()
-	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
-		Alpha: ds.Alpha(), Params: obj.Dim()}
+	if p.Optimizer.Coarse > 0 {
+		if _, err := learn.HalveGrid(ds.Graph.Dims()); err != nil {
+			return nil, usagef("--coarse %d: the %v grid is too small to halve", p.Optimizer.Coarse, ds.Graph.Dims())
+		}
+	}
 	p.Command, p.Version = "learn", rundir.Version()
-	r := &learnRun{p: p, dir: dir, ds: ds, obj: obj, mode: progress}
+	r := &learnRun{p: p, dir: dir, ds: ds, mode: progress}
 	for _, s := range ds.seqs {
 		r.obs = append(r.obs, s.Frames)
 	}
@@ -347,15 +346,17 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 }
 
 func (r *learnRun) close() {
-	r.obj.Close()
 	if r.logf != nil {
 		r.logf.Close()
 	}
 }
 
-// optimize runs L-BFGS from x0 or from the resume state (after the coarse
-// levels, when asked), writing the run folder as it goes.
-func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.State) error {
+// finest is the index of the data's own grid among the run's levels.
+func (r *learnRun) finest() int { return r.p.Optimizer.Coarse }
+
+// optimize runs learn.Run from x0 (nil: the uniform metric) or from the
+// resume checkpoint, writing the run folder as it goes.
+func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Checkpoint) error {
 	stdout, stderr := outputs(ctx)
 	if err := rundir.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
 		return err
@@ -366,43 +367,55 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Sta
 	}
 	r.logStart(resume)
 	start := 0
-	if resume != nil {
-		start = resume.Iter
-		r.saved = resume.Iter
+	r.note = func(string) {} // the log lines already reach stderr unless a bar is drawn
+	if bar {
+		r.note = func(msg string) { fmt.Fprintln(stderr, "gmlg learn: "+msg) }
 	}
-	if resume == nil && r.p.Optimizer.Coarse > 0 {
-		note := func(string) {} // the log lines already reach stderr unless a bar is drawn
-		if bar {
-			note = func(msg string) { fmt.Fprintln(stderr, "gmlg learn: "+msg) }
-		}
-		if x0, err = r.coarseStart(ctx, note); err != nil {
-			if ctx.Err() != nil {
-				return exitError{fmt.Errorf("interrupted during the coarse levels; nothing to resume (start again with --force)"), 130}
-			}
-			return evalHint(err)
-		}
+	if resume != nil && (resume.Level == learn.ExactLevel || resume.Level == r.finest()) {
+		start = resume.State.Iter
+		r.saved = resume.State.Iter
 	}
-	pr := newProgress(stderr, bar, start, r.p.Optimizer.MaxIter)
+	r.pr = newProgress(stderr, bar, start, r.p.Optimizer.MaxIter)
 	if ctx.Err() == nil {
 		stop := context.AfterFunc(ctx, func() {
-			pr.note("interrupted: finishing the current iteration and saving a checkpoint (this can take a few seconds)…")
+			r.pr.note("interrupted: finishing the current iteration and saving a checkpoint (this can take a few seconds)…")
 		})
 		defer stop()
 	}
 	t0 := time.Now()
-	res, err := r.minimize(ctx, x0, resume, pr)
-	pr.finish()
+	res, err := learn.Run(ctx, r.ds.Graph, r.ds.seqs, r.p.Model.config(), r.settings(x0, resume))
+	r.pr.finish()
 	if err != nil {
 		return r.failed(ctx, res, err)
 	}
-	if err := r.finish(res); err != nil {
+	defer res.Objective.Close()
+	r.obj = res.Objective
+	if err := r.finish(res.Result); err != nil {
 		return err
 	}
-	if err := r.checkLinesearch(stderr, res); err != nil {
+	if err := r.checkLinesearch(stderr, res.Result); err != nil {
 		return err
 	}
-	r.report(stdout, res, time.Since(t0))
+	r.report(stdout, res.Result, time.Since(t0))
 	return nil
+}
+
+// settings are the run's learn.RunSettings, with r as the observer.
+func (r *learnRun) settings(x0 []float64, resume *learn.Checkpoint) *learn.RunSettings {
+	o := &r.p.Optimizer
+	set := &learn.RunSettings{
+		Settings: learn.Settings{MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
+			FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol), Observer: r},
+		Coarse:          learn.CoarseSchedule(o.Coarse, o.CoarseIters),
+		Start:           x0,
+		CheckpointEvery: o.SaveEvery,
+		Resume:          resume,
+	}
+	if o.Coarse > 0 && resume == nil {
+		r.log.Info("coarse start", "levels", o.Coarse, "iters_per_level", o.CoarseIters)
+		r.note(fmt.Sprintf("learning the starting metric on %d coarser grid(s), %d iterations each…", o.Coarse, o.CoarseIters))
+	}
+	return set
 }
 
 // openLog opens the run's log.txt for appending and sets r.log to write
@@ -423,43 +436,69 @@ func (r *learnRun) openLog(stderr io.Writer) (bar bool, err error) {
 }
 
 // logStart logs the run's settings, or where a resumed run continues.
-func (r *learnRun) logStart(resume *learn.State) {
+func (r *learnRun) logStart(resume *learn.Checkpoint) {
 	if resume != nil {
-		r.log.Info("resume", "dir", r.dir, "iter", resume.Iter, "evals", resume.Evals, "f", resume.F, "max_iter", r.p.Optimizer.MaxIter)
+		st := resume.State
+		r.log.Info("resume", "dir", r.dir, "iter", st.Iter, "evals", st.Evals, "f", st.F, "max_iter", r.p.Optimizer.MaxIter)
 		return
 	}
 	r.log.Info("start", "data", r.p.Data.Dir, "n", r.p.Data.Side, "dim", r.p.Data.Dim, "sequences", len(r.p.Data.Sequences),
-		"params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL,
 		"t", r.p.Model.T, "steps", r.p.Model.Steps, "sinkhorn_iters", r.p.Model.SinkhornIters, "loss", r.p.Model.Loss,
 		"lambda_c", r.p.Model.LambdaC, "lambda_s", r.p.Model.LambdaS, "max_iter", r.p.Optimizer.MaxIter)
 }
 
-// minimize runs the optimiser that fits the objective (learn.MinimizeFast
-// in fast mode, learn.Minimize otherwise) with the run's settings, logging
-// and saving every accepted iteration.
-func (r *learnRun) minimize(ctx context.Context, x0 []float64, resume *learn.State, pr *progress) (*learn.Result, error) {
-	o := &r.p.Optimizer
-	set := &learn.Settings{
-		MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
-		FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol),
-		Callback: func(pg *learn.Progress) error {
-			pr.update(pg)
-			r.logIteration(pg)
-			if pg.Iter%o.SaveEvery == 0 || pg.Iter == 1 {
-				return r.save(pg.State, true)
-			}
-			return nil
-		},
+// LevelStart keeps the level's objective; on the data's own grid it
+// records the factorisation in params.json and the log.
+func (r *learnRun) LevelStart(level int, _ []int, obj *learn.Objective) {
+	r.obj = obj
+	if level != r.finest() {
+		return
 	}
-	fo, ok := r.obj.(*learn.Objective)
-	if !ok || fo.Exact() {
-		return learn.Minimize(ctx, r.obj, x0, set, resume)
+	info := obj.Heat().Info()
+	r.p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
+		Alpha: r.ds.Alpha(), Params: obj.Dim()}
+	r.log.Info("kernel", "params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL)
+	if err := rundir.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
+		r.log.Error("params.json", "err", err)
 	}
-	res, err := learn.MinimizeFast(ctx, fo, x0, set, resume)
-	if res != nil && res.Tightened > 0 {
-		r.log.Info("tolerance tightened", "times", res.Tightened, "reason", "line search failed")
+}
+
+// Iteration shows and logs an iteration of the data's grid and saves its
+// metric every --save-every iterations (and at the first).
+func (r *learnRun) Iteration(pg *learn.Progress) error {
+	if pg.Level != r.finest() {
+		return nil
 	}
-	return res, err
+	r.pr.update(pg)
+	r.logIteration(pg)
+	if pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1 {
+		return r.save(pg.State, true)
+	}
+	return nil
+}
+
+// LevelDone logs the end of a coarse level, and the tolerance
+// tightenings of tolerance mode's fine level.
+func (r *learnRun) LevelDone(rep learn.LevelReport) {
+	if rep.Level == r.finest() {
+		if rep.Tightened > 0 {
+			r.log.Info("tolerance tightened", "times", rep.Tightened, "reason", "line search failed")
+		}
+		return
+	}
+	r.log.Info("coarse level", "grid", fmt.Sprint(rep.Dims), "iter", rep.Iter, "evals", rep.Evals, "f", rep.F,
+		"status", rep.Status.String(), "sinkhorn_total", rep.Totals.Sinkhorn, "adjoint_total", rep.Totals.Adjoint,
+		"elapsed", rep.Elapsed.Round(time.Millisecond))
+	r.note(fmt.Sprintf("coarse level %v: %d iterations, F = %.6g (%s)", rep.Dims, rep.Iter, rep.F, rep.Elapsed.Round(time.Millisecond)))
+}
+
+// Trial and Scored are not recorded by learn.
+func (r *learnRun) Trial(learn.Trial)        {}
+func (r *learnRun) Scored(learn.PolishScore) {}
+
+// Checkpoint writes checkpoint.gob atomically.
+func (r *learnRun) Checkpoint(data []byte) error {
+	return rundir.WriteFile(filepath.Join(r.dir, checkpointName), data, 0o644)
 }
 
 // logIteration logs an accepted iteration, with the Sinkhorn work of its
@@ -467,34 +506,40 @@ func (r *learnRun) minimize(ctx context.Context, x0 []float64, resume *learn.Sta
 func (r *learnRun) logIteration(pg *learn.Progress) {
 	attrs := []any{"iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
 		"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond)}
-	if fo, ok := r.obj.(*learn.Objective); ok && !fo.Exact() {
-		st, tot := fo.Stats(), fo.Totals()
+	if !r.obj.Exact() {
+		st, tot := r.obj.Stats(), r.obj.Totals()
 		attrs = append(attrs, "sinkhorn_iters", st.Iterations, "adjoint_iters", st.AdjointIterations,
 			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
 	}
 	r.log.Info("iteration", attrs...)
 }
 
-// failed is the error of an optimisation that stopped with err: the state
-// it reached, if any, is saved first, and the error says how to continue.
-func (r *learnRun) failed(ctx context.Context, res *learn.Result, err error) error {
-	if res == nil || res.State == nil {
+// failed is the error of a run that stopped with err: learn.Run saved the
+// checkpoint of the state it reached, if any; the metric and loss of a
+// state on the data's grid are saved too, and the error says how to
+// continue.
+func (r *learnRun) failed(ctx context.Context, res *learn.RunResult, err error) error {
+	if res == nil || res.Result == nil || res.State == nil {
 		if ctx.Err() != nil {
 			return exitError{fmt.Errorf("interrupted during the first evaluation; nothing to resume (start again with --force)"), 130}
 		}
 		return evalHint(err)
 	}
-	if serr := r.save(res.State, false); serr != nil {
-		return fmt.Errorf("%w; saving the checkpoint also failed: %v", err, serr)
+	st := res.State
+	where := fmt.Sprintf("iteration %d", st.Iter)
+	if level := res.Levels[len(res.Levels)-1].Level; level != r.finest() {
+		where = fmt.Sprintf("iteration %d of coarse level %d", st.Iter, level)
+	} else if serr := r.save(st, false); serr != nil {
+		return fmt.Errorf("%w; saving the metric also failed: %v", err, serr)
 	}
 	if ctx.Err() != nil {
-		r.log.Info("interrupted", "iter", res.State.Iter, "evals", res.State.Evals, "f", res.State.F)
-		return exitError{fmt.Errorf("interrupted at iteration %d; checkpoint saved. Resume with:\n  %s",
-			res.State.Iter, resumeCommand("learn", r.dir)), 130}
+		r.log.Info("interrupted", "iter", st.Iter, "evals", st.Evals, "f", st.F)
+		return exitError{fmt.Errorf("interrupted at %s; checkpoint saved. Resume with:\n  %s",
+			where, resumeCommand("learn", r.dir)), 130}
 	}
-	r.log.Error("failed", "iter", res.State.Iter, "err", err)
-	return fmt.Errorf("%w\n(the state at iteration %d is saved; after fixing the cause, continue with %s)",
-		evalHint(err), res.State.Iter, resumeCommand("learn", r.dir))
+	r.log.Error("failed", "iter", st.Iter, "err", err)
+	return fmt.Errorf("%w\n(the state at %s is saved; after fixing the cause, continue with %s)",
+		evalHint(err), where, resumeCommand("learn", r.dir))
 }
 
 // checkLinesearch turns a line search that failed before the first
@@ -547,8 +592,8 @@ func orDisabled(v float64) float64 {
 	return v
 }
 
-// save writes the metric of the state's iteration with its picture, the
-// loss and the checkpoint; withRecs also draws the reconstructions when the
+// save writes the metric of the state's iteration with its picture and the
+// loss (learn.Run writes the checkpoint); withRecs also draws the reconstructions when the
 // objective's last evaluation was at the state's point.
 func (r *learnRun) save(st *learn.State, withRecs bool) error {
 	kind := r.p.Model.metricKind()
@@ -579,7 +624,7 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 			return err
 		}
 	}
-	return saveExactCheckpoint(filepath.Join(r.dir, checkpointName), st, false, "")
+	return nil
 }
 
 // picturePeriod is the shortest time between two redraws of loss.png and
@@ -681,8 +726,8 @@ func (r *learnRun) finish(res *learn.Result) error {
 		Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
 		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn),
 	}
-	if fo, ok := r.obj.(*learn.Objective); ok && !fo.Exact() {
-		tot := fo.Totals()
+	if !r.obj.Exact() {
+		tot := r.obj.Totals()
 		rr.Fast = &tot
 	}
 	if r.ds.IsGraph() {
@@ -694,10 +739,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 		rr.TruthCorrelation = &c
 		r.truthCorr = fmt.Sprintf("%.3f", c)
 	}
-	if err := rundir.WriteJSON(filepath.Join(r.dir, "result.json"), rr); err != nil {
-		return err
-	}
-	return saveExactCheckpoint(filepath.Join(r.dir, checkpointName), st, true, res.Status.String())
+	return rundir.WriteJSON(filepath.Join(r.dir, "result.json"), rr)
 }
 
 // recName is the file of reconstruction j of sequence s.

@@ -87,9 +87,9 @@ func checkColorLearnMemory(o *colorLearnOptions, images int) error {
 	size := limits.Objective{Dim: 3, Side: o.bins, Iterations: o.L, Steps: o.steps,
 		Fast: o.mode == "fast", Anderson: o.anderson, Store: o.store}
 	size.Interior, size.Endpoints = limits.Frames(images)
-	hint := "pass a smaller -n or -L, use fewer images, or -mode fast"
+	hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
 	if o.store {
-		hint += ", or leave out -store"
+		hint += ", or leave out --store"
 	}
 	return size.Check("colorlearn's objective", hint)
 }

@@ -248,6 +248,9 @@ func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
 func printDefaults(fs *flag.FlagSet) {
 	w := fs.Output()
 	fs.VisitAll(func(f *flag.Flag) {
+		if isAlias(f) {
+			return
+		}
 		typ, usage := flag.UnquoteUsage(f)
 		line := "  " + flagName(f.Name)
 		if typ != "" {

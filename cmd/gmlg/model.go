@@ -206,13 +206,19 @@ func (m *modelParams) heatOptions() kernel.HeatOptions {
 		Threads: m.Threads, Serial: m.Threads == 1}
 }
 
-// config returns the objective's configuration (check must have succeeded).
+// config returns the objective's configuration (check must have
+// succeeded): exact mode with L = --sinkhorn-iters, or tolerance mode
+// (fastSinkhorn) with --mode fast.
 func (m *modelParams) config() *learn.Config {
 	loss, _ := ot.ParseLoss(m.Loss)
 	kind, _ := learn.ParseMetricKind(m.Metric)
 	smooth, _ := learn.ParseSmoothness(m.Smooth)
+	sinkhorn := ot.Settings{Iterations: m.SinkhornIters}
+	if m.Mode == "fast" {
+		sinkhorn = m.fastSinkhorn()
+	}
 	return &learn.Config{
-		Heat: m.heatOptions(), Sinkhorn: ot.Settings{Iterations: m.SinkhornIters}, Loss: loss, Metric: kind,
+		Heat: m.heatOptions(), Sinkhorn: sinkhorn, Loss: loss, Metric: kind,
 		LambdaC: m.LambdaC, LambdaS: m.LambdaS, Smooth: smooth, RegularizeOnce: m.RegularizeOnce,
 		SkipEndpoints: m.SkipEndpoints,
 	}
@@ -283,41 +289,28 @@ func (m *modelParams) fastSinkhorn() ot.Settings {
 		Gradient: adjointGradient(m.Adjoint), Anderson: m.Anderson}
 }
 
-// newObjective builds the objective of ds, wrapping errors with a hint,
-// after checking that its estimated memory fits the budget. On a graph it
-// sets m.Metric to edge (see space.metricKind).
-func newObjective(ds *dataFolder, m *modelParams) (objective, error) {
-	m.Metric = ds.MetricKind(m.metricKind()).String()
-	if err := checkObjectiveMemory(ds, m); err != nil {
+// newObjective builds the objective of ds (see prepareObjective).
+func newObjective(ds *dataFolder, m *modelParams) (*learn.Objective, error) {
+	if err := prepareObjective(ds, m); err != nil {
 		return nil, err
 	}
-	if err := checkSpaceT(ds.space, "--t", m.T, m.Steps); err != nil {
-		return nil, err
-	}
-	var obj objective
-	var err error
-	if m.Mode == "fast" {
-		cfg := m.config()
-		cfg.Sinkhorn = m.fastSinkhorn()
-		obj, err = learn.NewObjective(ds.Graph, ds.seqs, cfg)
-	} else {
-		obj, err = learn.NewObjective(ds.Graph, ds.seqs, m.config())
-	}
+	obj, err := learn.NewObjective(ds.Graph, ds.seqs, m.config())
 	if err != nil {
 		return nil, fmt.Errorf("building the objective: %w", notPosDefHint(err, "the uniform metric", "--t, --steps"))
 	}
 	return obj, nil
 }
 
-// objective is what the commands need of learn.Objective.
-type objective interface {
-	learn.Function
-	Dim() int
-	Close() error
-	Heat() *kernel.Heat
-	Metric() kernel.Metric
-	Reconstructions() [][][]float64
-	LastTerms() learn.Terms
+// prepareObjective readies the model m for the objective of ds: on a
+// graph it sets m.Metric to edge (see space.metricKind); it checks that
+// the objective's estimated memory fits the budget and that the heat time
+// suits the grid, as usage errors naming the options.
+func prepareObjective(ds *dataFolder, m *modelParams) error {
+	m.Metric = ds.MetricKind(m.metricKind()).String()
+	if err := checkObjectiveMemory(ds, m); err != nil {
+		return err
+	}
+	return checkSpaceT(ds.space, "--t", m.T, m.Steps)
 }
 
 // evalHint explains a failed evaluation in terms of the options.

@@ -156,14 +156,14 @@ func TestFolderRules(t *testing.T) {
 	tmp := t.TempDir()
 	images := colorTestFrames(t, filepath.Join(tmp, "images"), 3)
 	data := tinyData(t, "1")
-	color := []string{"-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01", "-save-every", "1", "-q"}
+	color := []string{"--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01", "-save-every", "1", "--progress=none"}
 	cmds := map[string][]string{
 		"transfer2":   {"transfer", "-n", "4", "-L", "10", "-q", "-o", "OUT", images[0], images[1], images[2]},
 		"transfer1":   {"transfer", "-n", "4", "-L", "10", "-q", "-o", "OUT", images[0], images[1]},
 		"sunset":      {"sunset", "-method", "linear", "-n", "4", "-prolong", "0", "-frames", "2", "-L-ct", "10", "-q", "-o", "OUT", images[0], images[2]},
-		"colorlearn2": append(append([]string{"colorlearn"}, color...), "-iters", "2", "-o", "OUT", filepath.Dir(images[0])),
-		"colorlearn1": append(append([]string{"colorlearn"}, color...), "-iters", "1", "-o", "OUT", filepath.Dir(images[0])),
-		"colorfast": append(append([]string{"colorlearn"}, color...), "-mode", "fast", "-coarse", "1", "-coarse-iters", "1", "-iters", "1",
+		"colorlearn2": append(append([]string{"colorlearn"}, color...), "--max-iter", "2", "-o", "OUT", filepath.Dir(images[0])),
+		"colorlearn1": append(append([]string{"colorlearn"}, color...), "--max-iter", "1", "-o", "OUT", filepath.Dir(images[0])),
+		"colorfast": append(append([]string{"colorlearn"}, color...), "-mode", "fast", "-coarse", "1", "-coarse-iters", "1", "--max-iter", "1",
 			"-polish", "1", "-polish-every", "1", "-o", "OUT", filepath.Dir(images[0])),
 		"synth":  append([]string{"synth", "-o", "OUT", "--n", "8", "--frames", "3", "--sequences", "1"}, tinyModel...),
 		"learn":  learnArgs(data, "OUT", "--max-iter", "2"),

@@ -17,8 +17,8 @@ func TestResumeRetiredOptions(t *testing.T) {
 	data := tinyData(t, "1")
 	frames := filepath.Join(t.TempDir(), "frames")
 	colorTestFrames(t, frames, 4)
-	color := []string{"colorlearn", "-mode", "fast", "-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-coarse", "0", "-q", "-iters", "1"}
+	color := []string{"colorlearn", "-mode", "fast", "--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+		"-coarse", "0", "--progress=none", "--max-iter", "1"}
 	for _, tc := range []struct {
 		name   string
 		start  []string // the first part, writing into OUT
@@ -31,10 +31,10 @@ func TestResumeRetiredOptions(t *testing.T) {
 			[]string{"learn", "--resume", "OUT", "--max-iter", "2", "--progress", "none"}, "--uncorrected"},
 		{"learn without retired options", learnArgs(data, "OUT", "--mode", "fast", "--max-iter", "1"), nil, nil,
 			[]string{"learn", "--resume", "OUT", "--max-iter", "2", "--progress", "none"}, ""},
-		{"colorlearn -uncorrected", append(color, "-o", "OUT", frames), []string{"uncorrected"}, true,
-			[]string{"colorlearn", "--resume", "OUT", "-iters", "2"}, "-uncorrected"},
-		{"colorlearn -exact-every", append(color, "-o", "OUT", frames), []string{"exact_every"}, 1.0,
-			[]string{"colorlearn", "--resume", "OUT", "-iters", "2"}, "-exact-every"},
+		{"colorlearn --uncorrected", append(color, "-o", "OUT", frames), []string{"uncorrected"}, true,
+			[]string{"colorlearn", "--resume", "OUT", "--max-iter", "2"}, "--uncorrected"},
+		{"colorlearn --exact-every", append(color, "-o", "OUT", frames), []string{"exact_every"}, 1.0,
+			[]string{"colorlearn", "--resume", "OUT", "--max-iter", "2"}, "--exact-every"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
@@ -83,9 +83,9 @@ func TestResumeWithoutAdjoint(t *testing.T) {
 	}{
 		{"learn", learnArgs(data, "OUT", "--mode", "fast", "--max-iter", "1"), []string{"model", "adjoint"},
 			[]string{"learn", "--resume", "OUT", "--max-iter", "2", "--progress", "none"}},
-		{"colorlearn", []string{"colorlearn", "-mode", "fast", "-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-			"-coarse", "0", "-q", "-iters", "1", "-o", "OUT", frames}, []string{"adjoint"},
-			[]string{"colorlearn", "--resume", "OUT", "-iters", "2", "-q"}},
+		{"colorlearn", []string{"colorlearn", "-mode", "fast", "--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+			"-coarse", "0", "--progress=none", "--max-iter", "1", "-o", "OUT", frames}, []string{"adjoint"},
+			[]string{"colorlearn", "--resume", "OUT", "--max-iter", "2", "--progress=none"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")

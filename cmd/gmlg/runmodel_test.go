@@ -81,7 +81,7 @@ func TestSunsetRunModel(t *testing.T) {
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 3)
 	run := filepath.Join(tmp, "run")
-	if code, msg := colorTestRun(t, "colorlearn", "-mode", "fast", "-tol", "1e-9", "-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10",
+	if code, msg := colorTestRun(t, "colorlearn", "-mode", "fast", "-tol", "1e-9", "--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10",
 		"-lambda-s", "0.01", "-iters", "2", "-q", "-o", run, data); code != 0 {
 		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
 	}

@@ -20,12 +20,12 @@ import (
 // bytes.
 func FuzzCheckpoint(f *testing.F) {
 	learnCk, err := learn.EncodeCheckpoint(&learn.Checkpoint{Done: true, Status: "converged",
-		CoarseToFineCheckpoint: learn.CoarseToFineCheckpoint{Level: learn.ExactLevel, State: testState()}})
+		Level: learn.ExactLevel, State: testState()})
 	if err != nil {
 		f.Fatal(err)
 	}
 	colorCk, err := learn.EncodeCheckpoint(&learn.Checkpoint{
-		CoarseToFineCheckpoint: learn.CoarseToFineCheckpoint{Level: 2, State: testState(), PolishBest: testState(), PolishBestF: 1}})
+		Level: 2, State: testState(), PolishBest: testState(), PolishBestF: 1})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // testState is a small consistent optimiser state.
@@ -34,13 +35,12 @@ func TestCheckpointEveryBitFlip(t *testing.T) {
 	}{
 		{"learn",
 			func(p string) error {
-				return saveExactCheckpoint(p, testState(), true, "max-iter")
+				return writeCheckpoint(p, &learn.Checkpoint{Level: learn.ExactLevel, State: testState(), Done: true, Status: "max-iter"})
 			},
 			func(p string) error { _, err := readCheckpoint(p); return err }},
 		{"colorlearn",
 			func(p string) error {
-				ck := learn.CoarseToFineCheckpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2}
-				return writeCheckpoint(p, &learn.Checkpoint{CoarseToFineCheckpoint: ck})
+				return writeCheckpoint(p, &learn.Checkpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2})
 			},
 			func(p string) error { _, err := colorLoadAnyCheckpoint(p); return err }},
 	} {
@@ -150,12 +150,12 @@ func TestColorDamagedRunRefused(t *testing.T) {
 	data := filepath.Join(tmp, "data")
 	files := colorTestFrames(t, data, 4)
 	runDir := filepath.Join(tmp, "run")
-	if code, msg := colorTestRun(t, "colorlearn", "-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-		"-iters", "2", "-q", "-o", runDir, data); code != 0 {
+	if code, msg := colorTestRun(t, "colorlearn", "--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+		"--max-iter", "2", "--progress=none", "-o", runDir, data); code != 0 {
 		t.Fatalf("colorlearn: exit %d: %s", code, msg)
 	}
 	ckpt, params := filepath.Join(runDir, colorCheckpointFile), filepath.Join(runDir, colorParamsFile)
-	resume := []string{"colorlearn", "--resume", runDir, "-iters", "3", "-q"}
+	resume := []string{"colorlearn", "--resume", runDir, "--max-iter", "3", "--progress=none"}
 	// Each sunset writes a folder of its own.
 	sunset := func(name string) []string {
 		return []string{"sunset", "-run", runDir, "-metric", ckpt, "-frames", "2", "-L-ct", "5", "-q", "-o", filepath.Join(tmp, name), files[0], files[3]}
@@ -195,7 +195,7 @@ func TestColorDamagedRunRefused(t *testing.T) {
 // status and that the message gives the command that resumes out.
 func colorInterruptAt(t *testing.T, level, iter int, out string, args ...string) {
 	t.Helper()
-	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-q" })
+	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--progress=none" })
 	line := fmt.Sprintf("iter %4d/", iter) // exact mode: "iter    2/4  F = …"
 	if level >= 0 {
 		line = fmt.Sprintf("level %d (", level) // fast mode: "level 1 (6³) iter    2  F_fast = …"
@@ -226,13 +226,13 @@ func TestColorLearnResumeAlone(t *testing.T) {
 		args  []string
 		level int
 	}{
-		{"exact", []string{"-n", "4", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01", "-iters", "4", "-save-every", "3"}, -1},
-		{"fast", []string{"-mode", "fast", "-n", "6", "-t", "1e-2", "-steps", "3", "-L", "10", "-lambda-s", "0.01",
-			"-coarse", "1", "-coarse-iters", "2", "-iters", "4", "-save-every", "3"}, 1},
+		{"exact", []string{"--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01", "--max-iter", "4", "-save-every", "3"}, -1},
+		{"fast", []string{"-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+			"-coarse", "1", "-coarse-iters", "2", "--max-iter", "4", "-save-every", "3"}, 1},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			full, cut := filepath.Join(tmp, tc.mode+"-full"), filepath.Join(tmp, tc.mode+" cut")
-			args := append([]string{"colorlearn", "-q"}, tc.args...)
+			args := append([]string{"colorlearn", "--progress=none"}, tc.args...)
 			if code, msg := colorTestRun(t, append(args, "-o", full, data)...); code != 0 {
 				t.Fatalf("uninterrupted run: exit %d: %s", code, msg)
 			}
@@ -291,4 +291,13 @@ func TestResumeLegacyCheckpoint(t *testing.T) {
 	if again, err := os.ReadFile(path); err != nil || firstLine(again) == "gmlg-checkpoint-2" {
 		t.Errorf("the resumed run's checkpoint is still in the old layout (err %v)", err)
 	}
+}
+
+// writeCheckpoint writes ck to path atomically, in learn's encoding.
+func writeCheckpoint(path string, ck *learn.Checkpoint) error {
+	data, err := learn.EncodeCheckpoint(ck)
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return rundir.WriteFile(path, data, 0o644)
 }

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -46,23 +47,24 @@ func TestCoarseToFineToy(t *testing.T) {
 	}
 	tE := time.Since(start)
 	f0, _ := exact.Eval(nil, make([]float64, exact.Dim()))
-	sched := []Level{{Coarsen: 1, MaxIter: coarseIter}, {Coarsen: 0, MaxIter: fineIter}}
+	coarse := CoarseSchedule(1, coarseIter)
 	if coarseIter == 0 {
-		sched = sched[1:]
+		coarse = nil
 	}
 	start = time.Now()
-	cfg.LooseTol = loose
-	resF, err := CoarseToFine(context.Background(), g, seqs, &cfg, &CoarseToFineSettings{
-		Schedule: sched,
-		Fast:     ot.Settings{Tol: tol, Cold: cold != 0},
-		LevelDone: func(r LevelReport) {
+	fc := withSinkhorn(cfg, ot.Settings{Iterations: L, Tol: cmp.Or(tol, DefaultTol), Cold: cold != 0})
+	fc.LooseTol = loose
+	resF, err := Run(context.Background(), g, seqs, fc, &RunSettings{
+		Settings: Settings{MaxIter: fineIter, Observer: &funcObserver{done: func(r LevelReport) {
 			t.Logf("level %d %v: %d iterations, %d evaluations, F_fast %.5g (%v), Sinkhorn %d + adjoint %d iterations, not converged %d, %v",
 				r.Level, r.Dims, r.Iter, r.Evals, r.F, r.Status, r.Totals.Sinkhorn, r.Totals.Adjoint, r.Totals.NotConverged, r.Elapsed.Round(time.Millisecond))
-		},
+		}}},
+		Coarse: coarse,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	resF.Objective.Close()
 	tF := time.Since(start)
 	fF, err := exact.Eval(nil, resF.X)
 	if err != nil {
@@ -81,67 +83,78 @@ func TestCoarseToFineToy(t *testing.T) {
 }
 
 // TestCoarseToFineResume interrupts a two-level run on its fine level and
-// resumes it from the checkpoint: the resumed run skips the coarse level,
-// reports the level in its Progress, continues the iteration count and
-// ends close to the uninterrupted run (not bitwise: the warm start is not
-// part of the state).
+// resumes it from the checkpoint that Run reported there: the resumed run
+// skips the coarse level, reports the level in its Progress, continues the
+// iteration count and ends close to the uninterrupted run (not bitwise:
+// the warm start is not part of the state). Run reports a checkpoint at
+// every iteration and a last one, Done, at the end.
 func TestCoarseToFineResume(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
 	g, seqs, _ := recoveryData(t, 9, heat, 4, 20)
-	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 20}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
-	sched := []Level{{Coarsen: 1, MaxIter: 3}, {Coarsen: 0, MaxIter: 8}}
-	var ckpt *CoarseToFineCheckpoint
+	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 20, Tol: DefaultTol}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	var ckpt, last *Checkpoint
 	var levels []int
-	starts := 0
-	set := CoarseToFineSettings{
-		Schedule: sched,
-		Minimize: Settings{Callback: func(p *Progress) error {
+	starts, ckpts := 0, 0
+	obs := &funcObserver{
+		iter: func(p *Progress) error {
 			levels = append(levels, p.Level)
-			if p.Level == 1 && p.Iter == 4 {
-				ckpt = &CoarseToFineCheckpoint{Level: 1, State: cloneState(p.State)}
-			}
 			return nil
-		}},
-		LevelStart: func(level int, dims []int, obj *Objective) {
+		},
+		ckpt: func(data []byte) error {
+			ckpts++
+			ck, err := DecodeCheckpoint(data)
+			if err != nil {
+				return err
+			}
+			if ck.Level == 1 && ck.State.Iter == 4 {
+				ckpt = ck
+			}
+			last = ck
+			return nil
+		},
+		start: func(level int, dims []int, obj *Objective) {
 			starts++
-			if obj.Graph().N() != dims[0]*dims[1] {
-				t.Errorf("level %d: objective on %d vertices for grid %v", level, obj.Graph().N(), dims)
+			if n := obj.Graph().N(); n != dims[0]*dims[1] {
+				t.Errorf("level %d: objective on %d vertices for grid %v", level, n, dims)
 			}
 		},
 	}
-	full, err := CoarseToFine(context.Background(), g, seqs, &cfg, &set)
+	set := RunSettings{Settings: Settings{MaxIter: 8, Observer: obs}, Coarse: CoarseSchedule(1, 3)}
+	full, err := Run(context.Background(), g, seqs, &cfg, &set)
 	if err != nil {
 		t.Fatal(err)
 	}
+	full.Objective.Close()
 	if starts != 2 || len(levels) != 11 || levels[0] != 0 || levels[len(levels)-1] != 1 {
-		t.Fatalf("uninterrupted run: %d level starts, callback levels %v; want 2 starts, 3×0 then 8×1", starts, levels)
+		t.Fatalf("uninterrupted run: %d level starts, iteration levels %v; want 2 starts, 3×0 then 8×1", starts, levels)
 	}
-	if ckpt == nil {
-		t.Fatal("no checkpoint at fine iteration 4")
+	if ckpt == nil || ckpts != 12 || !last.Done || last.Level != 1 || last.State.Iter != 8 {
+		t.Fatalf("%d checkpoints, the one at fine iteration 4 found: %v, last %+v; want 11 and a last one, done", ckpts, ckpt != nil, last)
 	}
 	levels, starts = nil, 0
 	set.Resume = ckpt
-	res, err := CoarseToFine(context.Background(), g, seqs, &cfg, &set)
+	res, err := Run(context.Background(), g, seqs, &cfg, &set)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res.Objective.Close()
 	if starts != 1 || len(res.Levels) != 1 || res.State.Iter != 8 || len(levels) != 4 || levels[0] != 1 {
-		t.Fatalf("resumed run: %d level starts, %d level reports, %d iterations, callback levels %v", starts, len(res.Levels), res.State.Iter, levels)
+		t.Fatalf("resumed run: %d level starts, %d level reports, %d iterations, iteration levels %v", starts, len(res.Levels), res.State.Iter, levels)
 	}
 	// Measured: 5e-7 (the cold restart of the Sinkhorn scalings moves the
 	// iterates by the tolerance); 1e-3 leaves room across backends.
 	if d := math.Abs(res.F-full.F) / full.F; d > 1e-3 {
 		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g (relative difference %.2g > 1e-3)", res.F, full.F, d)
 	}
-	set.Resume = &CoarseToFineCheckpoint{Level: 0, State: ckpt.State}
-	if _, err := CoarseToFine(context.Background(), g, seqs, &cfg, &set); err == nil {
+	set.Resume = &Checkpoint{Version: CheckpointVersion, Level: 0, State: ckpt.State}
+	if _, err := Run(context.Background(), g, seqs, &cfg, &set); err == nil {
 		t.Error("a fine-level state given for the coarse level was accepted")
 	}
 }
 
-// TestMinimizeFastTighten: on the 9² toy at tol 1e-3 with the uncorrected
+// TestMinimizeTighten: on the 9² toy at tol 1e-3 with the uncorrected
 // objective, plain L-BFGS stops with a failed line search on the plateau;
-// MinimizeFast tightens the tolerance (by 10 each time), continues past
+// Minimize tightens a Tightener's tolerance (by 10 each time), continues past
 // that iteration, and ends at a metric whose converged objective (scored
 // cold at tol 1e-10) is lower. With the corrected objective and the warm
 // start from the last iteration's input (the defaults) no line search
@@ -150,7 +163,7 @@ func TestCoarseToFineResume(t *testing.T) {
 // the tightened run's after its 113 iterations and 254 evaluations. The
 // test asks for no tightening, fewer evaluations and a converged objective
 // at most 1e-4 above the tightened run's.
-func TestMinimizeFastTighten(t *testing.T) {
+func TestMinimizeTighten(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	g, seqs, _ := recoveryData(t, 9, heat, 5, 30)
 	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 30}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
@@ -162,7 +175,7 @@ func TestMinimizeFastTighten(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		res, err := MinimizeFast(context.Background(), f, make([]float64, f.Dim()), &Settings{MaxIter: 150}, nil)
+		res, err := Minimize(context.Background(), f, make([]float64, f.Dim()), &Settings{MaxIter: 150}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

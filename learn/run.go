@@ -1,0 +1,543 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gmlg/gmlg/kernel"
+)
+
+// Observer receives the reports of Run (and Minimize's iterations and
+// trials). Embed NopObserver to implement only the reports one needs.
+// Every method is called on the goroutine that called Run, in this order
+// per level: LevelStart, then per accepted iteration Scored (on the
+// finest level, when a score is due), Iteration and Checkpoint (when one
+// is due), with Trial for every line-search evaluation in between, and
+// LevelDone.
+type Observer interface {
+	// LevelStart is called when a level's objective is built, before its
+	// first evaluation; obj stays open until the level ends (use it for
+	// its reconstructions or its work counters). dims are the level's
+	// grid extents (the graph's, on a non-grid graph: nil).
+	LevelStart(level int, dims []int, obj *Objective)
+	// Iteration is called after every accepted iteration; an error stops
+	// the run (status Cancelled) after a last checkpoint.
+	Iteration(p *Progress) error
+	// Trial is called after every line-search evaluation that returned a
+	// value.
+	Trial(t Trial)
+	// Scored is called with every exact-objective score of the finest
+	// level's iterates (Polish).
+	Scored(s PolishScore)
+	// LevelDone is called after each level and the polish with its report.
+	LevelDone(r LevelReport)
+	// Checkpoint is called with an encoded Checkpoint (EncodeCheckpoint)
+	// when one is due: every RunSettings.CheckpointEvery iterations, when
+	// the run stops on an error or cancellation with a state to continue
+	// from, and at its end (Done). The caller only writes the bytes,
+	// atomically; an error stops the run.
+	Checkpoint(data []byte) error
+}
+
+// NopObserver ignores every report; embed it in an Observer that needs only
+// some of them.
+type NopObserver struct{}
+
+func (NopObserver) LevelStart(int, []int, *Objective) {}
+func (NopObserver) Iteration(*Progress) error         { return nil }
+func (NopObserver) Trial(Trial)                       {}
+func (NopObserver) Scored(PolishScore)                {}
+func (NopObserver) LevelDone(LevelReport)             {}
+func (NopObserver) Checkpoint([]byte) error           { return nil }
+
+// IterationFunc is an Observer of the accepted iterations alone: it calls
+// the function with each and ignores the other reports.
+type IterationFunc func(*Progress) error
+
+func (f IterationFunc) Iteration(p *Progress) error     { return f(p) }
+func (IterationFunc) LevelStart(int, []int, *Objective) {}
+func (IterationFunc) Trial(Trial)                       {}
+func (IterationFunc) Scored(PolishScore)                {}
+func (IterationFunc) LevelDone(LevelReport)             {}
+func (IterationFunc) Checkpoint([]byte) error           { return nil }
+
+// Level is one coarse stage of a run.
+type Level struct {
+	// Coarsen is the number of halvings of the finest grid: k is the grid
+	// of side CoarseSide applied k times (0, the finest grid, is Run's
+	// last level and is not listed in RunSettings.Coarse).
+	Coarsen int
+	// MaxIter bounds the accepted L-BFGS iterations on this level (0
+	// means the Settings' MaxIter).
+	MaxIter int
+}
+
+// DefaultCoarseIters is the iteration count per coarse level that the
+// command line uses by default. Measured on the 2-D toy of
+// TestCoarseToFineToy (17² from 9²), 10 coarse iterations then 30 fine
+// ones reach, in exact mode, an objective 0.6% above exact mode's after 40
+// iterations, and 10 + 40 one 4.4% below it; but 20 or 40 coarse
+// iterations made the fine start worse (25% and 12% above after 30 and 40
+// fine iterations): the restricted data are not the coarse model's
+// barycenters, and fitting them closely learns coarse-grid artefacts. Keep
+// the coarse stages short.
+const DefaultCoarseIters = 10
+
+// CoarseSchedule returns the coarse levels of halvings levels, levels−1,
+// …, 1 (coarsest first), of iters iterations each: RunSettings.Coarse for
+// a run that starts levels halvings below its grid.
+func CoarseSchedule(levels, iters int) []Level {
+	sched := make([]Level, levels)
+	for i := range sched {
+		sched[i] = Level{Coarsen: levels - i, MaxIter: iters}
+	}
+	return sched
+}
+
+// RunSettings configures Run. The zero value learns on the given graph
+// alone, from θ = 1, with Minimize's default settings. The model's Config
+// chooses exact or tolerance mode (Config.Sinkhorn.Tol > 0) for every
+// level.
+type RunSettings struct {
+	// Settings are the optimiser's settings on every level (MaxIter is the
+	// finest level's, Level.MaxIter a coarse level's, Polish.Iters the
+	// polish's); its Observer receives every report of the run.
+	Settings
+	// Coarse lists the coarse levels learnt before the finest one,
+	// coarsest first, Coarsen strictly decreasing and ≥ 1; nil learns on
+	// the given graph alone. Coarse levels need a grid of equal extents,
+	// the vertex metric and Heat.Alpha = 0 (each level's Laplacian scale
+	// is its grid's default).
+	Coarse []Level
+	// Polish, when Polish.Iters > 0, ends a tolerance-mode run with L-BFGS
+	// on the exact-mode objective of the same model (see Polish).
+	Polish Polish
+	// Start is the log metric the first level starts from; nil means
+	// x = 0 (θ = 1). Each later level starts from the previous level's
+	// metric prolonged with ProlongVertexMetric.
+	Start []float64
+	// CheckpointEvery spaces the checkpoints of every level: after its
+	// accepted iterations 1, K, 2K, …; 0 means every iteration.
+	CheckpointEvery int
+	// Resume, if set, continues an interrupted run from a checkpoint that
+	// a run of the same settings reported: the levels before its Level
+	// are skipped and that level continues from its State. The warm start
+	// of tolerance mode's Sinkhorn scalings is not part of the state, so a
+	// resumed tolerance-mode level starts its first evaluation cold and is
+	// not bitwise that of an uninterrupted run; exact mode is.
+	Resume *Checkpoint
+}
+
+// LevelReport describes one finished level of Run.
+type LevelReport struct {
+	Level   int   // index in the run: coarse levels, the finest, the polish
+	Dims    []int // grid extents (nil on a non-grid graph)
+	Iter    int   // accepted iterations
+	Evals   int   // objective evaluations
+	F       float64
+	Status  Status
+	Totals  Totals // evaluations, Sinkhorn and adjoint iterations
+	Elapsed time.Duration
+	// Tightened counts the tolerance tightenings after failed line
+	// searches (Tightener).
+	Tightened int
+	// Exact marks the polish stage (F is the exact objective; Totals is
+	// zero), and From is the finest-level iteration it started from (0
+	// when it was resumed).
+	Exact bool
+	From  int
+}
+
+// RunResult is the outcome of Run.
+type RunResult struct {
+	// Result is the last stage's: the finest level's, or the polish's
+	// when there is one (its X is the log of the final metric on g).
+	*Result
+	// Levels reports every level that ran, coarsest first.
+	Levels []LevelReport
+	// Objective is the last stage's objective, left open after a run
+	// without error (nil otherwise) so that the caller can read its
+	// reconstructions: the caller closes it.
+	Objective *Objective
+}
+
+// Run learns the metric of the graph g from seqs with the model cfg and
+// the settings s (nil: the zero RunSettings): the coarse levels of
+// s.Coarse, each on its grid with every frame restricted there
+// (RestrictSequences), then g itself, then the optional exact polish. Each
+// stage minimises its objective with Minimize, from the previous stage's
+// metric, and reports to s.Observer, checkpoints included; s.Resume
+// continues from a checkpoint. Cancelling ctx stops the current stage;
+// Run then reports a last checkpoint and returns what it reached with the
+// error.
+func Run(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Config, s *RunSettings) (*RunResult, error) {
+	r, err := newRunner(g, seqs, cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return r.run(ctx)
+}
+
+// runner is one call of Run: its settings and the grids and frames of its
+// levels.
+type runner struct {
+	set   RunSettings
+	obs   Observer
+	cfg   Config
+	g     *kernel.Graph
+	sched []Level // the coarse levels and the finest (Coarsen 0)
+	dims  [][]int // grid extents by halving (nil on a non-grid graph)
+	seqs  [][]Sequence
+	pl    *polisher // nil without a polish
+	first int       // the level to start at (Resume)
+	final *Objective
+}
+
+func newRunner(g *kernel.Graph, seqs []Sequence, cfg *Config, s *RunSettings) (*runner, error) {
+	r := &runner{g: g}
+	if s != nil {
+		r.set = *s
+	}
+	if cfg != nil {
+		r.cfg = *cfg
+	}
+	r.obs = r.set.Observer
+	if r.obs == nil {
+		r.obs = NopObserver{}
+	}
+	r.sched = append(append([]Level(nil), r.set.Coarse...), Level{Coarsen: 0, MaxIter: r.set.MaxIter})
+	if err := r.plan(seqs); err != nil {
+		return nil, err
+	}
+	if err := r.planPolish(); err != nil {
+		return nil, err
+	}
+	if err := r.planResume(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// plan checks the schedule and computes the grids and restricted frames
+// of the coarse levels.
+func (r *runner) plan(seqs []Sequence) error {
+	r.seqs = [][]Sequence{seqs}
+	if r.set.CheckpointEvery < 0 {
+		return fmt.Errorf("learn: CheckpointEvery %d must not be negative", r.set.CheckpointEvery)
+	}
+	if g := r.g; g.IsGrid() {
+		r.dims = [][]int{g.Dims()}
+	}
+	coarse := r.set.Coarse
+	if len(coarse) == 0 {
+		return nil
+	}
+	for i, l := range coarse {
+		if l.Coarsen < 1 || l.MaxIter < 0 || i > 0 && l.Coarsen >= coarse[i-1].Coarsen {
+			return fmt.Errorf("learn: coarse levels %v: Coarsen must decrease strictly to 1 and MaxIter be ≥ 0", coarse)
+		}
+	}
+	if !r.g.IsGrid() || r.cfg.Metric != VertexMetric {
+		return errors.New("learn: coarse levels need a grid and the vertex metric")
+	}
+	if r.cfg.Heat.Alpha != 0 {
+		return errors.New("learn: coarse levels set the Laplacian scale per level: leave Heat.Alpha at 0")
+	}
+	dims := r.dims[0]
+	for _, m := range dims {
+		if m != dims[0] {
+			return fmt.Errorf("learn: coarse levels need equal grid extents, got %v", dims)
+		}
+	}
+	for k := 1; k <= coarse[0].Coarsen; k++ {
+		next, err := HalveGrid(r.dims[k-1])
+		if err != nil {
+			return fmt.Errorf("learn: %d halvings of %v leave fewer than 2 nodes per axis", coarse[0].Coarsen, dims)
+		}
+		cur, err := RestrictSequences(r.seqs[k-1], r.dims[k-1], next)
+		if err != nil {
+			return err
+		}
+		r.dims, r.seqs = append(r.dims, next), append(r.seqs, cur)
+	}
+	return nil
+}
+
+// planPolish checks the polish's settings and prepares it.
+func (r *runner) planPolish() error {
+	p := r.set.Polish
+	if p.Iters < 0 || p.Every < 0 {
+		return fmt.Errorf("learn: polish settings %+v must not be negative", p)
+	}
+	if p.Iters == 0 {
+		return nil
+	}
+	if !(r.cfg.Sinkhorn.Tol > 0) {
+		return errors.New("learn: the polish needs tolerance mode (exact mode minimises the exact objective throughout)")
+	}
+	exact := exactModel(r.cfg)
+	r.pl = newPolisher(p, r.g, r.seqs[0], &exact, r.obs)
+	return nil
+}
+
+// polishLevel is the polish's level index; finest the finest level's.
+func (r *runner) polishLevel() int { return len(r.sched) }
+func (r *runner) finest() int      { return len(r.sched) - 1 }
+
+// planResume checks the checkpoint to resume from and sets the first
+// level; ExactLevel is the finest.
+func (r *runner) planResume() error {
+	ck := r.set.Resume
+	if ck == nil {
+		return nil
+	}
+	if err := ck.Validate(); err != nil {
+		return fmt.Errorf("learn: resume: %w", err)
+	}
+	level := ck.Level
+	if level == ExactLevel {
+		level = r.finest()
+	}
+	last := r.finest()
+	if r.pl != nil {
+		last = r.polishLevel()
+	}
+	if level < 0 || level > last {
+		return fmt.Errorf("learn: cannot resume at level %d of a run of %d levels", ck.Level, last+1)
+	}
+	r.first = level
+	if r.pl != nil && level == r.finest() {
+		r.pl.restore(ck.PolishBest, ck.PolishBestF)
+	}
+	return nil
+}
+
+func (r *runner) close() {
+	if r.pl != nil {
+		r.pl.close()
+	}
+}
+
+// run runs the levels from r.first, then the polish.
+func (r *runner) run(ctx context.Context) (*RunResult, error) {
+	out := &RunResult{}
+	x0 := r.set.Start
+	for li := r.first; li < len(r.sched); li++ {
+		res, rep, obj, err := r.level(ctx, li, x0)
+		if res == nil {
+			return nil, err
+		}
+		out.Levels = append(out.Levels, rep)
+		out.Result = res
+		if err != nil {
+			obj.Close()
+			return out, r.stopped(li, res.State, err)
+		}
+		if li == r.finest() && r.pl == nil {
+			r.final = obj
+			break
+		}
+		obj.Close()
+		if li < r.finest() {
+			x0 = r.prolong(res.X, li)
+		}
+	}
+	if r.pl != nil {
+		res, rep, err := r.polish(ctx, out.Result)
+		if res == nil {
+			return out, err
+		}
+		out.Levels = append(out.Levels, rep)
+		out.Result = res
+		if err != nil {
+			return out, r.stopped(r.polishLevel(), res.State, err)
+		}
+	}
+	last := r.finest()
+	if r.pl != nil {
+		last = r.polishLevel()
+	}
+	if err := r.checkpoint(&Checkpoint{Level: last, State: out.State, Done: true, Status: out.Status.String()}); err != nil {
+		r.final.Close()
+		return out, err
+	}
+	out.Objective, r.final = r.final, nil
+	return out, nil
+}
+
+// stopped reports the checkpoint of the state st that level li stopped at
+// with err, and returns err.
+func (r *runner) stopped(li int, st *State, err error) error {
+	if r.final != nil {
+		r.final.Close()
+		r.final = nil
+	}
+	if cerr := r.checkpoint(r.levelCheckpoint(li, st)); cerr != nil {
+		return fmt.Errorf("%w; saving the checkpoint also failed: %v", err, cerr)
+	}
+	return err
+}
+
+// prolong returns the log of level li's metric exp(x) prolonged to the
+// next level's grid.
+func (r *runner) prolong(x []float64, li int) []float64 {
+	from, to := r.dims[r.sched[li].Coarsen], r.dims[r.sched[li+1].Coarsen]
+	theta := make([]float64, len(x))
+	for i, v := range x {
+		theta[i] = math.Exp(v)
+	}
+	th := ProlongVertexMetric(theta, from, to)
+	for i, v := range th {
+		th[i] = math.Log(v)
+	}
+	return th
+}
+
+// newObjective builds the objective of level li: on g itself for the
+// finest level, on the halved grid otherwise.
+func (r *runner) newObjective(li int) (*Objective, []int, error) {
+	k := r.sched[li].Coarsen
+	g := r.g
+	var dims []int
+	if r.dims != nil {
+		dims = r.dims[k]
+	}
+	if k > 0 {
+		var err error
+		if g, err = kernel.Grid(dims...); err != nil {
+			return nil, nil, fmt.Errorf("learn: level %d: %w", li, err)
+		}
+	}
+	obj, err := NewObjective(g, r.seqs[k], &r.cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("learn: level %d (grid %v): %w", li, dims, err)
+	}
+	return obj, dims, nil
+}
+
+// level runs level li from x0 (nil: x = 0), or from the checkpoint when
+// it is the resumed level. The objective is returned open when the level
+// ran; res is nil when it could not start.
+func (r *runner) level(ctx context.Context, li int, x0 []float64) (*Result, LevelReport, *Objective, error) {
+	obj, dims, err := r.newObjective(li)
+	if err != nil {
+		return nil, LevelReport{}, nil, err
+	}
+	var resume *State
+	if li == r.first && r.set.Resume != nil {
+		resume = r.set.Resume.State
+		if len(resume.X) != obj.Dim() {
+			obj.Close()
+			return nil, LevelReport{}, nil, fmt.Errorf("learn: resume state of %d parameters for level %d, which has %d", len(resume.X), li, obj.Dim())
+		}
+		if pb := r.set.Resume.PolishBest; pb != nil && len(pb.X) != obj.Dim() {
+			obj.Close()
+			return nil, LevelReport{}, nil, fmt.Errorf("learn: resume's polish start has %d parameters, level %d %d", len(pb.X), li, obj.Dim())
+		}
+	}
+	if x0 == nil {
+		x0 = make([]float64, obj.Dim())
+	} else if resume == nil && len(x0) != obj.Dim() {
+		obj.Close()
+		return nil, LevelReport{}, nil, fmt.Errorf("learn: starting point of %d parameters for level %d, which has %d", len(x0), li, obj.Dim())
+	}
+	ms := r.set.Settings
+	if l := r.sched[li]; l.MaxIter != 0 {
+		ms.MaxIter = l.MaxIter
+	}
+	ms.Observer = &levelObserver{Observer: r.obs, r: r, level: li}
+	r.obs.LevelStart(li, dims, obj)
+	start := time.Now()
+	res, err := Minimize(ctx, obj, x0, &ms, resume)
+	if res != nil && errors.Is(err, errExactRose) {
+		res.Status, err = ExactRose, nil
+	}
+	if res == nil {
+		obj.Close()
+		return nil, LevelReport{}, nil, fmt.Errorf("learn: level %d (grid %v): %w", li, dims, err)
+	}
+	rep := LevelReport{Level: li, Dims: dims, Iter: res.State.Iter, Evals: res.State.Evals, F: res.F,
+		Status: res.Status, Totals: obj.Totals(), Elapsed: time.Since(start), Tightened: res.Tightened}
+	r.obs.LevelDone(rep)
+	if err != nil {
+		err = fmt.Errorf("learn: level %d (grid %v): %w", li, dims, err)
+	}
+	return res, rep, obj, err
+}
+
+// polish runs the polish after the finest level's result fine (nil when
+// the polish itself is resumed).
+func (r *runner) polish(ctx context.Context, fine *Result) (*Result, LevelReport, error) {
+	level := r.polishLevel()
+	var resume *State
+	if r.first == level {
+		resume, fine = r.set.Resume.State, nil
+	}
+	ms := r.set.Settings
+	ms.MaxIter = r.set.Polish.Iters
+	ms.Observer = &levelObserver{Observer: r.obs, r: r, level: level}
+	res, rep, err := r.pl.run(ctx, fine, &ms, level, resume)
+	if res == nil {
+		return nil, rep, err
+	}
+	r.final, r.pl.obj = r.pl.obj, nil
+	r.obs.LevelDone(rep)
+	return res, rep, err
+}
+
+// levelCheckpoint is the checkpoint of state st on level li, with the best
+// polish start on the finest level.
+func (r *runner) levelCheckpoint(li int, st *State) *Checkpoint {
+	ck := &Checkpoint{Level: li, State: st}
+	if r.pl != nil && li == r.finest() && r.pl.best != nil {
+		ck.PolishBest, ck.PolishBestF = r.pl.best, r.pl.bestF
+	}
+	return ck
+}
+
+// checkpoint encodes ck and hands it to the observer.
+func (r *runner) checkpoint(ck *Checkpoint) error {
+	data, err := EncodeCheckpoint(ck)
+	if err != nil {
+		return err
+	}
+	return r.obs.Checkpoint(data)
+}
+
+// levelObserver passes Minimize's reports of one level to the run's
+// observer, with the level's index, the polish's scores on the finest
+// level and the checkpoints.
+type levelObserver struct {
+	Observer
+	r     *runner
+	level int
+}
+
+// Iteration scores the finest level's iterate when due (the score comes
+// first, so that the checkpoint holds it), reports the iteration and its
+// checkpoint when due, and stops the finest level for the polish when the
+// score rose.
+func (o *levelObserver) Iteration(p *Progress) error {
+	p.Level = o.level
+	r := o.r
+	var rose error // errExactRose, returned after the reports
+	if r.pl != nil && o.level == r.finest() && p.Iter%r.pl.set.Every == 0 {
+		rose = r.pl.score(p)
+		if rose != nil && !errors.Is(rose, errExactRose) {
+			return rose
+		}
+	}
+	if err := o.Observer.Iteration(p); err != nil {
+		return err
+	}
+	if every := max(r.set.CheckpointEvery, 1); p.Iter == 1 || p.Iter%every == 0 {
+		if err := r.checkpoint(r.levelCheckpoint(o.level, p.State)); err != nil {
+			return err
+		}
+	}
+	return rose
+}
