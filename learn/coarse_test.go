@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gmlg/gmlg/kernel"
 )
 
 func TestHalveGrid(t *testing.T) {
@@ -29,7 +31,7 @@ func TestHalveGrid(t *testing.T) {
 	}
 }
 
-// TestRestrictSequences checks that every frame is RestrictHistogram's
+// TestRestrictSequences checks that every frame is kernel.RestrictGrid's
 // restriction, bit for bit, that times are kept and that a frame of the
 // wrong length is an error naming its sequence.
 func TestRestrictSequences(t *testing.T) {
@@ -57,7 +59,7 @@ func TestRestrictSequences(t *testing.T) {
 			t.Fatalf("sequence %d: times %v and %d frames, want %v and %d", si, got[si].Times, len(got[si].Frames), sq.Times, len(sq.Frames))
 		}
 		for fi, f := range sq.Frames {
-			if want := RestrictHistogram(f, dims, coarse); !slices.Equal(got[si].Frames[fi], want) {
+			if want := kernel.RestrictGrid(f, dims, coarse); !slices.Equal(got[si].Frames[fi], want) {
 				t.Errorf("sequence %d frame %d: %v, want %v", si, fi, got[si].Frames[fi], want)
 			}
 		}

@@ -40,7 +40,7 @@
 // # A learning run
 //
 // Run owns a whole learning run: optional coarse levels on grids halved
-// once or more (RestrictSequences, ProlongVertexMetric), the given graph,
+// once or more (RestrictSequences, kernel.ProlongVertexMetric), the given graph,
 // and in tolerance mode an optional Polish on the exact-mode Objective
 // from the iterate that scores best on it. It builds each level's
 // objective, minimises it with Minimize, and reports through one Observer:

@@ -117,7 +117,7 @@ type RunSettings struct {
 	Polish Polish
 	// Start is the log metric the first level starts from; nil means
 	// x = 0 (θ = 1). Each later level starts from the previous level's
-	// metric prolonged with ProlongVertexMetric.
+	// metric prolonged with kernel.ProlongVertexMetric.
 	Start []float64
 	// CheckpointEvery spaces the checkpoints of every level: after its
 	// accepted iterations 1, K, 2K, …; 0 means every iteration.
@@ -390,7 +390,7 @@ func (r *runner) prolong(x []float64, li int) []float64 {
 	for i, v := range x {
 		theta[i] = math.Exp(v)
 	}
-	th := ProlongVertexMetric(theta, from, to)
+	th := kernel.ProlongVertexMetric(theta, from, to)
 	for i, v := range th {
 		th[i] = math.Log(v)
 	}
