@@ -5,26 +5,24 @@ package main
 // of the other subcommands.
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	_ "image/jpeg" // input images may be JPEG
 	"image/png"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // colorParamsFile is the name of the parameters file of a colorlearn run.
 const colorParamsFile = "params.json"
 
 // colorCheckpointFile holds the optimiser state of a colorlearn run.
-const colorCheckpointFile = "checkpoint.gob"
+const colorCheckpointFile = checkpointName
 
 // colorLearnOutputs are the files colorlearn writes in its run folder, in
 // either mode (fast mode's polish tags its snapshots metric-polish-XXXX.*).
@@ -75,25 +73,6 @@ type colorLearnParams struct {
 	PolishEvery int `json:"polish_every,omitempty"`
 }
 
-// colorListImages returns the files of dir matching pattern in the numeric
-// order of their names (dataset.Sort: frame-2 before frame-10), which is the
-// reference's sorted glob when the numbers are zero-padded to one width.
-func colorListImages(dir, pattern string) ([]string, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory", dir)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, pattern))
-	if err != nil {
-		return nil, fmt.Errorf("bad pattern %q: %w", pattern, err)
-	}
-	dataset.Sort(files)
-	return files, nil
-}
-
 // colorLoadImage decodes a PNG (or JPEG) file once its header has passed
 // the size checks of package limits, counting perPixel bytes that the
 // caller allocates per pixel afterwards.
@@ -111,22 +90,11 @@ func colorSaveFrame(path string, img image.Image) error {
 // colorLoadCheckpoint returns the optimiser state of a colorlearn
 // checkpoint of either mode. A missing file gives (nil, nil).
 func colorLoadCheckpoint(path string) (*learn.State, error) {
-	ck, err := colorLoadAnyCheckpoint(path)
+	ck, err := runlog.ReadCheckpointIfAny(path)
 	if ck == nil {
 		return nil, err
 	}
 	return ck.State, nil
-}
-
-// colorLoadAnyCheckpoint reads and checks the checkpoint of a run of
-// either mode (exact mode's has Level learn.ExactLevel). A missing file
-// gives (nil, nil).
-func colorLoadAnyCheckpoint(path string) (*learn.Checkpoint, error) {
-	ck, err := readCheckpoint(path)
-	if errors.Is(err, errNoCheckpoint) {
-		return nil, nil
-	}
-	return ck, err
 }
 
 // colorReadParams reads the params.json of a colorlearn run, checking its

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"math"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func TestColorLearnFast(t *testing.T) {
 	if ls := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(ls) < 7 || !strings.HasPrefix(ls[0], "n\titer\ttrial") {
 		t.Errorf("linesearch.tsv = %q, want a header and a trial per iteration", ls)
 	}
-	var res colorFastResult
+	var res runlog.Summary
 	raw, err = os.ReadFile(filepath.Join(full, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestColorLearnFast(t *testing.T) {
 	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 {
 		t.Errorf("resumed params.json: adjoint %q, Anderson %d (%v), want fixed-point and 0", p.Adjoint, p.Anderson, err)
 	}
-	var res2 colorFastResult
+	var res2 runlog.Summary
 	raw, err = os.ReadFile(filepath.Join(part, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +214,7 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	args := []string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
 		"-coarse", "1", "-coarse-iters", "2", "--progress=none", "--max-iter", "6", "-polish-every", "2", "-polish", "2", "-o", out, data}
 	colorInterruptAt(t, 1, 4, out, args...)
-	ck, err := colorLoadAnyCheckpoint(filepath.Join(out, colorCheckpointFile))
+	ck, err := runlog.ReadCheckpointIfAny(filepath.Join(out, colorCheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,9 +244,9 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 }
 
 // colorTestResult reads a fast run's result.json.
-func colorTestResult(t *testing.T, dir string) colorFastResult {
+func colorTestResult(t *testing.T, dir string) runlog.Summary {
 	t.Helper()
-	var res colorFastResult
+	var res runlog.Summary
 	raw, err := os.ReadFile(filepath.Join(dir, colorResultFile))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // evalParams are recorded in eval.json with the results.
@@ -133,7 +134,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		if err := ds.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return err
 		}
-		x = logOf(theta)
+		x = runlog.LogOf(theta)
 	} else {
 		p.MetricFile = "ones"
 	}

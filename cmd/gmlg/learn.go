@@ -16,6 +16,7 @@ import (
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // learnParams is everything a learning run depends on; it is written to
@@ -85,8 +86,8 @@ var learnResumeFlags = []string{"max-iter", "threads", "progress"}
 
 // learnRetired are the options that learn runs may have recorded and that
 // it no longer has.
-var learnRetired = []retiredOption{
-	{member: []string{"model", "uncorrected"}, flag: "--uncorrected", now: "fast mode corrects its objective to first order"},
+var learnRetired = []rundir.Retired{
+	{Member: []string{"model", "uncorrected"}, Flag: "--uncorrected", Now: "fast mode corrects its objective to first order"},
 }
 
 func init() {
@@ -223,7 +224,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 		if err != nil {
 			return fmt.Errorf("--init: %w", err)
 		}
-		x0 = logOf(theta)
+		x0 = runlog.LogOf(theta)
 	}
 	od, err := takeOutDir(ctx, out, learnSpec, force)
 	if err != nil {
@@ -261,10 +262,10 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}
 	_, stderr := outputs(ctx)
-	if err := noteRetired(stderr, filepath.Join(dir, "params.json"), learnRetired); err != nil {
+	if err := rundir.NoteRetired(stderr, filepath.Join(dir, "params.json"), learnRetired); err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
-	ck, err := readCheckpoint(filepath.Join(dir, checkpointName))
+	ck, err := runlog.ReadCheckpoint(filepath.Join(dir, checkpointName))
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
@@ -297,8 +298,10 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 }
 
 // learnRun is one learning run in progress; it is the learn.Observer of
-// its learn.Run.
+// its learn.Run that writes the run folder, composed (observers) with the
+// checkpoint file, the log and the progress bar of package runlog.
 type learnRun struct {
+	learn.NopObserver
 	p     *learnParams
 	dir   string
 	ds    *dataFolder
@@ -306,7 +309,7 @@ type learnRun struct {
 	mode  string
 	log   *slog.Logger
 	logf  *os.File
-	pr    *progress
+	bar   *runlog.Bar
 	note  func(string) // a line for the terminal when a progress bar hides the log
 	obs   [][][]float64
 	saved int       // last iteration whose metric was saved
@@ -375,16 +378,16 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 		start = resume.State.Iter
 		r.saved = resume.State.Iter
 	}
-	r.pr = newProgress(stderr, bar, start, r.p.Optimizer.MaxIter)
+	r.bar = runlog.NewBar(stderr, bar, r.finest(), start, r.p.Optimizer.MaxIter)
 	if ctx.Err() == nil {
 		stop := context.AfterFunc(ctx, func() {
-			r.pr.note("interrupted: finishing the current iteration and saving a checkpoint (this can take a few seconds)…")
+			r.bar.Note("interrupted: finishing the current iteration and saving a checkpoint (this can take a few seconds)…")
 		})
 		defer stop()
 	}
 	t0 := time.Now()
 	res, err := learn.Run(ctx, r.ds.Graph, r.ds.seqs, r.p.Model.config(), r.settings(x0, resume))
-	r.pr.finish()
+	r.bar.Finish()
 	if err != nil {
 		return r.failed(ctx, res, err)
 	}
@@ -400,12 +403,14 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 	return nil
 }
 
-// settings are the run's learn.RunSettings, with r as the observer.
+// settings are the run's learn.RunSettings, with r, the log, the bar and
+// the checkpoint file as observers.
 func (r *learnRun) settings(x0 []float64, resume *learn.Checkpoint) *learn.RunSettings {
 	o := &r.p.Optimizer
+	obs := runlog.Observers{&runlog.Log{Logger: r.log, Finest: r.finest()}, r.bar, r, runlog.CheckpointFile(filepath.Join(r.dir, checkpointName))}
 	set := &learn.RunSettings{
 		Settings: learn.Settings{MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
-			FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol), Observer: r},
+			FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol), Observer: obs},
 		Coarse:          learn.CoarseSchedule(o.Coarse, o.CoarseIters),
 		Start:           x0,
 		CheckpointEvery: o.SaveEvery,
@@ -463,55 +468,20 @@ func (r *learnRun) LevelStart(level int, _ []int, obj *learn.Objective) {
 	}
 }
 
-// Iteration shows and logs an iteration of the data's grid and saves its
-// metric every --save-every iterations (and at the first).
+// Iteration saves the metric of an iteration of the data's grid every
+// --save-every iterations (and at the first).
 func (r *learnRun) Iteration(pg *learn.Progress) error {
-	if pg.Level != r.finest() {
-		return nil
-	}
-	r.pr.update(pg)
-	r.logIteration(pg)
-	if pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1 {
+	if pg.Level == r.finest() && (pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1) {
 		return r.save(pg.State, true)
 	}
 	return nil
 }
 
-// LevelDone logs the end of a coarse level, and the tolerance
-// tightenings of tolerance mode's fine level.
+// LevelDone notes the end of a coarse level on the terminal.
 func (r *learnRun) LevelDone(rep learn.LevelReport) {
-	if rep.Level == r.finest() {
-		if rep.Tightened > 0 {
-			r.log.Info("tolerance tightened", "times", rep.Tightened, "reason", "line search failed")
-		}
-		return
+	if rep.Level != r.finest() {
+		r.note(fmt.Sprintf("coarse level %v: %d iterations, F = %.6g (%s)", rep.Dims, rep.Iter, rep.F, rep.Elapsed.Round(time.Millisecond)))
 	}
-	r.log.Info("coarse level", "grid", fmt.Sprint(rep.Dims), "iter", rep.Iter, "evals", rep.Evals, "f", rep.F,
-		"status", rep.Status.String(), "sinkhorn_total", rep.Totals.Sinkhorn, "adjoint_total", rep.Totals.Adjoint,
-		"elapsed", rep.Elapsed.Round(time.Millisecond))
-	r.note(fmt.Sprintf("coarse level %v: %d iterations, F = %.6g (%s)", rep.Dims, rep.Iter, rep.F, rep.Elapsed.Round(time.Millisecond)))
-}
-
-// Trial and Scored are not recorded by learn.
-func (r *learnRun) Trial(learn.Trial)        {}
-func (r *learnRun) Scored(learn.PolishScore) {}
-
-// Checkpoint writes checkpoint.gob atomically.
-func (r *learnRun) Checkpoint(data []byte) error {
-	return rundir.WriteFile(filepath.Join(r.dir, checkpointName), data, 0o644)
-}
-
-// logIteration logs an accepted iteration, with the Sinkhorn work of its
-// point in fast mode.
-func (r *learnRun) logIteration(pg *learn.Progress) {
-	attrs := []any{"iter", pg.Iter, "f", pg.F, "grad_norm", pg.GradNorm, "grad_max", pg.GradMax,
-		"evals", pg.Evals, "elapsed", pg.Elapsed.Round(time.Millisecond)}
-	if !r.obj.Exact() {
-		st, tot := r.obj.Stats(), r.obj.Totals()
-		attrs = append(attrs, "sinkhorn_iters", st.Iterations, "adjoint_iters", st.AdjointIterations,
-			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
-	}
-	r.log.Info("iteration", attrs...)
 }
 
 // failed is the error of a run that stopped with err: learn.Run saved the
@@ -597,7 +567,7 @@ func orDisabled(v float64) float64 {
 // objective's last evaluation was at the state's point.
 func (r *learnRun) save(st *learn.State, withRecs bool) error {
 	kind := r.p.Model.metricKind()
-	theta := expOf(st.X)
+	theta := runlog.Exp(nil, st.X)
 	if st.Iter > 0 {
 		base := filepath.Join(r.dir, fmt.Sprintf("metric-%04d", st.Iter))
 		if err := r.ds.WriteMetric(base+".npy", kind, theta); err != nil {
@@ -632,16 +602,11 @@ func (r *learnRun) save(st *learn.State, withRecs bool) error {
 const picturePeriod = 10 * time.Second
 
 func (r *learnRun) saveLoss(losses []float64, draw bool) error {
-	if len(losses) == 0 {
-		return nil
+	title := ""
+	if draw {
+		title = "objective F per iteration"
 	}
-	if err := dataset.WriteNpyFile(filepath.Join(r.dir, "loss.npy"), &dataset.Array{Shape: []int{len(losses)}, Data: losses}); err != nil {
-		return err
-	}
-	if !draw {
-		return nil
-	}
-	return lossPicture(filepath.Join(r.dir, "loss.png"), losses, "objective F per iteration")
+	return runlog.SaveLoss(r.dir, losses, title)
 }
 
 // runResult is result.json.
@@ -680,7 +645,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 			return err
 		}
 	}
-	theta := expOf(st.X)
+	theta := runlog.Exp(nil, st.X)
 	if err := r.ds.WriteMetric(filepath.Join(r.dir, "metric.npy"), kind, theta); err != nil {
 		return err
 	}
@@ -731,11 +696,11 @@ func (r *learnRun) finish(res *learn.Result) error {
 		rr.Fast = &tot
 	}
 	if r.ds.IsGraph() {
-		if all, mass, ok := graphTruthCorrelation(r.p.Data.Dir, r.ds.Graph, theta, r.obs); ok {
+		if all, mass, ok := dataset.GraphTruthCorrelation(r.p.Data.Dir, r.ds.Graph, theta, r.obs); ok {
 			rr.TruthCorrelation, rr.TruthCorrelationMass = &all, &mass
 			r.truthCorr = fmt.Sprintf("%.3f on all edges, %.3f on the edges that carry mass", all, mass)
 		}
-	} else if c, ok := truthCorrelation(r.p.Data.Dir, r.ds.Graph, r.obj.Metric(), theta); ok {
+	} else if c, ok := dataset.TruthCorrelation(r.p.Data.Dir, r.ds.Graph, r.obj.Metric(), theta); ok {
 		rr.TruthCorrelation = &c
 		r.truthCorr = fmt.Sprintf("%.3f", c)
 	}

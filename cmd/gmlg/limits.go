@@ -81,11 +81,11 @@ func checkSunsetSize(o *colorSunsetOptions, n, nHi int) error {
 }
 
 // checkColorLearnMemory checks that colorlearn's objective on images
-// pictures at o.bins³ bins fits the memory budget (fast mode's finest
+// pictures at o.Bins³ bins fits the memory budget (fast mode's finest
 // level, which dominates its coarser ones).
-func checkColorLearnMemory(o *colorLearnOptions, images int) error {
-	size := limits.Objective{Dim: 3, Side: o.bins, Iterations: o.L, Steps: o.steps,
-		Fast: o.mode == "fast", Anderson: o.anderson, Store: o.store}
+func checkColorLearnMemory(o *colorLearnFlags, images int) error {
+	size := limits.Objective{Dim: 3, Side: o.Bins, Iterations: o.L, Steps: o.KHeat,
+		Fast: o.Mode == "fast", Anderson: o.Anderson, Store: o.store}
 	size.Interior, size.Endpoints = limits.Frames(images)
 	hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
 	if o.store {

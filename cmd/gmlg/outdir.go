@@ -57,15 +57,15 @@ func openRunDir(ctx context.Context, dir, holder string, accept ...rundir.Spec) 
 
 // takeColorRunDir takes colorlearn's run folder: the existing run with
 // --resume, else a new one (see takeOutDir).
-func takeColorRunDir(ctx context.Context, o *colorLearnOptions) (*rundir.Dir, error) {
-	if o.resume != "" {
-		d, err := openRunDir(ctx, o.out, "gmlg colorlearn --resume", colorLearnSpec)
+func takeColorRunDir(ctx context.Context, out, resume string, force bool) (*rundir.Dir, error) {
+	if resume != "" {
+		d, err := openRunDir(ctx, out, "gmlg colorlearn --resume", colorLearnSpec)
 		if err != nil {
 			return nil, fmt.Errorf("--resume: %w", err)
 		}
 		return d, nil
 	}
-	return takeOutDir(ctx, o.out, colorLearnSpec, o.force)
+	return takeOutDir(ctx, out, colorLearnSpec, force)
 }
 
 // paramsCommand returns the command named by dir's params.json, "" when

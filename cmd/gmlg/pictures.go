@@ -3,114 +3,75 @@ package main
 import (
 	"fmt"
 	"image"
-	"io"
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
-	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
-// savePicture writes a picture of package draw atomically as a PNG file.
-func savePicture(path string, img image.Image) error {
-	if err := rundir.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) }); err != nil {
-		return fmt.Errorf("save picture: %w", err)
+// The files of the true metric that gmlg synth writes (dataset.TruthFile,
+// dataset.GraphTruthFile).
+const (
+	truthName      = dataset.TruthFile
+	graphTruthName = dataset.GraphTruthFile
+)
+
+// savePicture writes a picture atomically as a PNG file.
+func savePicture(path string, img image.Image) error { return runlog.SavePicture(path, img) }
+
+// writePicture saves img, the result of a drawing that returned err, to
+// path; a nil img (a graph without coordinates has no picture) writes
+// nothing and reports false.
+func writePicture(path string, img image.Image, err error) (bool, error) {
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	if img == nil {
+		return false, nil
+	}
+	return true, savePicture(path, img)
 }
 
 // drawStrip draws the frames of every part on the d-dimensional grid of
-// side n (draw.FrameStrip).
+// side n (draw.GridStrip).
 func drawStrip(path string, parts []draw.Frames, d, n int, title string) error {
-	if d == 3 {
-		title += " (3-D frames summed over axis 0, the slowest)"
-	}
-	img, err := draw.FrameStrip(parts, func(f []float64) draw.Field { return draw.GridFrame(f, d, n) }, title)
+	img, err := draw.GridStrip(parts, d, n, title)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return savePicture(path, img)
 }
 
-// framesPicture draws the frames of every part on sp: on a grid as
-// drawStrip does, on a graph with coordinates each frame on the vertices
-// (draw.PointFrame). A graph without coordinates has no picture: it draws
-// nothing and returns false.
+// framesPicture draws the frames of every part on sp (Space.FramesImage).
 func framesPicture(sp space, path string, parts []draw.Frames, title string) (bool, error) {
-	if !sp.IsGraph() {
-		d, n := sp.GridSize()
-		return true, drawStrip(path, parts, d, n, title)
-	}
-	if sp.Coords == nil {
-		return false, nil
-	}
-	xy, keep := draw.Projection(sp.Coords.Data, sp.Coords.Shape[1])
-	xy = kept(xy, keep)
-	if len(xy) < len(keep) {
-		title += " (the vertices with z ≥ 0, seen from +z)"
-	}
-	field := func(f []float64) draw.Field { return draw.PointFrame(xy, kept(f, keep), 64) }
-	img, err := draw.FrameStrip(parts, field, title)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
-	}
-	return true, savePicture(path, img)
+	img, err := sp.FramesImage(parts, title)
+	return writePicture(path, img, err)
 }
 
-// recsPicture draws, for every sequence, the observed frames above the
-// reconstructed ones (either may be nil) on sp, as framesPicture does.
+// recsPicture draws the observed frames above the reconstructed ones on sp
+// (Space.RecsImage).
 func recsPicture(sp space, path string, obs, recs [][][]float64, title string) (bool, error) {
-	return framesPicture(sp, path, []draw.Frames{{Name: "observed", Frames: obs}, {Name: "reconstructed", Frames: recs}}, title)
+	img, err := sp.RecsImage(obs, recs, title)
+	return writePicture(path, img, err)
 }
 
-// metricPicture draws θ of kind k on sp: heat maps per axis on a grid, the
-// edges coloured by weight on a graph with coordinates (those between
-// vertices with z ≥ 0 for 3-D coordinates). A graph without coordinates
-// has no picture: it draws nothing and returns false.
+// metricPicture draws θ of kind k on sp (Space.MetricImage).
 func metricPicture(sp space, path string, k learn.MetricKind, theta []float64, title string) (bool, error) {
-	if !sp.IsGraph() {
-		d, n := sp.GridSize()
-		return true, metricMaps(path, dataset.PadMetric(sp.Graph, k, theta), d, n, title)
-	}
-	if sp.Coords == nil {
+	img, err := sp.MetricImage(k, theta, title)
+	return writePicture(path, img, err)
+}
+
+// truthPicture draws, when the data folder holds the true metric
+// (dataset.ReadTruth), the true and the learned metric side by side, axis
+// by axis, into path. It returns false when there is no usable truth.
+func truthPicture(path, dataDir string, learned []float64, d, n int, title string) (bool, error) {
+	truth, ok := dataset.ReadTruth(dataDir, d, len(learned)/d)
+	if !ok {
 		return false, nil
 	}
-	xy, keep := draw.Projection(sp.Coords.Data, sp.Coords.Shape[1])
-	var edges [][2]int
-	var w []float64
-	for e, ij := range sp.Edges() {
-		if keep[ij[0]] && keep[ij[1]] {
-			edges, w = append(edges, ij), append(w, theta[e])
-		}
-	}
-	if sp.Coords.Shape[1] == 3 {
-		title += " (the edges with z ≥ 0, seen from +z)"
-	}
-	img, err := draw.EdgeMap(xy, edges, w, &draw.HeatMapOptions{Title: title})
-	if err != nil {
-		return false, err
-	}
-	return true, savePicture(path, img)
-}
-
-// metricMaps draws a [d,N] metric array as heat maps, one per axis.
-func metricMaps(path string, padded []float64, d, n int, title string) error {
-	img, err := draw.MetricMaps(padded, d, n, title, 0)
-	if err != nil {
-		return err
-	}
-	return savePicture(path, img)
-}
-
-// kept returns the entries of v where keep is true.
-func kept[T any](v []T, keep []bool) []T {
-	var out []T
-	for i, x := range v {
-		if keep[i] {
-			out = append(out, x)
-		}
-	}
-	return out
+	img, err := draw.CompareMetrics(truth, learned, d, n, title)
+	return writePicture(path, img, err)
 }
 
 // lossPicture draws the loss curve.

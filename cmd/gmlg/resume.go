@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
@@ -121,48 +119,4 @@ func programName() string {
 // in dir, quoted for the shell.
 func resumeCommand(cmd, dir string) string {
 	return quoteArg(programName()) + " " + cmd + " --resume " + quoteArg(dir)
-}
-
-// retiredOption is a member of params.json that records an option gmlg no
-// longer has. A run that recorded one still resumes: such options chose
-// how the work was done, not the model, so the resumed run goes on
-// without it after saying so.
-type retiredOption struct {
-	member []string // the member's path from the top object, e.g. {"model", "uncorrected"}
-	flag   string   // the option as the user spelt it, e.g. "--uncorrected"
-	now    string   // what the resumed run does instead
-}
-
-// noteRetired writes to w one line per option of retired that the
-// params.json file at path records with a value other than false, 0, ""
-// or null. The file has been read and checked before; an unreadable
-// one is an error here too.
-func noteRetired(w io.Writer, path string, retired []retiredOption) error {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var top map[string]any
-	if err := json.Unmarshal(raw, &top); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	for _, r := range retired {
-		if v := jsonMember(top, r.member); v != nil && v != false && v != 0.0 && v != "" {
-			fmt.Fprintf(w, "note: the run was started with %s, which gmlg no longer has; it continues without it (%s)\n", r.flag, r.now)
-		}
-	}
-	return nil
-}
-
-// jsonMember returns the member of obj at path (nested objects), or nil.
-func jsonMember(obj map[string]any, path []string) any {
-	var v any = obj
-	for _, name := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[name]
-	}
-	return v
 }

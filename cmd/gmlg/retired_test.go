@@ -111,7 +111,12 @@ func paramsMember(t *testing.T, file string, path []string) any {
 	if err := rundir.ReadChecked(file, &top); err != nil {
 		t.Fatal(err)
 	}
-	return jsonMember(top, path)
+	var v any = top
+	for _, name := range path {
+		m, _ := v.(map[string]any)
+		v = m[name]
+	}
+	return v
 }
 
 // setParamsMember sets the member at path (nested objects) of the

@@ -11,10 +11,6 @@ import (
 // space is the grid or graph of a data folder (dataset.Space).
 type space = dataset.Space
 
-// graphTruthName is the file of the true edge weights that gmlg synth
-// --graph writes.
-const graphTruthName = "metric_true.npy"
-
 // checkSpaceT refuses, as a usage error, a diffusion time given by the
 // option flag that is too large for the heat matrix on sp.
 func checkSpaceT(sp space, flag string, t float64, steps int) error {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // FuzzCheckpoint feeds the checkpoint decoder arbitrary files, both as
@@ -50,7 +51,7 @@ func FuzzCheckpoint(f *testing.F) {
 func roundTrip(t *testing.T, file []byte) {
 	t.Helper()
 	const path = "fuzz/checkpoint.gob" // only named in errors
-	ck, err := decodeCheckpoint(path, file)
+	ck, err := runlog.DecodeCheckpointFile(path, file)
 	if err != nil {
 		return
 	}
@@ -58,7 +59,7 @@ func roundTrip(t *testing.T, file []byte) {
 	if err != nil {
 		t.Fatalf("encoding an accepted checkpoint: %v", err)
 	}
-	ck2, err := decodeCheckpoint(path, again)
+	ck2, err := runlog.DecodeCheckpointFile(path, again)
 	if err != nil {
 		t.Fatalf("decoding an accepted checkpoint again: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // testState is a small consistent optimiser state.
@@ -37,12 +38,12 @@ func TestCheckpointEveryBitFlip(t *testing.T) {
 			func(p string) error {
 				return writeCheckpoint(p, &learn.Checkpoint{Level: learn.ExactLevel, State: testState(), Done: true, Status: "max-iter"})
 			},
-			func(p string) error { _, err := readCheckpoint(p); return err }},
+			func(p string) error { _, err := runlog.ReadCheckpoint(p); return err }},
 		{"colorlearn",
 			func(p string) error {
 				return writeCheckpoint(p, &learn.Checkpoint{Level: 1, State: testState(), PolishBest: testState(), PolishBestF: 2})
 			},
-			func(p string) error { _, err := colorLoadAnyCheckpoint(p); return err }},
+			func(p string) error { _, err := runlog.ReadCheckpointIfAny(p); return err }},
 	} {
 		path := filepath.Join(dir, tc.name+".gob")
 		if err := tc.write(path); err != nil {
@@ -268,7 +269,7 @@ func TestResumeLegacyCheckpoint(t *testing.T) {
 	mustGmlg(t, learnArgs(data, full, "--max-iter", "5")...)
 	mustGmlg(t, learnArgs(data, split, "--max-iter", "3")...)
 	path := filepath.Join(split, checkpointName)
-	ck, err := readCheckpoint(path)
+	ck, err := runlog.ReadCheckpoint(path)
 	if err != nil {
 		t.Fatal(err)
 	}

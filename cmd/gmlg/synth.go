@@ -212,7 +212,8 @@ func writeSynthFrames(out string, seqs [][][]float64, shape []int) error {
 
 // drawSynth draws the pictures of a synthetic dataset.
 func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth string) error {
-	if err := metricMaps(filepath.Join(out, "a-metric.png"), theta, 2, n, "true metric ("+truth+")"); err != nil {
+	img, err := draw.MetricMaps(theta, 2, n, "true metric ("+truth+")", 0)
+	if _, err := writePicture(filepath.Join(out, "a-metric.png"), img, err); err != nil {
 		return err
 	}
 	return drawStrip(filepath.Join(out, "frames.png"), []draw.Frames{{Name: "sequence", Frames: seqs}}, 2, n, "synthetic frames ("+truth+" metric)")

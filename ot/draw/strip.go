@@ -213,3 +213,13 @@ func FramePicture(f Field, cm *Colormap, scale int) (*image.RGBA, error) {
 	paintFrame(c, f, image.Point{}, scale, &lut)
 	return c.img, nil
 }
+
+// GridStrip draws the frames of every part on the d-dimensional grid of
+// side n (FrameStrip of GridFrame); 3-D frames are summed over axis 0,
+// the slowest, which the title then says.
+func GridStrip(parts []Frames, d, n int, title string) (*image.RGBA, error) {
+	if d == 3 {
+		title += " (3-D frames summed over axis 0, the slowest)"
+	}
+	return FrameStrip(parts, func(f []float64) Field { return GridFrame(f, d, n) }, title)
+}
