@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // writeFrames writes frames (C order, shape [n,n] unless shapes says
@@ -180,7 +181,7 @@ func TestResumeDataChanged(t *testing.T) {
 	mustGmlg(t, learnArgs(data, again, "--max-iter", "1", "--init", filepath.Join(runDir, "metric.npy"))...)
 	var p learnParams
 	readJSON(t, filepath.Join(again, "params.json"), &p)
-	var r1, r2 runResult
+	var r1, r2 runlog.Result
 	readJSON(t, filepath.Join(runDir, "result.json"), &r1)
 	readJSON(t, filepath.Join(again, "result.json"), &r2)
 	if p.Optimizer.Init != filepath.Join(runDir, "metric.npy") || !(r2.F <= r1.F) {

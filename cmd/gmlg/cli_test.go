@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // The tests drive run in-process on tiny problems (8×8 grids, 5 kernel
@@ -173,7 +174,7 @@ func TestEndToEnd(t *testing.T) {
 			sameShape(t, readNpy(t, filepath.Join(runDir, "metric.npy")), 2, 64)
 			loss := readNpy(t, filepath.Join(runDir, "loss.npy"))
 			sameShape(t, loss, 3)
-			var res runResult
+			var res runlog.Result
 			readJSON(t, filepath.Join(runDir, "result.json"), &res)
 			if res.Iterations != 3 || res.F != loss.Data[2] {
 				t.Errorf("result.json: %d iterations, F = %v; loss.npy ends with %v", res.Iterations, res.F, loss.Data[2])

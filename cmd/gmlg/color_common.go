@@ -11,11 +11,9 @@ import (
 	"image/png"
 	"io"
 
-	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
-	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // colorParamsFile is the name of the parameters file of a colorlearn run.
@@ -85,16 +83,6 @@ func colorLoadImage(path string, perPixel int) (image.Image, error) {
 func colorSaveFrame(path string, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	return rundir.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
-}
-
-// colorLoadCheckpoint returns the optimiser state of a colorlearn
-// checkpoint of either mode. A missing file gives (nil, nil).
-func colorLoadCheckpoint(path string) (*learn.State, error) {
-	ck, err := runlog.ReadCheckpointIfAny(path)
-	if ck == nil {
-		return nil, err
-	}
-	return ck.State, nil
 }
 
 // colorReadParams reads the params.json of a colorlearn run, checking its

@@ -14,6 +14,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 )
@@ -179,7 +180,7 @@ func (o *colorLearnFlags) resumed(given map[string]bool) (string, error) {
 	case given["adjoint"]:
 		o.Adjoint = flags.Adjoint
 	case o.Mode == "fast":
-		o.Adjoint = recordedAdjoint(p.Adjoint)
+		o.Adjoint = runlog.RecordedAdjoint(p.Adjoint)
 	}
 	if given["anderson"] {
 		o.Anderson = flags.Anderson
@@ -298,7 +299,7 @@ func (o *colorLearnFlags) record(dir string, col *dataset.Colour, backend string
 		p.Tol, p.Coarse, p.CoarseIters, p.Adjoint, p.Anderson, p.Polish, p.PolishEvery = 0, 0, 0, "", 0, 0, 0
 		return nil
 	}
-	if err := checkFastSolvers("--", p.Adjoint, p.Anderson); err != nil {
+	if err := flagLimit(runlog.CheckFastSolvers("--", p.Adjoint, p.Anderson)); err != nil {
 		return err
 	}
 	if p.Polish > 0 && p.PolishEvery == 0 {

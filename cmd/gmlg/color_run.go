@@ -57,7 +57,7 @@ func (r *colorRun) model() *learn.Config {
 	cfg, o := r.config(), r.o
 	if r.fast() {
 		cfg.Sinkhorn = ot.Settings{Iterations: o.L, Tol: cmp.Or(o.Tol, learn.DefaultTol),
-			Gradient: adjointGradient(o.Adjoint), Anderson: o.Anderson}
+			Gradient: runlog.AdjointGradient(o.Adjoint), Anderson: o.Anderson}
 	}
 	return cfg
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
@@ -277,7 +278,7 @@ func colorSunsetSettings(o *colorSunsetOptions, run *colorLearnParams, theta []f
 		return nil, err
 	}
 	fast, tol, from := colorSunsetModel(run, o)
-	fmt.Fprintln(logw, modelLine(fast, tol, L, from))
+	fmt.Fprintln(logw, runlog.ModelLine(fast, tol, L, from))
 	sopt.Kernel, sopt.Iterations = heat, L
 	params["mode"] = "exact"
 	if fast {
@@ -383,39 +384,9 @@ func colorWriteLUT(path string, m *color.Map, size int, title string) error {
 }
 
 // colorReadMetric reads a [3,n³] metric from a .npy file, or the current
-// point exp(x) of a colorlearn checkpoint (.gob).
+// point exp(x) of a colorlearn checkpoint (.gob) (runlog.ReadMetric).
 func colorReadMetric(path string, n int) ([]float64, error) {
-	var data []float64
-	var shape []int
-	if filepath.Ext(path) == ".gob" {
-		st, err := colorLoadCheckpoint(path)
-		if err != nil {
-			return nil, err
-		}
-		if st == nil {
-			return nil, fmt.Errorf("%s: no such checkpoint", path)
-		}
-		data = make([]float64, len(st.X))
-		for i, x := range st.X {
-			data[i] = math.Exp(x)
-		}
-		shape = []int{len(data)}
-	} else {
-		a, err := dataset.ReadNpyFile(path)
-		if err != nil {
-			return nil, err
-		}
-		data, shape = a.Data, a.Shape
-	}
-	if len(data) != 3*n*n*n {
-		return nil, fmt.Errorf("metric %s has shape %v, want [3,%d] for n = %d", path, shape, n*n*n, n)
-	}
-	for i, v := range data {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("metric %s: entry %d is %v, want positive and finite", path, i, v)
-		}
-	}
-	return data, nil
+	return runlog.ReadMetric(path, []int{3, n * n * n}, fmt.Sprintf("[3,%d] for n = %d", n*n*n, n))
 }
 
 // colorSunsetHeat returns the heat time, the heat steps and the Sinkhorn

@@ -58,7 +58,7 @@ func init() {
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings (and data folder, when DIR is not given) are used unless given here")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every frame before normalising, ≥ 0")
-			p.Model.objectiveFlags(fs)
+			objectiveFlags(&p.Model, fs)
 			return func(ctx context.Context, args []string) error {
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -67,7 +67,7 @@ func init() {
 					if err != nil {
 						return err
 					}
-					if err := overlay(fs, &rp.Model, set, (*modelParams).objectiveFlags); err != nil {
+					if err := overlay(fs, &rp.Model, set, objectiveFlags); err != nil {
 						return err
 					}
 					p.Model = rp.Model
@@ -101,10 +101,10 @@ func init() {
 }
 
 func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout io.Writer) error {
-	if err := p.Model.check(); err != nil {
+	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
-	p.Model.applyThreads()
+	applyThreads(&p.Model)
 	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
 	}
@@ -123,8 +123,8 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		return err
 	}
 	defer obj.Close()
-	fmt.Fprintln(stdout, p.Model.line(p.from))
-	kind := p.Model.metricKind()
+	fmt.Fprintln(stdout, p.Model.Line(p.from))
+	kind := p.Model.MetricKind()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {
 		theta, err := ds.ReadMetric(p.MetricFile, kind)

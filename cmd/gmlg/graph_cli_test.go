@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/learn/synth"
 )
 
@@ -78,7 +79,7 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	if !ok || r < 0.9 {
 		t.Errorf("correlation of learned and true weights on the %d edges that carry mass: %.3f (defined: %v), want ≥ 0.9", carrying, r, ok)
 	}
-	var res runResult
+	var res runlog.Result
 	readJSON(t, filepath.Join(run, "result.json"), &res)
 	if res.TruthCorrelationMass == nil || *res.TruthCorrelationMass != r {
 		t.Errorf("result.json: truth_correlation_mass %v, want %v", res.TruthCorrelationMass, r)

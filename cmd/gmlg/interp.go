@@ -15,7 +15,6 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
-	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -58,7 +57,7 @@ func init() {
 			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
 			fs.StringVar(&pattern, "pattern", "", "file `glob` inside DIR (as for gmlg learn)")
 			fs.IntVar(&seq, "sequence", 0, "with DIR: which `sequence` (0-based) gives the first and last frames")
-			p.Model.interpFlags(fs)
+			interpFlags(&p.Model, fs)
 			return func(ctx context.Context, args []string) error {
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -67,7 +66,7 @@ func init() {
 					if err != nil {
 						return err
 					}
-					if err := overlay(fs, &rp.Model, set, (*modelParams).interpFlags, "metric"); err != nil {
+					if err := overlay(fs, &rp.Model, set, interpFlags, "metric"); err != nil {
 						return err
 					}
 					p.Model = rp.Model
@@ -145,10 +144,10 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if !(p.Floor >= 0) || math.IsInf(p.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Floor)
 	}
-	if err := p.Model.check(); err != nil {
+	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
-	p.Model.applyThreads()
+	applyThreads(&p.Model)
 	var src, dst []float64
 	var sp space
 	switch len(args) {
@@ -171,10 +170,10 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	case 2:
 		var err error
 		var shape, shape2 []int
-		if src, shape, err = readHistogram(args[0], p.Floor); err != nil {
+		if src, shape, err = dataset.ReadHistogram(args[0], p.Floor, &dataset.Options{Memory: limits.Memory}); err != nil {
 			return err
 		}
-		if dst, shape2, err = readHistogram(args[1], p.Floor); err != nil {
+		if dst, shape2, err = dataset.ReadHistogram(args[1], p.Floor, &dataset.Options{Memory: limits.Memory}); err != nil {
 			return err
 		}
 		if dataset.ShapeString(shape) != dataset.ShapeString(shape2) {
@@ -194,15 +193,9 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	var recs [][]float64
 	if p.Method == "linear" {
-		for _, t := range ot.Linspace(p.Frames) {
-			f := make([]float64, len(src))
-			for i := range f {
-				f[i] = (1-t)*src[i] + t*dst[i]
-			}
-			recs = append(recs, f)
-		}
+		recs = learn.InterpolateLinear(src, dst, p.Frames)
 	} else {
-		fmt.Fprintln(stdout, p.Model.line(p.from))
+		fmt.Fprintln(stdout, p.Model.Line(p.from))
 		var err error
 		if recs, err = heatInterp(p, sp, src, dst); err != nil {
 			return err
@@ -243,93 +236,29 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 }
 
 // heatInterp interpolates src and dst on sp with Sinkhorn barycenters
-// under the heat kernel of p's metric (--method metric) or of unit weights.
+// under the heat kernel of p's metric (--method metric) or of unit weights
+// (learn.Interpolate).
 func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, error) {
 	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
 		return nil, err
 	}
-	kind := sp.MetricKind(p.Model.metricKind())
-	g := sp.Graph
+	cfg := p.Model.Config()
+	cfg.Metric = sp.MetricKind(cfg.Metric)
 	var theta []float64
-	var err error
 	source := "the uniform metric"
 	if p.Method == "metric" {
-		if theta, err = sp.ReadMetric(p.MetricFile, kind); err != nil {
+		var err error
+		if theta, err = sp.ReadMetric(p.MetricFile, cfg.Metric); err != nil {
 			return nil, err
 		}
 		if err := sp.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return nil, err
 		}
 		source = "metric " + p.MetricFile
-	} else {
-		kind = learn.EdgeMetric
-		theta = make([]float64, g.NumEdges())
-		for i := range theta {
-			theta[i] = 1
-		}
 	}
-	var m kernel.Metric = kernel.VertexMetric{G: g}
-	if kind == learn.EdgeMetric {
-		m = kernel.EdgeMetric{G: g}
-	}
-	opt := p.Model.heatOptions()
-	h, err := kernel.NewHeat(g, &opt)
+	recs, err := learn.Interpolate(sp.Graph, theta, src, dst, p.Frames, cfg)
 	if err != nil {
-		return nil, err
+		return nil, evalHint(notPosDefHint(err, source, "--t, --steps"))
 	}
-	defer h.Close()
-	w := make([]float64, g.NumEdges())
-	m.Weights(w, theta)
-	if err := h.SetWeights(w); err != nil {
-		return nil, notPosDefHint(err, source, "--t, --steps")
-	}
-	if p.Model.Mode == "fast" {
-		recs, err := fastInterp(h, src, dst, p.Frames, new(p.Model.fastSinkhorn()))
-		if err != nil {
-			return nil, evalHint(err)
-		}
-		return recs, nil
-	}
-	ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}},
-		&ot.Settings{Iterations: p.Model.SinkhornIters, ForwardOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	all, err := ip.Forward()
-	if err != nil {
-		return nil, evalHint(err)
-	}
-	return all[0], nil
-}
-
-// readHistogram reads one histogram file (as a frame: .npy, PNG or JPEG),
-// checks its values and normalises it to unit mass.
-func readHistogram(path string, floor float64) ([]float64, []int, error) {
-	a, err := dataset.ReadFrame(path, &dataset.Options{Memory: limits.Memory})
-	if err != nil {
-		return nil, nil, err
-	}
-	sum, mx := 0.0, 0.0
-	for i, v := range a.Data {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, nil, fmt.Errorf("%s: value %g at flat index %d is not a finite non-negative number", path, v, i)
-		}
-		sum += v
-		mx = math.Max(mx, v)
-	}
-	if !(sum > 0) {
-		return nil, nil, fmt.Errorf("%s: all values are zero (an empty histogram cannot be interpolated)", path)
-	}
-	if floor > 0 {
-		add := floor * mx / float64(len(a.Data))
-		sum = 0
-		for i := range a.Data {
-			a.Data[i] += add
-			sum += a.Data[i]
-		}
-	}
-	for i := range a.Data {
-		a.Data[i] /= sum
-	}
-	return a.Data, a.Shape, nil
+	return recs, nil
 }

@@ -104,7 +104,7 @@ func init() {
 			fs.StringVar(&resume, "resume", "", "continue the run in `RUN_DIR` with all of its own settings (only --max-iter, --threads and --progress may be given)")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg; frames are taken in the numeric order of their names (array-2 before array-10)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every value of a frame I before normalising (removes zeros for --loss kl; the reference's data use 1e-6), ≥ 0")
-			p.Model.objectiveFlags(fs)
+			objectiveFlags(&p.Model, fs)
 			fs.IntVar(&p.Optimizer.MaxIter, "max-iter", p.Optimizer.MaxIter, "maximum number of L-BFGS `iterations` (accepted steps), ≥ 1")
 			fs.IntVar(&p.Optimizer.SaveEvery, "save-every", p.Optimizer.SaveEvery, "save the metric, pictures and a checkpoint every `K` iterations (and at iteration 1 and at the end), ≥ 1")
 			fs.IntVar(&p.Optimizer.History, "history", p.Optimizer.History, "L-BFGS memory: number of correction `pairs` m, ≥ 1")
@@ -185,7 +185,7 @@ func (o *optParams) check() error {
 
 // startLearn begins a new run.
 func startLearn(ctx context.Context, p *learnParams, out string, force bool, progress string) error {
-	if err := p.Model.check(); err != nil {
+	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
 	if err := p.Optimizer.check(); err != nil {
@@ -206,7 +206,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	if abs, err := filepath.Abs(p.Data.Dir); err == nil {
 		p.Data.Dir = abs
 	}
-	p.Model.applyThreads()
+	applyThreads(&p.Model)
 	r, err := newRun(p, out, progress)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ func startLearn(ctx context.Context, p *learnParams, out string, force bool, pro
 	warnGaps(stderr, "learn", r.ds.set)
 	var x0 []float64
 	if p.Optimizer.Init != "ones" {
-		theta, err := r.ds.ReadMetric(p.Optimizer.Init, p.Model.metricKind())
+		theta, err := r.ds.ReadMetric(p.Optimizer.Init, p.Model.MetricKind())
 		if err == nil {
 			err = r.ds.Bound().CheckMetric(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps)
 		}
@@ -254,8 +254,8 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if p.Command != "learn" {
 		return fmt.Errorf("--resume: %s was not written by gmlg learn", filepath.Join(dir, "params.json"))
 	}
-	p.Model.Adjoint = recordedAdjoint(p.Model.Adjoint)
-	if err := p.Model.check(); err != nil {
+	p.Model.Adjoint = runlog.RecordedAdjoint(p.Model.Adjoint)
+	if err := checkModel(&p.Model); err != nil {
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}
 	if err := p.Optimizer.check(); err != nil {
@@ -275,7 +275,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if threads >= 0 {
 		p.Model.Threads = threads
 	}
-	p.Model.applyThreads()
+	applyThreads(&p.Model)
 	finest := ck.Level == learn.ExactLevel || ck.Level == p.Optimizer.Coarse
 	if finest && ck.State.Iter >= p.Optimizer.MaxIter {
 		return fmt.Errorf("--resume: the run in %s already made %d iterations (max-iter %d); pass a larger --max-iter to continue it",
@@ -302,18 +302,17 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 // checkpoint file, the log and the progress bar of package runlog.
 type learnRun struct {
 	learn.NopObserver
-	p     *learnParams
-	dir   string
-	ds    *dataFolder
-	obj   *learn.Objective // the current level's, open while it runs
-	mode  string
-	log   *slog.Logger
-	logf  *os.File
-	bar   *runlog.Bar
-	note  func(string) // a line for the terminal when a progress bar hides the log
-	obs   [][][]float64
-	saved int       // last iteration whose metric was saved
-	drawn time.Time // last time loss.png and recs.png were drawn
+	p    *learnParams
+	dir  string
+	ds   *dataFolder
+	obj  *learn.Objective // the current level's, open while it runs
+	mode string
+	log  *slog.Logger
+	logf *os.File
+	bar  *runlog.Bar
+	note func(string) // a line for the terminal when a progress bar hides the log
+	obs  [][][]float64
+	snap *runlog.Snapshots
 
 	truthCorr string   // correlation with the true metric, when known
 	pictures  []string // the final pictures that finish drew
@@ -345,6 +344,10 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	for _, s := range ds.seqs {
 		r.obs = append(r.obs, s.Frames)
 	}
+	// The loss curve and the reconstruction strip are redrawn at most
+	// every 10 s during a run; the end and interruptions always draw them.
+	r.snap = &runlog.Snapshots{Dir: dir, Space: ds.space, Kind: p.Model.MetricKind(), Finest: p.Optimizer.Coarse,
+		Every: p.Optimizer.SaveEvery, Observed: r.obs, Period: 10 * time.Second}
 	return r, nil
 }
 
@@ -376,7 +379,7 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 	}
 	if resume != nil && (resume.Level == learn.ExactLevel || resume.Level == r.finest()) {
 		start = resume.State.Iter
-		r.saved = resume.State.Iter
+		r.snap.Saved = resume.State.Iter
 	}
 	r.bar = runlog.NewBar(stderr, bar, r.finest(), start, r.p.Optimizer.MaxIter)
 	if ctx.Err() == nil {
@@ -386,7 +389,7 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 		defer stop()
 	}
 	t0 := time.Now()
-	res, err := learn.Run(ctx, r.ds.Graph, r.ds.seqs, r.p.Model.config(), r.settings(x0, resume))
+	res, err := learn.Run(ctx, r.ds.Graph, r.ds.seqs, r.p.Model.Config(), r.settings(x0, resume))
 	r.bar.Finish()
 	if err != nil {
 		return r.failed(ctx, res, err)
@@ -407,7 +410,7 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 // the checkpoint file as observers.
 func (r *learnRun) settings(x0 []float64, resume *learn.Checkpoint) *learn.RunSettings {
 	o := &r.p.Optimizer
-	obs := runlog.Observers{&runlog.Log{Logger: r.log, Finest: r.finest()}, r.bar, r, runlog.CheckpointFile(filepath.Join(r.dir, checkpointName))}
+	obs := runlog.Observers{&runlog.Log{Logger: r.log, Finest: r.finest()}, r.bar, r, r.snap, runlog.CheckpointFile(filepath.Join(r.dir, checkpointName))}
 	set := &learn.RunSettings{
 		Settings: learn.Settings{MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
 			FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol), Observer: obs},
@@ -468,15 +471,6 @@ func (r *learnRun) LevelStart(level int, _ []int, obj *learn.Objective) {
 	}
 }
 
-// Iteration saves the metric of an iteration of the data's grid every
-// --save-every iterations (and at the first).
-func (r *learnRun) Iteration(pg *learn.Progress) error {
-	if pg.Level == r.finest() && (pg.Iter%r.p.Optimizer.SaveEvery == 0 || pg.Iter == 1) {
-		return r.save(pg.State, true)
-	}
-	return nil
-}
-
 // LevelDone notes the end of a coarse level on the terminal.
 func (r *learnRun) LevelDone(rep learn.LevelReport) {
 	if rep.Level != r.finest() {
@@ -499,7 +493,7 @@ func (r *learnRun) failed(ctx context.Context, res *learn.RunResult, err error) 
 	where := fmt.Sprintf("iteration %d", st.Iter)
 	if level := res.Levels[len(res.Levels)-1].Level; level != r.finest() {
 		where = fmt.Sprintf("iteration %d of coarse level %d", st.Iter, level)
-	} else if serr := r.save(st, false); serr != nil {
+	} else if serr := r.snap.Save(st, false); serr != nil {
 		return fmt.Errorf("%w; saving the metric also failed: %v", err, serr)
 	}
 	if ctx.Err() != nil {
@@ -562,157 +556,37 @@ func orDisabled(v float64) float64 {
 	return v
 }
 
-// save writes the metric of the state's iteration with its picture and the
-// loss (learn.Run writes the checkpoint); withRecs also draws the reconstructions when the
-// objective's last evaluation was at the state's point.
-func (r *learnRun) save(st *learn.State, withRecs bool) error {
-	kind := r.p.Model.metricKind()
-	theta := runlog.Exp(nil, st.X)
-	if st.Iter > 0 {
-		base := filepath.Join(r.dir, fmt.Sprintf("metric-%04d", st.Iter))
-		if err := r.ds.WriteMetric(base+".npy", kind, theta); err != nil {
-			return err
-		}
-		if _, err := metricPicture(r.ds.space, base+".png", kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F)); err != nil {
-			return err
-		}
-		r.saved = st.Iter
-	}
-	// The loss curve and the reconstruction strip take a good fraction of
-	// a second to draw; during the run they are refreshed at most every
-	// picturePeriod (finish and interruptions always draw them).
-	draw := !withRecs || time.Since(r.drawn) >= picturePeriod
-	if err := r.saveLoss(st.Losses, draw); err != nil {
-		return err
-	}
-	if draw {
-		r.drawn = time.Now()
-	}
-	if draw && withRecs && r.obj.LastTerms().F == st.F {
-		if _, err := recsPicture(r.ds.space, filepath.Join(r.dir, "recs.png"), r.obs, r.obj.Reconstructions(),
-			fmt.Sprintf("iteration %d", st.Iter)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// picturePeriod is the shortest time between two redraws of loss.png and
-// recs.png during a run.
-const picturePeriod = 10 * time.Second
-
-func (r *learnRun) saveLoss(losses []float64, draw bool) error {
-	title := ""
-	if draw {
-		title = "objective F per iteration"
-	}
-	return runlog.SaveLoss(r.dir, losses, title)
-}
-
-// runResult is result.json.
-type runResult struct {
-	Status      string      `json:"status"`
-	Iterations  int         `json:"iterations"`
-	Evaluations int         `json:"evaluations"`
-	F           float64     `json:"F"`
-	Data        float64     `json:"data_term"`
-	Regularizer float64     `json:"regularizer"`
-	PerFrame    [][]float64 `json:"loss_per_frame"`
-	GradNorm    float64     `json:"grad_norm"`
-	// TruthCorrelation is the Pearson correlation of the learned edge
-	// weights with those of the true metric, for data made by gmlg synth.
-	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
-	// TruthCorrelationMass is, for graph data made by gmlg synth --graph,
-	// the same correlation over the edges that carry mass in the frames
-	// (see synth.CarriesMass): the edges whose weights the data determine.
-	TruthCorrelationMass *float64 `json:"truth_correlation_mass,omitempty"`
-	// Fast holds the Sinkhorn and adjoint iteration totals of a fast-mode
-	// run (--mode fast).
-	Fast *learn.Totals `json:"fast,omitempty"`
-}
-
-// finish writes the final outputs.
+// finish writes the final outputs: the final point (runlog.Snapshots.Final),
+// the comparison with the true metric when the data has one, and result.json.
 func (r *learnRun) finish(res *learn.Result) error {
 	st := res.State
-	kind := r.p.Model.metricKind()
 	if r.obj.LastTerms().F != st.F || r.obj.Reconstructions() == nil {
 		if _, err := r.obj.Eval(nil, st.X); err != nil {
 			return evalHint(err)
 		}
 	}
-	if st.Iter > 0 && r.saved != st.Iter {
-		if err := r.save(st, false); err != nil {
-			return err
-		}
+	var err error
+	if r.pictures, err = r.snap.Final(st, r.obj); err != nil {
+		return err
 	}
 	theta := runlog.Exp(nil, st.X)
-	if err := r.ds.WriteMetric(filepath.Join(r.dir, "metric.npy"), kind, theta); err != nil {
-		return err
-	}
-	drew, err := metricPicture(r.ds.space, filepath.Join(r.dir, "metric.png"), kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F))
-	if err != nil {
-		return err
-	}
-	r.pictures = nil
-	if drew {
-		r.pictures = append(r.pictures, "metric.png")
-	}
-	if !r.ds.IsGraph() {
-		if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(r.ds.Graph, kind, theta),
-			r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
-			return err
-		}
-	}
-	if err := r.saveLoss(st.Losses, true); err != nil {
-		return err
-	}
-	recs := r.obj.Reconstructions()
-	for s, seq := range recs {
-		for j, f := range seq {
-			if err := dataset.WriteNpyFile(filepath.Join(r.dir, recName(len(recs), s, j)), &dataset.Array{Shape: r.ds.HistShape(), Data: f}); err != nil {
-				return err
-			}
-		}
-	}
-	drew, err = recsPicture(r.ds.space, filepath.Join(r.dir, "recs.png"), r.obs, recs, fmt.Sprintf("iteration %d", st.Iter))
-	if err != nil {
-		return err
-	}
-	if drew {
-		r.pictures = append(r.pictures, "recs.png")
-	}
-	r.pictures = append(r.pictures, "loss.png")
-	terms := r.obj.LastTerms()
-	gn := 0.0
-	for _, v := range st.G {
-		gn += v * v
-	}
-	rr := runResult{
-		Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
-		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn),
-	}
-	if !r.obj.Exact() {
-		tot := r.obj.Totals()
-		rr.Fast = &tot
-	}
+	rr := runlog.NewResult(res, r.obj)
 	if r.ds.IsGraph() {
 		if all, mass, ok := dataset.GraphTruthCorrelation(r.p.Data.Dir, r.ds.Graph, theta, r.obs); ok {
 			rr.TruthCorrelation, rr.TruthCorrelationMass = &all, &mass
 			r.truthCorr = fmt.Sprintf("%.3f on all edges, %.3f on the edges that carry mass", all, mass)
 		}
-	} else if c, ok := dataset.TruthCorrelation(r.p.Data.Dir, r.ds.Graph, r.obj.Metric(), theta); ok {
-		rr.TruthCorrelation = &c
-		r.truthCorr = fmt.Sprintf("%.3f", c)
+	} else {
+		if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(r.ds.Graph, r.snap.Kind, theta),
+			r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
+			return err
+		}
+		if c, ok := dataset.TruthCorrelation(r.p.Data.Dir, r.ds.Graph, r.obj.Metric(), theta); ok {
+			rr.TruthCorrelation = &c
+			r.truthCorr = fmt.Sprintf("%.3f", c)
+		}
 	}
 	return rundir.WriteJSON(filepath.Join(r.dir, "result.json"), rr)
-}
-
-// recName is the file of reconstruction j of sequence s.
-func recName(nseq, s, j int) string {
-	if nseq > 1 {
-		return fmt.Sprintf("rec-%02d-%02d.npy", s, j)
-	}
-	return fmt.Sprintf("rec-%02d.npy", j)
 }
 
 // isTerminal reports whether w is a character device (a terminal).

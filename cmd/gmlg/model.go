@@ -1,61 +1,32 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"strings"
 
 	"github.com/gmlg/gmlg/kernel"
-	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot"
 )
 
 // modelParams are the settings of the forward model and of the objective,
-// shared by learn, eval and interp and recorded in params.json. Their
-// defaults are the reference's (docs/method.md,
-// "Defaults and paper presets").
-type modelParams struct {
-	T              float64 `json:"t"`
-	Steps          int     `json:"steps"`
-	Scheme         string  `json:"scheme"`
-	SinkhornIters  int     `json:"sinkhorn_iters"`
-	Loss           string  `json:"loss"`
-	Metric         string  `json:"metric"`
-	LambdaC        float64 `json:"lambda_c"`
-	LambdaS        float64 `json:"lambda_s"`
-	Smooth         string  `json:"smooth"`
-	RegularizeOnce bool    `json:"regularize_once"`
-	SkipEndpoints  bool    `json:"skip_endpoints"`
-	Backend        string  `json:"backend"`
-	Ordering       string  `json:"ordering"`
-	Threads        int     `json:"threads"`
-	Mode           string  `json:"mode"`
-	Tol            float64 `json:"tol"`
-	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: gmres or fixed-point; empty only as read from an old run (recordedAdjoint)
-	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
-}
+// shared by learn, eval and interp and recorded in params.json
+// (runlog.Model).
+type modelParams = runlog.Model
 
 // defaultModel returns the reference's defaults.
-func defaultModel() modelParams {
-	return modelParams{
-		T: 1e-2, Steps: 20, Scheme: "backward-euler", SinkhornIters: 50,
-		Loss: "l2", Metric: "vertex", LambdaC: 0, LambdaS: 3, Smooth: "norm",
-		Backend: "auto", Ordering: "default", Mode: "exact",
-		Adjoint: "gmres", Anderson: 5, // fast mode's solvers (BENCHMARKS.md, 32³)
-	}
-}
+func defaultModel() modelParams { return runlog.DefaultModel() }
 
 // kernelFlags declares the heat-kernel options (used by every command that
 // builds a kernel).
-func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
+func kernelFlags(m *modelParams, fs *flag.FlagSet) {
 	fs.Float64Var(&m.T, "t", m.T, "diffusion time t of the heat kernel on the unit square/cube (the reference's t_heat = ε/4; blur radius ≈ √(2t) of the side), > 0 and with (t/steps)·(n−1)²·2d·max(metric) ≤ 1e12 so that the heat matrix stays numerically positive definite")
 	fs.IntVar(&m.Steps, "steps", m.Steps, "implicit time `steps` S of the heat kernel (the reference's k_heat), ≥ 1")
 	fs.StringVar(&m.Scheme, "scheme", m.Scheme, "time scheme of the heat kernel: backward-euler or crank-nicolson")
@@ -66,22 +37,22 @@ func (m *modelParams) kernelFlags(fs *flag.FlagSet) {
 }
 
 // objectiveFlags declares the kernel options and those of the objective.
-func (m *modelParams) objectiveFlags(fs *flag.FlagSet) {
-	m.kernelFlags(fs)
+func objectiveFlags(m *modelParams, fs *flag.FlagSet) {
+	kernelFlags(m, fs)
 	fs.StringVar(&m.Loss, "loss", m.Loss, "data term: l2 (N·Σ(p−q)²), l1 (Σ|p−q|) or kl (KL(reconstruction‖observation))")
 	fs.StringVar(&m.Metric, "metric", m.Metric, "metric parameterisation: vertex (per-vertex axis weights, the reference's) or edge (one weight per edge); graph data (a folder with edges.npy) always learn one weight per edge")
 	fs.Float64Var(&m.LambdaC, "lambda-c", m.LambdaC, "weight λ_c of the closeness regulariser Σ(w−1)²/N_metric, ≥ 0")
 	fs.Float64Var(&m.LambdaS, "lambda-s", m.LambdaS, "weight λ_s of the smoothness regulariser ‖Lap(w)‖, ≥ 0")
 	fs.StringVar(&m.Smooth, "smooth", m.Smooth, "form of the smoothness regulariser: norm (‖Lap w‖_F, the reference's) or squared (‖Lap w‖², the paper's)")
 	fs.BoolVar(&m.RegularizeOnce, "regularize-once", m.RegularizeOnce, "count the regularisers once in F instead of once per sequence as the reference does")
-	m.sinkhornFlags(fs)
+	sinkhornFlags(m, fs)
 	fs.StringVar(&m.Adjoint, "adjoint", m.Adjoint, "fast mode: adjoint `solver` of the implicit gradient, gmres or fixed-point (more kernel applications)")
 	fs.BoolVar(&m.SkipEndpoints, "skip-endpoints", m.SkipEndpoints, "leave the first and last frame of each sequence (the poles) out of the data term; the reference includes them, reconstructed as K(P/K·1), which no metric can match")
 }
 
 // sinkhornFlags declares the options that choose the barycenter model:
 // exact or fast mode, fast mode's tolerance and its Anderson depth.
-func (m *modelParams) sinkhornFlags(fs *flag.FlagSet) {
+func sinkhornFlags(m *modelParams, fs *flag.FlagSet) {
 	fs.StringVar(&m.Mode, "mode", m.Mode, "exact (the reference: L Sinkhorn iterations from scratch, unrolled gradient) or fast (converged, warm-started Sinkhorn with the implicit gradient; --sinkhorn-iters is then only an upper bound per evaluation)")
 	fs.Float64Var(&m.Tol, "tol", m.Tol, "fast mode: Sinkhorn marginal `tolerance` (L1 violation); 0 = 1e-6")
 	fs.IntVar(&m.Anderson, "anderson", m.Anderson, "fast mode: Anderson acceleration `depth` of the Sinkhorn iterations (0 = off)")
@@ -89,101 +60,31 @@ func (m *modelParams) sinkhornFlags(fs *flag.FlagSet) {
 
 // interpFlags declares the options of an interpolation's model: the
 // kernel's and the barycenter model's.
-func (m *modelParams) interpFlags(fs *flag.FlagSet) {
-	m.kernelFlags(fs)
-	m.sinkhornFlags(fs)
+func interpFlags(m *modelParams, fs *flag.FlagSet) {
+	kernelFlags(m, fs)
+	sinkhornFlags(m, fs)
 }
 
 // sinkhornModelFlags are the flags that decide a barycenter model, for
 // modelSource.
 var sinkhornModelFlags = []string{"mode", "tol", "anderson", "sinkhorn-iters"}
 
-// line is the model line of modelLine for m, with source from modelSource.
-func (m *modelParams) line(source string) string {
-	return modelLine(m.Mode == "fast", m.Tol, m.SinkhornIters, source)
+// checkModel validates every option of m (runlog.Model.Check and the
+// thread count's limit), as usage errors naming the option.
+func checkModel(m *modelParams) error {
+	if err := checkKernel(m); err != nil {
+		return err
+	}
+	return flagLimit(m.Check())
 }
 
-// checkKernel validates the kernel options; errors are usage errors naming
+// checkKernel validates the kernel options of m, as usage errors naming
 // the option.
-func (m *modelParams) checkKernel() error {
-	switch {
-	case !(m.T > 0) || math.IsInf(m.T, 0):
-		return usagef("--t must be a positive finite number, got %g", m.T)
-	case m.Steps < 1:
-		return usagef("--steps must be at least 1, got %d", m.Steps)
-	case m.SinkhornIters < 1:
-		return usagef("--sinkhorn-iters must be at least 1, got %d", m.SinkhornIters)
-	case m.Threads < 0:
-		return usagef("--threads must be ≥ 0, got %d", m.Threads)
-	}
-	if err := checkThreads("--threads", m.Threads); err != nil {
+func checkKernel(m *modelParams) error {
+	if err := flagLimit(m.CheckKernel()); err != nil {
 		return err
 	}
-	if _, err := kernel.ParseScheme(m.Scheme); err != nil {
-		return usagef("--scheme: %v", err)
-	}
-	if _, err := kernel.Backend(m.Backend); err != nil {
-		return usagef("--backend: %v", err)
-	}
-	if _, err := factor.ParseOrdering(m.Ordering); err != nil {
-		return usagef("--ordering: unknown ordering %q (want default, natural, amd or nd)", m.Ordering)
-	}
-	return nil
-}
-
-// check validates every option.
-func (m *modelParams) check() error {
-	if err := m.checkKernel(); err != nil {
-		return err
-	}
-	for _, l := range []struct {
-		name string
-		v    float64
-	}{{"--lambda-c", m.LambdaC}, {"--lambda-s", m.LambdaS}} {
-		if !(l.v >= 0) || math.IsInf(l.v, 0) {
-			return usagef("%s must be a finite number ≥ 0, got %g", l.name, l.v)
-		}
-	}
-	if _, err := ot.ParseLoss(m.Loss); err != nil {
-		return usagef("--loss: unknown loss %q (want l2, l1 or kl)", m.Loss)
-	}
-	if _, err := learn.ParseMetricKind(m.Metric); err != nil {
-		return usagef("--metric: unknown parameterisation %q (want vertex or edge)", m.Metric)
-	}
-	if _, err := learn.ParseSmoothness(m.Smooth); err != nil {
-		return usagef("--smooth: unknown form %q (want norm or squared)", m.Smooth)
-	}
-	switch m.Mode {
-	case "", "exact", "fast":
-	default:
-		return usagef("--mode: unknown mode %q (want exact or fast)", m.Mode)
-	}
-	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
-		return usagef("--tol must be a finite number ≥ 0, got %g", m.Tol)
-	}
-	return checkFastSolvers("--", m.Adjoint, m.Anderson)
-}
-
-// recordedAdjoint is the adjoint solver of a run whose params.json
-// records adjoint: a params.json without the member was written before
-// the solver was an option, when fixed-point was the only one.
-func recordedAdjoint(adjoint string) string {
-	if adjoint == "" {
-		return "fixed-point"
-	}
-	return adjoint
-}
-
-// checkFastSolvers validates fast mode's solver options (adjoint and
-// anderson, flags spelt with the prefix dash) for learn and colorlearn.
-func checkFastSolvers(dash, adjoint string, anderson int) error {
-	if adjoint != "fixed-point" && adjoint != "gmres" {
-		return usagef("%sadjoint: unknown solver %q (want fixed-point or gmres)", dash, adjoint)
-	}
-	if anderson < 0 {
-		return usagef("%sanderson %d: want a depth ≥ 0", dash, anderson)
-	}
-	return nil
+	return checkThreads("--threads", m.Threads)
 }
 
 // applyThreads sets Go's GOMAXPROCS to --threads when it is positive (0
@@ -191,43 +92,10 @@ func checkFastSolvers(dash, adjoint string, anderson int) error {
 // effect, so the commands call it once their options are final and
 // checked, before building a kernel; the backend's own threads travel in
 // heatOptions.
-func (m *modelParams) applyThreads() {
+func applyThreads(m *modelParams) {
 	if m.Threads > 0 {
 		runtime.GOMAXPROCS(m.Threads)
 	}
-}
-
-// heatOptions returns the kernel options (check must have succeeded).
-func (m *modelParams) heatOptions() kernel.HeatOptions {
-	scheme, _ := kernel.ParseScheme(m.Scheme)
-	backend, _ := kernel.Backend(m.Backend)
-	ord, _ := factor.ParseOrdering(m.Ordering)
-	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord,
-		Threads: m.Threads, Serial: m.Threads == 1}
-}
-
-// config returns the objective's configuration (check must have
-// succeeded): exact mode with L = --sinkhorn-iters, or tolerance mode
-// (fastSinkhorn) with --mode fast.
-func (m *modelParams) config() *learn.Config {
-	loss, _ := ot.ParseLoss(m.Loss)
-	kind, _ := learn.ParseMetricKind(m.Metric)
-	smooth, _ := learn.ParseSmoothness(m.Smooth)
-	sinkhorn := ot.Settings{Iterations: m.SinkhornIters}
-	if m.Mode == "fast" {
-		sinkhorn = m.fastSinkhorn()
-	}
-	return &learn.Config{
-		Heat: m.heatOptions(), Sinkhorn: sinkhorn, Loss: loss, Metric: kind,
-		LambdaC: m.LambdaC, LambdaS: m.LambdaS, Smooth: smooth, RegularizeOnce: m.RegularizeOnce,
-		SkipEndpoints: m.SkipEndpoints,
-	}
-}
-
-// metricKind returns the parsed parameterisation (check must have succeeded).
-func (m *modelParams) metricKind() learn.MetricKind {
-	k, _ := learn.ParseMetricKind(m.Metric)
-	return k
 }
 
 // dataFolder is a loaded folder of frames and the grid or graph they live
@@ -282,19 +150,12 @@ func warnGaps(w io.Writer, command string, set *dataset.Set) {
 	}
 }
 
-// fastSinkhorn is fast mode's Sinkhorn settings. --sinkhorn-iters bounds
-// the iterations of one (warm-started, converged) barycenter solve.
-func (m *modelParams) fastSinkhorn() ot.Settings {
-	return ot.Settings{Tol: cmp.Or(m.Tol, learn.DefaultTol), MaxIterations: max(m.SinkhornIters, 1000),
-		Gradient: adjointGradient(m.Adjoint), Anderson: m.Anderson}
-}
-
 // newObjective builds the objective of ds (see prepareObjective).
 func newObjective(ds *dataFolder, m *modelParams) (*learn.Objective, error) {
 	if err := prepareObjective(ds, m); err != nil {
 		return nil, err
 	}
-	obj, err := learn.NewObjective(ds.Graph, ds.seqs, m.config())
+	obj, err := learn.NewObjective(ds.Graph, ds.seqs, m.Config())
 	if err != nil {
 		return nil, fmt.Errorf("building the objective: %w", notPosDefHint(err, "the uniform metric", "--t, --steps"))
 	}
@@ -306,7 +167,7 @@ func newObjective(ds *dataFolder, m *modelParams) (*learn.Objective, error) {
 // the objective's estimated memory fits the budget and that the heat time
 // suits the grid, as usage errors naming the options.
 func prepareObjective(ds *dataFolder, m *modelParams) error {
-	m.Metric = ds.MetricKind(m.metricKind()).String()
+	m.Metric = ds.MetricKind(m.MetricKind()).String()
 	if err := checkObjectiveMemory(ds, m); err != nil {
 		return err
 	}
@@ -326,12 +187,4 @@ func evalHint(err error) error {
 func backendHelp(empty string) string {
 	return fmt.Sprintf("sparse Cholesky `backend`: %s, or %s for the default (%s in this build)",
 		strings.Join(kernel.Backends(), ", "), empty, kernel.DefaultBackend().Name())
-}
-
-// adjointGradient is the implicit gradient of the --adjoint solver name.
-func adjointGradient(name string) ot.Gradient {
-	if name == "gmres" {
-		return ot.ImplicitGMRES
-	}
-	return ot.ImplicitFixedPoint
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // folderState returns every entry of dir with its content, so that a test
@@ -83,7 +84,7 @@ func TestConcurrentWriters(t *testing.T) {
 			if code != 1 || !strings.Contains(errs, pid) || !strings.Contains(errs, runDir) || !strings.Contains(errs, "wait for") {
 				t.Errorf("second command: exit %d, stderr %q; want 1 and a message naming %s and the folder", code, errs, pid)
 			}
-			var res runResult
+			var res runlog.Result
 			readJSON(t, filepath.Join(runDir, "result.json"), &res)
 			var p learnParams
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)

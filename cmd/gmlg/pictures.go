@@ -20,17 +20,10 @@ const (
 // savePicture writes a picture atomically as a PNG file.
 func savePicture(path string, img image.Image) error { return runlog.SavePicture(path, img) }
 
-// writePicture saves img, the result of a drawing that returned err, to
-// path; a nil img (a graph without coordinates has no picture) writes
-// nothing and reports false.
+// writePicture saves img, the result of a drawing that returned err
+// (runlog.WriteImage); a nil img writes nothing and reports false.
 func writePicture(path string, img image.Image, err error) (bool, error) {
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
-	}
-	if img == nil {
-		return false, nil
-	}
-	return true, savePicture(path, img)
+	return runlog.WriteImage(path, img, err)
 }
 
 // drawStrip draws the frames of every part on the d-dimensional grid of

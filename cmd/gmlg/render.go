@@ -91,7 +91,7 @@ func recordedModelLine(raw []byte, path string) string {
 	if json.Unmarshal(raw, &rec) != nil || rec.Model == nil || rec.Method == "linear" {
 		return ""
 	}
-	return rec.Model.line("from " + path)
+	return rec.Model.Line("from " + path)
 }
 
 func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {

@@ -59,7 +59,7 @@ func init() {
 			fs.IntVar(&p.Sequences, "sequences", p.Sequences, fmt.Sprintf("number of `sequences` (1 = the reference's sticks; up to %d, the others are Gaussians crossing the square)", len(synth.PolePairs)))
 			fs.StringVar(&p.Truth, "truth", p.Truth, "true metric: analytic (the reference's two tilted Gaussians) or uniform")
 			fs.BoolVar(&p.RawEnds, "raw-endpoints", p.RawEnds, "make the first and last frames the poles themselves, so that the true metric reproduces every frame when learning with --skip-endpoints; false gives the reference's blurred poles K(P/K·1)")
-			p.Model.kernelFlags(fs)
+			kernelFlags(&p.Model, fs)
 			return func(ctx context.Context, args []string) error {
 				if len(args) > 0 {
 					return usagef("unexpected argument %q (synth takes options only)", args[0])
@@ -105,13 +105,13 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	case p.Graph != "" && p.Truth != "slow-region":
 		return usagef("--truth %s: the %s graph's true metric is its slow region (leave out --truth)", p.Truth, p.Graph)
 	}
-	if err := p.Model.checkKernel(); err != nil {
+	if err := checkKernel(&p.Model); err != nil {
 		return err
 	}
 	if err := checkSynthMemory(p); err != nil {
 		return err
 	}
-	p.Model.applyThreads()
+	applyThreads(&p.Model)
 	if p.Graph != "" {
 		return runSynthGraph(ctx, p, out, force, stdout)
 	}
@@ -178,7 +178,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 // generateSynth runs the forward model of p on g with metric m at θ
 // between the poles of every sequence, recording the backend in p.
 func generateSynth(ctx context.Context, p *synthParams, g *kernel.Graph, m kernel.Metric, theta []float64, poles [][2][]float64) ([][][]float64, error) {
-	heat := p.Model.heatOptions()
+	heat := p.Model.HeatOptions()
 	p.Backend = kernel.DefaultBackend().Name()
 	if heat.Backend != nil {
 		p.Backend = heat.Backend.Name()

@@ -37,7 +37,7 @@ func TestThreadsGOMAXPROCS(t *testing.T) {
 	runtime.GOMAXPROCS(sentinel)
 	m := defaultModel()
 	m.Threads = 1
-	if opt := m.heatOptions(); opt.Threads != 1 || !opt.Serial {
+	if opt := m.HeatOptions(); opt.Threads != 1 || !opt.Serial {
 		t.Errorf("heatOptions with --threads 1: Threads %d, Serial %v; want 1, true", opt.Threads, opt.Serial)
 	}
 	if got := runtime.GOMAXPROCS(0); got != sentinel {

@@ -60,3 +60,42 @@ func LogOf(theta []float64) []float64 {
 	}
 	return x
 }
+
+// ReadMetric reads a metric θ of shape (its number of values counts;
+// want describes it in errors) from a .npy file, or the current point
+// e^x of a checkpoint file (.gob, ReadCheckpoint), and checks that every
+// value is positive and finite.
+func ReadMetric(path string, shape []int, want string) ([]float64, error) {
+	var data []float64
+	var got []int
+	if filepath.Ext(path) == ".gob" {
+		ck, err := ReadCheckpointIfAny(path)
+		if err != nil {
+			return nil, err
+		}
+		if ck == nil {
+			return nil, fmt.Errorf("%s: no such checkpoint", path)
+		}
+		data = Exp(nil, ck.State.X)
+		got = []int{len(data)}
+	} else {
+		a, err := dataset.ReadNpyFile(path)
+		if err != nil {
+			return nil, err
+		}
+		data, got = a.Data, a.Shape
+	}
+	size := 1
+	for _, d := range shape {
+		size *= d
+	}
+	if len(data) != size {
+		return nil, fmt.Errorf("metric %s has shape %v, want %s", path, got, want)
+	}
+	for i, v := range data {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("metric %s: entry %d is %v, want positive and finite", path, i, v)
+		}
+	}
+	return data, nil
+}

@@ -1,0 +1,199 @@
+package runlog
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/ot"
+)
+
+// Model is the forward model and the objective of a run as its params.json
+// records them, in words and numbers (learn.Config is the same typed): the
+// heat kernel, the barycenter model (exact: L Sinkhorn iterations from
+// scratch; fast: converged to Tol), the loss and the regularisers. Reading
+// a run's Model back gives the model its metric was learned with.
+type Model struct {
+	T              float64 `json:"t"`
+	Steps          int     `json:"steps"`
+	Scheme         string  `json:"scheme"`
+	SinkhornIters  int     `json:"sinkhorn_iters"`
+	Loss           string  `json:"loss"`
+	Metric         string  `json:"metric"`
+	LambdaC        float64 `json:"lambda_c"`
+	LambdaS        float64 `json:"lambda_s"`
+	Smooth         string  `json:"smooth"`
+	RegularizeOnce bool    `json:"regularize_once"`
+	SkipEndpoints  bool    `json:"skip_endpoints"`
+	Backend        string  `json:"backend"`
+	Ordering       string  `json:"ordering"`
+	Threads        int     `json:"threads"`
+	Mode           string  `json:"mode"`
+	Tol            float64 `json:"tol"`
+	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: gmres or fixed-point; empty only as read from an old run (RecordedAdjoint)
+	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
+}
+
+// DefaultModel returns the reference's model (docs/method.md, "Defaults
+// and paper presets"), with fast mode's solvers GMRES and Anderson depth 5.
+func DefaultModel() Model {
+	return Model{
+		T: 1e-2, Steps: 20, Scheme: "backward-euler", SinkhornIters: 50,
+		Loss: "l2", Metric: "vertex", LambdaC: 0, LambdaS: 3, Smooth: "norm",
+		Backend: "auto", Ordering: "default", Mode: "exact",
+		Adjoint: "gmres", Anderson: 5,
+	}
+}
+
+// CheckKernel validates the kernel's settings; errors name the options
+// as the gmlg command spells them (--t, --steps, …).
+func (m *Model) CheckKernel() error {
+	switch {
+	case !(m.T > 0) || math.IsInf(m.T, 0):
+		return fmt.Errorf("--t must be a positive finite number, got %g", m.T)
+	case m.Steps < 1:
+		return fmt.Errorf("--steps must be at least 1, got %d", m.Steps)
+	case m.SinkhornIters < 1:
+		return fmt.Errorf("--sinkhorn-iters must be at least 1, got %d", m.SinkhornIters)
+	case m.Threads < 0:
+		return fmt.Errorf("--threads must be ≥ 0, got %d", m.Threads)
+	}
+	if _, err := kernel.ParseScheme(m.Scheme); err != nil {
+		return fmt.Errorf("--scheme: %v", err)
+	}
+	if _, err := kernel.Backend(m.Backend); err != nil {
+		return fmt.Errorf("--backend: %v", err)
+	}
+	if _, err := factor.ParseOrdering(m.Ordering); err != nil {
+		return fmt.Errorf("--ordering: unknown ordering %q (want default, natural, amd or nd)", m.Ordering)
+	}
+	return nil
+}
+
+// Check validates every setting (CheckKernel, then the objective's).
+func (m *Model) Check() error {
+	if err := m.CheckKernel(); err != nil {
+		return err
+	}
+	for _, l := range []struct {
+		name string
+		v    float64
+	}{{"--lambda-c", m.LambdaC}, {"--lambda-s", m.LambdaS}} {
+		if !(l.v >= 0) || math.IsInf(l.v, 0) {
+			return fmt.Errorf("%s must be a finite number ≥ 0, got %g", l.name, l.v)
+		}
+	}
+	if _, err := ot.ParseLoss(m.Loss); err != nil {
+		return fmt.Errorf("--loss: unknown loss %q (want l2, l1 or kl)", m.Loss)
+	}
+	if _, err := learn.ParseMetricKind(m.Metric); err != nil {
+		return fmt.Errorf("--metric: unknown parameterisation %q (want vertex or edge)", m.Metric)
+	}
+	if _, err := learn.ParseSmoothness(m.Smooth); err != nil {
+		return fmt.Errorf("--smooth: unknown form %q (want norm or squared)", m.Smooth)
+	}
+	switch m.Mode {
+	case "", "exact", "fast":
+	default:
+		return fmt.Errorf("--mode: unknown mode %q (want exact or fast)", m.Mode)
+	}
+	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
+		return fmt.Errorf("--tol must be a finite number ≥ 0, got %g", m.Tol)
+	}
+	return CheckFastSolvers("--", m.Adjoint, m.Anderson)
+}
+
+// CheckFastSolvers validates fast mode's solver settings, adjoint and
+// anderson (the options spelt with the prefix dash in errors).
+func CheckFastSolvers(dash, adjoint string, anderson int) error {
+	if adjoint != "fixed-point" && adjoint != "gmres" {
+		return fmt.Errorf("%sadjoint: unknown solver %q (want fixed-point or gmres)", dash, adjoint)
+	}
+	if anderson < 0 {
+		return fmt.Errorf("%sanderson %d: want a depth ≥ 0", dash, anderson)
+	}
+	return nil
+}
+
+// RecordedAdjoint is the adjoint solver of a run whose params.json records
+// adjoint: one without the member was written when fixed-point was the
+// only solver.
+func RecordedAdjoint(adjoint string) string {
+	if adjoint == "" {
+		return "fixed-point"
+	}
+	return adjoint
+}
+
+// AdjointGradient is the implicit gradient of the adjoint solver name.
+func AdjointGradient(name string) ot.Gradient {
+	if name == "gmres" {
+		return ot.ImplicitGMRES
+	}
+	return ot.ImplicitFixedPoint
+}
+
+// HeatOptions returns the kernel's options (Check must have succeeded).
+func (m *Model) HeatOptions() kernel.HeatOptions {
+	scheme, _ := kernel.ParseScheme(m.Scheme)
+	backend, _ := kernel.Backend(m.Backend)
+	ord, _ := factor.ParseOrdering(m.Ordering)
+	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord,
+		Threads: m.Threads, Serial: m.Threads == 1}
+}
+
+// FastSinkhorn is fast mode's Sinkhorn settings: converged to Tol (0:
+// learn.DefaultTol) and warm-started, SinkhornIters (at least 1000)
+// bounding one solve.
+func (m *Model) FastSinkhorn() ot.Settings {
+	return ot.Settings{Tol: cmp.Or(m.Tol, learn.DefaultTol), MaxIterations: max(m.SinkhornIters, 1000),
+		Gradient: AdjointGradient(m.Adjoint), Anderson: m.Anderson}
+}
+
+// Config returns the objective's configuration (Check must have
+// succeeded): exact mode with L = SinkhornIters, or tolerance mode
+// (FastSinkhorn) in fast mode.
+func (m *Model) Config() *learn.Config {
+	loss, _ := ot.ParseLoss(m.Loss)
+	smooth, _ := learn.ParseSmoothness(m.Smooth)
+	sinkhorn := ot.Settings{Iterations: m.SinkhornIters}
+	if m.Mode == "fast" {
+		sinkhorn = m.FastSinkhorn()
+	}
+	return &learn.Config{
+		Heat: m.HeatOptions(), Sinkhorn: sinkhorn, Loss: loss, Metric: m.MetricKind(),
+		LambdaC: m.LambdaC, LambdaS: m.LambdaS, Smooth: smooth, RegularizeOnce: m.RegularizeOnce,
+		SkipEndpoints: m.SkipEndpoints,
+	}
+}
+
+// MetricKind returns the parsed parameterisation (Check must have
+// succeeded).
+func (m *Model) MetricKind() learn.MetricKind {
+	k, _ := learn.ParseMetricKind(m.Metric)
+	return k
+}
+
+// Line is the one line that names the barycenter model, with source
+// saying where it came from (ModelLine).
+func (m *Model) Line(source string) string {
+	return ModelLine(m.Mode == "fast", m.Tol, m.SinkhornIters, source)
+}
+
+// ModelLine is the one line that names the model of an interpolation or
+// an evaluation: fast (Sinkhorn converged to tol; 0 means
+// learn.DefaultTol) or exact (L iterations from scratch), and where that
+// came from, so that a metric is never silently used under another model
+// than the one it was learned with.
+func ModelLine(fast bool, tol float64, L int, source string) string {
+	if fast {
+		if tol == 0 {
+			tol = learn.DefaultTol
+		}
+		return fmt.Sprintf("model: fast, tol %g (%s)", tol, source)
+	}
+	return fmt.Sprintf("model: exact, L=%d (%s)", L, source)
+}
