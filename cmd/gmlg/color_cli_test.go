@@ -18,6 +18,7 @@ import (
 
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -107,7 +108,7 @@ func TestColorLearnResume(t *testing.T) {
 	if len(loss.Data) != 3 || !(loss.Data[2] < loss.Data[0]) {
 		t.Errorf("loss = %v, want 3 decreasing values", loss.Data)
 	}
-	var params colorLearnParams
+	var params runlog.ColourRun
 	raw, err := os.ReadFile(filepath.Join(full, "params.json"))
 	if err != nil {
 		t.Fatal(err)

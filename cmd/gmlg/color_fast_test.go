@@ -78,7 +78,7 @@ func TestColorLearnFast(t *testing.T) {
 	if d := math.Abs(res.FExact-res.FFast) / res.FExact; d > 0.5 || d == 0 {
 		t.Errorf("exact F %.8g, fast F %.8g at the same metric: relative difference %.3g", res.FExact, res.FFast, d)
 	}
-	if p, err := colorReadParams(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 {
+	if p, err := runlog.ReadColourRun(filepath.Join(full, colorParamsFile)); err != nil || p.Adjoint != "gmres" || p.Anderson != 5 {
 		t.Errorf("params.json: adjoint %q, Anderson %d (%v), want the defaults gmres and 5", p.Adjoint, p.Anderson, err)
 	}
 	m := colorTestNpy(t, filepath.Join(full, "metric.npy"))
@@ -101,7 +101,7 @@ func TestColorLearnFast(t *testing.T) {
 	if code, msg := colorTestRun(t, "colorlearn", "--resume", part, "--max-iter", "4", "-adjoint", "fixed-point", "-anderson", "0", "--progress=none"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, msg)
 	}
-	if p, err := colorReadParams(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 {
+	if p, err := runlog.ReadColourRun(filepath.Join(part, colorParamsFile)); err != nil || p.Adjoint != "fixed-point" || p.Anderson != 0 {
 		t.Errorf("resumed params.json: adjoint %q, Anderson %d (%v), want fixed-point and 0", p.Adjoint, p.Anderson, err)
 	}
 	var res2 runlog.Summary
@@ -120,7 +120,7 @@ func TestColorLearnFast(t *testing.T) {
 		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g", res2.FFast, res.FFast)
 	}
 	// sunset reads the metric of a fast-mode checkpoint.
-	if _, err := colorReadMetric(filepath.Join(part, "checkpoint.gob"), 6); err != nil {
+	if _, err := (&runlog.ColourRun{Bins: 6}).ReadMetric(filepath.Join(part, "checkpoint.gob")); err != nil {
 		t.Errorf("metric of a fast-mode checkpoint: %v", err)
 	}
 }
@@ -177,7 +177,7 @@ func TestColorLearnFastPolish(t *testing.T) {
 	if len(rows) != 1+2+4+3 || !strings.HasPrefix(rows[len(rows)-1], "2\t6\t3\t") {
 		t.Errorf("iterations.tsv = %q, want a header, 2 + 4 fast rows and 3 polish rows (level 2)", rows)
 	}
-	if p, err := colorReadParams(filepath.Join(out, colorParamsFile)); err != nil || p.Polish != 3 || p.PolishEvery != 2 {
+	if p, err := runlog.ReadColourRun(filepath.Join(out, colorParamsFile)); err != nil || p.Polish != 3 || p.PolishEvery != 2 {
 		t.Errorf("params.json: polish %d every %d (%v), want 3 and 2", p.Polish, p.PolishEvery, err)
 	}
 	// Resuming from the polish's last checkpoint: nothing left to do but

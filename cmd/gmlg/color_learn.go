@@ -22,7 +22,7 @@ import (
 // colorLearnFlags are colorlearn's flags: the settings a run records in
 // its params.json, and those that only say how this invocation works.
 type colorLearnFlags struct {
-	colorLearnParams
+	runlog.ColourRun
 	loss     ot.Loss
 	out      string
 	force    bool
@@ -160,7 +160,7 @@ func colorLearnArgs(fs *flag.FlagSet, o *colorLearnFlags, args []string) (string
 // allowed), and returns the run's image folder.
 func (o *colorLearnFlags) resumed(given map[string]bool) (string, error) {
 	path := filepath.Join(o.resume, colorParamsFile)
-	p, err := colorReadParams(path)
+	p, err := runlog.ReadColourRun(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("--resume: %s is not a colorlearn run folder: %w", o.resume, err)
@@ -170,9 +170,9 @@ func (o *colorLearnFlags) resumed(given map[string]bool) (string, error) {
 	if err := o.loss.Set(p.Loss); err != nil {
 		return "", fmt.Errorf("--resume: %s: %w", path, err)
 	}
-	flags := o.colorLearnParams
-	o.colorLearnParams, o.out = *p, o.resume
-	o.Mode = colorMode(p.Mode)
+	flags := o.ColourRun
+	o.ColourRun, o.out = *p, o.resume
+	o.Mode = p.RunMode()
 	if given["max-iter"] {
 		o.MaxIter = flags.MaxIter
 	}
@@ -186,14 +186,6 @@ func (o *colorLearnFlags) resumed(given map[string]bool) (string, error) {
 		o.Anderson = flags.Anderson
 	}
 	return p.Input, nil
-}
-
-// colorMode is the mode of a run's params ("exact" when not recorded).
-func colorMode(m string) string {
-	if m == "" {
-		return "exact"
-	}
-	return m
 }
 
 // check validates colorlearn's options, as usage errors.
@@ -270,8 +262,16 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 	if o.store {
 		memory = kernel.Store
 	}
-	r := &colorRun{o: o, dir: dir, col: col, logw: logw, ckpt: filepath.Join(o.out, colorCheckpointFile),
-		heat: kernel.HeatOptions{T: o.THeat, Steps: o.KHeat, Backend: backend, Memory: memory}}
+	heat := kernel.HeatOptions{Backend: backend, Memory: memory}
+	exact, err := o.Config(heat)
+	if err != nil {
+		return err
+	}
+	model, err := o.Objective(heat)
+	if err != nil {
+		return err
+	}
+	r := &colorRun{o: o, dir: dir, col: col, logw: logw, ckpt: filepath.Join(o.out, colorCheckpointFile), exact: *exact, model: *model}
 	return r.run(ctx)
 }
 
@@ -279,56 +279,25 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 // with the named kernel backend: the data's description, and fast mode's
 // settings (cleared in exact mode) after checking them.
 func (o *colorLearnFlags) record(dir string, col *dataset.Colour, backend string) error {
-	sum, _, err := rundir.Checksum(col.Files)
-	if err != nil {
+	o.Loss = o.loss.String()
+	if err := o.Describe(dir, col, backend); err != nil {
 		return err
 	}
-	p := &o.colorLearnParams
-	p.Files = make([]string, len(col.Files))
-	for i, f := range col.Files {
-		p.Files[i] = filepath.Base(f)
-	}
-	p.Input = dir // absolute, so that --resume finds the images from any folder
-	if abs, err := filepath.Abs(dir); err == nil {
-		p.Input = abs
-	}
-	p.Command, p.Version, p.DataSHA256 = "colorlearn", rundir.Version(), sum
-	p.N, p.Dim, p.Alpha = col.Space.Graph.N(), 3, kernel.GridAlpha(p.Bins)
-	p.Loss, p.Backend = o.loss.String(), backend
-	if p.Mode != "fast" {
-		p.Tol, p.Coarse, p.CoarseIters, p.Adjoint, p.Anderson, p.Polish, p.PolishEvery = 0, 0, 0, "", 0, 0, 0
-		return nil
-	}
-	if err := flagLimit(runlog.CheckFastSolvers("--", p.Adjoint, p.Anderson)); err != nil {
-		return err
-	}
-	if p.Polish > 0 && p.PolishEvery == 0 {
-		p.PolishEvery = learn.DefaultPolishEvery
-	}
-	for k, m := 0, p.Bins; k < p.Coarse; k++ {
-		if m = learn.CoarseSide(m); m < 2 {
-			return usagef("--coarse %d: halving n = %d that often leaves fewer than 2 bins", p.Coarse, p.Bins)
-		}
-	}
-	return nil
+	return flagLimit(o.CheckFast())
 }
 
 // colorCheckResume makes sure that a resumed run's images, and the
 // settings read back from its params.json, are those it started with, and
 // notes on logw the options of the run that gmlg no longer has.
-func colorCheckResume(path string, p *colorLearnParams, logw io.Writer) error {
-	old, err := colorReadParams(path)
+func colorCheckResume(path string, p *runlog.ColourRun, logw io.Writer) error {
+	old, err := runlog.ReadColourRun(path)
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
 	if old.DataSHA256 != p.DataSHA256 {
 		return fmt.Errorf("--resume: the images in %s changed since the run started (checksum %s, now %s)", p.Input, old.DataSHA256, p.DataSHA256)
 	}
-	if old.Bins != p.Bins || old.THeat != p.THeat || old.KHeat != p.KHeat ||
-		old.L != p.L || old.Loss != p.Loss || old.LambdaC != p.LambdaC || old.LambdaS != p.LambdaS ||
-		old.DropSaturated != p.DropSaturated || colorMode(old.Mode) != colorMode(p.Mode) ||
-		old.Tol != p.Tol || old.Coarse != p.Coarse || old.CoarseIters != p.CoarseIters ||
-		old.Polish != p.Polish || old.PolishEvery != p.PolishEvery {
+	if !old.SameModel(p) {
 		return fmt.Errorf("--resume: the settings differ from those of %s", path)
 	}
 	return rundir.NoteRetired(logw, path, colorRetired)

@@ -149,7 +149,8 @@ func (rec *colorRecorder) finishFast(res *learn.RunResult) error {
 		// objective's Sinkhorn tape (2·L·N·C floats, 420 MB at 32³).
 		res.Objective.Close()
 		var err error
-		if exact, err = learn.NewObjective(rec.col.Space.Graph, rec.col.Sequences(), rec.config()); err != nil {
+		cfg := rec.exact
+		if exact, err = learn.NewObjective(rec.col.Space.Graph, rec.col.Sequences(), &cfg); err != nil {
 			return fmt.Errorf("exact objective of the final metric: %w", err)
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,12 +9,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
-	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -31,36 +28,21 @@ const (
 
 // colorRun is a colorlearn run once its inputs are read: the histograms
 // of its images on the n³ colour cube, its flags and recorded settings,
-// the heat kernel's settings and where its checkpoint goes.
+// its objectives and where its checkpoint goes.
 type colorRun struct {
-	o    *colorLearnFlags
-	dir  string // the image folder, as given
-	col  *dataset.Colour
-	heat kernel.HeatOptions
-	ckpt string
-	logw io.Writer
+	o   *colorLearnFlags
+	dir string // the image folder, as given
+	col *dataset.Colour
+	// exact is the run's exact objective (runlog.ColourRun.Config), the
+	// model of exact mode and of fast mode's polish and final score;
+	// model is the one it minimises (runlog.ColourRun.Objective).
+	exact, model learn.Config
+	ckpt         string
+	logw         io.Writer
 }
 
 // fast reports whether the run is in fast mode.
 func (r *colorRun) fast() bool { return r.o.Mode == "fast" }
-
-// config is the exact objective's configuration of the run: the model of
-// exact mode and of fast mode's polish and final score.
-func (r *colorRun) config() *learn.Config {
-	o := r.o
-	return &learn.Config{Heat: r.heat, Sinkhorn: ot.Settings{Iterations: o.L}, Loss: o.loss, LambdaC: o.LambdaC, LambdaS: o.LambdaS}
-}
-
-// model is the objective the run minimises: config, or in fast mode the
-// same in tolerance mode with the run's solver settings.
-func (r *colorRun) model() *learn.Config {
-	cfg, o := r.config(), r.o
-	if r.fast() {
-		cfg.Sinkhorn = ot.Settings{Iterations: o.L, Tol: cmp.Or(o.Tol, learn.DefaultTol),
-			Gradient: runlog.AdjointGradient(o.Adjoint), Anderson: o.Anderson}
-	}
-	return cfg
-}
 
 // run is learn.Run over the run's levels (fast mode: o.Coarse halvings of
 // the cube, and with --polish its exact-objective polish), checkpointing
@@ -71,7 +53,7 @@ func (r *colorRun) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := rundir.WriteChecked(filepath.Join(r.o.out, colorParamsFile), &r.o.colorLearnParams); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(r.o.out, colorParamsFile), &r.o.ColourRun); err != nil {
 		return err
 	}
 	var coarse []learn.Level
@@ -83,12 +65,13 @@ func (r *colorRun) run(ctx context.Context) error {
 	if resume != nil {
 		rec.lastIter = resume.State.Iter
 	}
+	model := r.model
 	obs, closeAll, err := r.observers(rec)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	res, err := learn.Run(ctx, r.col.Space.Graph, r.col.Sequences(), r.model(), &learn.RunSettings{
+	res, err := learn.Run(ctx, r.col.Space.Graph, r.col.Sequences(), &model, &learn.RunSettings{
 		Settings: learn.Settings{MaxIter: r.o.MaxIter, Observer: obs},
 		Coarse:   coarse,
 		Polish:   learn.Polish{Iters: r.o.Polish, Every: r.o.PolishEvery},
@@ -152,7 +135,7 @@ func (r *colorRun) resumeCheckpoint() (*learn.Checkpoint, error) {
 	if r.o.resume == "" {
 		return nil, nil
 	}
-	if err := colorCheckResume(filepath.Join(r.o.out, colorParamsFile), &r.o.colorLearnParams, r.logw); err != nil {
+	if err := colorCheckResume(filepath.Join(r.o.out, colorParamsFile), &r.o.ColourRun, r.logw); err != nil {
 		return nil, err
 	}
 	ck, err := runlog.ReadCheckpointIfAny(r.ckpt)

@@ -140,7 +140,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 		"L_ct": o.lCT, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral, "interpolate": o.interpolate,
 	}
 	n := o.bins
-	var run *colorLearnParams
+	var run *runlog.ColourRun
 	var theta []float64
 	if o.method == "learned" {
 		if run, theta, err = colorSunsetMetric(o, params); err != nil {
@@ -220,8 +220,8 @@ func (o *colorSunsetOptions) check() error {
 // (-metric, or the run's metric.npy), refuses a t or a metric too large for
 // the heat matrix on the prolonged grid before anything else is written,
 // records both in params and draws metric.png.
-func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLearnParams, []float64, error) {
-	run, err := colorReadParams(filepath.Join(o.run, colorParamsFile))
+func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*runlog.ColourRun, []float64, error) {
+	run, err := runlog.ReadColourRun(filepath.Join(o.run, colorParamsFile))
 	if err != nil {
 		return nil, nil, fmt.Errorf("-run: %w", err)
 	}
@@ -230,17 +230,17 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLear
 	if mf == "" {
 		mf = filepath.Join(o.run, "metric.npy")
 	}
-	theta, err := colorReadMetric(mf, n)
+	theta, err := run.ReadMetric(mf)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-metric: %w", err)
 	}
 	// Prolongation interpolates, so it keeps the metric's largest value.
-	t, steps, _ := colorSunsetHeat(run, o)
+	m := run.Interpolation(o.override())
 	nHi := color.ProlongedSize(n, o.prolong)
-	if err := checkHeatT("-t", t, steps, 3, nHi); err != nil {
+	if err := checkHeatT("-t", m.T, m.Steps, 3, nHi); err != nil {
 		return nil, nil, err
 	}
-	if err := kernel.GridHeatBound(3, nHi).CheckMetric(mf, theta, t, steps); err != nil {
+	if err := kernel.GridHeatBound(3, nHi).CheckMetric(mf, theta, m.T, m.Steps); err != nil {
 		return nil, nil, err
 	}
 	params["run"], params["metric"] = o.run, mf
@@ -258,7 +258,7 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*colorLear
 // the interpolation kernel of -method (the learned metric theta of run,
 // prolonged to n_hi, for learned; the caller closes it) and its model,
 // which it records in params and, for a learned metric, names on logw.
-func colorSunsetSettings(o *colorSunsetOptions, run *colorLearnParams, theta []float64, nHi int, params map[string]any, logw io.Writer) (*color.SunsetOptions, error) {
+func colorSunsetSettings(o *colorSunsetOptions, run *runlog.ColourRun, theta []float64, nHi int, params map[string]any, logw io.Writer) (*color.SunsetOptions, error) {
 	sopt := &color.SunsetOptions{Bins: nHi, Frames: o.frames, DropSaturated: o.dropSaturated, SigmaTransfer: o.sigmaCT,
 		Transfer: color.TransferOptions{Iterations: o.lCT, NoBilateral: o.noBilateral, Interpolate: o.interpolate}}
 	switch o.method {
@@ -273,38 +273,19 @@ func colorSunsetSettings(o *colorSunsetOptions, run *colorLearnParams, theta []f
 		params["gamma"], params["L"] = o.gammaHi, sopt.Iterations
 		return sopt, nil
 	}
-	heat, L, err := colorLearnedKernel(theta, run, o, params)
+	m := run.Interpolation(o.override())
+	heat, err := colorLearnedKernel(theta, run.Bins, m, o, params)
 	if err != nil {
 		return nil, err
 	}
-	fast, tol, from := colorSunsetModel(run, o)
-	fmt.Fprintln(logw, runlog.ModelLine(fast, tol, L, from))
-	sopt.Kernel, sopt.Iterations = heat, L
+	fmt.Fprintln(logw, m.Line(filepath.Join(o.run, colorParamsFile)))
+	sopt.Kernel, sopt.Iterations = heat, m.Iterations
 	params["mode"] = "exact"
-	if fast {
-		params["mode"], params["tol"] = "fast", tol
-		sopt.Tol, sopt.Anderson = cmp.Or(tol, learn.DefaultTol), run.Anderson
+	if m.Fast {
+		params["mode"], params["tol"] = "fast", m.Tol
+		sopt.Tol, sopt.Anderson = cmp.Or(m.Tol, learn.DefaultTol), m.Anderson
 	}
 	return sopt, nil
-}
-
-// colorSunsetModel returns the barycenter model of the learned
-// interpolation, the run's (a fast run's converged Sinkhorn at its
-// tolerance) unless -mode, -tol or -L say otherwise (-L alone means exact),
-// and where it comes from, for modelLine.
-func colorSunsetModel(run *colorLearnParams, o *colorSunsetOptions) (fast bool, tol float64, from string) {
-	fast, tol = run.Mode == "fast", run.Tol
-	from = "from " + filepath.Join(o.run, colorParamsFile)
-	switch {
-	case o.mode != "":
-		fast, from = o.mode == "fast", "flags"
-	case o.lHi > 0:
-		fast, from = false, "flags"
-	}
-	if o.tol > 0 {
-		tol, from = o.tol, "flags"
-	}
-	return fast, tol, from
 }
 
 // colorSunsetHists writes the interpolated histograms into dir, one
@@ -351,24 +332,23 @@ func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, s *color.Suns
 	return savePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...))
 }
 
-// colorLearnedKernel builds the heat kernel of the learned metric theta of
-// run prolonged by -prolong levels, with t, steps and L from the run
-// unless overridden, and records them in params.
-func colorLearnedKernel(theta []float64, run *colorLearnParams, o *colorSunsetOptions, params map[string]any) (*kernel.Heat, int, error) {
-	t, steps, L := colorSunsetHeat(run, o)
-	hopt := kernel.HeatOptions{T: t, Steps: steps}
+// colorLearnedKernel builds the heat kernel of the learned metric theta
+// on n³ bins prolonged by -prolong levels, under the model m, and records
+// it in params.
+func colorLearnedKernel(theta []float64, n int, m runlog.ColourModel, o *colorSunsetOptions, params map[string]any) (*kernel.Heat, error) {
+	hopt := kernel.HeatOptions{T: m.T, Steps: m.Steps}
 	if o.backend != "" {
 		var err error
 		if hopt.Backend, err = kernel.Backend(o.backend); err != nil {
-			return nil, 0, usagef("-backend: %v", err)
+			return nil, usagef("-backend: %v", err)
 		}
 	}
-	heat, err := color.NewLearnedKernel(theta, run.Bins, &color.LearnedOptions{Levels: o.prolong, Heat: hopt})
+	heat, err := color.NewLearnedKernel(theta, n, &color.LearnedOptions{Levels: o.prolong, Heat: hopt})
 	if err != nil {
-		return nil, 0, fmt.Errorf("learned metric: %w", notPosDefHint(err, "the learned metric", "-t, -steps"))
+		return nil, fmt.Errorf("learned metric: %w", notPosDefHint(err, "the learned metric", "-t, -steps"))
 	}
-	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = t, steps, L, heat.Options().Alpha
-	return heat, L, nil
+	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = m.T, m.Steps, m.Iterations, heat.Options().Alpha
+	return heat, nil
 }
 
 // colorWriteLUT writes a map as a .cube file.
@@ -383,25 +363,7 @@ func colorWriteLUT(path string, m *color.Map, size int, title string) error {
 	})
 }
 
-// colorReadMetric reads a [3,n³] metric from a .npy file, or the current
-// point exp(x) of a colorlearn checkpoint (.gob) (runlog.ReadMetric).
-func colorReadMetric(path string, n int) ([]float64, error) {
-	return runlog.ReadMetric(path, []int{3, n * n * n}, fmt.Sprintf("[3,%d] for n = %d", n*n*n, n))
-}
-
-// colorSunsetHeat returns the heat time, the heat steps and the Sinkhorn
-// iterations of the learned kernel: the run's, unless -t, -steps or -L
-// override them.
-func colorSunsetHeat(run *colorLearnParams, o *colorSunsetOptions) (t float64, steps, L int) {
-	t, steps, L = run.THeat, run.KHeat, run.L
-	if o.tHi > 0 {
-		t = o.tHi
-	}
-	if o.stepsHi > 0 {
-		steps = o.stepsHi
-	}
-	if o.lHi > 0 {
-		L = o.lHi
-	}
-	return t, steps, L
+// override is what sunset's flags change of a run's interpolation model.
+func (o *colorSunsetOptions) override() runlog.ColourOverride {
+	return runlog.ColourOverride{T: o.tHi, Steps: o.stepsHi, Iterations: o.lHi, Mode: o.mode, Tol: o.tol}
 }

@@ -108,7 +108,7 @@ func FuzzParams(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	colorSeed, err := rundir.MarshalChecked(colorLearnParams{Command: "colorlearn", Bins: 4, THeat: 1e-2, Loss: "l2", Files: []string{"a.png"}})
+	colorSeed, err := rundir.MarshalChecked(runlog.ColourRun{Command: "colorlearn", Bins: 4, THeat: 1e-2, Loss: "l2", Files: []string{"a.png"}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -130,8 +130,8 @@ func FuzzParams(f *testing.F) {
 			if p, err := readRunParams(dir); err == nil {
 				sameParams(t, path, p, func() (any, error) { return readRunParams(dir) })
 			}
-			if p, err := colorReadParams(path); err == nil {
-				sameParams(t, path, p, func() (any, error) { return colorReadParams(path) })
+			if p, err := runlog.ReadColourRun(path); err == nil {
+				sameParams(t, path, p, func() (any, error) { return runlog.ReadColourRun(path) })
 			}
 		}
 	})
