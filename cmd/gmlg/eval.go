@@ -15,14 +15,14 @@ import (
 
 // evalParams are recorded in eval.json with the results.
 type evalParams struct {
-	Command    string      `json:"command"`
-	Version    string      `json:"version"`
-	Data       dataParams  `json:"data"`
-	MetricFile string      `json:"metric_file"`
-	Run        string      `json:"run,omitempty"`
-	Model      modelParams `json:"model"`
-	Kernel     kernelInfo  `json:"kernel"`
-	Result     evalResult  `json:"result"`
+	Command    string            `json:"command"`
+	Version    string            `json:"version"`
+	Data       runlog.Data       `json:"data"`
+	MetricFile string            `json:"metric_file"`
+	Run        string            `json:"run,omitempty"`
+	Model      modelParams       `json:"model"`
+	Kernel     runlog.KernelInfo `json:"kernel"`
+	Result     evalResult        `json:"result"`
 	// from says where Model's barycenter settings come from (modelSource).
 	from string
 }
@@ -115,7 +115,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	_, stderr := outputs(ctx)
 	warnColour(stderr, "eval", ds.set)
 	warnGaps(stderr, "eval", ds.set)
-	if err := p.Data.describe(ds); err != nil {
+	if err := p.Data.Describe(ds.set, ds.space); err != nil {
 		return err
 	}
 	obj, err := newObjective(ds, &p.Model)
@@ -138,8 +138,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	} else {
 		p.MetricFile = "ones"
 	}
-	info := obj.Heat().Info()
-	p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: ds.Alpha(), Params: obj.Dim()}
+	p.Kernel = runlog.NewKernelInfo(obj, ds.Alpha())
 	grad := make([]float64, obj.Dim())
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // framesNamed writes a positive 6×6 frame under each name into a new
@@ -71,7 +72,7 @@ func TestLearnFrameOrder(t *testing.T) {
 			if code != 0 {
 				return
 			}
-			var p learnParams
+			var p runlog.LearnRun
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)
 			var got []string
 			for _, f := range p.Data.Files {

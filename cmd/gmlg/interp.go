@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -105,17 +105,10 @@ func overlay(fs *flag.FlagSet, dst *modelParams, set map[string]bool, declare fu
 }
 
 // readRunParams reads the params.json of a learning run.
-func readRunParams(dir string) (*learnParams, error) {
-	path := filepath.Join(dir, "params.json")
-	p := learnParams{Model: defaultModel()}
-	if err := rundir.ReadChecked(path, &p); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("--run: %s is not a run folder: %w", dir, err)
-		}
+func readRunParams(dir string) (*runlog.LearnRun, error) {
+	p := runlog.LearnRun{Model: runlog.DefaultModel()}
+	if err := runlog.ReadLearnRun(dir, &p); err != nil {
 		return nil, fmt.Errorf("--run: %w", err)
-	}
-	if p.Command != "learn" {
-		return nil, fmt.Errorf("--run: %s was not written by gmlg learn", path)
 	}
 	return &p, nil
 }

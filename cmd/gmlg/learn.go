@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,60 +17,6 @@ import (
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
-
-// learnParams is everything a learning run depends on; it is written to
-// params.json and read back by --resume.
-type learnParams struct {
-	Command   string      `json:"command"`
-	Version   string      `json:"version"`
-	Data      dataParams  `json:"data"`
-	Model     modelParams `json:"model"`
-	Optimizer optParams   `json:"optimizer"`
-	Kernel    kernelInfo  `json:"kernel"`
-	Resumed   int         `json:"resumed"`
-}
-
-// dataParams describes the input frames.
-type dataParams struct {
-	Dir       string           `json:"dir"`
-	Pattern   string           `json:"pattern"`
-	Floor     float64          `json:"floor"`
-	Checksum  string           `json:"checksum"`
-	Files     []rundir.FileSum `json:"files"`
-	Dim       int              `json:"dim"` // grid dimension; 0 for a graph folder
-	Side      int              `json:"n"`   // grid side; 0 for a graph folder
-	Vertices  int              `json:"N"`
-	Edges     int              `json:"edges,omitempty"` // edges of a graph folder (edges.npy)
-	Sequences []int            `json:"frames_per_sequence"`
-	// Gaps lists the frame numbers missing inside each sequence
-	// ("sequence 00: frames 03, 04 missing"); see dataset.Set.Gaps.
-	Gaps []string `json:"gaps,omitempty"`
-}
-
-// optParams are the optimiser's settings and the output cadence.
-type optParams struct {
-	MaxIter       int     `json:"max_iter"`
-	History       int     `json:"history"`
-	MaxLinesearch int     `json:"max_linesearch"`
-	FTol          float64 `json:"ftol"`
-	GTol          float64 `json:"gtol"`
-	SaveEvery     int     `json:"save_every"`
-	Init          string  `json:"init"`
-	// Coarse > 0 (fast mode) starts the run from a metric learned coarse
-	// to fine on the grid halved Coarse times, CoarseIters iterations per
-	// coarse level (learn.RunSettings.Coarse), prolonged to the data's grid.
-	Coarse      int `json:"coarse,omitempty"`
-	CoarseIters int `json:"coarse_iters,omitempty"`
-}
-
-// kernelInfo records the factorisation actually used.
-type kernelInfo struct {
-	Backend  string  `json:"backend"`
-	Ordering string  `json:"ordering"`
-	NNZL     int     `json:"nnz_l"`
-	Alpha    float64 `json:"alpha"`
-	Params   int     `json:"metric_params"`
-}
 
 // The files learn writes in a run folder, every one (its manifest lists them for
 // --force).
@@ -96,7 +41,7 @@ func init() {
 		summary: "learn a ground metric from a folder of frames on a grid, or on a graph given by edges.npy (or continue a run with --resume)",
 		usage:   "[options] DIR | --resume RUN_DIR [--max-iter K]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := learnParams{Model: defaultModel(), Optimizer: optParams{MaxIter: 500, History: 20, MaxLinesearch: 20, SaveEvery: 1, Init: "ones"}}
+			p := runlog.LearnRun{Model: runlog.DefaultModel(), Optimizer: runlog.DefaultOptimizer()}
 			var out, resume, progress string
 			var force bool
 			outFlag(fs, &out, "run", "run `folder` to write")
@@ -109,8 +54,8 @@ func init() {
 			fs.IntVar(&p.Optimizer.SaveEvery, "save-every", p.Optimizer.SaveEvery, "save the metric, pictures and a checkpoint every `K` iterations (and at iteration 1 and at the end), ≥ 1")
 			fs.IntVar(&p.Optimizer.History, "history", p.Optimizer.History, "L-BFGS memory: number of correction `pairs` m, ≥ 1")
 			fs.IntVar(&p.Optimizer.MaxLinesearch, "max-linesearch", p.Optimizer.MaxLinesearch, "maximum objective `evaluations` per line search, ≥ 1")
-			fs.Float64Var(&p.Optimizer.FTol, "ftol", 1e7*2.220446049250313e-16, "stop when the relative decrease of the objective is ≤ ftol (scipy's factr·eps); 0 disables")
-			fs.Float64Var(&p.Optimizer.GTol, "gtol", 1e-5, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
+			fs.Float64Var(&p.Optimizer.FTol, "ftol", p.Optimizer.FTol, "stop when the relative decrease of the objective is ≤ ftol (scipy's factr·eps); 0 disables")
+			fs.Float64Var(&p.Optimizer.GTol, "gtol", p.Optimizer.GTol, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
 			fs.StringVar(&p.Optimizer.Init, "init", p.Optimizer.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log)")
 			fs.IntVar(&p.Optimizer.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
 			fs.IntVar(&p.Optimizer.CoarseIters, "coarse-iters", learn.DefaultCoarseIters, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best; see learn.DefaultCoarseIters), ≥ 1")
@@ -153,42 +98,12 @@ func init() {
 	})
 }
 
-// check validates the optimiser's options.
-func (o *optParams) check() error {
-	switch {
-	case o.MaxIter < 1:
-		return usagef("--max-iter must be at least 1, got %d", o.MaxIter)
-	case o.SaveEvery < 1:
-		return usagef("--save-every must be at least 1, got %d", o.SaveEvery)
-	case o.History < 1:
-		return usagef("--history must be at least 1, got %d", o.History)
-	case o.MaxLinesearch < 1:
-		return usagef("--max-linesearch must be at least 1, got %d", o.MaxLinesearch)
-	case !(o.FTol >= 0) || math.IsInf(o.FTol, 0):
-		return usagef("--ftol must be a finite number ≥ 0, got %g", o.FTol)
-	case !(o.GTol >= 0) || math.IsInf(o.GTol, 0):
-		return usagef("--gtol must be a finite number ≥ 0, got %g", o.GTol)
-	case o.Init == "":
-		return usagef("--init must be ones or a .npy file")
-	case o.Coarse < 0:
-		return usagef("--coarse must be ≥ 0, got %d", o.Coarse)
-	case o.Coarse > 0 && o.CoarseIters < 1:
-		return usagef("--coarse-iters must be at least 1, got %d", o.CoarseIters)
-	case o.Coarse > 0 && o.Init != "ones":
-		return usagef("--coarse and --init both set the starting metric; give one of them")
-	}
-	if o.Coarse == 0 {
-		o.CoarseIters = 0
-	}
-	return nil
-}
-
 // startLearn begins a new run.
-func startLearn(ctx context.Context, p *learnParams, out string, force bool, progress string) error {
+func startLearn(ctx context.Context, p *runlog.LearnRun, out string, force bool, progress string) error {
 	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
-	if err := p.Optimizer.check(); err != nil {
+	if err := flagLimit(p.Optimizer.Check()); err != nil {
 		return err
 	}
 	if p.Optimizer.Coarse > 0 && (p.Model.Mode != "fast" || p.Model.Metric != "vertex") {
@@ -244,21 +159,15 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		return fmt.Errorf("--resume: %w", err)
 	}
 	defer od.Close()
-	var p learnParams
-	if err := rundir.ReadChecked(filepath.Join(dir, "params.json"), &p); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("--resume: %s is not a run folder: %w", dir, err)
-		}
+	var p runlog.LearnRun
+	if err := runlog.ReadLearnRun(dir, &p); err != nil {
 		return fmt.Errorf("--resume: %w", err)
-	}
-	if p.Command != "learn" {
-		return fmt.Errorf("--resume: %s was not written by gmlg learn", filepath.Join(dir, "params.json"))
 	}
 	p.Model.Adjoint = runlog.RecordedAdjoint(p.Model.Adjoint)
 	if err := checkModel(&p.Model); err != nil {
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}
-	if err := p.Optimizer.check(); err != nil {
+	if err := flagLimit(p.Optimizer.Check()); err != nil {
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}
 	_, stderr := outputs(ctx)
@@ -302,7 +211,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 // checkpoint file, the log and the progress bar of package runlog.
 type learnRun struct {
 	learn.NopObserver
-	p    *learnParams
+	p    *runlog.LearnRun
 	dir  string
 	ds   *dataFolder
 	obj  *learn.Objective // the current level's, open while it runs
@@ -319,7 +228,7 @@ type learnRun struct {
 }
 
 // newRun loads the data and readies the model (nothing is written yet).
-func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
+func newRun(p *runlog.LearnRun, dir, progress string) (*learnRun, error) {
 	ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor)
 	if err != nil {
 		return nil, err
@@ -327,7 +236,7 @@ func newRun(p *learnParams, dir, progress string) (*learnRun, error) {
 	if ds.IsGraph() && p.Optimizer.Coarse > 0 {
 		return nil, usagef("--coarse needs grid data; %s is a graph folder (%s)", p.Data.Dir, dataset.EdgesFile)
 	}
-	if err := p.Data.describe(ds); err != nil {
+	if err := p.Data.Describe(ds.set, ds.space); err != nil {
 		return nil, err
 	}
 	p.Data.Gaps = ds.set.Gaps
@@ -412,8 +321,7 @@ func (r *learnRun) settings(x0 []float64, resume *learn.Checkpoint) *learn.RunSe
 	o := &r.p.Optimizer
 	obs := runlog.Observers{&runlog.Log{Logger: r.log, Finest: r.finest()}, r.bar, r, r.snap, runlog.CheckpointFile(filepath.Join(r.dir, checkpointName))}
 	set := &learn.RunSettings{
-		Settings: learn.Settings{MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
-			FTol: orDisabled(o.FTol), GTol: orDisabled(o.GTol), Observer: obs},
+		Settings:        o.Settings(obs),
 		Coarse:          learn.CoarseSchedule(o.Coarse, o.CoarseIters),
 		Start:           x0,
 		CheckpointEvery: o.SaveEvery,
@@ -462,9 +370,7 @@ func (r *learnRun) LevelStart(level int, _ []int, obj *learn.Objective) {
 	if level != r.finest() {
 		return
 	}
-	info := obj.Heat().Info()
-	r.p.Kernel = kernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL,
-		Alpha: r.ds.Alpha(), Params: obj.Dim()}
+	r.p.Kernel = runlog.NewKernelInfo(obj, r.ds.Alpha())
 	r.log.Info("kernel", "params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL)
 	if err := rundir.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
 		r.log.Error("params.json", "err", err)
@@ -546,14 +452,6 @@ func (r *learnRun) report(stdout io.Writer, res *learn.Result, elapsed time.Dura
 		fmt.Fprintf(stdout, "  truth:    %s (correlation of the edge weights with %s: %s)\n",
 			filepath.Join(r.dir, "metric-vs-truth.png"), truthName, r.truthCorr)
 	}
-}
-
-// orDisabled maps the CLI's "0 disables" to learn's negative values.
-func orDisabled(v float64) float64 {
-	if v == 0 {
-		return -1
-	}
-	return v
 }
 
 // finish writes the final outputs: the final point (runlog.Snapshots.Final),

@@ -86,7 +86,7 @@ func TestConcurrentWriters(t *testing.T) {
 			}
 			var res runlog.Result
 			readJSON(t, filepath.Join(runDir, "result.json"), &res)
-			var p learnParams
+			var p runlog.LearnRun
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)
 			loss := readNpy(t, filepath.Join(runDir, "loss.npy"))
 			if res.Iterations != tc.iters || p.Optimizer.MaxIter != tc.iters || len(loss.Data) != tc.iters {

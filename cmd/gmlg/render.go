@@ -15,6 +15,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -95,7 +96,7 @@ func recordedModelLine(raw []byte, path string) string {
 }
 
 func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
-	var p learnParams
+	var p runlog.LearnRun
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
 	}
@@ -118,7 +119,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	}
 	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
 	if len(recFiles) > 0 {
-		sp, err := runSpace(dir, &p)
+		sp, err := p.Data.Space(limits.Memory)
 		if err != nil {
 			return drawn, err
 		}
@@ -153,8 +154,8 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 // learn run and, when the data folder holds the true metric, the comparison
 // with it. Each file must fit the run's grid and hold a positive finite
 // metric: a file that does not is an error naming it, never skipped.
-func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses []float64) ([]string, error) {
-	sp, err := runSpace(dir, p)
+func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, losses []float64) ([]string, error) {
+	sp, err := p.Data.Space(limits.Memory)
 	if err != nil {
 		return nil, err
 	}
@@ -199,26 +200,6 @@ func renderLearnMetrics(ctx context.Context, dir string, p *learnParams, losses 
 		drawn = append(drawn, out)
 	}
 	return drawn, err
-}
-
-// runSpace returns the grid of a learn run, or the graph of its data
-// folder when it learned on a graph.
-func runSpace(dir string, p *learnParams) (space, error) {
-	if p.Data.Edges > 0 {
-		sp, err := dataset.ReadGraphFolder(p.Data.Dir, limits.Memory)
-		if err == nil && sp.Graph.NumEdges() != p.Data.Edges {
-			err = fmt.Errorf("%s has %d edges, the run learned on %d", filepath.Join(p.Data.Dir, dataset.EdgesFile), sp.Graph.NumEdges(), p.Data.Edges)
-		}
-		if err != nil {
-			return space{}, fmt.Errorf("the run's graph: %w", err)
-		}
-		return sp, nil
-	}
-	g, err := kernel.Cube(p.Data.Dim, p.Data.Side)
-	if err != nil {
-		return space{}, fmt.Errorf("%s: the run's grid (%d-D, side %d): %w", filepath.Join(dir, "params.json"), p.Data.Dim, p.Data.Side, err)
-	}
-	return space{Graph: g}, nil
 }
 
 // metricTitle is the title of the picture of the metric file named base

@@ -104,7 +104,7 @@ func sealRaw(head string, payload []byte) []byte {
 // must never panic, and whatever they accept must write and read back to
 // the same parameters.
 func FuzzParams(f *testing.F) {
-	learnSeed, err := rundir.MarshalChecked(learnParams{Command: "learn", Model: defaultModel(), Optimizer: optParams{MaxIter: 5}})
+	learnSeed, err := rundir.MarshalChecked(runlog.LearnRun{Command: "learn", Model: runlog.DefaultModel(), Optimizer: runlog.Optimizer{MaxIter: 5}})
 	if err != nil {
 		f.Fatal(err)
 	}

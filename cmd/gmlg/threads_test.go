@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // TestThreadsGOMAXPROCS checks that --threads sets Go's GOMAXPROCS when a
@@ -35,7 +37,7 @@ func TestThreadsGOMAXPROCS(t *testing.T) {
 	}
 
 	runtime.GOMAXPROCS(sentinel)
-	m := defaultModel()
+	m := runlog.DefaultModel()
 	m.Threads = 1
 	if opt := m.HeatOptions(); opt.Threads != 1 || !opt.Serial {
 		t.Errorf("heatOptions with --threads 1: Threads %d, Serial %v; want 1, true", opt.Threads, opt.Serial)
