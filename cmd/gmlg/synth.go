@@ -129,32 +129,19 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err != nil {
 		return err
 	}
-	var theta []float64
-	if p.Truth == "analytic" {
-		theta = synth.AnalyticMetric(p.N)
-	} else {
-		theta = make([]float64, d*g.N())
-		for i := range theta {
-			theta[i] = 1
-		}
+	theta, err := synth.GridTruth(p.Truth, p.N)
+	if err != nil {
+		return err
 	}
-	var poles [][2][]float64
-	for _, pq := range synth.PolePairs[:p.Sequences] {
-		a, err := pq[0].Histogram(d, p.N)
-		if err != nil {
-			return err
-		}
-		b, err := pq[1].Histogram(d, p.N)
-		if err != nil {
-			return err
-		}
-		poles = append(poles, [2][]float64{a, b})
+	poles, err := synth.GridPoles(d, p.N, p.Sequences)
+	if err != nil {
+		return err
 	}
 	seqs, err := generateSynth(ctx, p, g, kernel.VertexMetric{G: g}, theta, poles)
 	if err != nil {
 		return err
 	}
-	if err := writeSynthFrames(out, seqs, []int{p.N, p.N}); err != nil {
+	if err := dataset.WriteSequences(out, seqs, []int{p.N, p.N}); err != nil {
 		return err
 	}
 	if err := dataset.WriteMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
@@ -191,23 +178,6 @@ func generateSynth(ctx context.Context, p *synthParams, g *kernel.Graph, m kerne
 		return nil, evalHint(err)
 	}
 	return seqs, ctx.Err()
-}
-
-// writeSynthFrames writes the frames of every sequence, each of the given
-// shape, as array-TT.npy (one sequence) or array-SS-TT.npy.
-func writeSynthFrames(out string, seqs [][][]float64, shape []int) error {
-	for s, seq := range seqs {
-		for j, f := range seq {
-			name := fmt.Sprintf("array-%02d.npy", j)
-			if len(seqs) > 1 {
-				name = fmt.Sprintf("array-%02d-%02d.npy", s, j)
-			}
-			if err := dataset.WriteNpyFile(filepath.Join(out, name), &dataset.Array{Shape: shape, Data: f}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // drawSynth draws the pictures of a synthetic dataset.

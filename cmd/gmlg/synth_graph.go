@@ -48,11 +48,7 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
 		return err
 	}
-	var poles [][2][]float64
-	for _, pq := range synth.PolePairs[:p.Sequences] {
-		poles = append(poles, [2][]float64{sg.Pole(pq[0]), sg.Pole(pq[1])})
-	}
-	seqs, err := generateSynth(ctx, p, g, kernel.EdgeMetric{G: g}, w, poles)
+	seqs, err := generateSynth(ctx, p, g, kernel.EdgeMetric{G: g}, w, sg.Poles(p.Sequences))
 	if err != nil {
 		return err
 	}
@@ -61,7 +57,7 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 		return err
 	}
 	defer od.Close()
-	if err := writeSynthFrames(out, seqs, sp.HistShape()); err != nil {
+	if err := dataset.WriteSequences(out, seqs, sp.HistShape()); err != nil {
 		return err
 	}
 	if err := dataset.WriteEdges(filepath.Join(out, dataset.EdgesFile), sp.Edges()); err != nil {

@@ -101,3 +101,21 @@ func writeFileAtomic(path string, fn func(io.Writer) error) error {
 	}
 	return err
 }
+
+// WriteSequences writes the frames of every sequence of seqs into dir, as
+// arrays of the given shape named array-TT.npy (one sequence) or
+// array-SS-TT.npy (several), the names Load reads back in order.
+func WriteSequences(dir string, seqs [][][]float64, shape []int) error {
+	for s, seq := range seqs {
+		for j, f := range seq {
+			name := fmt.Sprintf("array-%02d.npy", j)
+			if len(seqs) > 1 {
+				name = fmt.Sprintf("array-%02d-%02d.npy", s, j)
+			}
+			if err := WriteNpyFile(filepath.Join(dir, name), &Array{Shape: shape, Data: f}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
