@@ -98,6 +98,16 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	return &r, nil
 }
 
+// ReadJSONFile reads the report that WriteJSON saved in the file path.
+func ReadJSONFile(path string) (*Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadJSON(f)
+}
+
 // Machine describes where a report was measured.
 type Machine struct {
 	CPU            string

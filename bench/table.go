@@ -2,12 +2,16 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // Target is the goal for every row: at least SpeedUp times faster
@@ -381,4 +385,23 @@ func Splice(doc, generated string) (string, error) {
 	rest := doc[j+len(EndMarker):]
 	rest = strings.TrimPrefix(rest, "\n")
 	return doc[:i] + block + rest, nil
+}
+
+// UpdateMarkdown writes the markdown tables of rep, made by command, into
+// the file path between its markers (Splice), keeping the text around
+// them; a missing file is created. The file is replaced atomically.
+func UpdateMarkdown(path string, rep *Report, command string) error {
+	var gen bytes.Buffer
+	if err := WriteMarkdown(&gen, rep, command); err != nil {
+		return err
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	doc, err := Splice(string(old), gen.String())
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return rundir.WriteFile(path, []byte(doc), 0o644)
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -67,13 +65,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		var runErr error
 		command := "gmlg bench " + strings.Join(os.Args[2:], " ")
 		if *from != "" {
-			f, err := os.Open(*from)
-			if err != nil {
-				return err
-			}
-			rep, err = bench.ReadJSON(f)
-			f.Close()
-			if err != nil {
+			if rep, err = bench.ReadJSONFile(*from); err != nil {
 				return err
 			}
 			command = rep.Command
@@ -99,19 +91,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 			return err
 		}
 		if *md != "" && len(rep.Results) > 0 {
-			var gen bytes.Buffer
-			if err := bench.WriteMarkdown(&gen, rep, command); err != nil {
-				return err
-			}
-			old, err := os.ReadFile(*md)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("read %s: %w", *md, err)
-			}
-			doc, err := bench.Splice(string(old), gen.String())
-			if err != nil {
-				return fmt.Errorf("%s: %w", *md, err)
-			}
-			if err := rundir.WriteFile(*md, []byte(doc), 0o644); err != nil {
+			if err := bench.UpdateMarkdown(*md, rep, command); err != nil {
 				return err
 			}
 		}
