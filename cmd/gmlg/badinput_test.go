@@ -160,7 +160,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 	data := tinyData(t, "1")
 	runDir := filepath.Join(t.TempDir(), "run")
 	mustGmlg(t, learnArgs(data, runDir, "--max-iter", "2")...)
-	path := filepath.Join(runDir, checkpointName)
+	path := filepath.Join(runDir, runlog.CheckpointName)
 	raw, _ := os.ReadFile(path)
 	os.WriteFile(path, raw[:len(raw)/2], 0o644)
 	code, _, errs := gmlg(t, context.Background(), "learn", "--resume", runDir, "--max-iter", "4")

@@ -13,18 +13,16 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // colorParamsFile is the name of the parameters file of a colorlearn run.
 const colorParamsFile = "params.json"
 
-// colorCheckpointFile holds the optimiser state of a colorlearn run.
-const colorCheckpointFile = checkpointName
-
 // colorLearnOutputs are the files colorlearn writes in its run folder, in
 // either mode (fast mode's polish tags its snapshots metric-polish-XXXX.*).
 var colorLearnOutputs = []string{
-	colorParamsFile, colorCheckpointFile, "metric.npy", "metric-*.npy", "metric-*.png", "hists-*.png", "loss.npy", "loss.png",
+	colorParamsFile, runlog.CheckpointName, "metric.npy", "metric-*.npy", "metric-*.png", "hists-*.png", "loss.npy", "loss.png",
 	colorIterationsFile, colorExactFile, colorLinesearchFile, colorResultFile,
 }
 

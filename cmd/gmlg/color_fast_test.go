@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/gmlg/gmlg/learn/runlog"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // TestColorLearnFast runs colorlearn -mode fast at n = 6 with one coarse
@@ -214,7 +215,7 @@ func TestColorLearnFastPolishInterrupted(t *testing.T) {
 	args := []string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
 		"-coarse", "1", "-coarse-iters", "2", "--progress=none", "--max-iter", "6", "-polish-every", "2", "-polish", "2", "-o", out, data}
 	colorInterruptAt(t, 1, 4, out, args...)
-	ck, err := runlog.ReadCheckpointIfAny(filepath.Join(out, colorCheckpointFile))
+	ck, err := runlog.ReadCheckpointIfAny(filepath.Join(out, runlog.CheckpointName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -271,7 +271,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 	if err != nil {
 		return err
 	}
-	r := &colorRun{o: o, dir: dir, col: col, logw: logw, ckpt: filepath.Join(o.out, colorCheckpointFile), exact: *exact, model: *model}
+	r := &colorRun{o: o, dir: dir, col: col, logw: logw, ckpt: filepath.Join(o.out, runlog.CheckpointName), exact: *exact, model: *model}
 	return r.run(ctx)
 }
 

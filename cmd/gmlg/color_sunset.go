@@ -248,7 +248,7 @@ func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*runlog.Co
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := savePicture(filepath.Join(o.out, "metric.png"), pic); err != nil {
+	if err := runlog.SavePicture(filepath.Join(o.out, "metric.png"), pic); err != nil {
 		return nil, nil, err
 	}
 	return run, theta, nil
@@ -303,7 +303,7 @@ func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int) e
 	if err != nil {
 		return err
 	}
-	return savePicture(filepath.Join(dir, "hists.png"), strip)
+	return runlog.SavePicture(filepath.Join(dir, "hists.png"), strip)
 }
 
 // colorSunsetFrames renders every frame of s, writing frame-XX.png, its
@@ -329,7 +329,7 @@ func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, s *color.Suns
 		thumbs[f] = draw.Thumbnail(rgba, 200)
 		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(s.Hists), t, m.MarginalErr)
 	}
-	return savePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...))
+	return runlog.SavePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...))
 }
 
 // colorLearnedKernel builds the heat kernel of the learned metric theta
@@ -345,7 +345,7 @@ func colorLearnedKernel(theta []float64, n int, m runlog.ColourModel, o *colorSu
 	}
 	heat, err := color.NewLearnedKernel(theta, n, &color.LearnedOptions{Levels: o.prolong, Heat: hopt})
 	if err != nil {
-		return nil, fmt.Errorf("learned metric: %w", notPosDefHint(err, "the learned metric", "-t, -steps"))
+		return nil, fmt.Errorf("learned metric: %w", kernel.ExplainNotPosDef(err, "the learned metric", "-t, -steps"))
 	}
 	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = m.T, m.Steps, m.Iterations, heat.Options().Alpha
 	return heat, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -145,5 +146,5 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		}
 		fmt.Fprintf(logw, "%s → %s (marginal error %.3g)\n", sp, name, m.MarginalErr)
 	}
-	return savePicture(filepath.Join(o.out, "transfers.png"), draw.Row(thumbs...))
+	return runlog.SavePicture(filepath.Join(o.out, "transfers.png"), draw.Row(thumbs...))
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
@@ -143,7 +144,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)
 	if err != nil {
-		return evalHint(notPosDefHint(err, "metric "+p.MetricFile, "--t, --steps, --metric-file"))
+		return evalHint(kernel.ExplainNotPosDef(err, "metric "+p.MetricFile, "--t, --steps, --metric-file"))
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -251,7 +251,7 @@ func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, err
 	}
 	recs, err := learn.Interpolate(sp.Graph, theta, src, dst, p.Frames, cfg)
 	if err != nil {
-		return nil, evalHint(notPosDefHint(err, source, "--t, --steps"))
+		return nil, evalHint(kernel.ExplainNotPosDef(err, source, "--t, --steps"))
 	}
 	return recs, nil
 }

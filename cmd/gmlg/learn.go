@@ -174,7 +174,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if err := rundir.NoteRetired(stderr, filepath.Join(dir, "params.json"), learnRetired); err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
-	ck, err := runlog.ReadCheckpoint(filepath.Join(dir, checkpointName))
+	ck, err := runlog.ReadCheckpoint(filepath.Join(dir, runlog.CheckpointName))
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
@@ -319,7 +319,7 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 // the checkpoint file as observers.
 func (r *learnRun) settings(x0 []float64, resume *learn.Checkpoint) *learn.RunSettings {
 	o := &r.p.Optimizer
-	obs := runlog.Observers{&runlog.Log{Logger: r.log, Finest: r.finest()}, r.bar, r, r.snap, runlog.CheckpointFile(filepath.Join(r.dir, checkpointName))}
+	obs := runlog.Observers{&runlog.Log{Logger: r.log, Finest: r.finest()}, r.bar, r, r.snap, runlog.CheckpointFile(filepath.Join(r.dir, runlog.CheckpointName))}
 	set := &learn.RunSettings{
 		Settings:        o.Settings(obs),
 		Coarse:          learn.CoarseSchedule(o.Coarse, o.CoarseIters),
@@ -447,10 +447,10 @@ func (r *learnRun) report(stdout io.Writer, res *learn.Result, elapsed time.Dura
 	fmt.Fprintf(stdout, "  metric:   %s\n  pictures: %s\n", filepath.Join(r.dir, "metric.npy"), strings.Join(pics, ", "))
 	switch {
 	case r.truthCorr != "" && r.ds.IsGraph():
-		fmt.Fprintf(stdout, "  truth:    correlation of the edge weights with %s: %s\n", graphTruthName, r.truthCorr)
+		fmt.Fprintf(stdout, "  truth:    correlation of the edge weights with %s: %s\n", dataset.GraphTruthFile, r.truthCorr)
 	case r.truthCorr != "":
 		fmt.Fprintf(stdout, "  truth:    %s (correlation of the edge weights with %s: %s)\n",
-			filepath.Join(r.dir, "metric-vs-truth.png"), truthName, r.truthCorr)
+			filepath.Join(r.dir, "metric-vs-truth.png"), dataset.TruthFile, r.truthCorr)
 	}
 }
 
@@ -476,7 +476,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 		}
 	} else {
 		if _, err := truthPicture(filepath.Join(r.dir, "metric-vs-truth.png"), r.p.Data.Dir, dataset.PadMetric(r.ds.Graph, r.snap.Kind, theta),
-			r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, st.Iter)); err != nil {
+			r.p.Data.Dim, r.p.Data.Side, fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", dataset.TruthFile, st.Iter)); err != nil {
 			return err
 		}
 		if c, ok := dataset.TruthCorrelation(r.p.Data.Dir, r.ds.Graph, r.obj.Metric(), theta); ok {

@@ -107,10 +107,3 @@ func checkSynthMemory(p *synthParams) error {
 func checkHeatT(flag string, t float64, steps, d, n int) error {
 	return flagLimit(kernel.GridHeatBound(d, n).CheckTime(flag, t, steps))
 }
-
-// notPosDefHint explains a failed factorisation of the heat matrix
-// (kernel.ExplainNotPosDef), naming the options flags that set t and the
-// steps.
-func notPosDefHint(err error, source, flags string) error {
-	return kernel.ExplainNotPosDef(err, source, flags)
-}

@@ -157,7 +157,7 @@ func newObjective(ds *dataFolder, m *modelParams) (*learn.Objective, error) {
 	}
 	obj, err := learn.NewObjective(ds.Graph, ds.seqs, m.Config())
 	if err != nil {
-		return nil, fmt.Errorf("building the objective: %w", notPosDefHint(err, "the uniform metric", "--t, --steps"))
+		return nil, fmt.Errorf("building the objective: %w", kernel.ExplainNotPosDef(err, "the uniform metric", "--t, --steps"))
 	}
 	return obj, nil
 }
@@ -179,7 +179,7 @@ func evalHint(err error) error {
 	if errors.Is(err, ot.ErrNonFinite) {
 		return fmt.Errorf("%w [options: --t, --sinkhorn-iters, --floor]", err)
 	}
-	return notPosDefHint(err, "the metric", "--t, --steps")
+	return kernel.ExplainNotPosDef(err, "the metric", "--t, --steps")
 }
 
 // backendHelp is the help of a --backend flag: the factorisation backends

@@ -2,29 +2,12 @@ package main
 
 import (
 	"fmt"
-	"image"
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/draw"
 )
-
-// The files of the true metric that gmlg synth writes (dataset.TruthFile,
-// dataset.GraphTruthFile).
-const (
-	truthName      = dataset.TruthFile
-	graphTruthName = dataset.GraphTruthFile
-)
-
-// savePicture writes a picture atomically as a PNG file.
-func savePicture(path string, img image.Image) error { return runlog.SavePicture(path, img) }
-
-// writePicture saves img, the result of a drawing that returned err
-// (runlog.WriteImage); a nil img writes nothing and reports false.
-func writePicture(path string, img image.Image, err error) (bool, error) {
-	return runlog.WriteImage(path, img, err)
-}
 
 // drawStrip draws the frames of every part on the d-dimensional grid of
 // side n (draw.GridStrip).
@@ -33,26 +16,26 @@ func drawStrip(path string, parts []draw.Frames, d, n int, title string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return savePicture(path, img)
+	return runlog.SavePicture(path, img)
 }
 
 // framesPicture draws the frames of every part on sp (Space.FramesImage).
 func framesPicture(sp space, path string, parts []draw.Frames, title string) (bool, error) {
 	img, err := sp.FramesImage(parts, title)
-	return writePicture(path, img, err)
+	return runlog.WriteImage(path, img, err)
 }
 
 // recsPicture draws the observed frames above the reconstructed ones on sp
 // (Space.RecsImage).
 func recsPicture(sp space, path string, obs, recs [][][]float64, title string) (bool, error) {
 	img, err := sp.RecsImage(obs, recs, title)
-	return writePicture(path, img, err)
+	return runlog.WriteImage(path, img, err)
 }
 
 // metricPicture draws θ of kind k on sp (Space.MetricImage).
 func metricPicture(sp space, path string, k learn.MetricKind, theta []float64, title string) (bool, error) {
 	img, err := sp.MetricImage(k, theta, title)
-	return writePicture(path, img, err)
+	return runlog.WriteImage(path, img, err)
 }
 
 // truthPicture draws, when the data folder holds the true metric
@@ -64,7 +47,7 @@ func truthPicture(path, dataDir string, learned []float64, d, n int, title strin
 		return false, nil
 	}
 	img, err := draw.CompareMetrics(truth, learned, d, n, title)
-	return writePicture(path, img, err)
+	return runlog.WriteImage(path, img, err)
 }
 
 // lossPicture draws the loss curve.
@@ -73,5 +56,5 @@ func lossPicture(path string, loss []float64, title string) error {
 	if err != nil {
 		return err
 	}
-	return savePicture(path, img)
+	return runlog.SavePicture(path, img)
 }

@@ -179,7 +179,7 @@ func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, los
 			return drawn, err
 		}
 		out := strings.TrimSuffix(m, ".npy") + ".png"
-		ok, err := metricPicture(sp, out, kind, theta, metricTitle(filepath.Base(m), losses))
+		ok, err := metricPicture(sp, out, kind, theta, runlog.MetricTitle(filepath.Base(m), losses))
 		if err != nil {
 			return drawn, err
 		}
@@ -195,28 +195,11 @@ func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, los
 	}
 	out := filepath.Join(dir, "metric-vs-truth.png")
 	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(sp.Graph, kind, last), p.Data.Dim, p.Data.Side,
-		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", truthName, len(losses)))
+		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", dataset.TruthFile, len(losses)))
 	if ok {
 		drawn = append(drawn, out)
 	}
 	return drawn, err
-}
-
-// metricTitle is the title of the picture of the metric file named base
-// (metric-XXXX.npy or metric.npy), with F from losses where known.
-func metricTitle(base string, losses []float64) string {
-	var it int
-	if _, err := fmt.Sscanf(base, "metric-%d", &it); err == nil {
-		title := fmt.Sprintf("metric at iteration %d", it)
-		if it >= 1 && it <= len(losses) {
-			title += fmt.Sprintf(" (F = %.6g)", losses[it-1])
-		}
-		return title
-	}
-	if len(losses) > 0 {
-		return fmt.Sprintf("learned metric (iteration %d, F = %.6g)", len(losses), losses[len(losses)-1])
-	}
-	return "learned metric"
 }
 
 func renderSynth(dir string, raw []byte) ([]string, error) {
@@ -229,7 +212,7 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		w, err := sp.ReadMetric(filepath.Join(dir, graphTruthName), learn.EdgeMetric)
+		w, err := sp.ReadMetric(filepath.Join(dir, dataset.GraphTruthFile), learn.EdgeMetric)
 		if err != nil {
 			return nil, err
 		}
@@ -239,7 +222,7 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the dataset's grid (side %d): %w", filepath.Join(dir, "params.json"), p.N, err)
 	}
-	theta, err := dataset.ReadMetric(filepath.Join(dir, truthName), g, learn.VertexMetric)
+	theta, err := dataset.ReadMetric(filepath.Join(dir, dataset.TruthFile), g, learn.VertexMetric)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/gmlg/gmlg/learn/runlog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // TestMain lets the test binary act as the gmlg command when
@@ -69,7 +69,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		!strings.Contains(errs, quoteArg(os.Args[0])+" learn --resume ") {
 		t.Fatalf("interrupted run: exit %d, stderr:\n%s", code, errs)
 	}
-	ck, err := runlog.ReadCheckpoint(filepath.Join(cut, checkpointName))
+	ck, err := runlog.ReadCheckpoint(filepath.Join(cut, runlog.CheckpointName))
 	if err != nil || ck.State.Iter != 2 || ck.Done {
 		t.Fatalf("checkpoint after the interruption: %+v, %v", ck, err)
 	}
@@ -165,13 +165,13 @@ func TestSIGINT(t *testing.T) {
 	if !strings.Contains(stderr.String(), quoteArg(os.Args[0])+" learn --resume "+quoteArg(runDir)) {
 		t.Errorf("no resume command in stderr:\n%s", stderr.String())
 	}
-	ck, err := runlog.ReadCheckpoint(filepath.Join(runDir, checkpointName))
+	ck, err := runlog.ReadCheckpoint(filepath.Join(runDir, runlog.CheckpointName))
 	if err != nil || ck.State.Iter < 2 {
 		t.Fatalf("checkpoint: %+v, %v", ck, err)
 	}
 	mustExist(t, filepath.Join(runDir, "loss.npy"), filepath.Join(runDir, "metric-0001.npy"))
 	mustGmlg(t, "learn", "--resume", runDir, "--max-iter", strconvItoa(ck.State.Iter+2), "--progress", "none")
-	ck2, err := runlog.ReadCheckpoint(filepath.Join(runDir, checkpointName))
+	ck2, err := runlog.ReadCheckpoint(filepath.Join(runDir, runlog.CheckpointName))
 	if err != nil || ck2.State.Iter != ck.State.Iter+2 || !ck2.Done {
 		t.Errorf("after resuming: %+v, %v", ck2, err)
 	}

@@ -106,7 +106,7 @@ func TestLearnDamagedRunRefused(t *testing.T) {
 	tmp := t.TempDir()
 	runDir := filepath.Join(tmp, "run")
 	mustGmlg(t, learnArgs(data, runDir, "--max-iter", "2")...)
-	ckpt, params := filepath.Join(runDir, checkpointName), filepath.Join(runDir, "params.json")
+	ckpt, params := filepath.Join(runDir, runlog.CheckpointName), filepath.Join(runDir, "params.json")
 	resume := []string{"learn", "--resume", runDir, "--max-iter", "3", "--progress", "none"}
 	readers := [][]string{
 		resume,
@@ -155,7 +155,7 @@ func TestColorDamagedRunRefused(t *testing.T) {
 		"--max-iter", "2", "--progress=none", "-o", runDir, data); code != 0 {
 		t.Fatalf("colorlearn: exit %d: %s", code, msg)
 	}
-	ckpt, params := filepath.Join(runDir, colorCheckpointFile), filepath.Join(runDir, colorParamsFile)
+	ckpt, params := filepath.Join(runDir, runlog.CheckpointName), filepath.Join(runDir, colorParamsFile)
 	resume := []string{"colorlearn", "--resume", runDir, "--max-iter", "3", "--progress=none"}
 	// Each sunset writes a folder of its own.
 	sunset := func(name string) []string {
@@ -268,7 +268,7 @@ func TestResumeLegacyCheckpoint(t *testing.T) {
 	full, split := filepath.Join(tmp, "full"), filepath.Join(tmp, "split")
 	mustGmlg(t, learnArgs(data, full, "--max-iter", "5")...)
 	mustGmlg(t, learnArgs(data, split, "--max-iter", "3")...)
-	path := filepath.Join(split, checkpointName)
+	path := filepath.Join(split, runlog.CheckpointName)
 	ck, err := runlog.ReadCheckpoint(path)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/learn/synth"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -37,7 +38,7 @@ type synthParams struct {
 
 // The files synth writes, every one (its folder manifest lists them for --force).
 var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json",
-	dataset.EdgesFile, dataset.CoordsFile, graphTruthName, "metric_true.png"}
+	dataset.EdgesFile, dataset.CoordsFile, dataset.GraphTruthFile, "metric_true.png"}
 
 func init() {
 	register(&command{
@@ -183,7 +184,7 @@ func generateSynth(ctx context.Context, p *synthParams, g *kernel.Graph, m kerne
 // drawSynth draws the pictures of a synthetic dataset.
 func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth string) error {
 	img, err := draw.MetricMaps(theta, 2, n, "true metric ("+truth+")", 0)
-	if _, err := writePicture(filepath.Join(out, "a-metric.png"), img, err); err != nil {
+	if _, err := runlog.WriteImage(filepath.Join(out, "a-metric.png"), img, err); err != nil {
 		return err
 	}
 	return drawStrip(filepath.Join(out, "frames.png"), []draw.Frames{{Name: "sequence", Frames: seqs}}, 2, n, "synthetic frames ("+truth+" metric)")

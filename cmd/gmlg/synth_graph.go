@@ -66,7 +66,7 @@ func runSynthGraph(ctx context.Context, p *synthParams, out string, force bool, 
 	if err := dataset.WriteNpyFile(filepath.Join(out, dataset.CoordsFile), sp.Coords); err != nil {
 		return err
 	}
-	if err := sp.WriteMetric(filepath.Join(out, graphTruthName), learn.EdgeMetric, w); err != nil {
+	if err := sp.WriteMetric(filepath.Join(out, dataset.GraphTruthFile), learn.EdgeMetric, w); err != nil {
 		return err
 	}
 	p.Vertices, p.Edges = g.N(), g.NumEdges()

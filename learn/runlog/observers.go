@@ -58,6 +58,9 @@ func (os Observers) Checkpoint(data []byte) error {
 	return first
 }
 
+// CheckpointName is the name of the checkpoint file in a run's folder.
+const CheckpointName = "checkpoint.gob"
+
 // CheckpointFile is the observer that writes each checkpoint of a run to
 // the file it names, atomically (a crash leaves the previous one whole).
 type CheckpointFile string

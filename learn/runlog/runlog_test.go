@@ -217,3 +217,24 @@ func TestSaveLossAndExp(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricTitle checks the titles of the metric pictures: a snapshot's
+// with F where the losses know it, and the final metric's.
+func TestMetricTitle(t *testing.T) {
+	t.Parallel()
+	losses := []float64{3, 2, 1.5}
+	for _, c := range []struct {
+		base   string
+		losses []float64
+		want   string
+	}{
+		{"metric-0002.npy", losses, "metric at iteration 2 (F = 2)"},
+		{"metric-0009.npy", losses, "metric at iteration 9"},
+		{"metric.npy", losses, "learned metric (iteration 3, F = 1.5)"},
+		{"metric.npy", nil, "learned metric"},
+	} {
+		if got := MetricTitle(c.base, c.losses); got != c.want {
+			t.Errorf("MetricTitle(%q) = %q, want %q", c.base, got, c.want)
+		}
+	}
+}

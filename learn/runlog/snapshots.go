@@ -197,3 +197,22 @@ func NewResult(res *learn.Result, obj *learn.Objective) *Result {
 	}
 	return r
 }
+
+// MetricTitle is the title of the picture of the metric file named base
+// (metric-IIII.npy, or metric.npy for the final metric), with F from the
+// run's losses (entry k−1 for iteration k) where they know it: the title
+// Snapshots gives the picture of the same point.
+func MetricTitle(base string, losses []float64) string {
+	var it int
+	if _, err := fmt.Sscanf(base, "metric-%d", &it); err == nil {
+		title := fmt.Sprintf("metric at iteration %d", it)
+		if it >= 1 && it <= len(losses) {
+			title += fmt.Sprintf(" (F = %.6g)", losses[it-1])
+		}
+		return title
+	}
+	if len(losses) > 0 {
+		return fmt.Sprintf("learned metric (iteration %d, F = %.6g)", len(losses), losses[len(losses)-1])
+	}
+	return "learned metric"
+}
