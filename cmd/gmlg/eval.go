@@ -169,11 +169,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if err := rundir.WriteJSON(filepath.Join(out, "eval.json"), p); err != nil {
 		return err
 	}
-	var obs [][][]float64
-	for _, s := range ds.seqs {
-		obs = append(obs, s.Frames)
-	}
-	if _, err := recsPicture(ds.space, filepath.Join(out, "recs.png"), obs, obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
+	if _, err := recsPicture(ds.space, filepath.Join(out, "recs.png"), ds.set.Frames(), obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "F = %.17g\n  data term %.17g, regularizer %.17g (f_c %.6g, f_s %.6g)\n  ‖∇_x F‖ = %.6g, max |∂F/∂x| = %.6g\n  wrote %s and %s\n",

@@ -64,7 +64,7 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mass := synth.CarriesMass(g, seqFrames(set))
+	mass := synth.CarriesMass(g, set.Frames())
 	carrying := 0
 	for _, c := range mass {
 		if c {

@@ -249,10 +249,7 @@ func newRun(p *runlog.LearnRun, dir, progress string) (*learnRun, error) {
 		}
 	}
 	p.Command, p.Version = "learn", rundir.Version()
-	r := &learnRun{p: p, dir: dir, ds: ds, mode: progress}
-	for _, s := range ds.seqs {
-		r.obs = append(r.obs, s.Frames)
-	}
+	r := &learnRun{p: p, dir: dir, ds: ds, mode: progress, obs: ds.set.Frames()}
 	// The loss curve and the reconstruction strip are redrawn at most
 	// every 10 s during a run; the end and interruptions always draw them.
 	r.snap = &runlog.Snapshots{Dir: dir, Space: ds.space, Kind: p.Model.MetricKind(), Finest: p.Optimizer.Coarse,

@@ -117,19 +117,6 @@ func loadData(dir, pattern string, floor float64) (*dataFolder, error) {
 	return ds, nil
 }
 
-// seqFrames returns the frames of set, sequence by sequence.
-func seqFrames(set *dataset.Set) [][][]float64 {
-	var out [][][]float64
-	for _, q := range set.Sequences {
-		var s [][]float64
-		for _, f := range q.Frames {
-			s = append(s, f.Data)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 // warnColour prints, for frames that are colour images, the one-line
 // warning that command (learn or eval) reads them as grey levels, naming
 // the first such file.

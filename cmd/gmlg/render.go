@@ -133,16 +133,13 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 			return drawn, err
 		}
 		var obs [][][]float64
-		recs := seqFrames(rs)
 		if ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor); err == nil && ds.set.N() == rs.N() {
-			for _, s := range ds.seqs {
-				obs = append(obs, s.Frames)
-			}
+			obs = ds.set.Frames()
 		} else {
 			fmt.Fprintf(stderr, "gmlg render: drawing the reconstructions without the observations (%v)\n", err)
 		}
 		out := filepath.Join(dir, "recs.png")
-		if ok, err := recsPicture(sp, out, obs, recs, fmt.Sprintf("iteration %d", len(losses))); err != nil || !ok {
+		if ok, err := recsPicture(sp, out, obs, rs.Frames(), fmt.Sprintf("iteration %d", len(losses))); err != nil || !ok {
 			return drawn, err
 		}
 		drawn = append(drawn, out)
@@ -216,7 +213,7 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		return drawSynthGraph(dir, sp, w, seqFrames(set))
+		return drawSynthGraph(dir, sp, w, set.Frames())
 	}
 	g, err := kernel.Cube(2, p.N)
 	if err != nil {
@@ -230,7 +227,7 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := drawSynth(dir, p.N, theta, seqFrames(set), p.Truth); err != nil {
+	if err := drawSynth(dir, p.N, theta, set.Frames(), p.Truth); err != nil {
 		return nil, err
 	}
 	return []string{filepath.Join(dir, "a-metric.png"), filepath.Join(dir, "frames.png")}, nil

@@ -135,6 +135,18 @@ func (s *Set) LearnSequences() []learn.Sequence {
 	return out
 }
 
+// Frames returns the data of every frame, sequence by sequence: the
+// frames as learn.Sequence holds them and the pictures draw them.
+func (s *Set) Frames() [][][]float64 {
+	out := make([][][]float64, len(s.Sequences))
+	for i, q := range s.Sequences {
+		for _, f := range q.Frames {
+			out[i] = append(out[i], f.Data)
+		}
+	}
+	return out
+}
+
 // Files returns the paths of all frames, sequence by sequence.
 func (s *Set) Files() []string {
 	var out []string

@@ -6,7 +6,8 @@ import (
 )
 
 // TestWriteSequences checks that written sequences load back in order,
-// with their shape, for one sequence and for several.
+// with their shape, for one sequence and for several, and that
+// Set.Frames returns them.
 func TestWriteSequences(t *testing.T) {
 	t.Parallel()
 	frame := func(hot int) []float64 {
@@ -29,10 +30,11 @@ func TestWriteSequences(t *testing.T) {
 		if len(set.Sequences) != len(seqs) || !slices.Equal(set.Shape, []int{3, 3}) {
 			t.Fatalf("%d sequences of shape %v, want %d of [3 3]", len(set.Sequences), set.Shape, len(seqs))
 		}
+		frames := set.Frames()
 		for s, q := range set.Sequences {
 			for j, f := range q.Frames {
-				if !slices.Equal(f.Data, seqs[s][j]) {
-					t.Errorf("sequence %d frame %d = %v, want %v", s, j, f.Data, seqs[s][j])
+				if !slices.Equal(f.Data, seqs[s][j]) || !slices.Equal(frames[s][j], seqs[s][j]) {
+					t.Errorf("sequence %d frame %d = %v (Frames: %v), want %v", s, j, f.Data, frames[s][j], seqs[s][j])
 				}
 			}
 		}
