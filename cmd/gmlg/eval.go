@@ -64,11 +64,8 @@ func init() {
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 				if p.Run != "" {
-					rp, err := readRunParams(p.Run)
+					rp, err := runParams(fs, p.Run, set, objectiveFlags)
 					if err != nil {
-						return err
-					}
-					if err := overlay(fs, &rp.Model, set, objectiveFlags); err != nil {
 						return err
 					}
 					p.Model = rp.Model

@@ -62,11 +62,8 @@ func init() {
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 				if p.Run != "" {
-					rp, err := readRunParams(p.Run)
+					rp, err := runParams(fs, p.Run, set, interpFlags, "metric")
 					if err != nil {
-						return err
-					}
-					if err := overlay(fs, &rp.Model, set, interpFlags, "metric"); err != nil {
 						return err
 					}
 					p.Model = rp.Model
@@ -82,26 +79,30 @@ func init() {
 	})
 }
 
-// overlay re-applies the explicitly set flags of fs onto dst (declared by
-// declare, plus the extra flag names), so that command-line options win
-// over a run's params.json.
-func overlay(fs *flag.FlagSet, dst *modelParams, set map[string]bool, declare func(*modelParams, *flag.FlagSet), extra ...string) error {
+// runParams reads the params.json of the learning run in dir and
+// re-applies the explicitly set flags of fs onto its model (the flags
+// declared by declare, plus the extra flag names), so that command-line
+// options win over the run's record.
+func runParams(fs *flag.FlagSet, dir string, set map[string]bool, declare func(*runlog.Model, *flag.FlagSet), extra ...string) (*runlog.LearnRun, error) {
+	rp, err := readRunParams(dir)
+	if err != nil {
+		return nil, err
+	}
 	fs2 := flag.NewFlagSet("", flag.ContinueOnError)
 	fs2.SetOutput(io.Discard)
-	declare(dst, fs2)
+	declare(&rp.Model, fs2)
 	for _, name := range extra {
 		switch name {
 		case "metric":
-			fs2.StringVar(&dst.Metric, "metric", dst.Metric, "")
+			fs2.StringVar(&rp.Model.Metric, "metric", rp.Model.Metric, "")
 		}
 	}
-	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if set[f.Name] && fs2.Lookup(f.Name) != nil && err == nil {
 			err = fs2.Set(f.Name, f.Value.String())
 		}
 	})
-	return err
+	return rp, err
 }
 
 // readRunParams reads the params.json of a learning run.
