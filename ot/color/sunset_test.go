@@ -11,6 +11,7 @@ import (
 	"log"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +119,9 @@ func TestSunsetMatchesCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.method == "learned" && !slices.Contains(kernel.Backends(), "cholmod") {
+				t.Skip("the recorded outputs of a learned kernel are those of its CHOLMOD factorisation, which this build lacks")
+			}
 			opt := c.opt(t)
 			s, err := color.NewSunset(sunsetImage(0), sunsetImage(c.night), &opt)
 			if err != nil {
