@@ -90,15 +90,25 @@
 // and spares the call, but not for a general one). The workspace of an
 // exact-mode Interpolator takes
 //
-//	8·N·((2.5·L+4)·C + 4E + 3) bytes
+//	8·N·((2.5·L+5)·C + 4E + 3) bytes
 //
-// (Settings.ForwardOnly drops the tape: 8·N·(4.5·C + 2E + 2) bytes; the
-// implicit gradient keeps no tape: 8·N·(12.5·C + 6E + 3) bytes, see
+// (Settings.ForwardOnly drops the tape: 8·N·(5.5·C + 2E + 2) bytes; the
+// implicit gradient keeps no tape: 8·N·(13.5·C + 6E + 3) bytes, see
 // Interpolator.MemoryBytes).
 // For the reference's toy data (N = 2500, 11 frames, C = 18, E = 2, L = 50)
 // that is 47 MB, against about 4 GB for the reference, which stores every
 // kernel sub-step. The kernel's own adjoint may need more (the heat kernel
 // recomputes or stores its S sub-steps per call).
+//
+// # Threads
+//
+// The kernel applications use the kernel's own threads. The elementwise
+// work of every Sinkhorn iteration (the scalings, the barycenters, the
+// violations) and of the unrolled reverse pass runs on GOMAXPROCS
+// goroutines, in parts of rows; a sum over a column is never cut, so every
+// value is bitwise the same for any GOMAXPROCS. The implicit gradient's
+// vector work (fixed point, GMRES, Anderson mixing) runs on the caller's
+// goroutine.
 //
 // # Losses
 //

@@ -121,6 +121,10 @@ type Interpolator struct {
 
 	im *implicitWork // the implicit gradient's workspace and warm start
 
+	// The unrolled Backward in progress, for its parallel parts.
+	unrollIt int           // the iteration being unrolled
+	grec     [][][]float64 // the loss gradients
+
 	recs  [][][]float64
 	stats Stats
 	done  bool // a successful Forward is on record
@@ -236,6 +240,9 @@ func (ip *Interpolator) allocCommon(slots int) {
 	s.slots = slots
 	s.tapeQ = make([]float64, slots*n*len(s.groups))
 	s.viol = make([]float64, len(s.pole))
+	s.dev = make([]float64, n*len(s.pole))
+	s.mass = make([]float64, len(s.groups))
+	s.errs = make([]float64, len(s.groups))
 	ip.aEnd = make([]float64, n*ip.nEnd)
 	ip.rEnd = make([]float64, n*ip.nEnd)
 }
@@ -302,20 +309,20 @@ func (ip *Interpolator) Stats() Stats { return ip.stats }
 // MemoryBytes returns the size of the workspace in bytes. With a fixed L
 // and the unrolled gradient it is
 //
-//	8·N·((2.5·L+4)·C + 4E + 3)    with the tape (the default)
-//	8·N·(4.5·C + 2E + 2)          with ForwardOnly
+//	8·N·((2.5·L+5)·C + 4E + 3)    with the tape (the default)
+//	8·N·(5.5·C + 2E + 2)          with ForwardOnly
 //
 // (plus the copied poles, 16·N per sequence, and small per-frame slices);
 // the tape, K·b, K·a and the reconstructions q of every iteration, is the
 // 2.5·L·C term. The implicit gradient keeps no tape, whatever the number of
-// iterations: 8·N·(12.5·C + 6E + 3) (8·N·(10.5·C + 3) without endpoint
-// frames; 8·N·(7.5·C + 4E + 2) with ForwardOnly). ImplicitGMRES adds
+// iterations: 8·N·(13.5·C + 6E + 3) (8·N·(11.5·C + 3) without endpoint
+// frames; 8·N·(8.5·C + 4E + 2) with ForwardOnly). ImplicitGMRES adds
 // 8·N·C·(AdjointRestart+2) for the Krylov basis and one N×C block per
 // Krylov vector used for its kernel images (allocated by the first Backward
 // that needs them), and Anderson mixing 8·N·C·(2·Anderson+3).
 func (ip *Interpolator) MemoryBytes() int {
 	s := &ip.sk
-	f := len(s.k1) + len(s.ones) + len(ip.g1) + len(s.tapeU) + len(s.tapeV) + len(s.tapeQ) +
+	f := len(s.k1) + len(s.ones) + len(ip.g1) + len(s.tapeU) + len(s.tapeV) + len(s.tapeQ) + len(s.dev) +
 		len(ip.ab) + len(ip.vb) + len(ip.aEnd) + len(ip.rEnd) + len(ip.gEnd) + len(ip.abEnd)
 	if ip.inPlace {
 		f += len(s.a) + len(s.bIn)

@@ -23,11 +23,11 @@ func TestForwardOnlyAndMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, e := full.Columns()
-	if got, want := full.MemoryBytes(), 8*n*(2*L*c+L*c/2+4*c+4*e+3); got != want {
-		t.Errorf("MemoryBytes = %d, want 8·N·((2.5L+4)·C+4E+3) = %d", got, want)
+	if got, want := full.MemoryBytes(), 8*n*(2*L*c+L*c/2+5*c+4*e+3); got != want {
+		t.Errorf("MemoryBytes = %d, want 8·N·((2.5L+5)·C+4E+3) = %d", got, want)
 	}
-	if got, want := lite.MemoryBytes(), 8*n*(9*c/2+2*e+2); got != want {
-		t.Errorf("ForwardOnly MemoryBytes = %d, want 8·N·(4.5·C+2E+2) = %d", got, want)
+	if got, want := lite.MemoryBytes(), 8*n*(11*c/2+2*e+2); got != want {
+		t.Errorf("ForwardOnly MemoryBytes = %d, want 8·N·(5.5·C+2E+2) = %d", got, want)
 	}
 	r1, err := full.Forward()
 	if err != nil {

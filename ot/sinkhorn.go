@@ -3,6 +3,7 @@ package ot
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // sinkhorn is the Sinkhorn barycenter iteration that Interpolator,
@@ -37,6 +38,11 @@ type sinkhorn struct {
 	tapeU, tapeV []float64 // slots×N×C: u = K·b and v = K·a (tapeU may be longer)
 	tapeQ        []float64 // slots×N×G: the barycenters q
 	viol         []float64 // per column: marginal violation of the last iteration
+	dev          []float64 // N×C: |b⊙v − q| of the last iteration, entrywise
+	mass, errs   []float64 // per group: the mass of q and its columns' total violation
+
+	wg         sync.WaitGroup // sweep's parallel parts
+	cu, cv, cq []float64      // the blocks of the sweep in progress
 }
 
 // group is one barycenter: columns col..col+len(lam)−1 with weights lam.
@@ -141,50 +147,108 @@ func (s *sinkhorn) run(o sweepOpts, st *Stats) error {
 // barycenters q and bOut = q/v, records the column violations and returns
 // the largest one. A barycenter whose mass is not a finite positive number
 // gives a *NonFiniteError.
+//
+// The elementwise work runs in parts of rows (parallel.go); the sums (the
+// mass of q and the violations) run in parts of groups, each over whole
+// columns in row order, so the result does not depend on the parts.
 func (s *sinkhorn) sweep(it int, u, v, q []float64) (float64, error) {
-	for j, p := range s.pole {
-		aj, uj := s.col(s.a, j), s.col(u, j)
-		for i := range aj {
-			aj[i] = p[i] / uj[i]
-		}
-	}
-	if err := s.k.Apply(v, s.a, len(s.pole)); err != nil {
+	s.cu, s.cv, s.cq = u, v, q
+	defer func() { s.cu, s.cv, s.cq = nil, nil, nil }()
+	c := len(s.pole)
+	parallel(&s.wg, s, phaseScale, s.n, c)
+	if err := s.k.Apply(v, s.a, c); err != nil {
 		return 0, fmt.Errorf("kernel: %w", err)
 	}
+	parallel(&s.wg, s, phaseBarycenter, s.n, 4*c)
+	parallel(&s.wg, s, phaseSums, len(s.groups), s.n*c/max(len(s.groups), 1))
 	var worst float64
 	for gi, g := range s.groups {
-		qf := s.col(q, gi)
-		clear(qf)
-		for k, l := range g.lam {
-			if l == 0 {
-				continue
-			}
-			vk := s.col(v, g.col+k)
-			for i := range qf {
-				qf[i] += float64(l * math.Log(vk[i]))
-			}
-		}
-		var mass float64
-		for i, lq := range qf {
-			qf[i] = math.Exp(lq)
-			mass += qf[i]
-		}
-		var errs float64
 		for k := range g.lam {
-			c := g.col + k
-			vk, bi, bo := s.col(v, c), s.col(s.bIn, c), s.col(s.bOut, c)
-			var e float64
-			for i, qi := range qf {
-				e += math.Abs(bi[i]*vk[i] - qi)
-				bo[i] = qi / vk[i]
-			}
-			s.viol[c] = e
-			errs += e
-			worst = math.Max(worst, e)
+			worst = math.Max(worst, s.viol[g.col+k])
 		}
-		if !positiveFinite(mass) || math.IsNaN(errs) {
+		if !positiveFinite(s.mass[gi]) || math.IsNaN(s.errs[gi]) {
 			return 0, &NonFiniteError{Op: s.op, Sequence: g.seq, Frame: g.frame, Iteration: it, Hint: hintUnderflow}
 		}
 	}
 	return worst, nil
+}
+
+// The phases of sweep, run by runPart.
+const (
+	phaseScale      = iota // rows: a = P/u
+	phaseBarycenter        // rows: q, the deviations |b⊙v − q| and bOut = q/v
+	phaseSums              // groups: the mass of q and the column violations
+)
+
+// runPart runs rows (or groups) lo..hi−1 of a phase of sweep.
+func (s *sinkhorn) runPart(phase, lo, hi int) {
+	switch phase {
+	case phaseScale:
+		for j, p := range s.pole {
+			aj, uj := s.col(s.a, j)[lo:hi], s.col(s.cu, j)[lo:hi]
+			for i, pi := range p[lo:hi] {
+				aj[i] = pi / uj[i]
+			}
+		}
+	case phaseBarycenter:
+		for gi := range s.groups {
+			s.barycenterRows(gi, lo, hi)
+		}
+	case phaseSums:
+		for gi := lo; gi < hi; gi++ {
+			s.sums(gi)
+		}
+	}
+}
+
+// barycenterRows computes rows lo..hi−1 of group gi's barycenter
+// q = exp(Σ_k λ_k·log v_k), then for each of its columns the deviation
+// |b_k⊙v_k − q| (into dev) and bOut = q/v_k. bIn may be bOut: each entry is
+// read before it is written.
+func (s *sinkhorn) barycenterRows(gi, lo, hi int) {
+	g := s.groups[gi]
+	qf := s.col(s.cq, gi)[lo:hi]
+	clear(qf)
+	for k, l := range g.lam {
+		if l == 0 {
+			continue
+		}
+		vk := s.col(s.cv, g.col+k)[lo:hi]
+		for i := range qf {
+			qf[i] += float64(l * math.Log(vk[i]))
+		}
+	}
+	for i, lq := range qf {
+		qf[i] = math.Exp(lq)
+	}
+	for k := range g.lam {
+		c := g.col + k
+		vk, bi, bo := s.col(s.cv, c)[lo:hi], s.col(s.bIn, c)[lo:hi], s.col(s.bOut, c)[lo:hi]
+		dk := s.col(s.dev, c)[lo:hi]
+		for i, qi := range qf {
+			dk[i] = math.Abs(bi[i]*vk[i] - qi)
+			bo[i] = qi / vk[i]
+		}
+	}
+}
+
+// sums sets group gi's mass (the sum of q), its columns' violations (the
+// sums of their deviations) and their total, each summed in row order.
+func (s *sinkhorn) sums(gi int) {
+	g := s.groups[gi]
+	var mass float64
+	for _, qi := range s.col(s.cq, gi) {
+		mass += qi
+	}
+	var errs float64
+	for k := range g.lam {
+		c := g.col + k
+		var e float64
+		for _, d := range s.col(s.dev, c) {
+			e += d
+		}
+		s.viol[c] = e
+		errs += e
+	}
+	s.mass[gi], s.errs[gi] = mass, errs
 }

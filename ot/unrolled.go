@@ -87,44 +87,34 @@ func (ip *Interpolator) backwardUnrolled(dk DiffKernel, gparam []float64, grec [
 // unrollIterations back-propagates through the interior iterations, from
 // the last to the first, leaving the gradient with respect to K·1 in g1.
 // a holds the sources of the adjoint calls and b (bIn) the gradient b̄.
+// The elementwise steps run in parts of rows (runPart).
 func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [][][]float64) error {
 	s := &ip.sk
 	c := len(s.pole)
 	_, _, qcur := s.blocks(ip.set.Iterations) // q of the last iteration is the reconstruction itself
+	ip.grec = grec
+	defer func() { ip.grec, s.cu, s.cv, s.cq = nil, nil, nil, nil }()
 	for it := ip.set.Iterations; it >= 1; it-- {
 		u, v, _ := s.blocks(it)
-		ip.unrollBarycenter(it, u, v, qcur, grec)
+		s.cu, s.cv, s.cq, ip.unrollIt = u, v, qcur, it
+		parallel(&s.wg, ip, phaseUnroll, s.n, 8*c)
 		// Through Ka = K·a.
 		if err := dk.Adjoint(ip.ab, gparam, s.a, ip.vb, c); err != nil {
 			return fmt.Errorf("kernel adjoint: %w", err)
 		}
 		// Through a = P / u: ū = −ā·a/u (into vb).
-		for i, ab := range ip.ab {
-			ip.vb[i] = -ab * s.a[i] / u[i]
-		}
+		parallel(&s.wg, ip, phaseScaleAdjoint, s.n, c)
 		if it == 1 {
 			// u = K·1 for every column: sum into the K·1 gradient.
-			for j := 0; j < c; j++ {
-				ubj := s.col(ip.vb, j)
-				for i := range ip.g1 {
-					ip.g1[i] += ubj[i]
-				}
-			}
+			parallel(&s.wg, ip, phaseOnesAdjoint, s.n, c)
 			return nil
 		}
 		// Through u = K·b_{it−1}: recompute b_{it−1} (into a) from the
 		// taped q_{it−1} (used by the next step) and K·a_{it−1}.
 		_, vp, qp := s.blocks(it - 1)
 		qcur = qp
-		for gi, g := range s.groups {
-			qf := s.col(qcur, gi)
-			for k := range g.lam {
-				vk, bk := s.col(vp, g.col+k), s.col(s.a, g.col+k)
-				for i := range bk {
-					bk[i] = qf[i] / vk[i]
-				}
-			}
-		}
+		s.cv, s.cq = vp, qcur
+		parallel(&s.wg, ip, phaseRescale, s.n, c)
 		if err := dk.Adjoint(s.bIn, gparam, s.a, ip.vb, c); err != nil {
 			return fmt.Errorf("kernel adjoint: %w", err)
 		}
@@ -132,24 +122,67 @@ func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [
 	return nil
 }
 
-// unrollBarycenter recomputes a and b of iteration it (of its pairs of
-// columns) from the taped u, v and q, and forms v̄ = ∂/∂(K·a) into vb from
-// b̄ (in bIn) and, at the last iteration, the loss gradient.
-func (ip *Interpolator) unrollBarycenter(it int, u, v, q []float64, grec [][][]float64) {
+// The elementwise phases of unrollIterations, run by runPart over rows.
+const (
+	phaseUnroll       = iota // a, b and v̄ of the iteration (unrollBarycenter)
+	phaseScaleAdjoint        // ū = −ā·a/u
+	phaseOnesAdjoint         // g1 += Σ_columns ū
+	phaseRescale             // b = q/v of the iteration before, into a
+)
+
+// runPart runs rows lo..hi−1 of a phase of unrollIterations: every entry
+// is computed by the same operations whatever the rows of the part.
+func (ip *Interpolator) runPart(phase, lo, hi int) {
+	s := &ip.sk
+	switch phase {
+	case phaseUnroll:
+		ip.unrollBarycenter(lo, hi)
+	case phaseScaleAdjoint:
+		for j := range s.pole {
+			vb, ab, a, u := s.col(ip.vb, j)[lo:hi], s.col(ip.ab, j)[lo:hi], s.col(s.a, j)[lo:hi], s.col(s.cu, j)[lo:hi]
+			for i, abi := range ab {
+				vb[i] = -abi * a[i] / u[i]
+			}
+		}
+	case phaseOnesAdjoint:
+		g1 := ip.g1[lo:hi]
+		for j := range s.pole {
+			for i, v := range s.col(ip.vb, j)[lo:hi] {
+				g1[i] += v
+			}
+		}
+	case phaseRescale:
+		for gi, g := range s.groups {
+			qf := s.col(s.cq, gi)[lo:hi]
+			for k := range g.lam {
+				vk, bk := s.col(s.cv, g.col+k)[lo:hi], s.col(s.a, g.col+k)[lo:hi]
+				for i, qi := range qf {
+					bk[i] = qi / vk[i]
+				}
+			}
+		}
+	}
+}
+
+// unrollBarycenter recomputes rows lo..hi−1 of a and b of the iteration
+// being unrolled (of its pairs of columns) from the taped u, v and q, and
+// forms v̄ = ∂/∂(K·a) into vb from b̄ (in bIn) and, at the last iteration,
+// the loss gradient.
+func (ip *Interpolator) unrollBarycenter(lo, hi int) {
 	s := &ip.sk
 	for f, g := range s.groups {
 		l0, l1 := g.lam[0], g.lam[1]
 		c0, c1 := g.col, g.col+1
-		u0, u1 := s.col(u, c0), s.col(u, c1)
-		v0, v1 := s.col(v, c0), s.col(v, c1)
-		p0, p1 := s.pole[c0], s.pole[c1]
-		a0, a1 := s.col(s.a, c0), s.col(s.a, c1)
-		bb0, bb1 := s.col(s.bIn, c0), s.col(s.bIn, c1)
-		vb0, vb1 := s.col(ip.vb, c0), s.col(ip.vb, c1)
-		qf := s.col(q, f)
+		u0, u1 := s.col(s.cu, c0)[lo:hi], s.col(s.cu, c1)[lo:hi]
+		v0, v1 := s.col(s.cv, c0)[lo:hi], s.col(s.cv, c1)[lo:hi]
+		p0, p1 := s.pole[c0][lo:hi], s.pole[c1][lo:hi]
+		a0, a1 := s.col(s.a, c0)[lo:hi], s.col(s.a, c1)[lo:hi]
+		bb0, bb1 := s.col(s.bIn, c0)[lo:hi], s.col(s.bIn, c1)[lo:hi]
+		vb0, vb1 := s.col(ip.vb, c0)[lo:hi], s.col(ip.vb, c1)[lo:hi]
+		qf := s.col(s.cq, f)[lo:hi]
 		var gq []float64
-		if it == ip.set.Iterations {
-			gq = grec[g.seq][g.frame]
+		if ip.unrollIt == ip.set.Iterations {
+			gq = ip.grec[g.seq][g.frame][lo:hi]
 		}
 		for i := range qf {
 			a0[i] = p0[i] / u0[i]

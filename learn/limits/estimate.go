@@ -46,12 +46,12 @@ func (s Objective) Bytes() float64 {
 	var cols float64
 	switch {
 	case s.Forward:
-		cols = 4.5*c + 2*e + 2
+		cols = 5.5*c + 2*e + 2
 	case s.Fast:
 		restart := float64(ot.DefaultAdjointRestart)
-		cols = 12.5*c + 6*e + 3 + (2*restart+3)*c + float64(2*s.Anderson+3)*c
+		cols = 13.5*c + 6*e + 3 + (2*restart+3)*c + float64(2*s.Anderson+3)*c
 	default:
-		cols = (2.5*float64(s.Iterations)+4)*c + 4*e + 3 + 2*(math.Ceil(float64(s.Steps)/2)+2)*c
+		cols = (2.5*float64(s.Iterations)+5)*c + 4*e + 3 + 2*(math.Ceil(float64(s.Steps)/2)+2)*c
 		if s.Store {
 			cols += 2 * float64(s.Iterations*s.Steps*s.Interior)
 		}

@@ -123,10 +123,10 @@ func TestObjectiveBytes(t *testing.T) {
 		t.Fatalf("Frames(5, 2, 1) = %d, %d; want 3, 5", in, ends)
 	}
 	// A forward interpolation of 3 frames on the 2-D grid of side 4:
-	// N = 16, C = 2, columns 4.5·2 + 2·2 + 2 = 15 plus 3 frames, a metric
+	// N = 16, C = 2, columns 5.5·2 + 2·2 + 2 = 17 plus 3 frames, a metric
 	// of 32 values and the factor 16·2·16·log₂16.
 	fwd := Objective{Dim: 2, Side: 4, Interior: 1, Endpoints: 2, Forward: true}
-	if got, want := fwd.Bytes(), 8*16*18+8*4*32+16*2*16*4.0; got != want {
+	if got, want := fwd.Bytes(), 8*16*20+8*4*32+16*2*16*4.0; got != want {
 		t.Errorf("forward estimate %g, want %g", got, want)
 	}
 	exact := Objective{Dim: 2, Side: 4, Interior: 1, Endpoints: 2, Iterations: 50, Steps: 20}
