@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
@@ -29,6 +30,7 @@ type colorLearnFlags struct {
 	resume   string // the run folder to continue, or ""
 	store    bool
 	progress string
+	threads  int
 }
 
 func init() {
@@ -65,8 +67,8 @@ folder that another gmlg process is writing is refused, naming it.
 Interrupting (Ctrl-C) saves a checkpoint and prints the command that
 continues the run: --resume RUN_DIR reads every setting from the run's
 params.json (its images, mode and iteration count included), and only
---max-iter (a new total), --progress, --store and fast mode's --adjoint
-and --anderson may be given with it; any other option is a usage error.
+--max-iter (a new total), --progress, --store, --threads and fast mode's
+--adjoint and --anderson may be given with it; any other option is a usage error.
 The result is the same as an uninterrupted run's (in fast
 mode close to it: the Sinkhorn warm start restarts cold). The final point
 always gets its snapshot, so --resume with --max-iter equal to the
@@ -118,16 +120,17 @@ func (o *colorLearnFlags) declare(fs *flag.FlagSet) {
 	fs.IntVar(&o.Polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, started from the finest-level iterate that scores best on it (scored every --polish-every iterations; the finest level stops at the first score above the best); 0 = off. See docs/colour.md")
 	fs.IntVar(&o.PolishEvery, "polish-every", 0, "fast mode with --polish: score the finest level's iterates with the exact objective every `k` iterations, into exact.tsv (fewer scores cost less, more stop the level closer to the best iterate); 0 = "+fmt.Sprint(learn.DefaultPolishEvery))
 	fs.StringVar(&o.progress, "progress", "auto", "progress display: log (a line per iteration on stderr), none, or auto (log)")
+	fs.IntVar(&o.threads, "threads", 0, "number of CPU `threads` (Go's GOMAXPROCS: the solves and the elementwise work); 0 = all cores; the results do not depend on it")
 	for _, a := range [][3]string{{"n", "bins", ""}, {"L", "sinkhorn-iters", ""}, {"iters", "max-iter", ""}, {"q", "progress", "none"}} {
 		aliasFlag(fs, a[0], a[1], a[2])
 	}
 }
 
 // colorResumeFlags are the flags that colorlearn --resume accepts: the
-// iteration count, how the work is stored, the progress output
+// iteration count, how the work is stored, the progress output, the threads
 // and fast mode's solvers, none of which change the model (see
 // checkResumeFlags).
-var colorResumeFlags = []string{"max-iter", "progress", "store", "adjoint", "anderson"}
+var colorResumeFlags = []string{"max-iter", "progress", "store", "threads", "adjoint", "anderson"}
 
 // colorRetired are the options that colorlearn runs may have recorded and
 // that it no longer has.
@@ -221,6 +224,9 @@ func (o *colorLearnFlags) check() error {
 	if err := checkBins("--bins", o.Bins); err != nil {
 		return err
 	}
+	if err := checkThreads("--threads", o.threads); err != nil {
+		return err
+	}
 	return checkHeatT("--t", o.THeat, o.KHeat, 3, o.Bins)
 }
 
@@ -249,6 +255,9 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 		if backend, err = kernel.Backend(o.Backend); err != nil {
 			return usagef("--backend: %v", err)
 		}
+	}
+	if o.threads > 0 {
+		runtime.GOMAXPROCS(o.threads)
 	}
 	if err := o.record(dir, col, backend.Name()); err != nil {
 		return err

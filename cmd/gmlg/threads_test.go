@@ -46,3 +46,41 @@ func TestThreadsGOMAXPROCS(t *testing.T) {
 		t.Errorf("heatOptions changed GOMAXPROCS to %d", got)
 	}
 }
+
+// TestThreadsRecorded checks that learn and colorlearn record in
+// params.json the threads their evaluations ran on: --threads when given,
+// every core (GOMAXPROCS as the process found it) when 0.
+func TestThreadsRecorded(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const sentinel = 3
+	data := tinyData(t, "1")
+	colours := filepath.Join(t.TempDir(), "colours")
+	colorTestFrames(t, colours, 3)
+	for _, tc := range []struct {
+		threads string
+		want    int
+	}{{"1", 1}, {"0", sentinel}} {
+		runtime.GOMAXPROCS(sentinel)
+		dir := filepath.Join(t.TempDir(), "learn")
+		mustGmlg(t, learnArgs(data, dir, "--max-iter", "1", "--threads", tc.threads)...)
+		var p runlog.LearnRun
+		readJSON(t, filepath.Join(dir, "params.json"), &p)
+		if p.Kernel.Threads != tc.want {
+			t.Errorf("learn --threads %s: params.json kernel.threads = %d, want %d", tc.threads, p.Kernel.Threads, tc.want)
+		}
+
+		runtime.GOMAXPROCS(sentinel)
+		dir = filepath.Join(t.TempDir(), "colour")
+		if code, msg := colorTestRun(t, "colorlearn", "--bins", "3", "--t", "1e-2", "--steps", "2", "--sinkhorn-iters", "5",
+			"--max-iter", "1", "--progress", "none", "--threads", tc.threads, "-o", dir, colours); code != 0 {
+			t.Fatalf("colorlearn --threads %s: exit %d: %s", tc.threads, code, msg)
+		}
+		c, err := runlog.ReadColourRun(filepath.Join(dir, "params.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Threads != tc.want {
+			t.Errorf("colorlearn --threads %s: params.json threads = %d, want %d", tc.threads, c.Threads, tc.want)
+		}
+	}
+}

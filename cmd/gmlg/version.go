@@ -25,7 +25,8 @@ func init() {
 				stdout, _ := outputs(ctx)
 				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", rundir.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
-				fmt.Fprintf(stdout, "%d CPUs; %s\n", runtime.NumCPU(), kernelVectors(cholmod.VectorWidth()))
+				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); %s\n", runtime.NumCPU(),
+					runtime.GOMAXPROCS(0), kernelVectors(cholmod.VectorWidth()))
 				return nil
 			}
 		},

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"runtime"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
@@ -39,6 +40,9 @@ type ColourRun struct {
 	MaxIter       int      `json:"max_iter"`
 	SaveEvery     int      `json:"save_every"`
 	Backend       string   `json:"backend"`
+	// Threads is the threads the run's evaluations ran on (GOMAXPROCS);
+	// the results do not depend on it.
+	Threads int `json:"threads,omitempty"`
 	// Mode is "exact" (the reference; empty in the oldest records) or
 	// "fast"; Tol, Coarse, CoarseIters, Adjoint, Anderson, Polish and
 	// PolishEvery are fast mode's settings. Adjoint and Anderson choose
@@ -96,6 +100,7 @@ func (c *ColourRun) Describe(dir string, col *dataset.Colour, backend string) er
 	}
 	c.Command, c.Version, c.DataSHA256 = "colorlearn", rundir.Version(), sum
 	c.N, c.Dim, c.Alpha, c.Backend = col.Space.Graph.N(), 3, kernel.GridAlpha(c.Bins), backend
+	c.Threads = runtime.GOMAXPROCS(0)
 	return nil
 }
 

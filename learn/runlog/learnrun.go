@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
@@ -180,18 +181,22 @@ func (o *Optimizer) Settings(obs learn.Observer) learn.Settings {
 }
 
 // KernelInfo records the factorisation an objective used, the Laplacian's
-// scale and the number of metric parameters.
+// scale, the number of metric parameters and the threads the evaluations
+// ran on (GOMAXPROCS: the solves and the elementwise phases alike; the
+// results do not depend on it).
 type KernelInfo struct {
 	Backend  string  `json:"backend"`
 	Ordering string  `json:"ordering"`
 	NNZL     int     `json:"nnz_l"`
 	Alpha    float64 `json:"alpha"`
 	Params   int     `json:"metric_params"`
+	Threads  int     `json:"threads"`
 }
 
 // NewKernelInfo returns the record of obj's kernel, with the Laplacian's
-// scale alpha.
+// scale alpha, as it runs now.
 func NewKernelInfo(obj *learn.Objective, alpha float64) KernelInfo {
 	info := obj.Heat().Info()
-	return KernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: alpha, Params: obj.Dim()}
+	return KernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: alpha, Params: obj.Dim(),
+		Threads: runtime.GOMAXPROCS(0)}
 }
