@@ -15,9 +15,11 @@ import (
 // number of goroutines. Reductions are not cut: a sum over a column stays
 // in one part (see sinkhorn.sweep).
 
-// minPartWork is the least work (entries touched) a part of a parallel loop
-// is given; below it a wake-up of a helper costs more than it saves.
-var minPartWork = 1 << 13
+// minPartWork is the least work a part of a parallel loop is given, in the
+// units of parallel's cost (about a nanosecond: a division costs 2, a
+// logarithm or an exponential about 12): a helper takes some microseconds
+// to wake, so a part must run for some tens of them to pay.
+var minPartWork = 1 << 16
 
 // parter runs part lo..hi−1 of its loop of the given phase.
 type parter interface {
@@ -64,8 +66,9 @@ func helperLoop(parts <-chan part) {
 
 // parallel runs p.runPart(phase, lo, hi) over the contiguous parts of
 // [0, n) on up to GOMAXPROCS goroutines, the caller's included, and returns
-// when all are done. cost is the work per index, for the size of the
-// parts; wg is the caller's, reused between calls (no allocation).
+// when all are done. cost is the work per index (see minPartWork), for the
+// number of parts; wg is the caller's, reused between calls (no
+// allocation).
 func parallel(wg *sync.WaitGroup, p parter, phase, n, cost int) {
 	k := min(runtime.GOMAXPROCS(0), n, n*cost/minPartWork)
 	if k <= 1 {

@@ -155,11 +155,11 @@ func (s *sinkhorn) sweep(it int, u, v, q []float64) (float64, error) {
 	s.cu, s.cv, s.cq = u, v, q
 	defer func() { s.cu, s.cv, s.cq = nil, nil, nil }()
 	c := len(s.pole)
-	parallel(&s.wg, s, phaseScale, s.n, c)
+	parallel(&s.wg, s, phaseScale, s.n, 2*c)
 	if err := s.k.Apply(v, s.a, c); err != nil {
 		return 0, fmt.Errorf("kernel: %w", err)
 	}
-	parallel(&s.wg, s, phaseBarycenter, s.n, 4*c)
+	parallel(&s.wg, s, phaseBarycenter, s.n, 24*c)
 	parallel(&s.wg, s, phaseSums, len(s.groups), s.n*c/max(len(s.groups), 1))
 	var worst float64
 	for gi, g := range s.groups {

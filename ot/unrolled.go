@@ -97,13 +97,13 @@ func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [
 	for it := ip.set.Iterations; it >= 1; it-- {
 		u, v, _ := s.blocks(it)
 		s.cu, s.cv, s.cq, ip.unrollIt = u, v, qcur, it
-		parallel(&s.wg, ip, phaseUnroll, s.n, 8*c)
+		parallel(&s.wg, ip, phaseUnroll, s.n, 6*c)
 		// Through Ka = K·a.
 		if err := dk.Adjoint(ip.ab, gparam, s.a, ip.vb, c); err != nil {
 			return fmt.Errorf("kernel adjoint: %w", err)
 		}
 		// Through a = P / u: ū = −ā·a/u (into vb).
-		parallel(&s.wg, ip, phaseScaleAdjoint, s.n, c)
+		parallel(&s.wg, ip, phaseScaleAdjoint, s.n, 2*c)
 		if it == 1 {
 			// u = K·1 for every column: sum into the K·1 gradient.
 			parallel(&s.wg, ip, phaseOnesAdjoint, s.n, c)
@@ -114,7 +114,7 @@ func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [
 		_, vp, qp := s.blocks(it - 1)
 		qcur = qp
 		s.cv, s.cq = vp, qcur
-		parallel(&s.wg, ip, phaseRescale, s.n, c)
+		parallel(&s.wg, ip, phaseRescale, s.n, 2*c)
 		if err := dk.Adjoint(s.bIn, gparam, s.a, ip.vb, c); err != nil {
 			return fmt.Errorf("kernel adjoint: %w", err)
 		}
