@@ -56,14 +56,6 @@
 // goroutines at once; each call takes a workspace from the factor's free
 // list and does not allocate in steady state.
 //
-// # SIMD
-//
-// Built with GOEXPERIMENT=simd on amd64 (build tag goexperiment.simd) the
-// substitution kernels use AVX2/FMA vectors from simd/archsimd when the CPU
-// has them (and cols ≥ 4); every other build uses the plain-Go kernels:
-//
-//	GOEXPERIMENT=simd go test -bench Solve20 ./kernel/sparsechol
-//
 // # Benchmarks
 //
 // The benchmarks compare the backends side by side in one run; with cgo
@@ -73,12 +65,12 @@
 //
 // Each reports wall time and cpu-ns/op (process CPU time per operation,
 // the steadier figure on a shared machine); BenchmarkAnalyze also reports
-// nnzL. On a 2-core amd64 box (2026-11, heavily shared, so only CPU time
-// was meaningful), against CHOLMOD with METIS and one OpenBLAS thread:
-// nnz(L) is 0.80–0.98× CHOLMOD's best ordering on the grids 50², 100², 200²,
-// 16³ and 32³; a 20-column solve took 0.4–0.95× CHOLMOD's CPU time on the
-// 2-D grids, 0.7–1.06× on 16³ and 1.4–2.2× on 32³ (1.2–1.4× with
-// GOEXPERIMENT=simd); factorisation 0.25–0.8× except on 32³ (1.7–2.4×:
-// gonum's native BLAS is slower than OpenBLAS); analysis 0.5–1.4×. The
-// plain-Go kernels are scalar; GOAMD64=v3 (FMA) makes them 15–25% faster.
+// nnzL. On a 2-core amd64 machine (shared, so only CPU time was
+// meaningful), against CHOLMOD with METIS and one OpenBLAS thread: nnz(L)
+// is 0.80–0.98× CHOLMOD's best ordering on the grids 50², 100², 200², 16³
+// and 32³; a 20-column solve took 0.4–0.95× cholmod_solve2's CPU time on the
+// 2-D grids, 0.7–1.06× on 16³ and 1.4–2.2× on 32³; factorisation 0.25–0.8×
+// except on 32³ (1.7–2.4×: gonum's native BLAS is slower than OpenBLAS);
+// analysis 0.5–1.4×. The kernels are scalar Go; GOAMD64=v3 (FMA) makes them
+// 15–25% faster.
 package sparsechol

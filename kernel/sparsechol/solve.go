@@ -228,10 +228,10 @@ func (ws *solveWork) scatter(i0, i1 int) float64 {
 	return sum
 }
 
-// forwardGo eliminates supernode s: it solves its diagonal block in place in x
+// forward eliminates supernode s: it solves its diagonal block in place in x
 // and subtracts its contributions from the rows below. Rows at or beyond
 // sym.topCol go to tgt (row i at (i-base)·cols), the others to x.
-func forwardGo(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols int) {
+func forward(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
@@ -265,9 +265,9 @@ func forwardGo(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols 
 	}
 }
 
-// backwardGo solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
+// backward solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
 // the transposed diagonal block.
-func backwardGo(sym *symbolic, lx []float64, s int, x []float64, cols int) {
+func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
