@@ -104,10 +104,11 @@
 //
 // The kernel applications use the kernel's own threads. The elementwise
 // work of every Sinkhorn iteration (the scalings, the barycenters, the
-// violations) and of the unrolled reverse pass runs on GOMAXPROCS
-// goroutines, in parts of rows; a sum over a column is never cut, so every
-// value is bitwise the same for any GOMAXPROCS. The implicit gradient's
-// vector work (fixed point, GMRES, Anderson mixing) runs on the caller's
+// violations), of the unrolled reverse pass and of the implicit gradient's
+// adjoint map runs on GOMAXPROCS goroutines, in parts of rows or of
+// frames; a sum over a column is never cut, so every value is bitwise the
+// same for any GOMAXPROCS. The inner products and updates of the adjoint
+// solvers (fixed point, GMRES) and Anderson mixing run on the caller's
 // goroutine.
 //
 // # Losses

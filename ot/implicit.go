@@ -20,6 +20,8 @@ type implicitWork struct {
 	warm    WarmStart // the stored scalings (its z is z itself)
 	gm      *gmres    // allocated by the first GMRES solve
 	aa      *anderson // allocated by the first Forward with Anderson mixing
+
+	zCur, abar []float64 // the arguments of the adjoint map's phase in progress
 }
 
 // WarmStart is a snapshot of an Interpolator's warm-start state (the
@@ -249,20 +251,40 @@ func (ip *Interpolator) adjointStep(dst, z []float64, grec [][][]float64, abar [
 	return nil
 }
 
-// adjointUb sets ū = −ā⊙a/u from ā = K·v̄.
+// adjointUb sets ū = −ā⊙a/u from ā = K·v̄, in parts of rows.
 func (ip *Interpolator) adjointUb(abar []float64) {
-	s := &ip.sk
-	for i, ab := range abar {
-		ip.im.ub[i] = -ab * s.a[i] / s.tapeU[i]
+	ip.im.abar = abar
+	parallel(&ip.sk.wg, ip, phaseAdjointUb, ip.sk.n, 2*len(ip.sk.pole))
+	ip.im.abar = nil
+}
+
+// adjointUbRows is rows lo..hi−1 of adjointUb.
+func (ip *Interpolator) adjointUbRows(lo, hi int) {
+	s, im := &ip.sk, ip.im
+	for j := range s.pole {
+		ub, ab, a, u := s.col(im.ub, j)[lo:hi], s.col(im.abar, j)[lo:hi], s.col(s.a, j)[lo:hi], s.col(s.tapeU, j)[lo:hi]
+		for i, abi := range ab {
+			ub[i] = -abi * a[i] / u[i]
+		}
 	}
 }
 
 // adjointVb sets v̄ (vb) from z and the loss gradient grec (nil: the map's
 // linear part), the elementwise first half of the adjoint map; zNew is its
-// scratch.
+// scratch. The frames run in parts (each frame's sums stay whole).
 func (ip *Interpolator) adjointVb(z []float64, grec [][][]float64) {
+	s := &ip.sk
+	ip.im.zCur, ip.grec = z, grec
+	parallel(&s.wg, ip, phaseAdjointVb, len(s.groups), 8*s.n*len(s.pole)/max(len(s.groups), 1))
+	ip.im.zCur, ip.grec = nil, nil
+}
+
+// adjointVbFrames is frames f0..f1−1 of adjointVb.
+func (ip *Interpolator) adjointVbFrames(f0, f1 int) {
 	s, im := &ip.sk, ip.im
-	for f, g := range s.groups {
+	z, grec := im.zCur, ip.grec
+	for f := f0; f < f1; f++ {
+		g := s.groups[f]
 		l0, l1 := g.lam[0], g.lam[1]
 		c0, c1 := g.col, g.col+1
 		v0, v1 := s.col(s.tapeV, c0), s.col(s.tapeV, c1)

@@ -121,7 +121,7 @@ type Interpolator struct {
 
 	im *implicitWork // the implicit gradient's workspace and warm start
 
-	// The unrolled Backward in progress, for its parallel parts.
+	// The Backward in progress, for its parallel parts.
 	unrollIt int           // the iteration being unrolled
 	grec     [][][]float64 // the loss gradients
 

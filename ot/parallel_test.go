@@ -9,9 +9,10 @@ import (
 
 // TestPartsBitwise checks that the parallel elementwise phases give
 // bitwise the same reconstructions, parameter gradient and violations for
-// any number of goroutines: parts of one row are forced (minPartWork = 1),
-// so with GOMAXPROCS = 2, 3 and 8 the rows are cut differently each time,
-// and compared with GOMAXPROCS = 1, where the loops run whole.
+// any number of goroutines, in exact mode and with both implicit
+// gradients: parts of one row are forced (minPartWork = 1), so with
+// GOMAXPROCS = 2, 3 and 8 the rows are cut differently each time, and
+// compared with GOMAXPROCS = 1, where the loops run whole.
 func TestPartsBitwise(t *testing.T) {
 	defer func(w, p int) { minPartWork = w; runtime.GOMAXPROCS(p) }(minPartWork, runtime.GOMAXPROCS(0))
 	minPartWork = 1
@@ -19,11 +20,14 @@ func TestPartsBitwise(t *testing.T) {
 		recs, grad, viol []float64
 		f                float64
 	}
-	run := func(tk testKernel, times [][]float64, procs int) result {
+	settings := []Settings{{Iterations: 7},
+		{Tol: 1e-9, MaxIterations: 400, Gradient: ImplicitFixedPoint},
+		{Tol: 1e-9, MaxIterations: 400, Gradient: ImplicitGMRES, Anderson: 3}}
+	run := func(tk testKernel, times [][]float64, set Settings, procs int) result {
 		runtime.GOMAXPROCS(procs)
 		rng := rand.New(rand.NewPCG(21, 5))
 		k := tk.make(tk.theta(rng))
-		ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), times), &Settings{Iterations: 7})
+		ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), times), &set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,14 +62,20 @@ func TestPartsBitwise(t *testing.T) {
 		}
 		return true
 	}
-	for _, tk := range testKernels {
-		for _, sc := range seqCases {
-			want := run(tk, sc.times, 1)
-			for _, procs := range []int{2, 3, 8} {
-				got := run(tk, sc.times, procs)
-				if !same(got.recs, want.recs) || !same(got.grad, want.grad) || !same(got.viol, want.viol) ||
-					math.Float64bits(got.f) != math.Float64bits(want.f) {
-					t.Errorf("%s, %s: GOMAXPROCS = %d differs from 1", tk.name, sc.name, procs)
+	for si, set := range settings {
+		kernels := testKernels
+		if set.Tol > 0 {
+			kernels = convergentKernels()
+		}
+		for _, tk := range kernels {
+			for _, sc := range seqCases {
+				want := run(tk, sc.times, set, 1)
+				for _, procs := range []int{2, 3, 8} {
+					got := run(tk, sc.times, set, procs)
+					if !same(got.recs, want.recs) || !same(got.grad, want.grad) || !same(got.viol, want.viol) ||
+						math.Float64bits(got.f) != math.Float64bits(want.f) {
+						t.Errorf("settings %d, %s, %s: GOMAXPROCS = %d differs from 1", si, tk.name, sc.name, procs)
+					}
 				}
 			}
 		}

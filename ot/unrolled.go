@@ -122,19 +122,26 @@ func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [
 	return nil
 }
 
-// The elementwise phases of unrollIterations, run by runPart over rows.
+// The elementwise phases of the reverse passes, run by runPart: those of
+// unrollIterations and adjointUb over rows, adjointVb over frames.
 const (
 	phaseUnroll       = iota // a, b and v̄ of the iteration (unrollBarycenter)
 	phaseScaleAdjoint        // ū = −ā·a/u
 	phaseOnesAdjoint         // g1 += Σ_columns ū
 	phaseRescale             // b = q/v of the iteration before, into a
+	phaseAdjointUb           // the implicit adjoint map's ū
+	phaseAdjointVb           // the implicit adjoint map's v̄, by frames
 )
 
-// runPart runs rows lo..hi−1 of a phase of unrollIterations: every entry
-// is computed by the same operations whatever the rows of the part.
+// runPart runs rows (or frames) lo..hi−1 of a phase of a reverse pass:
+// every entry is computed by the same operations whatever the part.
 func (ip *Interpolator) runPart(phase, lo, hi int) {
 	s := &ip.sk
 	switch phase {
+	case phaseAdjointUb:
+		ip.adjointUbRows(lo, hi)
+	case phaseAdjointVb:
+		ip.adjointVbFrames(lo, hi)
 	case phaseUnroll:
 		ip.unrollBarycenter(lo, hi)
 	case phaseScaleAdjoint:
