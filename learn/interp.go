@@ -5,6 +5,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/ot"
+	"github.com/gmlg/gmlg/ot/color"
 )
 
 // Interpolate returns the displacement interpolation of src and dst on g
@@ -58,13 +59,5 @@ func Interpolate(g *kernel.Graph, theta, src, dst []float64, frames int, cfg *Co
 // times t in [0, 1] (ot.Linspace): the interpolation without transport,
 // to compare a displacement interpolation with.
 func InterpolateLinear(src, dst []float64, frames int) [][]float64 {
-	var out [][]float64
-	for _, t := range ot.Linspace(frames) {
-		f := make([]float64, len(src))
-		for i := range f {
-			f[i] = (1-t)*src[i] + t*dst[i]
-		}
-		out = append(out, f)
-	}
-	return out
+	return color.Linear(src, dst, ot.Linspace(frames))
 }
