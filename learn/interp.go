@@ -42,7 +42,8 @@ func Interpolate(g *kernel.Graph, theta, src, dst []float64, frames int, cfg *Co
 	}
 	s := cfg.Sinkhorn
 	if s.Tol == 0 {
-		s = ot.Settings{Iterations: s.Iterations, ForwardOnly: true}
+		s = exactModel(*cfg).Sinkhorn
+		s.ForwardOnly = true
 	}
 	ip, err := ot.NewInterpolator(h, []ot.Sequence{{Source: src, Target: dst, Frames: frames}}, &s)
 	if err != nil {
