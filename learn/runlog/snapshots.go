@@ -90,7 +90,9 @@ func (s *Snapshots) Save(st *learn.State, during bool) error {
 // sequences) and recs.png. It returns the names of the pictures drawn.
 func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, error) {
 	s.obj = obj
-	if st.Iter > 0 && s.Saved != st.Iter {
+	// A snapshot taken here also writes loss.npy and loss.png.
+	snapshot := st.Iter > 0 && s.Saved != st.Iter
+	if snapshot {
 		if err := s.Save(st, false); err != nil {
 			return nil, err
 		}
@@ -106,8 +108,10 @@ func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, erro
 	} else if drew {
 		pictures = append(pictures, "metric.png")
 	}
-	if err := SaveLoss(s.Dir, st.Losses, lossTitle(true)); err != nil {
-		return nil, err
+	if !snapshot {
+		if err := SaveLoss(s.Dir, st.Losses, lossTitle(true)); err != nil {
+			return nil, err
+		}
 	}
 	recs := obj.Reconstructions()
 	for q, seq := range recs {
