@@ -274,10 +274,13 @@ func BenchmarkFastVsExact(b *testing.B) {
 					fc := cfg // tolerance mode, L kept for the polish
 					fc.Sinkhorn = ot.Settings{Iterations: cfg.Sinkhorn.Iterations, Tol: cmp.Or(v.tol, DefaultTol), Gradient: ot.ImplicitGMRES, Anderson: 5}
 					fc.LooseTol = v.loose
+					// The exact baseline (Minimize) encodes no checkpoints: the
+					// run here encodes only those of iteration 1 and the ends.
 					res, err := Run(context.Background(), g, seqs, &fc, &RunSettings{
-						Settings: Settings{MaxIter: iters, Observer: obs},
-						Coarse:   CoarseSchedule(1, v.coarseIters),
-						Polish:   Polish{Iters: v.polish, Every: every},
+						Settings:        Settings{MaxIter: iters, Observer: obs},
+						Coarse:          CoarseSchedule(1, v.coarseIters),
+						Polish:          Polish{Iters: v.polish, Every: every},
+						CheckpointEvery: iters + 1,
 					})
 					if err != nil && !errors.Is(err, errReached) {
 						b.Fatal(err)
