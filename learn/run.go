@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
@@ -386,15 +385,7 @@ func (r *runner) stopped(li int, st *State, err error) error {
 // next level's grid.
 func (r *runner) prolong(x []float64, li int) []float64 {
 	from, to := r.dims[r.sched[li].Coarsen], r.dims[r.sched[li+1].Coarsen]
-	theta := make([]float64, len(x))
-	for i, v := range x {
-		theta[i] = math.Exp(v)
-	}
-	th := kernel.ProlongVertexMetric(theta, from, to)
-	for i, v := range th {
-		th[i] = math.Log(v)
-	}
-	return th
+	return LogOf(kernel.ProlongVertexMetric(Exp(nil, x), from, to))
 }
 
 // newObjective builds the objective of level li: on g itself for the

@@ -199,7 +199,7 @@ func colorSaveProgress(dir string, losses, x, theta []float64) error {
 	if err := runlog.SaveLoss(dir, losses, "colorlearn loss"); err != nil {
 		return err
 	}
-	runlog.Exp(theta, x)
+	learn.Exp(theta, x)
 	return dataset.WriteNpyFile(filepath.Join(dir, "metric.npy"), &dataset.Array{Shape: []int{3, len(x) / 3}, Data: theta})
 }
 
@@ -208,7 +208,7 @@ func colorSaveProgress(dir string, losses, x, theta []float64) error {
 // reconstructions recs) into dir; the tag is the iteration's number
 // (fast mode's polish: polish-XXXX).
 func colorSnapshot(dir, tag string, x []float64, n int, hists, recs [][]float64) error {
-	theta := runlog.Exp(nil, x)
+	theta := learn.Exp(nil, x)
 	a := &dataset.Array{Shape: []int{3, len(x) / 3}, Data: theta}
 	if err := dataset.WriteNpyFile(filepath.Join(dir, "metric-"+tag+".npy"), a); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/gmlg/gmlg/learn"
 	"io"
 	"math"
 	"path/filepath"
@@ -132,7 +133,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		if err := ds.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return err
 		}
-		x = runlog.LogOf(theta)
+		x = learn.LogOf(theta)
 	} else {
 		p.MetricFile = "ones"
 	}

@@ -139,7 +139,7 @@ func startLearn(ctx context.Context, p *runlog.LearnRun, out string, force bool,
 		if err != nil {
 			return fmt.Errorf("--init: %w", err)
 		}
-		x0 = runlog.LogOf(theta)
+		x0 = learn.LogOf(theta)
 	}
 	od, err := takeOutDir(ctx, out, learnSpec, force)
 	if err != nil {
@@ -464,7 +464,7 @@ func (r *learnRun) finish(res *learn.Result) error {
 	if r.pictures, err = r.snap.Final(st, r.obj); err != nil {
 		return err
 	}
-	theta := runlog.Exp(nil, st.X)
+	theta := learn.Exp(nil, st.X)
 	rr := runlog.NewResult(res, r.obj)
 	if r.ds.IsGraph() {
 		if all, mass, ok := dataset.GraphTruthCorrelation(r.p.Data.Dir, r.ds.Graph, theta, r.obs); ok {

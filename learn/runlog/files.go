@@ -2,6 +2,7 @@ package runlog
 
 import (
 	"fmt"
+	"github.com/gmlg/gmlg/learn"
 	"image"
 	"io"
 	"math"
@@ -40,27 +41,6 @@ func SaveLoss(dir string, losses []float64, title string) error {
 	return SavePicture(filepath.Join(dir, "loss.png"), img)
 }
 
-// Exp sets dst[i] = e^x[i], the metric of the optimisation variable x (the
-// log metric), and returns dst; a nil dst is allocated.
-func Exp(dst, x []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, len(x))
-	}
-	for i, v := range x {
-		dst[i] = math.Exp(v)
-	}
-	return dst
-}
-
-// LogOf returns log θ, the optimisation variable of the metric θ.
-func LogOf(theta []float64) []float64 {
-	x := make([]float64, len(theta))
-	for i, v := range theta {
-		x[i] = math.Log(v)
-	}
-	return x
-}
-
 // ReadMetric reads a metric θ of shape (its number of values counts;
 // want describes it in errors) from a .npy file, or the current point
 // e^x of a checkpoint file (.gob, ReadCheckpoint), and checks that every
@@ -76,7 +56,7 @@ func ReadMetric(path string, shape []int, want string) ([]float64, error) {
 		if ck == nil {
 			return nil, fmt.Errorf("%s: no such checkpoint", path)
 		}
-		data = Exp(nil, ck.State.X)
+		data = learn.Exp(nil, ck.State.X)
 		got = []int{len(data)}
 	} else {
 		a, err := dataset.ReadNpyFile(path)

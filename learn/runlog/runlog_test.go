@@ -209,13 +209,6 @@ func TestSaveLossAndExp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "loss.png")); err != nil {
 		t.Error(err)
 	}
-	theta := []float64{0.5, 1, 4}
-	back := Exp(nil, LogOf(theta))
-	for i := range theta {
-		if d := back[i] - theta[i]; d > 1e-15 || d < -1e-15 {
-			t.Errorf("Exp(LogOf(θ))[%d] = %g, want %g", i, back[i], theta[i])
-		}
-	}
 }
 
 // TestMetricTitle checks the titles of the metric pictures: a snapshot's

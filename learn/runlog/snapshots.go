@@ -55,7 +55,7 @@ func (s *Snapshots) Iteration(p *learn.Progress) error {
 // loss.png and, when the objective's last evaluation was at st's point,
 // recs.png at most every Period; without, it always draws loss.png.
 func (s *Snapshots) Save(st *learn.State, during bool) error {
-	theta := Exp(nil, st.X)
+	theta := learn.Exp(nil, st.X)
 	if st.Iter > 0 {
 		base := filepath.Join(s.Dir, fmt.Sprintf("metric-%04d", st.Iter))
 		if err := s.Space.WriteMetric(base+".npy", s.Kind, theta); err != nil {
@@ -97,7 +97,7 @@ func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, erro
 			return nil, err
 		}
 	}
-	theta := Exp(nil, st.X)
+	theta := learn.Exp(nil, st.X)
 	if err := s.Space.WriteMetric(filepath.Join(s.Dir, "metric.npy"), s.Kind, theta); err != nil {
 		return nil, err
 	}
