@@ -287,6 +287,15 @@ func (r *runner) planPolish() error {
 func (r *runner) polishLevel() int { return len(r.sched) }
 func (r *runner) finest() int      { return len(r.sched) - 1 }
 
+// lastLevel is the index of the run's last stage: the polish if any, else
+// the finest level.
+func (r *runner) lastLevel() int {
+	if r.pl != nil {
+		return r.polishLevel()
+	}
+	return r.finest()
+}
+
 // planResume checks the checkpoint to resume from and sets the first
 // level; ExactLevel is the finest.
 func (r *runner) planResume() error {
@@ -301,10 +310,7 @@ func (r *runner) planResume() error {
 	if level == ExactLevel {
 		level = r.finest()
 	}
-	last := r.finest()
-	if r.pl != nil {
-		last = r.polishLevel()
-	}
+	last := r.lastLevel()
 	if level < 0 || level > last {
 		return fmt.Errorf("learn: cannot resume at level %d of a run of %d levels", ck.Level, last+1)
 	}
@@ -356,10 +362,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			return out, r.stopped(r.polishLevel(), res.State, err)
 		}
 	}
-	last := r.finest()
-	if r.pl != nil {
-		last = r.polishLevel()
-	}
+	last := r.lastLevel()
 	if err := r.checkpoint(&Checkpoint{Level: last, State: out.State, Done: true, Status: out.Status.String()}); err != nil {
 		r.final.Close()
 		return out, err
