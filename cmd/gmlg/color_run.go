@@ -104,7 +104,7 @@ func (r *colorRun) observers(rec *colorRecorder) (obs runlog.Observers, closeAll
 		return obs, closeAll, nil
 	}
 	path := func(name string) string { return filepath.Join(r.o.out, name) }
-	iters, err := runlog.NewIterationTable(path(colorIterationsFile), rec.clock, r.o.L)
+	iters, err := runlog.NewIterationTable(path(colorIterationsFile), rec.clock)
 	if err != nil {
 		return nil, closeAll, err
 	}

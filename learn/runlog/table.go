@@ -51,9 +51,6 @@ type IterationTable struct {
 	learn.NopObserver
 	*Table
 	Clock *Clock
-	// Iterations is the exact objective's Sinkhorn iterations per
-	// evaluation (L), reported for exact levels.
-	Iterations int
 
 	obj  *learn.Objective
 	bins int
@@ -63,12 +60,12 @@ type IterationTable struct {
 const IterationHeader = "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_iters\tsinkhorn_total\tadjoint_total\tseconds\tcpu_seconds"
 
 // NewIterationTable opens the iteration table at path.
-func NewIterationTable(path string, clock *Clock, iterations int) (*IterationTable, error) {
+func NewIterationTable(path string, clock *Clock) (*IterationTable, error) {
 	t, err := OpenTable(path, IterationHeader)
 	if err != nil {
 		return nil, err
 	}
-	return &IterationTable{Table: t, Clock: clock, Iterations: iterations}, nil
+	return &IterationTable{Table: t, Clock: clock}, nil
 }
 
 // LevelStart keeps the level's objective for its work counters.
@@ -76,12 +73,14 @@ func (t *IterationTable) LevelStart(_ int, dims []int, obj *learn.Objective) {
 	t.obj, t.bins = obj, firstDim(dims)
 }
 
-// Iteration appends the iteration's row.
+// Iteration appends the iteration's row; an exact level reports its L
+// Sinkhorn iterations per evaluation.
 func (t *IterationTable) Iteration(p *learn.Progress) error {
 	el, cpu := t.Clock.Elapsed().Seconds(), t.Clock.CPU().Seconds()
 	const format = "%d\t%d\t%d\t%.17g\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.3f"
 	if t.obj.Exact() {
-		t.Row(format, p.Level, t.bins, p.Iter, p.F, p.Evals, t.Iterations, 0, t.Iterations*p.Evals, 0, el, cpu)
+		l := t.obj.Config().Sinkhorn.Iterations
+		t.Row(format, p.Level, t.bins, p.Iter, p.F, p.Evals, l, 0, l*p.Evals, 0, el, cpu)
 		return nil
 	}
 	st, tot := t.obj.Stats(), t.obj.Totals()
