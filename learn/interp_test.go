@@ -55,6 +55,8 @@ func TestInterpolateIsObjectiveForwardModel(t *testing.T) {
 			}
 		}
 	}
+	// The middle frame is 0.5·src + 0.5·dst = (src+dst)/2 up to round-off:
+	// 1e-17 is two to three ulps of these values (0.008 to 0.05).
 	lin := InterpolateLinear(src, dst, 3)
 	for i := range src {
 		if lin[0][i] != src[i] || lin[2][i] != dst[i] || math.Abs(lin[1][i]-(src[i]+dst[i])/2) > 1e-17 {
