@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -513,5 +514,30 @@ func TestColorLearnOldSpellings(t *testing.T) {
 		if code != 2 || !strings.Contains(msg, tc.note) || !strings.Contains(msg, tc.err) || !strings.Contains(msg, "note: -q is now spelt --progress none") {
 			t.Errorf("%s %s: exit %d, stderr %q", tc.old, tc.value, code, msg)
 		}
+	}
+}
+
+// TestColorLearnResumeRewritesMetric checks that a resumed run with no
+// iteration left writes the final point's metric.npy when its snapshot is
+// missing, not the empty buffer of an invocation that took no step.
+func TestColorLearnResumeRewritesMetric(t *testing.T) {
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	colorTestFrames(t, data, 3)
+	out := filepath.Join(tmp, "run")
+	if code, msg := colorTestRun(t, "colorlearn", "--bins", "3", "--t", "1e-2", "--steps", "2", "--sinkhorn-iters", "5",
+		"--lambda-s", "0.01", "--max-iter", "2", "--progress=none", "-o", out, data); code != 0 {
+		t.Fatalf("colorlearn: exit %d: %s", code, msg)
+	}
+	want := colorTestNpy(t, filepath.Join(out, "metric.npy")).Data
+	if err := os.Remove(filepath.Join(out, "metric-0002.npy")); err != nil {
+		t.Fatal(err)
+	}
+	if code, msg := colorTestRun(t, "colorlearn", "--resume", out, "--progress=none"); code != 0 {
+		t.Fatalf("colorlearn --resume: exit %d: %s", code, msg)
+	}
+	got := colorTestNpy(t, filepath.Join(out, "metric.npy")).Data
+	if !slices.Equal(got, want) {
+		t.Errorf("metric.npy after the resume = %v, want %v", got, want)
 	}
 }

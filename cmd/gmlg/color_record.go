@@ -126,6 +126,9 @@ func (rec *colorRecorder) finishExact(res *learn.RunResult) error {
 		if err := colorSnapshot(o.out, tag, res.X, o.Bins, rec.col.Hists, res.Objective.Reconstructions()[0]); err != nil {
 			return err
 		}
+		// rec.theta holds the metric of the last iteration of this
+		// invocation, if any: write the final point's.
+		learn.Exp(rec.theta, res.X)
 		if err := dataset.WriteNpyFile(filepath.Join(o.out, "metric.npy"), &dataset.Array{Shape: []int{3, len(rec.theta) / 3}, Data: rec.theta}); err != nil {
 			return err
 		}
