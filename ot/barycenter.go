@@ -145,7 +145,7 @@ func newSinkhorn(k Kernel, hists [][]float64, lam []float64) *sinkhorn {
 	sk := &sinkhorn{k: k, n: n, op: "barycenter", groups: []group{{lam: lam, seq: -1, frame: -1}}, pole: hists,
 		ones: make([]float64, n), k1: make([]float64, n), a: make([]float64, n*r), bIn: make([]float64, n*r),
 		slots: 1, tapeU: make([]float64, n*r), tapeV: make([]float64, n*r), tapeQ: make([]float64, n), viol: make([]float64, r),
-		dev: make([]float64, n*r), mass: make([]float64, 1), errs: make([]float64, 1)}
+		dev: make([]float64, n*r), mass: make([]float64, 1)}
 	sk.bOut = sk.bIn
 	for i := range sk.ones {
 		sk.ones[i] = 1

@@ -242,7 +242,6 @@ func (ip *Interpolator) allocCommon(slots int) {
 	s.viol = make([]float64, len(s.pole))
 	s.dev = make([]float64, n*len(s.pole))
 	s.mass = make([]float64, len(s.groups))
-	s.errs = make([]float64, len(s.groups))
 	ip.aEnd = make([]float64, n*ip.nEnd)
 	ip.rEnd = make([]float64, n*ip.nEnd)
 }

@@ -39,7 +39,7 @@ type sinkhorn struct {
 	tapeQ        []float64 // slots×N×G: the barycenters q
 	viol         []float64 // per column: marginal violation of the last iteration
 	dev          []float64 // N×C: |b⊙v − q| of the last iteration, entrywise
-	mass, errs   []float64 // per group: the mass of q and its columns' total violation
+	mass         []float64 // per group: the mass of q
 
 	wg         sync.WaitGroup // sweep's parallel parts
 	cu, cv, cq []float64      // the blocks of the sweep in progress
@@ -163,10 +163,12 @@ func (s *sinkhorn) sweep(it int, u, v, q []float64) (float64, error) {
 	parallel(&s.wg, s, phaseSums, len(s.groups), s.n*c/max(len(s.groups), 1))
 	var worst float64
 	for gi, g := range s.groups {
+		nan := false
 		for k := range g.lam {
 			worst = math.Max(worst, s.viol[g.col+k])
+			nan = nan || math.IsNaN(s.viol[g.col+k])
 		}
-		if !positiveFinite(s.mass[gi]) || math.IsNaN(s.errs[gi]) {
+		if !positiveFinite(s.mass[gi]) || nan {
 			return 0, &NonFiniteError{Op: s.op, Sequence: g.seq, Frame: g.frame, Iteration: it, Hint: hintUnderflow}
 		}
 	}
@@ -232,15 +234,14 @@ func (s *sinkhorn) barycenterRows(gi, lo, hi int) {
 	}
 }
 
-// sums sets group gi's mass (the sum of q), its columns' violations (the
-// sums of their deviations) and their total, each summed in row order.
+// sums sets group gi's mass (the sum of q) and its columns' violations
+// (the sums of their deviations), each summed in row order.
 func (s *sinkhorn) sums(gi int) {
 	g := s.groups[gi]
 	var mass float64
 	for _, qi := range s.col(s.cq, gi) {
 		mass += qi
 	}
-	var errs float64
 	for k := range g.lam {
 		c := g.col + k
 		var e float64
@@ -248,7 +249,6 @@ func (s *sinkhorn) sums(gi int) {
 			e += d
 		}
 		s.viol[c] = e
-		errs += e
 	}
-	s.mass[gi], s.errs[gi] = mass, errs
+	s.mass[gi] = mass
 }
