@@ -21,7 +21,7 @@ type implicitWork struct {
 	gm      *gmres    // allocated by the first GMRES solve
 	aa      *anderson // allocated by the first Forward with Anderson mixing
 
-	zCur, abar []float64 // the arguments of the adjoint map's phase in progress
+	zCur []float64 // the argument of the adjoint map's phase in progress
 }
 
 // WarmStart is a snapshot of an Interpolator's warm-start state (the
@@ -251,23 +251,8 @@ func (ip *Interpolator) adjointStep(dst, z []float64, grec [][][]float64, abar [
 	return nil
 }
 
-// adjointUb sets ū = −ā⊙a/u from ā = K·v̄, in parts of rows.
-func (ip *Interpolator) adjointUb(abar []float64) {
-	ip.im.abar = abar
-	parallel(&ip.sk.wg, ip, phaseAdjointUb, ip.sk.n, 2*len(ip.sk.pole))
-	ip.im.abar = nil
-}
-
-// adjointUbRows is rows lo..hi−1 of adjointUb.
-func (ip *Interpolator) adjointUbRows(lo, hi int) {
-	s, im := &ip.sk, ip.im
-	for j := range s.pole {
-		ub, ab, a, u := s.col(im.ub, j)[lo:hi], s.col(im.abar, j)[lo:hi], s.col(s.a, j)[lo:hi], s.col(s.tapeU, j)[lo:hi]
-		for i, abi := range ab {
-			ub[i] = -abi * a[i] / u[i]
-		}
-	}
-}
+// adjointUb sets ū = −ā⊙a/u from ā = K·v̄.
+func (ip *Interpolator) adjointUb(abar []float64) { ip.scaleAdjoint(ip.im.ub, abar, ip.sk.tapeU) }
 
 // adjointVb sets v̄ (vb) from z and the loss gradient grec (nil: the map's
 // linear part), the elementwise first half of the adjoint map; zNew is its

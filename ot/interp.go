@@ -122,8 +122,8 @@ type Interpolator struct {
 	im *implicitWork // the implicit gradient's workspace and warm start
 
 	// The Backward in progress, for its parallel parts.
-	unrollIt int           // the iteration being unrolled
-	grec     [][][]float64 // the loss gradients
+	grec          [][][]float64 // the loss gradients (nil where they do not enter)
+	sdst, sab, su []float64     // the blocks of scaleAdjoint
 
 	recs  [][][]float64
 	stats Stats

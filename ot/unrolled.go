@@ -96,14 +96,15 @@ func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [
 	defer func() { ip.grec, s.cu, s.cv, s.cq = nil, nil, nil, nil }()
 	for it := ip.set.Iterations; it >= 1; it-- {
 		u, v, _ := s.blocks(it)
-		s.cu, s.cv, s.cq, ip.unrollIt = u, v, qcur, it
+		s.cu, s.cv, s.cq = u, v, qcur
 		parallel(&s.wg, ip, phaseUnroll, s.n, 6*c)
+		ip.grec = nil // the loss gradient enters at the last iteration only
 		// Through Ka = K·a.
 		if err := dk.Adjoint(ip.ab, gparam, s.a, ip.vb, c); err != nil {
 			return fmt.Errorf("kernel adjoint: %w", err)
 		}
 		// Through a = P / u: ū = −ā·a/u (into vb).
-		parallel(&s.wg, ip, phaseScaleAdjoint, s.n, 2*c)
+		ip.scaleAdjoint(ip.vb, ip.ab, u)
 		if it == 1 {
 			// u = K·1 for every column: sum into the K·1 gradient.
 			parallel(&s.wg, ip, phaseOnesAdjoint, s.n, c)
@@ -123,13 +124,12 @@ func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [
 }
 
 // The elementwise phases of the reverse passes, run by runPart: those of
-// unrollIterations and adjointUb over rows, adjointVb over frames.
+// unrollIterations and scaleAdjoint over rows, adjointVb over frames.
 const (
 	phaseUnroll       = iota // a, b and v̄ of the iteration (unrollBarycenter)
 	phaseScaleAdjoint        // ū = −ā·a/u
 	phaseOnesAdjoint         // g1 += Σ_columns ū
 	phaseRescale             // b = q/v of the iteration before, into a
-	phaseAdjointUb           // the implicit adjoint map's ū
 	phaseAdjointVb           // the implicit adjoint map's v̄, by frames
 )
 
@@ -138,17 +138,15 @@ const (
 func (ip *Interpolator) runPart(phase, lo, hi int) {
 	s := &ip.sk
 	switch phase {
-	case phaseAdjointUb:
-		ip.adjointUbRows(lo, hi)
 	case phaseAdjointVb:
 		ip.adjointVbFrames(lo, hi)
 	case phaseUnroll:
 		ip.unrollBarycenter(lo, hi)
 	case phaseScaleAdjoint:
 		for j := range s.pole {
-			vb, ab, a, u := s.col(ip.vb, j)[lo:hi], s.col(ip.ab, j)[lo:hi], s.col(s.a, j)[lo:hi], s.col(s.cu, j)[lo:hi]
+			dst, ab, a, u := s.col(ip.sdst, j)[lo:hi], s.col(ip.sab, j)[lo:hi], s.col(s.a, j)[lo:hi], s.col(ip.su, j)[lo:hi]
 			for i, abi := range ab {
-				vb[i] = -abi * a[i] / u[i]
+				dst[i] = -abi * a[i] / u[i]
 			}
 		}
 	case phaseOnesAdjoint:
@@ -171,6 +169,14 @@ func (ip *Interpolator) runPart(phase, lo, hi int) {
 	}
 }
 
+// scaleAdjoint sets dst = −ab⊙a/u, the gradient with respect to u
+// through a = P/u, in parts of rows.
+func (ip *Interpolator) scaleAdjoint(dst, ab, u []float64) {
+	ip.sdst, ip.sab, ip.su = dst, ab, u
+	parallel(&ip.sk.wg, ip, phaseScaleAdjoint, ip.sk.n, 2*len(ip.sk.pole))
+	ip.sdst, ip.sab, ip.su = nil, nil, nil
+}
+
 // unrollBarycenter recomputes rows lo..hi−1 of a and b of the iteration
 // being unrolled (of its pairs of columns) from the taped u, v and q, and
 // forms v̄ = ∂/∂(K·a) into vb from b̄ (in bIn) and, at the last iteration,
@@ -188,7 +194,7 @@ func (ip *Interpolator) unrollBarycenter(lo, hi int) {
 		vb0, vb1 := s.col(ip.vb, c0)[lo:hi], s.col(ip.vb, c1)[lo:hi]
 		qf := s.col(s.cq, f)[lo:hi]
 		var gq []float64
-		if ip.unrollIt == ip.set.Iterations {
+		if ip.grec != nil {
 			gq = ip.grec[g.seq][g.frame][lo:hi]
 		}
 		for i := range qf {
