@@ -19,9 +19,11 @@ func TestProlongGridReference(t *testing.T) {
 			w[p*N+i] = math.Exp(0.3 * math.Cos(0.37*float64(i)+1.1*float64(p)))
 		}
 	}
-	wb := ProlongVertexMetric(w, []int{n, n, n}, []int{7, 7, 7})
-	if len(wb) != d*343 {
-		t.Fatalf("len = %d, want %d", len(wb), d*343)
+	// n = 4 points per side refine to 2(n−1)+1 = 7, so 7³ = 343 per axis.
+	const side, M = 2*(n-1) + 1, (2*(n-1) + 1) * (2*(n-1) + 1) * (2*(n-1) + 1)
+	wb := ProlongVertexMetric(w, []int{n, n, n}, []int{side, side, side})
+	if len(wb) != d*M {
+		t.Fatalf("len = %d, want %d", len(wb), d*M)
 	}
 	for _, tc := range []struct {
 		p, i int
@@ -30,7 +32,9 @@ func TestProlongGridReference(t *testing.T) {
 		{0, 1, 1.3362946822287667},
 		{1, 8, 0.92426705029676459},
 	} {
-		if got := wb[tc.p*343+tc.i]; math.Abs(got-tc.want) > 1e-12*tc.want {
+		// The reference computes in another order: agree to 1e-12
+		// relative, a few thousand ulps.
+		if got := wb[tc.p*M+tc.i]; math.Abs(got-tc.want) > 1e-12*tc.want {
 			t.Errorf("wb[%d,%d] = %.17g, want %.17g", tc.p, tc.i, got, tc.want)
 		}
 	}
@@ -73,6 +77,8 @@ func TestProlongGridMultilinear(t *testing.T) {
 			t.Fatalf("%v → %v: length %d, want %d", tc.coarse, tc.fine, len(wb), nf)
 		}
 		for j := range wb {
+			// f is between 1 and 5 here; 1e-13 is about a hundred ulps,
+			// room for the round-off of the interpolation weights.
 			if want := f(at(j, tc.fine)); math.Abs(wb[j]-want) > 1e-13 {
 				t.Fatalf("%v → %v: node %d = %v, want %v", tc.coarse, tc.fine, j, wb[j], want)
 			}
@@ -80,7 +86,7 @@ func TestProlongGridMultilinear(t *testing.T) {
 	}
 	// Co-located (odd side): fine node (2i, 2j) is coarse node (i, j), bitwise.
 	rng := rand.New(rand.NewPCG(5, 7))
-	x := randVector(rng, 25)
+	x := randBlock(rng, 25)
 	px := ProlongGrid(x, []int{5, 5}, []int{9, 9})
 	for j := 0; j < 5; j++ {
 		for i := 0; i < 5; i++ {
@@ -102,7 +108,7 @@ func TestRestrictGrid(t *testing.T) {
 		{[]int{33}, []int{17}},
 	} {
 		nf, nc := gridPoints(tc.fine), gridPoints(tc.coarse)
-		y := randVector(rng, nf)
+		y := randBlock(rng, nf)
 		ry := RestrictGrid(y, tc.fine, tc.coarse)
 		// Both checks hold exactly in exact arithmetic; 1e-12 relative
 		// leaves room for the round-off of sums of at most a few hundred
@@ -110,7 +116,7 @@ func TestRestrictGrid(t *testing.T) {
 		if math.Abs(floats.Sum(ry)-floats.Sum(y)) > 1e-12*floats.Sum(y) {
 			t.Errorf("%v: restriction changed the mass %v → %v", tc.fine, floats.Sum(y), floats.Sum(ry))
 		}
-		x := randVector(rng, nc)
+		x := randBlock(rng, nc)
 		px := ProlongGrid(x, tc.coarse, tc.fine)
 		lhs, rhs := floats.Dot(px, y), floats.Dot(x, ry)
 		if math.Abs(lhs-rhs) > 1e-12*math.Abs(lhs) {
@@ -137,12 +143,4 @@ func TestResamplePanics(t *testing.T) {
 			fn()
 		}()
 	}
-}
-
-func randVector(rng *rand.Rand, n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 0.1 + rng.Float64()
-	}
-	return v
 }
