@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
@@ -256,9 +255,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 			return usagef("--backend: %v", err)
 		}
 	}
-	if o.threads > 0 {
-		runtime.GOMAXPROCS(o.threads)
-	}
+	applyThreads(o.threads)
 	if err := o.record(dir, col, backend.Name()); err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
-	applyThreads(&p.Model)
+	applyThreads(p.Model.Threads)
 	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
 	}

@@ -141,7 +141,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
-	applyThreads(&p.Model)
+	applyThreads(p.Model.Threads)
 	var src, dst []float64
 	var sp space
 	switch len(args) {

@@ -121,7 +121,7 @@ func startLearn(ctx context.Context, p *runlog.LearnRun, out string, force bool,
 	if abs, err := filepath.Abs(p.Data.Dir); err == nil {
 		p.Data.Dir = abs
 	}
-	applyThreads(&p.Model)
+	applyThreads(p.Model.Threads)
 	r, err := newRun(p, out, progress)
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if threads >= 0 {
 		p.Model.Threads = threads
 	}
-	applyThreads(&p.Model)
+	applyThreads(p.Model.Threads)
 	finest := ck.Level == learn.ExactLevel || ck.Level == p.Optimizer.Coarse
 	if finest && ck.State.Iter >= p.Optimizer.MaxIter {
 		return fmt.Errorf("--resume: the run in %s already made %d iterations (max-iter %d); pass a larger --max-iter to continue it",

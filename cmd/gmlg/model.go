@@ -87,14 +87,14 @@ func checkKernel(m *modelParams) error {
 	return checkThreads("--threads", m.Threads)
 }
 
-// applyThreads sets Go's GOMAXPROCS to --threads when it is positive (0
-// keeps Go's default, all cores). It is the option's one process-wide
+// applyThreads sets Go's GOMAXPROCS to n, the value of --threads, when it
+// is positive (0 keeps Go's default, all cores). It is the option's one process-wide
 // effect, so the commands call it once their options are final and
 // checked, before building a kernel; the backend's own threads travel in
 // heatOptions.
-func applyThreads(m *modelParams) {
-	if m.Threads > 0 {
-		runtime.GOMAXPROCS(m.Threads)
+func applyThreads(n int) {
+	if n > 0 {
+		runtime.GOMAXPROCS(n)
 	}
 }
 

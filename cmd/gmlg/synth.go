@@ -112,7 +112,7 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := checkSynthMemory(p); err != nil {
 		return err
 	}
-	applyThreads(&p.Model)
+	applyThreads(p.Model.Threads)
 	if p.Graph != "" {
 		return runSynthGraph(ctx, p, out, force, stdout)
 	}
