@@ -106,7 +106,11 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	} else if !os.IsNotExist(err) && !strings.Contains(err.Error(), "no such file") {
 		return nil, err
 	}
-	drawn, err := renderLearnMetrics(ctx, dir, &p, losses)
+	sp, err := p.Data.Space(limits.Memory)
+	if err != nil {
+		return nil, err
+	}
+	drawn, err := renderLearnMetrics(ctx, dir, &p, sp, losses)
 	if err != nil {
 		return drawn, err
 	}
@@ -119,10 +123,6 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	}
 	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
 	if len(recFiles) > 0 {
-		sp, err := p.Data.Space(limits.Memory)
-		if err != nil {
-			return drawn, err
-		}
 		opt := &dataset.Options{Memory: limits.Memory, MinFrames: 2}
 		if sp.IsGraph() {
 			opt.Length = sp.Graph.N()
@@ -150,12 +150,9 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 // renderLearnMetrics redraws every metric-XXXX.npy and metric.npy of a
 // learn run and, when the data folder holds the true metric, the comparison
 // with it. Each file must fit the run's grid and hold a positive finite
-// metric: a file that does not is an error naming it, never skipped.
-func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, losses []float64) ([]string, error) {
-	sp, err := p.Data.Space(limits.Memory)
-	if err != nil {
-		return nil, err
-	}
+// metric: a file that does not is an error naming it, never skipped. sp
+// is the run's grid or graph.
+func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, sp dataset.Space, losses []float64) ([]string, error) {
 	kind, err := learn.ParseMetricKind(p.Model.Metric)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
