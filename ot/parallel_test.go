@@ -89,27 +89,7 @@ func TestPartsBitwise(t *testing.T) {
 func TestPartsNoAllocs(t *testing.T) {
 	defer func(w, p int) { minPartWork = w; runtime.GOMAXPROCS(p) }(minPartWork, runtime.GOMAXPROCS(4))
 	minPartWork = 1
-	rng := rand.New(rand.NewPCG(4, 4))
-	k := testKernels[0].make(testKernels[0].theta(rng))
-	ip, err := NewInterpolator(k, makeSeqs(rng, k.Size(), seqCases[0].times), &Settings{Iterations: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	grec := shapeLike(ip.Recs())
-	for s := range grec {
-		for j := range grec[s] {
-			grec[s][j] = randVec(rng, k.Size(), -1, 1)
-		}
-	}
-	gp := make([]float64, k.NumParams())
-	run := func() {
-		if _, err := ip.Forward(); err != nil {
-			t.Fatal(err)
-		}
-		if err := ip.Backward(gp, grec); err != nil {
-			t.Fatal(err)
-		}
-	}
+	run := forwardBackward(t)
 	run()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
