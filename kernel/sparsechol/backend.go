@@ -134,7 +134,37 @@ func (c *chol) Solve(dst, b []float64, cols int) error {
 	if cols == 0 {
 		return nil
 	}
-	if !c.solve(dst, b, cols) {
+	if !c.solveSteps(dst, b, cols, 1, false, false) {
+		return errors.New("sparsechol: solve: solution is not finite (check the right-hand side b for NaN/Inf)")
+	}
+	return nil
+}
+
+var _ factor.StepSolver = (*chol)(nil)
+
+// SolveSteps applies A⁻¹ steps times to the column-major N×cols block b
+// (factor.StepSolver): with keep, out (steps·N·cols) receives every
+// iterate, x_l in block l−1, or in block steps−l when reverse; without, out
+// (N·cols, which may be b) receives the last. The block stays in the
+// solve's vertex-major layout between the steps. It returns an error when a
+// value written is not finite, and is safe for concurrent use, as Solve.
+func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
+	c.check()
+	n := c.sym.n
+	want := n * cols
+	if keep {
+		want *= steps
+	}
+	if cols < 0 || steps < 1 || len(b) != n*cols || len(out) != want {
+		panic(fmt.Sprintf("sparsechol: SolveSteps: len(out)=%d, len(b)=%d, cols=%d, steps=%d, N=%d", len(out), len(b), cols, steps, n))
+	}
+	if !c.valid {
+		return fmt.Errorf("sparsechol: solve: no valid factorisation (Factorize failed or was not called)")
+	}
+	if cols == 0 {
+		return nil
+	}
+	if !c.solveSteps(out, b, cols, steps, keep, reverse) {
 		return errors.New("sparsechol: solve: solution is not finite (check the right-hand side b for NaN/Inf)")
 	}
 	return nil

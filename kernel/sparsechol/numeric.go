@@ -20,16 +20,18 @@ type fworker struct {
 // owned by the Factor and reused by every Factorize.
 type numeric struct {
 	bl   blas.Float64 // dense BLAS of the supernode updates
-	lx   []float64
-	link []int32 // next descendant in the same list
-	next []int   // next row position of a finished supernode
+	lx   []float64    // one element of slack beyond len (see bcast)
+	dinv []float64    // 1/L[j][j] for every column j, and one of slack
+	link []int32      // next descendant in the same list
+	next []int        // next row position of a finished supernode
 	ws   []fworker
 }
 
 func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
 	num := &numeric{
 		bl:   bl,
-		lx:   make([]float64, sym.lsize),
+		lx:   make([]float64, sym.lsize+1)[:sym.lsize],
+		dinv: make([]float64, sym.n+1)[:sym.n],
 		link: make([]int32, sym.ns),
 		next: make([]int, sym.ns),
 		ws:   make([]fworker, sym.nw),
@@ -60,7 +62,11 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 	}
 	if sym.nw == 1 {
 		num.run(sym, 0, 0, sym.ns)
-		return num.ws[0].fail
+		fail := num.ws[0].fail
+		if fail < 0 {
+			num.invertDiagonal(sym)
+		}
+		return fail
 	}
 	var wg sync.WaitGroup
 	for t := 1; t < sym.nw; t++ {
@@ -82,7 +88,23 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 		return fail
 	}
 	num.run(sym, 0, sym.wStart[sym.nw], sym.ns)
-	return num.ws[0].fail
+	if fail = num.ws[0].fail; fail < 0 {
+		num.invertDiagonal(sym)
+	}
+	return fail
+}
+
+// invertDiagonal stores the reciprocals of L's diagonal in dinv: the solves
+// multiply by them.
+func (num *numeric) invertDiagonal(sym *symbolic) {
+	for s := range sym.ns {
+		f := sym.first[s]
+		w := sym.first[s+1] - f
+		ls := num.lx[sym.off[s]:]
+		for r := range w {
+			num.dinv[f+r] = 1 / ls[r*w+r]
+		}
+	}
 }
 
 // run factorises supernodes s0..s1-1 with workspace t. Supernodes in the top

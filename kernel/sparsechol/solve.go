@@ -2,23 +2,27 @@ package sparsechol
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
 // solveWork is the workspace of one Solve call. The right-hand sides are
-// held vertex-major: the cols values of pivot i are x[i*cols:(i+1)*cols].
+// held vertex-major: the values of pivot i are x[i*cw:(i+1)*cw], its cols
+// right-hand sides padded with zeros to cw, a multiple of vecWidth().
 type solveWork struct {
 	x    []float64
 	priv [][]float64 // per worker: its updates of the top rows
 
 	// The current call.
 	sym      *symbolic
-	lx       []float64
+	num      *numeric
 	dst, b   []float64
-	cols     int
+	cols, cw int
+	first    bool // the pass gathers b
 	parallel bool
 	wg       sync.WaitGroup
-	sums     []float64   // per worker, then the top: Σ|x| written by scatter
+	finite   []bool      // per worker, then the top: scatter wrote finite values
+	pack     [][]float64 // per worker: scratch of the forward kernels
 	top      [][]float64 // per worker: its columns of the top rows
 	windows  int         // number of column windows of the top phase
 }
@@ -32,19 +36,54 @@ const minParallelWork = 1 << 16
 // tree is split by columns.
 const minWindow = 4
 
-// solve runs the forward and backward substitutions of L Lᵀ x = b for the
-// column-major N×cols blocks b and dst. It reports whether every value
-// written is finite.
-func (c *chol) solve(dst, b []float64, cols int) bool {
+// solveSteps applies A⁻¹ steps times to the column-major N×cols block b
+// (see factor.StepSolver for out, keep and reverse). The block stays in the
+// vertex-major workspace from one step to the next: it is gathered once,
+// and scattered only where out receives an iterate. It reports whether
+// every value written to out is finite.
+func (c *chol) solveSteps(out, b []float64, cols, steps int, keep, reverse bool) bool {
+	ws := c.prepare(b, cols)
+	nb := c.sym.n * cols
+	finite := true
+	for l := 1; l <= steps; l++ {
+		ws.dst = nil
+		switch {
+		case keep && reverse:
+			ws.dst = out[(steps-l)*nb : (steps-l+1)*nb]
+		case keep:
+			ws.dst = out[(l-1)*nb : l*nb]
+		case l == steps:
+			ws.dst = out[:nb]
+		}
+		ws.first = l == 1
+		if !ws.pass() {
+			finite = false
+		}
+	}
+	ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
+	c.putWork(ws)
+	return finite
+}
+
+// prepare takes a workspace for solves of the N×cols block b and sizes it.
+func (c *chol) prepare(b []float64, cols int) *solveWork {
 	sym := c.sym
 	n := sym.n
 	ws := c.getWork()
-	if cap(ws.x) < n*cols {
-		ws.x = make([]float64, n*cols)
+	vw := vecWidth()
+	cw := (cols + vw - 1) / vw * vw
+	if cap(ws.x) < n*cw {
+		ws.x = make([]float64, n*cw)
 	}
-	ws.sym, ws.lx, ws.dst, ws.b, ws.cols = sym, c.num.lx, dst, b, cols
-	if len(ws.sums) < sym.nw+1 {
-		ws.sums = make([]float64, sym.nw+1)
+	ws.sym, ws.num, ws.b, ws.cols, ws.cw = sym, c.num, b, cols, cw
+	if len(ws.finite) < sym.nw+1 {
+		ws.finite = make([]bool, sym.nw+1)
+		ws.pack = make([][]float64, sym.nw)
+	}
+	for t := range ws.pack {
+		if np := packSize(sym, cw); cap(ws.pack[t]) < np {
+			ws.pack[t] = make([]float64, np)
+		}
 	}
 	ws.parallel = sym.nw > 1 && cols*sym.lsize >= minParallelWork
 	if ws.parallel {
@@ -53,58 +92,73 @@ func (c *chol) solve(dst, b []float64, cols int) bool {
 			ws.priv = make([][]float64, sym.nw)
 		}
 		for t := 1; t < sym.nw; t++ {
-			if cap(ws.priv[t]) < ntop*cols {
-				ws.priv[t] = make([]float64, ntop*cols)
+			if cap(ws.priv[t]) < ntop*cw {
+				ws.priv[t] = make([]float64, ntop*cw)
 			}
 		}
 	}
-	x := ws.x[:n*cols]
-	// Forward substitution: subtrees, then the top.
-	ws.gather(sym.topCol, n)
-	ws.run(phaseForward)
-	if ws.parallel {
-		xt := x[sym.topCol*cols:]
-		for t := 1; t < sym.nw; t++ {
-			for k, v := range ws.priv[t][:len(xt)] {
-				xt[k] += v
-			}
-		}
-	}
-	// The top: forward and backward, split by columns when parallel.
+	// The top: split by columns (in whole vectors) when parallel.
 	ws.windows = 1
 	if ws.parallel && sym.topCol < n {
-		ws.windows = min(sym.nw, cols/minWindow)
+		ws.windows = min(sym.nw, cw/max(minWindow, vw))
 	}
 	if ws.windows > 1 {
 		if len(ws.top) < sym.nw {
 			ws.top = make([][]float64, sym.nw)
 		}
 		for t := 0; t < ws.windows; t++ {
-			if m := (t+1)*cols/ws.windows - t*cols/ws.windows; cap(ws.top[t]) < n*m {
-				ws.top[t] = make([]float64, n*m)
+			if c0, c1 := ws.window(t); cap(ws.top[t]) < n*(c1-c0) {
+				ws.top[t] = make([]float64, n*(c1-c0))
 			}
 		}
+	}
+	return ws
+}
+
+// pass runs one solve on the workspace: the forward and backward
+// substitutions, gathering b first when ws.first and scattering the result
+// to ws.dst unless it is nil. It reports whether every value scattered is
+// finite.
+func (ws *solveWork) pass() bool {
+	sym := ws.sym
+	n, cw := sym.n, ws.cw
+	x := ws.x[:n*cw]
+	// Forward substitution: subtrees, then the top.
+	if ws.first {
+		ws.gather(sym.topCol, n)
+	}
+	ws.run(phaseForward)
+	if ws.parallel {
+		xt := x[sym.topCol*cw:]
+		for t := 1; t < sym.nw; t++ {
+			for k, v := range ws.priv[t][:len(xt)] {
+				xt[k] += v
+			}
+		}
+	}
+	// The top, forward and backward.
+	if ws.windows > 1 {
 		ws.run(phaseTop)
 	} else {
 		for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
-			forward(sym, ws.lx, s, x, x, 0, cols)
+			forward(sym, ws.num, s, x, x, 0, cw, ws.pack[0])
 		}
 		for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
-			backward(sym, ws.lx, s, x, cols)
+			backward(sym, ws.num, s, x, cw)
 		}
 	}
 	// Backward substitution of the subtrees.
-	ws.sums[sym.nw] = ws.scatter(sym.topCol, n)
+	ws.finite[sym.nw] = ws.scatter(sym.topCol, n)
 	ws.run(phaseBackward)
-	// A sum of finite values may overflow only if some |x| is near
-	// MaxFloat64/N; treating that as non-finite is acceptable.
-	total := 0.0
-	for _, v := range ws.sums[:sym.nw+1] {
-		total += v
-	}
-	ws.sym, ws.lx, ws.dst, ws.b = nil, nil, nil, nil
-	c.putWork(ws)
-	return !math.IsNaN(total) && !math.IsInf(total, 0)
+	return !slices.Contains(ws.finite[:sym.nw+1], false)
+}
+
+// window returns the workspace columns c0..c1-1 of window t of the top
+// phase: whole vectors of vecWidth() columns, as evenly as they divide.
+func (ws *solveWork) window(t int) (c0, c1 int) {
+	vw := vecWidth()
+	nv := ws.cw / vw
+	return t * nv / ws.windows * vw, (t + 1) * nv / ws.windows * vw
 }
 
 // getWork takes a workspace from the factor's free list. The list keeps
@@ -153,19 +207,21 @@ func (ws *solveWork) run(phase int) {
 
 // work runs one phase of worker t on its subtrees.
 func (ws *solveWork) work(phase, t int) {
-	sym, cols := ws.sym, ws.cols
-	x := ws.x[:sym.n*cols]
+	sym, cw := ws.sym, ws.cw
+	x := ws.x[:sym.n*cw]
 	s0, s1 := sym.wStart[t], sym.wStart[t+1]
 	switch phase {
 	case phaseForward:
-		ws.gather(sym.first[s0], sym.first[s1])
+		if ws.first {
+			ws.gather(sym.first[s0], sym.first[s1])
+		}
 		tgt, base := x, 0
 		if ws.parallel && t > 0 {
-			tgt, base = ws.priv[t][:(sym.n-sym.topCol)*cols], sym.topCol
+			tgt, base = ws.priv[t][:(sym.n-sym.topCol)*cw], sym.topCol
 			clear(tgt)
 		}
 		for s := s0; s < s1; s++ {
-			forward(sym, ws.lx, s, x, tgt, base, cols)
+			forward(sym, ws.num, s, x, tgt, base, cw, ws.pack[t])
 		}
 	case phaseTop:
 		if t >= ws.windows {
@@ -173,74 +229,81 @@ func (ws *solveWork) work(phase, t int) {
 		}
 		// Columns c0..c1-1 of the top rows, in a private block of stride
 		// m (rows below topCol unused), so workers share no cache lines.
-		c0, c1 := t*cols/ws.windows, (t+1)*cols/ws.windows
+		c0, c1 := ws.window(t)
 		m := c1 - c0
 		buf := ws.top[t][:sym.n*m]
 		for i := sym.topCol; i < sym.n; i++ {
-			copy(buf[i*m:(i+1)*m], x[i*cols+c0:i*cols+c1])
+			copy(buf[i*m:(i+1)*m], x[i*cw+c0:i*cw+c1])
 		}
 		for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
-			forward(sym, ws.lx, s, buf, buf, 0, m)
+			forward(sym, ws.num, s, buf, buf, 0, m, ws.pack[t])
 		}
 		for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
-			backward(sym, ws.lx, s, buf, m)
+			backward(sym, ws.num, s, buf, m)
 		}
 		for i := sym.topCol; i < sym.n; i++ {
-			copy(x[i*cols+c0:i*cols+c1], buf[i*m:(i+1)*m])
+			copy(x[i*cw+c0:i*cw+c1], buf[i*m:(i+1)*m])
 		}
 	case phaseBackward:
 		for s := s1 - 1; s >= s0; s-- {
-			backward(sym, ws.lx, s, x, cols)
+			backward(sym, ws.num, s, x, cw)
 		}
-		ws.sums[t] = ws.scatter(sym.first[s0], sym.first[s1])
+		ws.finite[t] = ws.scatter(sym.first[s0], sym.first[s1])
 	}
 	if ws.parallel && t > 0 {
 		ws.wg.Done()
 	}
 }
 
-// gather copies rows i0..i1-1 (pivot order) of b into the vertex-major x.
+// gather copies rows i0..i1-1 (pivot order) of b into the vertex-major x,
+// with zeros in the padding.
 func (ws *solveWork) gather(i0, i1 int) {
-	n, cols, b, perm := ws.sym.n, ws.cols, ws.b, ws.sym.perm
+	n, cols, cw, b, perm := ws.sym.n, ws.cols, ws.cw, ws.b, ws.sym.perm
 	for i := i0; i < i1; i++ {
 		src := perm[i]
-		xi := ws.x[i*cols : (i+1)*cols]
-		for k := range xi {
+		xi := ws.x[i*cw : (i+1)*cw]
+		for k := range cols {
 			xi[k] = b[k*n+src]
 		}
+		clear(xi[cols:])
 	}
 }
 
-// scatter copies rows i0..i1-1 of x back to the column-major dst and
-// returns the sum of the absolute values copied (NaN or +Inf when one of them
-// is not finite).
-func (ws *solveWork) scatter(i0, i1 int) float64 {
-	n, cols, dst, perm := ws.sym.n, ws.cols, ws.dst, ws.sym.perm
-	sum := 0.0
+// scatter copies rows i0..i1-1 of x back to the column-major dst (if not
+// nil) and reports whether every value copied is finite.
+func (ws *solveWork) scatter(i0, i1 int) bool {
+	n, cols, cw, dst, perm := ws.sym.n, ws.cols, ws.cw, ws.dst, ws.sym.perm
+	if dst == nil {
+		return true
+	}
+	// An exponent of all ones is an infinity or a NaN; testing the bits
+	// keeps the loop free of a floating-point dependency chain.
+	const exp = 0x7ff << 52
+	bad := false
 	for i := i0; i < i1; i++ {
 		d := perm[i]
-		xi := ws.x[i*cols : (i+1)*cols]
+		xi := ws.x[i*cw : i*cw+cols]
 		for k, v := range xi {
 			dst[k*n+d] = v
-			sum += math.Abs(v)
+			bad = bad || math.Float64bits(v)&exp == exp
 		}
 	}
-	return sum
+	return !bad
 }
 
-// forward eliminates supernode s: it solves its diagonal block in place in x
+// forwardGo eliminates supernode s: it solves its diagonal block in place in x
 // and subtracts its contributions from the rows below. Rows at or beyond
 // sym.topCol go to tgt (row i at (i-base)·cols), the others to x.
-func forward(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols int) {
+func forwardGo(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
-	ls := lx[sym.off[s]:sym.off[s+1]]
+	ls := num.lx[sym.off[s]:sym.off[s+1]]
 	x1 := x[f*cols : (f+w)*cols]
 	for r := 0; r < w; r++ {
 		xr := x1[r*cols : (r+1)*cols]
 		subRows(xr, ls[r*w:r*w+r], x1, cols)
-		inv := 1 / ls[r*w+r]
+		inv := num.dinv[f+r]
 		for k := range xr {
 			xr[k] *= inv
 		}
@@ -265,13 +328,13 @@ func forward(sym *symbolic, lx []float64, s int, x, tgt []float64, base, cols in
 	}
 }
 
-// backward solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
+// backwardGo solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then
 // the transposed diagonal block.
-func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
+func backwardGo(sym *symbolic, num *numeric, s int, x []float64, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
-	ls := lx[sym.off[s]:sym.off[s+1]]
+	ls := num.lx[sym.off[s]:sym.off[s+1]]
 	x1 := x[f*cols : (f+w)*cols]
 	h := len(rows)
 	r := w
@@ -332,7 +395,7 @@ func backward(sym *symbolic, lx []float64, s int, x []float64, cols int) {
 		case 1:
 			sub1(xr, x1[i*cols:(i+1)*cols], ls[i*w+r])
 		}
-		inv := 1 / ls[r*w+r]
+		inv := num.dinv[f+r]
 		for k := range xr {
 			xr[k] *= inv
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestSolveResidual(t *testing.T) {
 					t.Fatalf("%s: %v", name, err)
 				}
 				rng := rand.New(rand.NewPCG(2, 2))
-				for _, cols := range []int{1, 3, 20} {
+				for _, cols := range []int{1, 3, 8, 13, 20} {
 					n := tc.m.pat.N
 					b := randomBlock(rng, n*cols)
 					x := make([]float64, n*cols)
@@ -329,6 +330,70 @@ func TestConcurrentSolve(t *testing.T) {
 	for _, err := range errs {
 		if err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestSolveSteps checks SolveSteps, whose block stays in the solve's layout
+// between steps, against Solve called once per step: bitwise, for every
+// iterate (keep), in both orders, and for the last only (also in place).
+func TestSolveSteps(t *testing.T) {
+	t.Parallel()
+	const steps = 3
+	for _, tc := range testCases() {
+		for _, threads := range []int{1, 3} {
+			f, err := Backend{}.Analyze(tc.m.pat, &factor.Options{Grid: tc.m.grid, Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Factorize(tc.m.val); err != nil {
+				t.Fatal(err)
+			}
+			ss := f.(factor.StepSolver)
+			rng := rand.New(rand.NewPCG(3, 3))
+			for _, cols := range []int{1, 6, 20} {
+				name := fmt.Sprintf("%s/threads=%d/cols=%d", tc.name, threads, cols)
+				nb := tc.m.pat.N * cols
+				b := randomBlock(rng, nb)
+				want := make([]float64, steps*nb)
+				prev := b
+				for l := range steps {
+					if err := f.Solve(want[l*nb:(l+1)*nb], prev, cols); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					prev = want[l*nb : (l+1)*nb]
+				}
+				keep := make([]float64, steps*nb)
+				rev := make([]float64, steps*nb)
+				last := make([]float64, nb)
+				inPlace := append([]float64(nil), b...)
+				for _, run := range []struct {
+					out       []float64
+					keep, rev bool
+				}{{keep, true, false}, {rev, true, true}, {last, false, false}, {inPlace, false, false}} {
+					src := b
+					if &run.out[0] == &inPlace[0] {
+						src = inPlace
+					}
+					if err := ss.SolveSteps(run.out, src, cols, steps, run.keep, run.rev); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+				}
+				for l := range steps {
+					w := want[l*nb : (l+1)*nb]
+					if !slices.Equal(keep[l*nb:(l+1)*nb], w) {
+						t.Errorf("%s: keep: iterate %d differs from Solve", name, l+1)
+					}
+					if !slices.Equal(rev[(steps-1-l)*nb:(steps-l)*nb], w) {
+						t.Errorf("%s: reverse: iterate %d differs from Solve", name, l+1)
+					}
+				}
+				w := want[(steps-1)*nb:]
+				if !slices.Equal(last, w) || !slices.Equal(inPlace, w) {
+					t.Errorf("%s: last iterate differs from Solve", name)
+				}
+			}
+			f.Close()
 		}
 	}
 }

@@ -41,6 +41,7 @@ type symbolic struct {
 
 	maxUpd  int // size of the largest dense update buffer
 	maxGath int // largest off-diagonal height (rows)
+	maxW    int // widest supernode (columns)
 }
 
 // lowerByRows returns, for the symmetric pattern p permuted by pinv, the
@@ -345,6 +346,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	for s := 0; s < ns; s++ {
 		maxW = max(maxW, sym.first[s+1]-sym.first[s])
 	}
+	sym.maxW = maxW
 	for s := 0; s < ns; s++ {
 		w := sym.first[s+1] - sym.first[s]
 		r := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
