@@ -126,3 +126,14 @@ func randomBlock(rng *rand.Rand, n int) []float64 {
 	}
 	return b
 }
+
+// relDiff returns ‖got − want‖₂ / ‖want‖₂.
+func relDiff(got, want []float64) float64 {
+	var num, den float64
+	for k := range want {
+		d := got[k] - want[k]
+		num += d * d
+		den += want[k] * want[k]
+	}
+	return math.Sqrt(num / den)
+}

@@ -3,7 +3,6 @@
 package sparsechol
 
 import (
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -29,17 +28,6 @@ func init() {
 		benchBackend{"go-netlib-blas1", Backend{BLAS: netlib.Implementation{}}, netlibOpt(1)},
 		benchBackend{"go-netlib-blasN", Backend{BLAS: netlib.Implementation{}}, netlibOpt(runtime.NumCPU())},
 	)
-}
-
-// relDiff returns ‖got − want‖₂ / ‖want‖₂.
-func relDiff(got, want []float64) float64 {
-	var num, den float64
-	for k := range want {
-		d := got[k] - want[k]
-		num += d * d
-		den += want[k] * want[k]
-	}
-	return math.Sqrt(num / den)
 }
 
 // TestNetlibAgrees compares the factor and the solutions on OpenBLAS

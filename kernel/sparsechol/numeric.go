@@ -20,18 +20,18 @@ type fworker struct {
 // owned by the Factor and reused by every Factorize.
 type numeric struct {
 	bl   blas.Float64 // dense BLAS of the supernode updates
-	lx   []float64    // one element of slack beyond len (see bcast)
-	dinv []float64    // 1/L[j][j] for every column j, and one of slack
-	link []int32      // next descendant in the same list
-	next []int        // next row position of a finished supernode
+	lx   []float64
+	dinv []float64 // 1/L[j][j] for every column j
+	link []int32   // next descendant in the same list
+	next []int     // next row position of a finished supernode
 	ws   []fworker
 }
 
 func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
 	num := &numeric{
 		bl:   bl,
-		lx:   make([]float64, sym.lsize+1)[:sym.lsize],
-		dinv: make([]float64, sym.n+1)[:sym.n],
+		lx:   make([]float64, sym.lsize),
+		dinv: make([]float64, sym.n),
 		link: make([]int32, sym.ns),
 		next: make([]int, sym.ns),
 		ws:   make([]fworker, sym.nw),

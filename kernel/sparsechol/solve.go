@@ -36,6 +36,43 @@ const minParallelWork = 1 << 16
 // tree is split by columns.
 const minWindow = 4
 
+// vecWidth is the multiple to which the solve pads a row of the
+// vertex-major workspace: 4 for the vector kernels, which work on whole
+// quads of right-hand sides, else 1.
+func vecWidth() int {
+	if useAVX {
+		return 4
+	}
+	return 1
+}
+
+// packSize is the scratch the forward kernels take: the widest supernode's
+// rows for the vector kernels (see forwardAVX), none for the others.
+func packSize(sym *symbolic, cw int) int {
+	if useAVX {
+		return sym.maxW * cw
+	}
+	return 0
+}
+
+// forward eliminates supernode s (see forwardGo).
+func forward(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cw int, pack []float64) {
+	if useAVX {
+		forwardAVX(sym, num, s, x, tgt, base, cw, pack)
+	} else {
+		forwardGo(sym, num, s, x, tgt, base, cw)
+	}
+}
+
+// backward solves with the transpose of supernode s (see backwardGo).
+func backward(sym *symbolic, num *numeric, s int, x []float64, cw int) {
+	if useAVX {
+		backwardAVX(sym, num, s, x, cw)
+	} else {
+		backwardGo(sym, num, s, x, cw)
+	}
+}
+
 // solveSteps applies A⁻¹ steps times to the column-major N×cols block b
 // (see factor.StepSolver for out, keep and reverse). The block stays in the
 // vertex-major workspace from one step to the next: it is gathered once,
@@ -276,19 +313,18 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 	if dst == nil {
 		return true
 	}
-	// An exponent of all ones is an infinity or a NaN; testing the bits
-	// keeps the loop free of a floating-point dependency chain.
-	const exp = 0x7ff << 52
-	bad := false
+	// An exponent of all ones (an infinity or a NaN) makes e+1 reach
+	// 1<<11: integer ORs keep the loop free of branches and of a chain of
+	// floating-point additions.
+	var bad uint64
 	for i := i0; i < i1; i++ {
 		d := perm[i]
-		xi := ws.x[i*cw : i*cw+cols]
-		for k, v := range xi {
+		for k, v := range ws.x[i*cw : i*cw+cols] {
 			dst[k*n+d] = v
-			bad = bad || math.Float64bits(v)&exp == exp
+			bad |= (math.Float64bits(v)>>52&0x7ff + 1) >> 11
 		}
 	}
-	return !bad
+	return bad == 0
 }
 
 // forwardGo eliminates supernode s: it solves its diagonal block in place in x

@@ -334,6 +334,20 @@ func TestConcurrentSolve(t *testing.T) {
 	}
 }
 
+// factorCase analyses and factorises tc's matrix with the default ordering
+// and the given number of workers; the caller closes the factor.
+func factorCase(t *testing.T, tc testCase, threads int) factor.Factor {
+	t.Helper()
+	f, err := Backend{}.Analyze(tc.m.pat, &factor.Options{Grid: tc.m.grid, Threads: threads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Factorize(tc.m.val); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // TestSolveSteps checks SolveSteps, whose block stays in the solve's layout
 // between steps, against Solve called once per step: bitwise, for every
 // iterate (keep), in both orders, and for the last only (also in place).
@@ -342,13 +356,7 @@ func TestSolveSteps(t *testing.T) {
 	const steps = 3
 	for _, tc := range testCases() {
 		for _, threads := range []int{1, 3} {
-			f, err := Backend{}.Analyze(tc.m.pat, &factor.Options{Grid: tc.m.grid, Threads: threads})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Factorize(tc.m.val); err != nil {
-				t.Fatal(err)
-			}
+			f := factorCase(t, tc, threads)
 			ss := f.(factor.StepSolver)
 			rng := rand.New(rand.NewPCG(3, 3))
 			for _, cols := range []int{1, 6, 20} {
@@ -391,6 +399,40 @@ func TestSolveSteps(t *testing.T) {
 				w := want[(steps-1)*nb:]
 				if !slices.Equal(last, w) || !slices.Equal(inPlace, w) {
 					t.Errorf("%s: last iterate differs from Solve", name)
+				}
+			}
+			f.Close()
+		}
+	}
+}
+
+// TestKernelsAgree compares the vector solve kernels with the scalar ones
+// on every test matrix, worker count and width class (padded or not, one
+// quad or several). Both are checked against A by TestSolveResidual; here
+// they must agree to rounding.
+func TestKernelsAgree(t *testing.T) {
+	if !useAVX {
+		t.Skip("no vector kernels on this processor")
+	}
+	defer func() { useAVX = true }()
+	for _, tc := range testCases() {
+		for _, threads := range []int{1, 3} {
+			f := factorCase(t, tc, threads)
+			rng := rand.New(rand.NewPCG(4, 4))
+			for _, cols := range []int{1, 4, 7, 13, 32} {
+				n := tc.m.pat.N
+				b := randomBlock(rng, n*cols)
+				got, want := make([]float64, n*cols), make([]float64, n*cols)
+				useAVX = true
+				if err := f.Solve(got, b, cols); err != nil {
+					t.Fatal(err)
+				}
+				useAVX = false
+				if err := f.Solve(want, b, cols); err != nil {
+					t.Fatal(err)
+				}
+				if d := relDiff(got, want); !(d <= 1e-13) {
+					t.Errorf("%s/threads=%d/cols=%d: vector and scalar kernels differ by %.3g (relative)", tc.name, threads, cols, d)
 				}
 			}
 			f.Close()

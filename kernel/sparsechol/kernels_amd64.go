@@ -1,0 +1,78 @@
+package sparsechol
+
+import "golang.org/x/sys/cpu"
+
+// useAVX selects the vector solve kernels of kernels_amd64.s: on processors
+// with AVX2 and FMA (and an OS that saves their registers). Tests switch it
+// off to compare the two.
+var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// Implemented in kernels_amd64.s; see there. The pointers must address
+// every element the loops read and write: the callers below slice first.
+
+//go:noescape
+func fwdRowsAVX(x *float64, rows *int32, nr int, base int, l *float64, pk *float64, w int, nq int)
+
+//go:noescape
+func fwdDiagAVX(x1 *float64, l *float64, w int, pk *float64, dinv *float64, nq int)
+
+//go:noescape
+func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
+
+//go:noescape
+func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, dinv *float64, cw int)
+
+//go:noescape
+func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
+
+// forwardAVX is forwardGo on rows of cw values (a multiple of 4). As its
+// rows are solved, the supernode's block x1 is copied into pack quad by
+// quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
+// reads are adjacent; each row below then takes Σ_k l[k]·x_k a quad at a
+// time.
+func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cw int, pack []float64) {
+	f := sym.first[s]
+	w := sym.first[s+1] - f
+	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+	ls := num.lx[sym.off[s]:sym.off[s+1]]
+	x1 := x[f*cw : (f+w)*cw]
+	nq := cw / 4
+	pk := pack[:w*cw]
+	fwdDiagAVX(&x1[0], &ls[0], w, &pk[0], &num.dinv[f : f+w][0], nq)
+	split := sym.split[s]
+	if split > w {
+		_ = x[int(rows[split-1]+1)*cw-1] // rows are sorted: the last is the largest
+		fwdRowsAVX(&x[0], &rows[w], split-w, 0, &ls[w*w], &pk[0], w, nq)
+	}
+	if h := len(rows); h > split {
+		_ = tgt[(int(rows[h-1])+1-base)*cw-1]
+		_ = tgt[(int(rows[split])-base)*cw]
+		fwdRowsAVX(&tgt[0], &rows[split], h-split, base, &ls[split*w], &pk[0], w, nq)
+	}
+}
+
+// backwardAVX is backwardGo on rows of cw values (a multiple of 4): x1 −=
+// L21ᵀ x2, four columns at a time, each column's products summed from its
+// farthest row to its nearest and subtracted once; then the transposed
+// diagonal block.
+func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
+	f := sym.first[s]
+	w := sym.first[s+1] - f
+	own := sym.rows[sym.rowPtr[s] : sym.rowPtr[s]+w] // own[i] = f+i
+	below := sym.rows[sym.rowPtr[s]+w : sym.rowPtr[s+1]]
+	ls := num.lx[sym.off[s]:sym.off[s+1]]
+	x1 := x[f*cw : (f+w)*cw]
+	nq := cw / 4
+	if nb := len(below); nb > 0 {
+		_ = x[int(below[nb-1]+1)*cw-1] // rows are sorted: the last is the largest
+		l21 := ls[w*w:]
+		k := 0
+		for ; k+4 <= w; k += 4 {
+			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
+		}
+		for ; k < w; k++ {
+			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
+		}
+	}
+	bwdDiagAVX(&x[0], &own[0], &x1[0], &ls[0], w, &num.dinv[f : f+w][0], cw)
+}

@@ -1,0 +1,553 @@
+#include "textflag.h"
+
+// The solve's vector kernels (AVX2 and FMA, see kernels_amd64.go). Each
+// ends with VZEROUPPER: the Go code around them is scalar SSE, which runs
+// slowly while the upper halves of the vector registers are in use.
+
+// fwdrow<> subtracts from the row y = DI, quad by quad (R9 = nq quads),
+// Σ_{k<nl} l[k]·x_k with l = SI and nl = CX, where quad q of x_k is at
+// DX + q·R8 + 32k (the packed block of forwardAVX; R8 = 32·w): the
+// products of eight columns at a time, then four, then the last three, two
+// or one, split between two accumulators to shorten the chain of dependent
+// multiply-adds. It
+// clobbers CX, DX, SI, R10-R12 and Y0-Y9, and keeps the others.
+TEXT fwdrow<>(SB), NOSPLIT|NOFRAME, $0
+fchunk8:
+	CMPQ CX, $8
+	JLT fchunk4
+	VBROADCASTSD 0(SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	VBROADCASTSD 16(SI), Y2
+	VBROADCASTSD 24(SI), Y3
+	VBROADCASTSD 32(SI), Y4
+	VBROADCASTSD 40(SI), Y5
+	VBROADCASTSD 48(SI), Y6
+	VBROADCASTSD 56(SI), Y7
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, R12
+
+floop8:
+	VMOVUPD 0(R10), Y8
+	VMULPD 32(R11), Y1, Y9
+	VFNMADD231PD 0(R11), Y0, Y8
+	VFMADD231PD 96(R11), Y3, Y9
+	VFNMADD231PD 64(R11), Y2, Y8
+	VFMADD231PD 160(R11), Y5, Y9
+	VFNMADD231PD 128(R11), Y4, Y8
+	VFMADD231PD 224(R11), Y7, Y9
+	VFNMADD231PD 192(R11), Y6, Y8
+	VSUBPD Y9, Y8, Y8
+	VMOVUPD Y8, 0(R10)
+	ADDQ $32, R10
+	ADDQ R8, R11
+	DECQ R12
+	JNZ floop8
+	ADDQ $64, SI
+	ADDQ $256, DX
+	SUBQ $8, CX
+	JMP fchunk8
+
+fchunk4:
+	CMPQ CX, $4
+	JLT fone
+	VBROADCASTSD 0(SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	VBROADCASTSD 16(SI), Y2
+	VBROADCASTSD 24(SI), Y3
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, R12
+
+floop4:
+	VMOVUPD 0(R10), Y8
+	VMULPD 32(R11), Y1, Y9
+	VFNMADD231PD 0(R11), Y0, Y8
+	VFMADD231PD 96(R11), Y3, Y9
+	VFNMADD231PD 64(R11), Y2, Y8
+	VSUBPD Y9, Y8, Y8
+	VMOVUPD Y8, 0(R10)
+	ADDQ $32, R10
+	ADDQ R8, R11
+	DECQ R12
+	JNZ floop4
+	ADDQ $32, SI
+	ADDQ $128, DX
+	SUBQ $4, CX
+
+fchunk3:
+	CMPQ CX, $3
+	JLT fchunk2
+	VBROADCASTSD 0(SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	VBROADCASTSD 16(SI), Y2
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, R12
+
+floop3:
+	VMOVUPD 0(R10), Y8
+	VMULPD 32(R11), Y1, Y9
+	VFNMADD231PD 0(R11), Y0, Y8
+	VFNMADD231PD 64(R11), Y2, Y8
+	VSUBPD Y9, Y8, Y8
+	VMOVUPD Y8, 0(R10)
+	ADDQ $32, R10
+	ADDQ R8, R11
+	DECQ R12
+	JNZ floop3
+	RET
+
+fchunk2:
+	CMPQ CX, $2
+	JLT fone
+	VBROADCASTSD 0(SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, R12
+
+floop2:
+	VMOVUPD 0(R10), Y8
+	VMULPD 32(R11), Y1, Y9
+	VFNMADD231PD 0(R11), Y0, Y8
+	VSUBPD Y9, Y8, Y8
+	VMOVUPD Y8, 0(R10)
+	ADDQ $32, R10
+	ADDQ R8, R11
+	DECQ R12
+	JNZ floop2
+	RET
+
+fone:
+	TESTQ CX, CX
+	JEQ fdone
+	VBROADCASTSD 0(SI), Y0
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, R12
+
+floop1:
+	VMOVUPD 0(R10), Y8
+	VFNMADD231PD 0(R11), Y0, Y8
+	VMOVUPD Y8, 0(R10)
+	ADDQ $32, R10
+	ADDQ R8, R11
+	DECQ R12
+	JNZ floop1
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JMP fone
+
+fdone:
+	RET
+
+// func fwdRowsAVX(x *float64, rows *int32, nr int, base int, l *float64, pk *float64, w int, nq int)
+//
+// For j < nr, row i = rows[j]−base of the block x (4·nq values a row):
+// x_i −= Σ_{k<w} l[j·w+k]·(row k of the packed block pk), see fwdrow<>.
+TEXT ·fwdRowsAVX(SB), NOSPLIT, $0-64
+	MOVQ rows+8(FP), BX
+	MOVQ nr+16(FP), R13
+	MOVQ l+32(FP), AX
+	MOVQ w+48(FP), R8
+	SHLQ $5, R8
+	MOVQ nq+56(FP), R9
+	TESTQ R13, R13
+	JEQ frdone
+
+frloop:
+	MOVLQSX 0(BX), DI
+	SUBQ base+24(FP), DI
+	IMULQ R9, DI
+	SHLQ $5, DI
+	ADDQ x+0(FP), DI
+	MOVQ AX, SI
+	MOVQ w+48(FP), CX
+	MOVQ pk+40(FP), DX
+	CALL fwdrow<>(SB)
+	ADDQ $4, BX
+	MOVQ w+48(FP), CX
+	LEAQ (AX)(CX*8), AX
+	DECQ R13
+	JNZ frloop
+
+frdone:
+	VZEROUPPER
+	RET
+
+// func fwdDiagAVX(x1 *float64, l *float64, w int, pk *float64, dinv *float64, nq int)
+//
+// Solves the diagonal block of a supernode of w columns in place: for
+// r < w, x_r = (x_r − Σ_{k<r} l[r·w+k]·x_k)·dinv[r], with x_r the row r of
+// x1 (4·nq values), copying each solved row into the packed block pk
+// (quad q of row r at pk[4(q·w+r)]).
+TEXT ·fwdDiagAVX(SB), NOSPLIT, $0-48
+	MOVQ w+16(FP), R8
+	SHLQ $5, R8
+	MOVQ nq+40(FP), R9
+	MOVQ dinv+32(FP), BX
+	XORQ AX, AX // r
+
+fdloop:
+	CMPQ AX, w+16(FP)
+	JGE fddone
+	MOVQ AX, DI
+	IMULQ R9, DI
+	SHLQ $5, DI
+	ADDQ x1+0(FP), DI // x_r
+	MOVQ AX, SI
+	IMULQ w+16(FP), SI
+	SHLQ $3, SI
+	ADDQ l+8(FP), SI // &l[r·w]
+	MOVQ AX, CX
+	MOVQ pk+24(FP), DX
+	CALL fwdrow<>(SB)
+	VBROADCASTSD (BX)(AX*8), Y0
+	MOVQ AX, R10
+	SHLQ $5, R10
+	ADDQ pk+24(FP), R10 // quad 0 of row r in pk
+	MOVQ R9, R12
+
+fdscale:
+	VMULPD 0(DI), Y0, Y1
+	VMOVUPD Y1, 0(DI)
+	VMOVUPD Y1, 0(R10)
+	ADDQ $32, DI
+	ADDQ R8, R10
+	DECQ R12
+	JNZ fdscale
+	INCQ AX
+	JMP fdloop
+
+fddone:
+	VZEROUPPER
+	RET
+
+// func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
+//
+// For the four rows a_j = a[j·cw:] (j < 4) and every quad q < nq:
+// a_j[4q:4q+4] -= Σ_{r<nr} l[r·w+j]·x[below[r]·cw+4q:+4], each sum taken
+// from r = nr−1 down to 0 (nr ≥ 1), two quads at a time while they last.
+TEXT ·bwd4AVX(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ cw+48(FP), R9
+	SHLQ $3, R9 // bytes per row of a and x
+	MOVQ nq+56(FP), R10
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ DX, R13 // &l[(nr-1)·w]
+	XORQ R11, R11 // byte offset of the quad
+
+b4pair:
+	CMPQ R10, $2
+	JLT b4single
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b4rows2:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VBROADCASTSD 0(DX), Y10
+	VBROADCASTSD 8(DX), Y11
+	VBROADCASTSD 16(DX), Y12
+	VBROADCASTSD 24(DX), Y13
+	VFMADD231PD Y8, Y10, Y0
+	VFMADD231PD Y9, Y10, Y1
+	VFMADD231PD Y8, Y11, Y2
+	VFMADD231PD Y9, Y11, Y3
+	VFMADD231PD Y8, Y12, Y4
+	VFMADD231PD Y9, Y12, Y5
+	VFMADD231PD Y8, Y13, Y6
+	VFMADD231PD Y9, Y13, Y7
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b4rows2
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y0, Y8, Y8
+	VSUBPD Y1, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y2, Y8, Y8
+	VSUBPD Y3, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y4, Y8, Y8
+	VSUBPD Y5, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y6, Y8, Y8
+	VSUBPD Y7, Y9, Y9
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	ADDQ $64, R11
+	SUBQ $2, R10
+	JMP b4pair
+
+b4single:
+	TESTQ R10, R10
+	JEQ b4done
+	VXORPD Y0, Y0, Y0
+	VXORPD Y2, Y2, Y2
+	VXORPD Y4, Y4, Y4
+	VXORPD Y6, Y6, Y6
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b4rows1:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VMOVUPD 0(AX), Y8
+	VBROADCASTSD 0(DX), Y10
+	VBROADCASTSD 8(DX), Y11
+	VBROADCASTSD 16(DX), Y12
+	VBROADCASTSD 24(DX), Y13
+	VFMADD231PD Y8, Y10, Y0
+	VFMADD231PD Y8, Y11, Y2
+	VFMADD231PD Y8, Y12, Y4
+	VFMADD231PD Y8, Y13, Y6
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b4rows1
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y0, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y2, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y4, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y6, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+
+b4done:
+	VZEROUPPER
+	RET
+
+// bwd1<> subtracts from the row a = DI, for every quad q < nq = R10, its
+// products Σ_{r<nr} l[r·w]·x[below[r]·cw+4q:+4] with x = SI, below = BX,
+// nr = CX ≥ 1, l = DX, R8 = 8·w and R9 = 8·cw, each sum taken from r = nr−1
+// down to 0: four quads at a time, then two, then one. It clobbers AX, DX,
+// R10-R13, Y0-Y3, Y8 and Y10, and keeps the others.
+TEXT bwd1<>(SB), NOSPLIT|NOFRAME, $0
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ DX, R13
+	XORQ R11, R11
+
+b1four:
+	CMPQ R10, $4
+	JLT b1pair
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b1rows4:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VBROADCASTSD 0(DX), Y10
+	VFMADD231PD 0(AX), Y10, Y0
+	VFMADD231PD 32(AX), Y10, Y1
+	VFMADD231PD 64(AX), Y10, Y2
+	VFMADD231PD 96(AX), Y10, Y3
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b1rows4
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y0, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD 32(AX), Y8
+	VSUBPD Y1, Y8, Y8
+	VMOVUPD Y8, 32(AX)
+	VMOVUPD 64(AX), Y8
+	VSUBPD Y2, Y8, Y8
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD 96(AX), Y8
+	VSUBPD Y3, Y8, Y8
+	VMOVUPD Y8, 96(AX)
+	ADDQ $128, R11
+	SUBQ $4, R10
+	JMP b1four
+
+b1pair:
+	CMPQ R10, $2
+	JLT b1single
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b1rows2:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VBROADCASTSD 0(DX), Y10
+	VFMADD231PD 0(AX), Y10, Y0
+	VFMADD231PD 32(AX), Y10, Y1
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b1rows2
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y0, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD 32(AX), Y8
+	VSUBPD Y1, Y8, Y8
+	VMOVUPD Y8, 32(AX)
+	ADDQ $64, R11
+	SUBQ $2, R10
+
+b1single:
+	TESTQ R10, R10
+	JEQ b1done
+	VXORPD Y0, Y0, Y0
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b1rows1:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VBROADCASTSD 0(DX), Y10
+	VFMADD231PD 0(AX), Y10, Y0
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b1rows1
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Y8
+	VSUBPD Y0, Y8, Y8
+	VMOVUPD Y8, 0(AX)
+	ADDQ $32, R11
+	DECQ R10
+	JMP b1single
+
+b1done:
+	RET
+
+// func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
+//
+// bwd4AVX for the one row a (see bwd1<>).
+TEXT ·bwd1AVX(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8
+	MOVQ cw+48(FP), R9
+	SHLQ $3, R9
+	MOVQ nq+56(FP), R10
+	CALL bwd1<>(SB)
+	VZEROUPPER
+	RET
+
+// func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, dinv *float64, cw int)
+//
+// Solves the transposed diagonal block of a supernode of w columns in
+// place: for r from w−1 down to 0, x_r = (x_r − Σ_{i>r} l[i·w+r]·x_i)·dinv[r],
+// where x_i is row own[i] of x and row i of x1 (cw values, a multiple of 4).
+TEXT ·bwdDiagAVX(SB), NOSPLIT, $8-56
+	MOVQ w+32(FP), AX
+	DECQ AX
+
+bdloop:
+	TESTQ AX, AX
+	JLT bddone
+	MOVQ AX, r-8(SP)
+	MOVQ cw+48(FP), R9
+	SHLQ $3, R9
+	MOVQ AX, DI
+	IMULQ R9, DI
+	ADDQ x1+16(FP), DI // x_r
+	MOVQ w+32(FP), CX
+	SUBQ AX, CX
+	DECQ CX // w−1−r rows below r
+	JEQ bdscale
+	MOVQ x+0(FP), SI
+	MOVQ own+8(FP), BX
+	LEAQ 4(BX)(AX*4), BX // &own[r+1]
+	MOVQ w+32(FP), R8
+	MOVQ AX, DX
+	INCQ DX
+	IMULQ R8, DX
+	ADDQ AX, DX
+	SHLQ $3, DX
+	ADDQ l+24(FP), DX // &l[(r+1)·w+r]
+	SHLQ $3, R8
+	MOVQ R9, R10
+	SHRQ $5, R10 // nq
+	CALL bwd1<>(SB)
+	MOVQ r-8(SP), AX
+
+bdscale:
+	MOVQ dinv+40(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y0
+	MOVQ cw+48(FP), R12
+	SHRQ $2, R12
+
+bdquad:
+	VMULPD 0(DI), Y0, Y1
+	VMOVUPD Y1, 0(DI)
+	ADDQ $32, DI
+	DECQ R12
+	JNZ bdquad
+	DECQ AX
+	JMP bdloop
+
+bddone:
+	VZEROUPPER
+	RET

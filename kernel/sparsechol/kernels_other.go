@@ -1,0 +1,14 @@
+//go:build !amd64
+
+package sparsechol
+
+// useAVX is false: the vector kernels exist for amd64 only.
+var useAVX = false
+
+func forwardAVX(*symbolic, *numeric, int, []float64, []float64, int, int, []float64) {
+	panic("sparsechol: vector kernels on a processor without them")
+}
+
+func backwardAVX(*symbolic, *numeric, int, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}
