@@ -76,8 +76,8 @@
 // bindings, in cgo builds and on gonum's pure-Go BLAS without cgo; cgo
 // builds also offer "go-purego", the same factorisation on gonum's BLAS, to
 // compare the two. Only these backends see the choice: no process-wide
-// BLAS setting (blas64.Use) is made. When the
-// factor implements factor.StepSolver (CHOLMOD's does) and the scheme is
+// BLAS setting (blas64.Use) is made. When the factor implements
+// factor.StepSolver (CHOLMOD's and the pure-Go one do) and the scheme is
 // backward Euler, the S sub-steps of an application, a recomputed chain
 // or an adjoint chain are one SolveSteps call, so the backend keeps the
 // block in its own (interleaved, permuted) layout between the sub-steps.

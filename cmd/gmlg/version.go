@@ -9,6 +9,7 @@ import (
 
 	"github.com/gmlg/gmlg/cholmod"
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/sparsechol"
 	"github.com/gmlg/gmlg/learn/rundir"
 )
 
@@ -25,8 +26,8 @@ func init() {
 				stdout, _ := outputs(ctx)
 				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", rundir.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
-				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); %s\n", runtime.NumCPU(),
-					runtime.GOMAXPROCS(0), kernelVectors(cholmod.VectorWidth()))
+				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); %s; pure-Go solves on %s kernels\n",
+					runtime.NumCPU(), runtime.GOMAXPROCS(0), kernelVectors(cholmod.VectorWidth()), sparsechol.SolveKernels())
 				return nil
 			}
 		},

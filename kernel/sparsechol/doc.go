@@ -50,11 +50,29 @@
 //
 // # Solve
 //
-// Solve copies the right-hand sides into a vertex-major block (the cols
-// values of a vertex are adjacent), runs the supernodal forward and backward
-// substitutions on it and copies back. Solve may be called from several
-// goroutines at once; each call takes a workspace from the factor's free
-// list and does not allocate in steady state.
+// Solve copies the right-hand sides into a vertex-major block (the values of
+// a vertex are adjacent), runs the supernodal forward and backward
+// substitutions on it and copies back. SolveSteps (factor.StepSolver)
+// applies A⁻¹ several times and keeps the block in that layout between the
+// steps: it is gathered once and scattered only where an iterate is
+// returned. Both may be called from several goroutines at once; each call
+// takes a workspace from the factor's free list and does not allocate in
+// steady state.
+//
+// # Kernels
+//
+// On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma")
+// the substitutions run on assembly kernels (kernels_amd64.s), in every
+// build: the block's rows are padded with zeros to a multiple of 4 values,
+// and every factor entry is broadcast and applied to a row four right-hand
+// sides at a time with fused multiply-adds. Forward, the solved rows of a
+// supernode are first copied into a scratch block quad by quad, so that the
+// update of a row below reads them at fixed offsets, up to eight columns per
+// load and store of the row. Backward, each column's products with the rows
+// below are summed in registers, four columns and two quads at a time, and
+// subtracted once. One call covers a supernode's diagonal block or all its
+// rows below. Elsewhere ("scalar") portable Go kernels do the same
+// substitutions; the two agree to rounding (TestKernelsAgree), not bitwise.
 //
 // # Benchmarks
 //
@@ -65,12 +83,7 @@
 //
 // Each reports wall time and cpu-ns/op (process CPU time per operation,
 // the steadier figure on a shared machine); BenchmarkAnalyze also reports
-// nnzL. On a 2-core amd64 machine (shared, so only CPU time was
-// meaningful), against CHOLMOD with METIS and one OpenBLAS thread: nnz(L)
-// is 0.80–0.98× CHOLMOD's best ordering on the grids 50², 100², 200², 16³
-// and 32³; a 20-column solve took 0.4–0.95× cholmod_solve2's CPU time on the
-// 2-D grids, 0.7–1.06× on 16³ and 1.4–2.2× on 32³; factorisation 0.25–0.8×
-// except on 32³ (1.7–2.4×: gonum's native BLAS is slower than OpenBLAS);
-// analysis 0.5–1.4×. The kernels are scalar Go; GOAMD64=v3 (FMA) makes them
-// 15–25% faster.
+// nnzL. nnz(L) is 0.80–0.98× that of CHOLMOD's best ordering on the grids
+// 50², 100², 200², 16³ and 32³. Whole evaluations of the learner, against
+// CHOLMOD, are in BENCHMARKS.md ("Backends side by side").
 package sparsechol

@@ -36,6 +36,16 @@ const minParallelWork = 1 << 16
 // tree is split by columns.
 const minWindow = 4
 
+// SolveKernels names the kernels Solve and SolveSteps run on in this
+// process: "avx2-fma" (assembly, on amd64 processors with AVX2 and FMA) or
+// "scalar" (portable Go). The two agree to rounding, not bitwise.
+func SolveKernels() string {
+	if useAVX {
+		return "avx2-fma"
+	}
+	return "scalar"
+}
+
 // vecWidth is the multiple to which the solve pads a row of the
 // vertex-major workspace: 4 for the vector kernels, which work on whole
 // quads of right-hand sides, else 1.
