@@ -59,12 +59,13 @@
 // transient memory is 2·S·N·C floats (S·N·C with Serial) and Apply+Adjoint
 // costs 3·S solves in about 2·S solve times on two cores. When the backend
 // differentiates the chain itself (a factor.AdjointStepper: CHOLMOD's block
-// kernel), both chains and the edge sums run there instead, in the solves'
-// interleaved layout (no column-major copy of either chain, each pair
-// summed while one of its steps is in cache): 2·(⌈S/2⌉+1)·N·C′ floats with
-// C′ = C rounded up to a multiple of 4 (at most 32 per panel), kept with the
-// backend's workspace. Memory = Store records every forward
-// chain instead (the reference's strategy).
+// kernel and the pure-Go factor), both chains and the edge sums run there
+// instead, in the solves' interleaved layout (no column-major copy of
+// either chain, each pair summed while one of its steps is in cache):
+// 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded up to a multiple of 4 (at
+// most 32 per panel for CHOLMOD), kept with the backend's workspace.
+// Memory = Store records every forward chain instead (the reference's
+// strategy).
 //
 // # Backends
 //

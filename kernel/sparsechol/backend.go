@@ -66,6 +66,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 		nnz:      p.NNZ(),
 		rowIdx:   append([]int(nil), p.RowIdx...),
 		colPtr:   append([]int(nil), p.ColPtr...),
+		pinv:     inverse(sym.perm),
 	}
 	c.num = newNumeric(sym, b.impl())
 	return c, nil
@@ -80,7 +81,8 @@ type chol struct {
 	nnz      int
 	rowIdx   []int
 	colPtr   []int
-	valid    bool // a successful Factorize has happened
+	pinv     []int // pinv[v] = pivot of vertex v
+	valid    bool  // a successful Factorize has happened
 	closed   bool
 	mu       sync.Mutex   // guards free
 	free     []*solveWork // idle Solve workspaces

@@ -59,6 +59,15 @@
 // takes a workspace from the factor's free list and does not allocate in
 // steady state.
 //
+// # Adjoint
+//
+// AdjointSteps (factor.AdjointStepper) differentiates a backward Euler chain
+// A⁻ˢ·src for the edge weights: the forward chain and the adjoint one run
+// side by side in the solve's layout, each keeping its first ⌈S/2⌉
+// iterates and pairing each later one with a kept iterate of the other, so
+// that neither chain is copied column-major and about S blocks are kept
+// instead of 2S.
+//
 // # Kernels
 //
 // On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma")

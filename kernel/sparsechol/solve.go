@@ -23,6 +23,9 @@ type solveWork struct {
 	wg       sync.WaitGroup
 	finite   []bool      // per worker, then the top: scatter wrote finite values
 	pack     [][]float64 // per worker: scratch of the forward kernels
+	chain    []float64   // AdjointSteps: the forward iterates
+	acc      []float64   // AdjointSteps: the edge sums
+	adj      adjointRun  // AdjointSteps: the call's state (forward chain's workspace)
 	top      [][]float64 // per worker: its columns of the top rows
 	windows  int         // number of column windows of the top phase
 }

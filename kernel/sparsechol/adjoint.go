@@ -1,0 +1,157 @@
+package sparsechol
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/gmlg/gmlg/kernel/factor"
+)
+
+var _ factor.AdjointStepper = (*chol)(nil)
+
+// AdjointSupported reports that AdjointSteps runs on every factor.
+func (c *chol) AdjointSupported() bool { return true }
+
+// AdjointSteps differentiates the backward Euler chain out = A⁻ˢ·src
+// (factor.AdjointStepper): with u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g it adds
+//
+//	coef · Σ_{l=1..S} Σ_cols (u_l[from[e]] − u_l[to[e]]) · (w_{S−l+1}[from[e]] − w_{S−l+1}[to[e]])
+//
+// to gw[e] and writes A⁻ˢ·g into gsrc unless gsrc is nil. Both chains stay
+// in the solve's vertex-major layout and run side by side: each keeps its
+// first h = ⌈S/2⌉ iterates, and each of its later iterates is paired, while
+// it is in cache, with a kept iterate of the other chain (the middle pair,
+// for odd S, from the kept ones). Neither chain is copied column-major, and
+// 2h blocks are kept instead of S. With parallel the two chains run on two
+// goroutines; the sums are the same either way.
+func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
+	c.check()
+	n := c.sym.n
+	if cols < 1 || steps < 1 || len(src) != n*cols || len(g) != n*cols || (gsrc != nil && len(gsrc) != n*cols) ||
+		len(from) != len(to) || len(gw) != len(from) {
+		panic(fmt.Sprintf("sparsechol: AdjointSteps: len(src)=%d, len(g)=%d, len(gsrc)=%d, cols=%d, steps=%d, N=%d, %d/%d/%d edges",
+			len(src), len(g), len(gsrc), cols, steps, n, len(from), len(to), len(gw)))
+	}
+	if !c.valid {
+		return fmt.Errorf("sparsechol: adjoint: no valid factorisation (Factorize failed or was not called)")
+	}
+	wu, ww := c.prepare(src, cols), c.prepare(g, cols)
+	r := &wu.adj
+	*r = adjointRun{c: c, wu: wu, ww: ww, gsrc: gsrc, from: from, to: to, steps: steps, h: (steps + 1) / 2, nb: n * wu.cw}
+	defer func() {
+		*r = adjointRun{}
+		for _, ws := range []*solveWork{wu, ww} {
+			ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
+			c.putWork(ws)
+		}
+	}()
+	for _, ws := range []*solveWork{wu, ww} {
+		if cap(ws.chain) < r.h*r.nb {
+			ws.chain = make([]float64, r.h*r.nb)
+		}
+		if cap(ws.acc) < len(from) {
+			ws.acc = make([]float64, len(from))
+		}
+		ws.chain, ws.acc = ws.chain[:r.h*r.nb], ws.acc[:len(from)]
+		clear(ws.acc)
+	}
+	r.both(1, r.h, parallel)
+	finite := r.okW
+	if steps%2 == 1 {
+		c.edgeProducts(wu.acc, r.kept(wu, r.h), r.kept(ww, r.h), from, to, wu.cw)
+	}
+	r.both(r.h+1, steps, parallel)
+	finite = finite && r.okW
+	for e := range gw {
+		a := wu.acc[e] + ww.acc[e]
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			finite = false
+		}
+		gw[e] += coef * a
+	}
+	if !finite {
+		return errors.New("sparsechol: adjoint: a chain is not finite (check src and g for NaN/Inf)")
+	}
+	return nil
+}
+
+// adjointRun is the state of one AdjointSteps call. It lives in the forward
+// chain's workspace, so that calls do not allocate.
+type adjointRun struct {
+	c            *chol
+	wu, ww       *solveWork // the forward chain (u) and the adjoint one (w)
+	gsrc         []float64
+	from, to     []int
+	steps, h, nb int  // S, the iterates each chain keeps, the size of one
+	okW          bool // the adjoint chain's scattered values are finite
+	wg           sync.WaitGroup
+}
+
+// kept returns the kept iterate l ≤ h of the chain of ws.
+func (r *adjointRun) kept(ws *solveWork, l int) []float64 {
+	return ws.chain[(l-1)*r.nb : l*r.nb]
+}
+
+// both runs iterates l0..l1 of the two chains, on two goroutines when
+// parallel.
+func (r *adjointRun) both(l0, l1 int, parallel bool) {
+	if !parallel {
+		r.chain(r.wu, l0, l1)
+		r.okW = r.chain(r.ww, l0, l1)
+		return
+	}
+	r.wg.Add(1)
+	go r.adjointAsync(l0, l1)
+	r.chain(r.wu, l0, l1)
+	r.wg.Wait()
+}
+
+func (r *adjointRun) adjointAsync(l0, l1 int) {
+	r.okW = r.chain(r.ww, l0, l1)
+	r.wg.Done()
+}
+
+// chain runs iterates l0..l1 of the chain of ws: each solve (the last
+// adjoint iterate scattered into gsrc), then the iterate kept (l ≤ h) or
+// paired with the other chain's iterate S−l+1. Only the adjoint chain is
+// scattered, so only it reports non-finite values (false); the edge sums
+// catch the others.
+func (r *adjointRun) chain(ws *solveWork, l0, l1 int) bool {
+	ok := true
+	for l := l0; l <= l1; l++ {
+		ws.first, ws.dst = l == 1, nil
+		if ws == r.ww && l == r.steps {
+			ws.dst = r.gsrc
+		}
+		ok = ws.pass() && ok
+		x := ws.x[:r.nb]
+		switch {
+		case l <= r.h:
+			copy(r.kept(ws, l), x)
+		case ws == r.wu:
+			r.c.edgeProducts(ws.acc, x, r.kept(r.ww, r.steps-l+1), r.from, r.to, ws.cw)
+		default:
+			r.c.edgeProducts(ws.acc, r.kept(r.wu, r.steps-l+1), x, r.from, r.to, ws.cw)
+		}
+	}
+	return ok
+}
+
+// edgeProducts adds Σ_c (u_i−u_j)·(w_i−w_j) over the cw values of the
+// vertex-major blocks u and w to acc[e], for each edge e = {from[e], to[e]}
+// (original numbering).
+func (c *chol) edgeProducts(acc, u, w []float64, from, to []int, cw int) {
+	pinv := c.pinv
+	for e := range acc {
+		i, j := pinv[from[e]]*cw, pinv[to[e]]*cw
+		ui, uj := u[i:i+cw], u[j:j+cw]
+		wi, wj := w[i:i+cw], w[j:j+cw]
+		s := 0.0
+		for k := range ui {
+			s += (ui[k] - uj[k]) * (wi[k] - wj[k])
+		}
+		acc[e] += s
+	}
+}
