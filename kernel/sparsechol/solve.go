@@ -6,8 +6,9 @@ import (
 	"sync"
 )
 
-// solveWork is the workspace of one Solve call. The right-hand sides are
-// held vertex-major: the values of pivot i are x[i*cw:(i+1)*cw], its cols
+// solveWork is the workspace of one Solve or SolveSteps call, or of one
+// chain of an AdjointSteps call. The right-hand sides are held
+// vertex-major: the values of pivot i are x[i*cw:(i+1)*cw], its cols
 // right-hand sides padded with zeros to cw, a multiple of vecWidth().
 type solveWork struct {
 	x    []float64
