@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gmlg/gmlg/kernel/sparsechol"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
@@ -188,7 +189,8 @@ func TestEndToEnd(t *testing.T) {
 			}
 			var p runlog.LearnRun
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)
-			if p.Model.Metric != tc.metric || p.Kernel.Backend != "go" || p.Kernel.NNZL <= 0 || p.Data.Checksum == "" || p.Version == "" {
+			if p.Model.Metric != tc.metric || p.Kernel.Backend != "go" || p.Kernel.NNZL <= 0 || p.Kernel.Kernels != sparsechol.SolveKernels() ||
+				p.Data.Checksum == "" || p.Version == "" {
 				t.Errorf("params.json lacks settings: %+v", p)
 			}
 			if tc.metric == "edge" {

@@ -113,6 +113,10 @@ type Info struct {
 	Ordering   string // the ordering actually used, e.g. "metis", "amd", "nd-geometric"
 	NNZL       int    // entries of the Cholesky factor L (lower triangle, diagonal included)
 	Supernodal bool
+	// Kernels names the solve kernels, for a backend whose results depend
+	// on them at rounding level (the pure-Go one: "avx2-fma" or "scalar");
+	// empty otherwise.
+	Kernels string
 }
 
 // Factorizer analyses a sparsity pattern once and returns a Factor that can be

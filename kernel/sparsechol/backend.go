@@ -173,8 +173,8 @@ func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 }
 
 // Info reports the backend's name, the ordering, nnz(L) (exact, without the
-// explicit zeros of relaxed supernodes) and whether supernodes wider than one
-// column exist.
+// explicit zeros of relaxed supernodes), whether supernodes wider than one
+// column exist, and the solve kernels (SolveKernels).
 func (c *chol) Info() factor.Info {
 	c.check()
 	wide := false
@@ -184,7 +184,7 @@ func (c *chol) Info() factor.Info {
 			break
 		}
 	}
-	return factor.Info{Backend: c.name, Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: wide}
+	return factor.Info{Backend: c.name, Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: wide, Kernels: SolveKernels()}
 }
 
 // Close releases the factor's memory. It is idempotent.

@@ -41,7 +41,8 @@ type ColourRun struct {
 	SaveEvery     int      `json:"save_every"`
 	Backend       string   `json:"backend"`
 	// Threads is the threads the run's evaluations ran on (GOMAXPROCS);
-	// the results do not depend on it.
+	// the results do not depend on it with CHOLMOD, and with the pure-Go
+	// backend only at rounding level.
 	Threads int `json:"threads,omitempty"`
 	// Mode is "exact" (the reference; empty in the oldest records) or
 	// "fast"; Tol, Coarse, CoarseIters, Adjoint, Anderson, Polish and

@@ -183,7 +183,8 @@ func (o *Optimizer) Settings(obs learn.Observer) learn.Settings {
 // KernelInfo records the factorisation an objective used, the Laplacian's
 // scale, the number of metric parameters and the threads the evaluations
 // ran on (GOMAXPROCS: the solves and the elementwise phases alike; the
-// results do not depend on it).
+// results do not depend on it with CHOLMOD, and with the pure-Go backend
+// only at rounding level).
 type KernelInfo struct {
 	Backend  string  `json:"backend"`
 	Ordering string  `json:"ordering"`
@@ -191,6 +192,10 @@ type KernelInfo struct {
 	Alpha    float64 `json:"alpha"`
 	Params   int     `json:"metric_params"`
 	Threads  int     `json:"threads"`
+	// Kernels names the backend's solve kernels where its results depend
+	// on them (factor.Info.Kernels: the pure-Go backend's "avx2-fma" or
+	// "scalar"); omitted otherwise.
+	Kernels string `json:"solve_kernels,omitempty"`
 }
 
 // NewKernelInfo returns the record of obj's kernel, with the Laplacian's
@@ -198,5 +203,5 @@ type KernelInfo struct {
 func NewKernelInfo(obj *learn.Objective, alpha float64) KernelInfo {
 	info := obj.Heat().Info()
 	return KernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: alpha, Params: obj.Dim(),
-		Threads: runtime.GOMAXPROCS(0)}
+		Threads: runtime.GOMAXPROCS(0), Kernels: info.Kernels}
 }
