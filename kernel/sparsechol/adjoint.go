@@ -24,7 +24,7 @@ func (c *chol) AdjointSupported() bool { return true }
 // first h = ⌈S/2⌉ iterates, and each of its later iterates is paired, while
 // it is in cache, with a kept iterate of the other chain (the middle pair,
 // for odd S, from the kept ones). Neither chain is copied column-major, and
-// 2h blocks are kept instead of S. With parallel the two chains run on two
+// 2h blocks are kept, where the kernel's column-major chains take 2S+1. With parallel the two chains run on two
 // goroutines; the sums are the same either way.
 func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	c.check()
@@ -42,10 +42,8 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 	*r = adjointRun{c: c, wu: wu, ww: ww, gsrc: gsrc, from: from, to: to, steps: steps, h: (steps + 1) / 2, nb: n * wu.cw}
 	defer func() {
 		*r = adjointRun{}
-		for _, ws := range []*solveWork{wu, ww} {
-			ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
-			c.putWork(ws)
-		}
+		c.putWork(wu)
+		c.putWork(ww)
 	}()
 	for _, ws := range []*solveWork{wu, ww} {
 		if cap(ws.chain) < r.h*r.nb {

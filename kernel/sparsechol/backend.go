@@ -130,16 +130,7 @@ func (c *chol) Solve(dst, b []float64, cols int) error {
 	if cols < 0 || len(b) != n*cols || len(dst) != n*cols {
 		panic(fmt.Sprintf("sparsechol: Solve: len(dst)=%d, len(b)=%d, want N*cols=%d*%d", len(dst), len(b), n, cols))
 	}
-	if !c.valid {
-		return fmt.Errorf("sparsechol: solve: no valid factorisation (Factorize failed or was not called)")
-	}
-	if cols == 0 {
-		return nil
-	}
-	if !c.solveSteps(dst, b, cols, 1, false, false) {
-		return errors.New("sparsechol: solve: solution is not finite (check the right-hand side b for NaN/Inf)")
-	}
-	return nil
+	return c.SolveSteps(dst, b, cols, 1, false, false)
 }
 
 var _ factor.StepSolver = (*chol)(nil)

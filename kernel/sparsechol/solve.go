@@ -111,7 +111,6 @@ func (c *chol) solveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 			finite = false
 		}
 	}
-	ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
 	c.putWork(ws)
 	return finite
 }
@@ -226,7 +225,10 @@ func (c *chol) getWork() *solveWork {
 	return new(solveWork)
 }
 
+// putWork drops the call's references from ws and returns it to the free
+// list.
 func (c *chol) putWork(ws *solveWork) {
+	ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
 	c.mu.Lock()
 	c.free = append(c.free, ws)
 	c.mu.Unlock()
