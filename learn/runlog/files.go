@@ -2,12 +2,12 @@ package runlog
 
 import (
 	"fmt"
-	"github.com/gmlg/gmlg/learn"
 	"image"
 	"io"
 	"math"
 	"path/filepath"
 
+	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/draw"
