@@ -14,9 +14,12 @@ var (
 )
 
 // Analyze validates p, copies it into CHOLMOD memory once and computes the
-// ordering and symbolic factorisation. opt.Grid is not used (CHOLMOD orders
-// any graph); opt.Threads sets the process-wide OpenBLAS thread count
-// (SetBLASThreads), 1 when zero.
+// ordering and symbolic factorisation. opt.Grid and opt.Threads are not
+// used: CHOLMOD orders any graph, and Analyze sets the process-wide OpenBLAS
+// thread count to 1 (SetBLASThreads). OpenBLAS's threaded products round
+// differently for each thread count, so a factorisation on one thread is
+// what keeps every result independent of the number of threads; it is a
+// small share of an evaluation, which the solves dominate.
 func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("cholmod: analyze: %w", err)
@@ -40,11 +43,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 			return nil, fmt.Errorf("cholmod: analyze: unknown ordering %v", o.Ordering)
 		}
 	}
-	threads := o.Threads
-	if threads <= 0 {
-		threads = 1
-	}
-	SetBLASThreads(threads)
+	SetBLASThreads(1)
 
 	cc, err := NewCommon()
 	if err != nil {

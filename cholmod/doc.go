@@ -182,8 +182,10 @@
 // openblas_set_num_threads; with another BLAS it returns false and the
 // library's own variable applies); BLASThreads reads it. The environment
 // variable OPENBLAS_NUM_THREADS sets the initial value. Backend.Analyze sets
-// it to factor.Options.Threads, 1 when zero, which suits the concurrent
-// solves of the heat kernel. The package never touches other OpenBLAS
+// it to 1, whatever factor.Options.Threads says: the factor is then the
+// same bits for any thread count (threaded OpenBLAS products round
+// differently for each count), and the concurrent solves of the heat kernel
+// keep the cores. The package never touches other OpenBLAS
 // settings such as OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE.
 //
 // # Using it as a factor.Factorizer

@@ -80,9 +80,9 @@ type HeatOptions struct {
 	Ordering factor.Ordering
 	// Memory is the adjoint's memory strategy; zero is Recompute.
 	Memory Memory
-	// Threads bounds the threads the factorisation backend may use (BLAS
-	// threads for CHOLMOD, goroutines for the pure-Go backend); zero means
-	// the backend's default (1 BLAS thread; GOMAXPROCS goroutines).
+	// Threads bounds the goroutines of the pure-Go backend's
+	// factorisation and solves; zero means GOMAXPROCS. CHOLMOD factorises
+	// on one BLAS thread whatever it says. Results do not depend on it.
 	Threads int
 	// Serial keeps all solves on the caller's goroutine. By default, when
 	// GOMAXPROCS > 1, Apply solves the two halves of its columns as two

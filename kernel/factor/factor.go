@@ -102,8 +102,10 @@ type Options struct {
 	// axis p having stride Grid[0]·…·Grid[p-1]. Backends may use it for a
 	// geometric nested dissection. nil means a general graph.
 	Grid []int
-	// Threads bounds the goroutines (or BLAS threads) a backend may use;
-	// zero means the backend default (GOMAXPROCS for pure Go, 1 for BLAS).
+	// Threads bounds the goroutines a backend may use; zero means the
+	// backend default (GOMAXPROCS for pure Go). A backend's results must
+	// not depend on it. CHOLMOD does not use it: it factorises on one
+	// BLAS thread.
 	Threads int
 }
 
