@@ -42,11 +42,22 @@
 //
 // # Parallelism
 //
-// The supernodal tree is split into whole subtrees, one group per worker
-// (factor.Options.Threads, default GOMAXPROCS), and a top part handled
-// after them. Factorize and Solve process the subtrees concurrently; Solve
-// also splits the top part between workers by right-hand-side columns
-// (at least 4 each). Small solves run on one goroutine.
+// The supernodal tree is cut into 4 groups of whole subtrees of about
+// equal work and a top part handled after them. The cut does not depend on
+// the number of workers (factor.Options.Threads, default GOMAXPROCS), which
+// take contiguous runs of groups: Factorize and Solve process the groups
+// concurrently, and Solve also splits the top part between workers by
+// right-hand-side columns (at least 4 each). Small solves run on one
+// goroutine.
+//
+// Every result is bitwise the same for any number of workers
+// (TestWorkersBitwise): the supernodes are numbered by group whatever the
+// count, each group links the updates of its own descendants, and in the
+// forward substitution each group from the second on adds its updates of
+// the top rows into a buffer of its own (only the rows it touches), which
+// are added to the block in group order. Each lane of the kernels does the
+// same arithmetic whatever the width of the block it is in, so the column
+// split of the top part changes no solved value either.
 //
 // # Solve
 //

@@ -11,7 +11,7 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // every element the loops read and write: the callers below slice first.
 
 //go:noescape
-func fwdRowsAVX(x *float64, rows *int32, nr int, base int, l *float64, pk *float64, w int, nq int)
+func fwdRowsAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, w int, nq int)
 
 //go:noescape
 func fwdDiagAVX(x1 *float64, l *float64, w int, pk *float64, dinv *float64, nq int)
@@ -30,7 +30,7 @@ func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
 // reads are adjacent; each row below then takes Σ_k l[k]·x_k a quad at a
 // time.
-func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cw int, pack []float64) {
+func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cw int, pack []float64) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
@@ -42,12 +42,14 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cw i
 	split := sym.split[s]
 	if split > w {
 		_ = x[int(rows[split-1]+1)*cw-1] // rows are sorted: the last is the largest
-		fwdRowsAVX(&x[0], &rows[w], split-w, 0, &ls[w*w], &pk[0], w, nq)
+		fwdRowsAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, nq)
 	}
 	if h := len(rows); h > split {
-		_ = tgt[(int(rows[h-1])+1-base)*cw-1]
-		_ = tgt[(int(rows[split])-base)*cw]
-		fwdRowsAVX(&tgt[0], &rows[split], h-split, base, &ls[split*w], &pk[0], w, nq)
+		// trows is sorted from split on as rows is.
+		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+		_ = tgt[(int(trows[h-1])+1)*cw-1]
+		_ = tgt[int(trows[split])*cw]
+		fwdRowsAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, nq)
 	}
 }
 

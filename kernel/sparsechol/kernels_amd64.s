@@ -143,32 +143,31 @@ floop1:
 fdone:
 	RET
 
-// func fwdRowsAVX(x *float64, rows *int32, nr int, base int, l *float64, pk *float64, w int, nq int)
+// func fwdRowsAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, w int, nq int)
 //
-// For j < nr, row i = rows[j]−base of the block x (4·nq values a row):
+// For j < nr, row i = rows[j] of the block x (4·nq values a row):
 // x_i −= Σ_{k<w} l[j·w+k]·(row k of the packed block pk), see fwdrow<>.
-TEXT ·fwdRowsAVX(SB), NOSPLIT, $0-64
+TEXT ·fwdRowsAVX(SB), NOSPLIT, $0-56
 	MOVQ rows+8(FP), BX
 	MOVQ nr+16(FP), R13
-	MOVQ l+32(FP), AX
-	MOVQ w+48(FP), R8
+	MOVQ l+24(FP), AX
+	MOVQ w+40(FP), R8
 	SHLQ $5, R8
-	MOVQ nq+56(FP), R9
+	MOVQ nq+48(FP), R9
 	TESTQ R13, R13
 	JEQ frdone
 
 frloop:
 	MOVLQSX 0(BX), DI
-	SUBQ base+24(FP), DI
 	IMULQ R9, DI
 	SHLQ $5, DI
 	ADDQ x+0(FP), DI
 	MOVQ AX, SI
-	MOVQ w+48(FP), CX
-	MOVQ pk+40(FP), DX
+	MOVQ w+40(FP), CX
+	MOVQ pk+32(FP), DX
 	CALL fwdrow<>(SB)
 	ADDQ $4, BX
-	MOVQ w+48(FP), CX
+	MOVQ w+40(FP), CX
 	LEAQ (AX)(CX*8), AX
 	DECQ R13
 	JNZ frloop

@@ -10,7 +10,6 @@ import (
 // fworker is the private workspace of one worker of the numeric
 // factorisation.
 type fworker struct {
-	head []int32   // head[s]: first descendant waiting to update s
 	rmap []int32   // rmap[row] = position of row in the current supernode
 	upd  []float64 // dense update block
 	fail int       // failing column (permuted numbering), -1 if none
@@ -22,23 +21,31 @@ type numeric struct {
 	bl   blas.Float64 // dense BLAS of the supernode updates
 	lx   []float64
 	dinv []float64 // 1/L[j][j] for every column j
-	link []int32   // next descendant in the same list
-	next []int     // next row position of a finished supernode
-	ws   []fworker
+	// heads[g][s] is the first descendant waiting to update s in the list
+	// of group g (g = ng: of the top). Each group links its own
+	// descendants, so the order in which updates are applied is that of
+	// the groups, whatever worker ran them.
+	heads [][]int32
+	link  []int32 // next descendant in the same list
+	next  []int   // next row position of a finished supernode
+	ws    []fworker
 }
 
 func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
 	num := &numeric{
-		bl:   bl,
-		lx:   make([]float64, sym.lsize),
-		dinv: make([]float64, sym.n),
-		link: make([]int32, sym.ns),
-		next: make([]int, sym.ns),
-		ws:   make([]fworker, sym.nw),
+		bl:    bl,
+		lx:    make([]float64, sym.lsize),
+		dinv:  make([]float64, sym.n),
+		heads: make([][]int32, sym.ng+1),
+		link:  make([]int32, sym.ns),
+		next:  make([]int, sym.ns),
+		ws:    make([]fworker, sym.nw),
+	}
+	for g := range num.heads {
+		num.heads[g] = make([]int32, sym.ns)
 	}
 	for t := range num.ws {
 		w := &num.ws[t]
-		w.head = make([]int32, sym.ns)
 		w.rmap = make([]int32, sym.n)
 		w.upd = make([]float64, sym.maxUpd)
 	}
@@ -53,31 +60,26 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 	for k, v := range values {
 		lx[sym.dest[k]] = v
 	}
-	for t := range num.ws {
-		w := &num.ws[t]
-		for s := range w.head {
-			w.head[s] = -1
+	for _, h := range num.heads {
+		for s := range h {
+			h[s] = -1
 		}
-		w.fail = -1
 	}
-	if sym.nw == 1 {
-		num.run(sym, 0, 0, sym.ns)
-		fail := num.ws[0].fail
-		if fail < 0 {
-			num.invertDiagonal(sym)
-		}
-		return fail
+	for t := range num.ws {
+		num.ws[t].fail = -1
 	}
 	var wg sync.WaitGroup
 	for t := 1; t < sym.nw; t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			num.run(sym, t, sym.wStart[t], sym.wStart[t+1])
+			num.run(sym, t)
 		}()
 	}
-	num.run(sym, 0, sym.wStart[0], sym.wStart[1])
+	num.run(sym, 0)
 	wg.Wait()
+	// Each worker stops at its first failure and runs its supernodes in
+	// order, so the smallest is the first failure of a serial run.
 	fail := -1
 	for t := range num.ws {
 		if f := num.ws[t].fail; f >= 0 && (fail < 0 || f < fail) {
@@ -87,8 +89,11 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 	if fail >= 0 {
 		return fail
 	}
-	num.run(sym, 0, sym.wStart[sym.nw], sym.ns)
-	if fail = num.ws[0].fail; fail < 0 {
+	w := &num.ws[0]
+	for s := sym.gStart[sym.ng]; s < sym.ns && w.fail < 0; s++ {
+		num.eliminate(sym, w, s, 0, sym.ng)
+	}
+	if fail = w.fail; fail < 0 {
 		num.invertDiagonal(sym)
 	}
 	return fail
@@ -107,50 +112,54 @@ func (num *numeric) invertDiagonal(sym *symbolic) {
 	}
 }
 
-// run factorises supernodes s0..s1-1 with workspace t. Supernodes in the top
-// part collect descendants from the lists of every worker.
-func (num *numeric) run(sym *symbolic, t, s0, s1 int) {
-	ws := &num.ws[t]
-	top := sym.wStart[sym.nw]
-	if sym.nw == 1 {
-		top = sym.ns
-	}
-	for s := s0; s < s1; s++ {
-		f := sym.first[s]
-		w := sym.first[s+1] - f
-		rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
-		h := len(rows)
-		ls := num.lx[sym.off[s]:sym.off[s+1]]
-		for r, i := range rows {
-			ws.rmap[i] = int32(r)
-		}
-		if s >= top {
-			for u := range num.ws {
-				num.applyList(sym, &num.ws[u], ws, s, f, w, ls)
-			}
-		} else {
-			num.applyList(sym, ws, ws, s, f, w, ls)
-		}
-		if c := potrf(num.bl, ls[:w*w], w); c >= 0 {
-			ws.fail = f + c
-			return
-		}
-		if h > w {
-			trsmRight(num.bl, ls, w, h-w)
-			num.next[s] = w
-			q := sym.snode[rows[w]]
-			num.link[s] = ws.head[q]
-			ws.head[q] = int32(s)
+// run factorises the groups of worker t with its workspace, up to the
+// first failure.
+func (num *numeric) run(sym *symbolic, t int) {
+	w := &num.ws[t]
+	for g := sym.wGroup[t]; g < sym.wGroup[t+1]; g++ {
+		for s := sym.gStart[g]; s < sym.gStart[g+1] && w.fail < 0; s++ {
+			num.eliminate(sym, w, s, g, g)
 		}
 	}
 }
 
+// eliminate factorises supernode s with workspace ws: it applies the
+// updates waiting in the lists of groups g0..g1 in that order, factorises
+// the diagonal block and the rows below it, and links s into the list of
+// group g1 for the next supernode it updates. A failure is recorded in
+// ws.fail.
+func (num *numeric) eliminate(sym *symbolic, ws *fworker, s, g0, g1 int) {
+	f := sym.first[s]
+	w := sym.first[s+1] - f
+	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+	h := len(rows)
+	ls := num.lx[sym.off[s]:sym.off[s+1]]
+	for r, i := range rows {
+		ws.rmap[i] = int32(r)
+	}
+	relink := num.heads[g1]
+	for g := g0; g <= g1; g++ {
+		num.applyList(sym, num.heads[g], relink, ws, s, f, w, ls)
+	}
+	if c := potrf(num.bl, ls[:w*w], w); c >= 0 {
+		ws.fail = f + c
+		return
+	}
+	if h > w {
+		trsmRight(num.bl, ls, w, h-w)
+		num.next[s] = w
+		q := sym.snode[rows[w]]
+		num.link[s] = relink[q]
+		relink[q] = int32(s)
+	}
+}
+
 // applyList subtracts from supernode s (columns f..f+w-1, values ls) the
-// updates of every descendant in list.head[s], relinking each descendant
-// into the list (of ws) of the next supernode it updates.
-func (num *numeric) applyList(sym *symbolic, list, ws *fworker, s, f, w int, ls []float64) {
-	d := list.head[s]
-	list.head[s] = -1
+// updates of every descendant in list[s], relinking each descendant into
+// relink at the next supernode it updates.
+func (num *numeric) applyList(sym *symbolic, list, relink []int32, ws *fworker, s, f, w int, ls []float64) {
+	d := list[s]
+	list[s] = -1
 	for d >= 0 {
 		dn := num.link[d]
 		dw := sym.first[d+1] - sym.first[d]
@@ -195,8 +204,8 @@ func (num *numeric) applyList(sym *symbolic, list, ws *fworker, s, f, w int, ls 
 		if p2 < len(drows) {
 			num.next[d] = p2
 			q := sym.snode[drows[p2]]
-			num.link[d] = ws.head[q]
-			ws.head[q] = d
+			num.link[d] = relink[q]
+			relink[q] = d
 		}
 		d = dn
 	}

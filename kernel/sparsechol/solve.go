@@ -12,7 +12,7 @@ import (
 // right-hand sides padded with zeros to cw, a multiple of vecWidth().
 type solveWork struct {
 	x    []float64
-	priv [][]float64 // per worker: its updates of the top rows
+	priv [][]float64 // per group from 1 on: its updates of the top rows
 
 	// The current call.
 	sym      *symbolic
@@ -70,11 +70,11 @@ func packSize(sym *symbolic, cw int) int {
 }
 
 // forward eliminates supernode s (see forwardGo).
-func forward(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cw int, pack []float64) {
+func forward(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cw int, pack []float64) {
 	if useAVX {
-		forwardAVX(sym, num, s, x, tgt, base, cw, pack)
+		forwardAVX(sym, num, s, x, tgt, trows, cw, pack)
 	} else {
-		forwardGo(sym, num, s, x, tgt, base, cw)
+		forwardGo(sym, num, s, x, tgt, trows, cw)
 	}
 }
 
@@ -136,15 +136,12 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 		}
 	}
 	ws.parallel = sym.nw > 1 && cols*sym.lsize >= minParallelWork
-	if ws.parallel {
-		ntop := n - sym.topCol
-		if len(ws.priv) < sym.nw {
-			ws.priv = make([][]float64, sym.nw)
-		}
-		for t := 1; t < sym.nw; t++ {
-			if cap(ws.priv[t]) < ntop*cw {
-				ws.priv[t] = make([]float64, ntop*cw)
-			}
+	if len(ws.priv) < sym.ng {
+		ws.priv = make([][]float64, sym.ng)
+	}
+	for g := 1; g < sym.ng; g++ {
+		if m := len(sym.topRows[g]) * cw; cap(ws.priv[g]) < m {
+			ws.priv[g] = make([]float64, m)
 		}
 	}
 	// The top: split by columns (in whole vectors) when parallel.
@@ -178,11 +175,15 @@ func (ws *solveWork) pass() bool {
 		ws.gather(sym.topCol, n)
 	}
 	ws.run(phaseForward)
-	if ws.parallel {
-		xt := x[sym.topCol*cw:]
-		for t := 1; t < sym.nw; t++ {
-			for k, v := range ws.priv[t][:len(xt)] {
-				xt[k] += v
+	// Group 0 updated the top rows in place, the others in their own
+	// buffers, added here in group order: the sums do not depend on
+	// which worker ran which group.
+	for g := 1; g < sym.ng; g++ {
+		buf := ws.priv[g]
+		for k, i := range sym.topRows[g] {
+			xi := x[int(i)*cw : int(i+1)*cw]
+			for c, v := range buf[k*cw : (k+1)*cw] {
+				xi[c] += v
 			}
 		}
 	}
@@ -190,10 +191,10 @@ func (ws *solveWork) pass() bool {
 	if ws.windows > 1 {
 		ws.run(phaseTop)
 	} else {
-		for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
-			forward(sym, ws.num, s, x, x, 0, cw, ws.pack[0])
+		for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
+			forward(sym, ws.num, s, x, x, sym.rows, cw, ws.pack[0])
 		}
-		for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
+		for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
 			backward(sym, ws.num, s, x, cw)
 		}
 	}
@@ -268,13 +269,15 @@ func (ws *solveWork) work(phase, t int) {
 		if ws.first {
 			ws.gather(sym.first[s0], sym.first[s1])
 		}
-		tgt, base := x, 0
-		if ws.parallel && t > 0 {
-			tgt, base = ws.priv[t][:(sym.n-sym.topCol)*cw], sym.topCol
-			clear(tgt)
-		}
-		for s := s0; s < s1; s++ {
-			forward(sym, ws.num, s, x, tgt, base, cw, ws.pack[t])
+		for g := sym.wGroup[t]; g < sym.wGroup[t+1]; g++ {
+			tgt, trows := x, sym.rows
+			if g > 0 {
+				tgt, trows = ws.priv[g][:len(sym.topRows[g])*cw], sym.trows
+				clear(tgt)
+			}
+			for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
+				forward(sym, ws.num, s, x, tgt, trows, cw, ws.pack[t])
+			}
 		}
 	case phaseTop:
 		if t >= ws.windows {
@@ -288,10 +291,10 @@ func (ws *solveWork) work(phase, t int) {
 		for i := sym.topCol; i < sym.n; i++ {
 			copy(buf[i*m:(i+1)*m], x[i*cw+c0:i*cw+c1])
 		}
-		for s := sym.wStart[sym.nw]; s < sym.ns; s++ {
-			forward(sym, ws.num, s, buf, buf, 0, m, ws.pack[t])
+		for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
+			forward(sym, ws.num, s, buf, buf, sym.rows, m, ws.pack[t])
 		}
-		for s := sym.ns - 1; s >= sym.wStart[sym.nw]; s-- {
+		for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
 			backward(sym, ws.num, s, buf, m)
 		}
 		for i := sym.topCol; i < sym.n; i++ {
@@ -345,11 +348,13 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 
 // forwardGo eliminates supernode s: it solves its diagonal block in place in x
 // and subtracts its contributions from the rows below. Rows at or beyond
-// sym.topCol go to tgt (row i at (i-base)·cols), the others to x.
-func forwardGo(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cols int) {
+// sym.topCol go to tgt, row position r from split[s] on to row trows[r]
+// (trows is sym.rows or sym.trows), the others to x.
+func forwardGo(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cols int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+	trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
 	ls := num.lx[sym.off[s]:sym.off[s+1]]
 	x1 := x[f*cols : (f+w)*cols]
 	for r := 0; r < w; r++ {
@@ -371,11 +376,11 @@ func forwardGo(sym *symbolic, num *numeric, s int, x, tgt []float64, base, cols 
 		subRows(x[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
 	}
 	for ; r+2 <= len(rows); r += 2 {
-		i, j := int(rows[r])-base, int(rows[r+1])-base
+		i, j := int(trows[r]), int(trows[r+1])
 		subRows2(tgt[i*cols:(i+1)*cols], tgt[j*cols:(j+1)*cols], ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w], x1, cols)
 	}
 	for ; r < len(rows); r++ {
-		i := int(rows[r]) - base
+		i := int(trows[r])
 		subRows(tgt[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
 	}
 }

@@ -508,3 +508,66 @@ func TestFillCount(t *testing.T) {
 		t.Errorf("NNZL = %d, dense factor has %d nonzeros", got, nz)
 	}
 }
+
+// TestWorkersBitwise checks that the factor, Solve and AdjointSteps give
+// bitwise the same results for 1, 2, 3, 8 and 16 workers on every test
+// matrix, on the vector kernels (where the processor has them) and on the
+// scalar ones: the tree is cut into the same groups whatever the count, and
+// the groups' updates of the top are added in group order.
+func TestWorkersBitwise(t *testing.T) {
+	defer func(v bool) { useAVX = v }(useAVX)
+	for _, avx := range slices.Compact([]bool{useAVX, false}) {
+		useAVX = avx
+		t.Run(SolveKernels(), func(t *testing.T) { workersBitwise(t) })
+	}
+}
+
+func workersBitwise(t *testing.T) {
+	for _, tc := range testCases() {
+		n := tc.m.pat.N
+		var from, to []int
+		for j := range n {
+			for k := tc.m.pat.ColPtr[j]; k < tc.m.pat.ColPtr[j+1]; k++ {
+				if i := tc.m.pat.RowIdx[k]; i > j {
+					from, to = append(from, i), append(to, j)
+				}
+			}
+		}
+		const cols, steps = 13, 3
+		rng := rand.New(rand.NewPCG(6, 6))
+		b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
+		var want [3][]float64
+		for _, threads := range []int{1, 2, 3, 8, 16} {
+			f := factorCase(t, tc, threads)
+			x, gsrc, gw := make([]float64, n*cols), make([]float64, n*cols), make([]float64, len(from))
+			if err := f.Solve(x, b, cols); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.(factor.AdjointStepper).AdjointSteps(gsrc, gw, b, g, cols, steps, from, to, 1, threads > 1); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			got := [3][]float64{x, gsrc, gw}
+			if threads == 1 {
+				want = got
+				continue
+			}
+			for k, what := range []string{"Solve", "AdjointSteps' gsrc", "AdjointSteps' gw"} {
+				if i := firstBitDiff(got[k], want[k]); i >= 0 {
+					t.Errorf("%s, %d workers: %s[%d] = %.17g, one worker %.17g", tc.name, threads, what, i, got[k][i], want[k][i])
+				}
+			}
+		}
+	}
+}
+
+// firstBitDiff returns the first index where a and b differ in their bits,
+// or -1.
+func firstBitDiff(a, b []float64) int {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	return -1
+}

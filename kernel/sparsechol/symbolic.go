@@ -26,14 +26,26 @@ type symbolic struct {
 	snode  []int32 // supernode of each column
 	parent []int   // supernodal tree (-1 for roots)
 
-	// Workers: worker t owns supernodes wStart[t]..wStart[t+1]-1 (whole
-	// subtrees); supernodes from wStart[nw] on (columns from topCol on)
-	// form the top of the tree, handled serially after the workers.
-	nw     int
-	wStart []int
+	// Groups: group g owns supernodes gStart[g]..gStart[g+1]-1 (whole
+	// subtrees); supernodes from gStart[ng] on (columns from topCol on)
+	// form the top of the tree, handled after the groups. The groups do
+	// not depend on the number of workers, so neither does the order of
+	// any sum.
+	ng     int
+	gStart []int
 	topCol int
 	// split[s] is the first row position of s at or beyond topCol.
 	split []int
+	// A group from 1 on updates the top rows topRows[g] (sorted) in a
+	// buffer of its own; trows is rows with, from split[s] on, positions
+	// in that list for the supernodes of those groups.
+	topRows [][]int32
+	trows   []int32
+	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1, that is
+	// supernodes wStart[t]..wStart[t+1]-1.
+	nw     int
+	wGroup []int
+	wStart []int
 
 	// dest[k] is the position in lx of the k-th stored entry of the
 	// original pattern.
@@ -254,14 +266,14 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		}
 	}
 
-	// Split the supernodal tree between workers and reorder supernodes:
-	// the subtrees of worker 0, of worker 1, …, then the top.
+	// Cut the supernodal tree into groups and reorder supernodes: the
+	// subtrees of group 0, of group 1, …, then the top.
 	work := make([]float64, ns)
 	for t := 0; t < ns; t++ {
 		work[t] = float64(sh[t]*sw[t]) - float64(sw[t]*(sw[t]-1))/2
 	}
-	order, wcount := splitTree(spar, work, nw)
-	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, nw: nw}
+	order, gcount := splitTree(spar, work, numGroups)
+	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, ng: numGroups}
 	newSn := make([]int, ns)
 	for k, t := range order {
 		newSn[t] = k
@@ -281,11 +293,11 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	}
 	sym.first[ns] = n
 	sym.perm = perm
-	sym.wStart = make([]int, nw+1)
-	for t := 0; t < nw; t++ {
-		sym.wStart[t+1] = sym.wStart[t] + wcount[t]
+	sym.gStart = make([]int, sym.ng+1)
+	for g := range sym.ng {
+		sym.gStart[g+1] = sym.gStart[g] + gcount[g]
 	}
-	sym.topCol = sym.first[sym.wStart[nw]]
+	sym.topCol = sym.first[sym.gStart[sym.ng]]
 	sym.snode = make([]int32, n)
 	for s := 0; s < ns; s++ {
 		for c := sym.first[s]; c < sym.first[s+1]; c++ {
@@ -340,7 +352,8 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	}
 	sym.lsize = sym.off[ns]
 
-	// Row positions at or beyond the top, and buffer sizes.
+	// Row positions at or beyond the top, the groups' rows there, and
+	// buffer sizes.
 	sym.split = make([]int, ns)
 	maxW := 0
 	for s := 0; s < ns; s++ {
@@ -356,6 +369,9 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		sym.maxGath = max(sym.maxGath, off)
 		sym.maxUpd = max(sym.maxUpd, off*min(off, maxW))
 	}
+	sym.bufferRows(mark)
+
+	sym.assignWorkers(work, order, nw)
 
 	// Destination of every original entry in lx.
 	sym.dest = make([]int, p.NNZ())
@@ -379,14 +395,89 @@ func lowerByCols(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
 	return permutedLower(p, pinv, false)
 }
 
+// bufferRows lists the top rows each group from 1 on updates (topRows)
+// and makes trows: rows with, from split[s] on, the position of the row in
+// its group's list for a supernode s of such a group. mark is scratch of n
+// entries.
+func (sym *symbolic) bufferRows(mark []int) {
+	sym.trows = slices.Clone(sym.rows)
+	sym.topRows = make([][]int32, sym.ng)
+	for i := range mark {
+		mark[i] = -1
+	}
+	for g := 1; g < sym.ng; g++ {
+		var list []int32
+		for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
+			for _, i := range sym.rows[sym.rowPtr[s]+sym.split[s] : sym.rowPtr[s+1]] {
+				if mark[i] != g {
+					mark[i] = g
+					list = append(list, i)
+				}
+			}
+		}
+		slices.Sort(list)
+		for k, i := range list {
+			mark[i] = k
+		}
+		for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
+			t := sym.trows[sym.rowPtr[s]+sym.split[s] : sym.rowPtr[s+1]]
+			for p, i := range t {
+				t[p] = int32(mark[i])
+			}
+		}
+		for _, i := range list {
+			mark[i] = -1
+		}
+		sym.topRows[g] = list
+	}
+}
+
+// numGroups is the number of groups the supernodal tree is cut into,
+// whatever the number of workers: up to numGroups workers share the
+// subtrees. More groups leave more of the factor in the top part, which
+// the workers share only by columns (an 11-column block is three quads):
+// on the grids of the paper's table 4 groups leave it 7–15% of L in 2-D
+// and 31–34% in 3-D, 16 groups 15–21% and 39–43%. BENCHMARKS.md ("What
+// did not pay") has the timings that chose 4.
+const numGroups = 4
+
+// assignWorkers hands the groups to nw workers as contiguous runs of about
+// equal work (work[t] is the work of the supernode order[k] = t at
+// position k).
+func (sym *symbolic) assignWorkers(work []float64, order []int, nw int) {
+	nw = max(1, min(nw, sym.ng))
+	load := make([]float64, sym.ng+1) // prefix sums over the groups
+	for g := range sym.ng {
+		load[g+1] = load[g]
+		for k := sym.gStart[g]; k < sym.gStart[g+1]; k++ {
+			load[g+1] += work[order[k]]
+		}
+	}
+	sym.nw = nw
+	sym.wGroup = make([]int, nw+1)
+	sym.wStart = make([]int, nw+1)
+	for t := 1; t <= nw; t++ {
+		g := sym.wGroup[t-1]
+		target := load[sym.ng] * float64(t) / float64(nw)
+		for g < sym.ng && load[g+1]-target < target-load[g] {
+			g++
+		}
+		if t == nw {
+			g = sym.ng
+		}
+		sym.wGroup[t] = g
+		sym.wStart[t] = sym.gStart[g]
+	}
+}
+
 // splitTree chooses whole subtrees of the forest (parent, in postorder) for
-// nw workers and returns the new supernode order (worker 0's subtrees, …,
-// worker nw-1's, then the remaining top nodes in their original order) and
-// the number of nodes of each worker. It greedily splits the heaviest
-// subtree until the estimated parallel time stops improving.
-func splitTree(parent []int, work []float64, nw int) (order []int, count []int) {
+// ng groups and returns the new supernode order (group 0's subtrees, …,
+// group ng-1's, then the remaining top nodes in their original order) and
+// the number of nodes of each group. It greedily splits the heaviest
+// subtree until the estimated time on ng workers stops improving.
+func splitTree(parent []int, work []float64, ng int) (order []int, count []int) {
 	ns := len(parent)
-	count = make([]int, nw)
+	count = make([]int, ng)
 	children := make([][]int, ns)
 	var roots []int
 	sub := append([]float64(nil), work...)
@@ -398,7 +489,7 @@ func splitTree(parent []int, work []float64, nw int) (order []int, count []int) 
 			roots = append(roots, s)
 		}
 	}
-	if nw <= 1 {
+	if ng <= 1 {
 		order = make([]int, ns)
 		for i := range order {
 			order[i] = i
@@ -421,12 +512,12 @@ func splitTree(parent []int, work []float64, nw int) (order []int, count []int) 
 			}
 			return a - b
 		})
-		bins = make([][]int, nw)
-		load := make([]float64, nw)
+		bins = make([][]int, ng)
+		load := make([]float64, ng)
 		top := total
 		for _, s := range c {
 			b := 0
-			for k := 1; k < nw; k++ {
+			for k := 1; k < ng; k++ {
 				if load[k] < load[b] {
 					b = k
 				}
@@ -439,7 +530,7 @@ func splitTree(parent []int, work []float64, nw int) (order []int, count []int) 
 	}
 	cands := append([]int(nil), roots...)
 	bestBins, bestT := assign(cands)
-	for it := 0; it < 8*nw+32 && len(cands) > 0; it++ {
+	for it := 0; it < 8*ng+32 && len(cands) > 0; it++ {
 		h := 0
 		for k := range cands {
 			if sub[cands[k]] > sub[cands[h]] {
