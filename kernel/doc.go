@@ -94,4 +94,10 @@
 // not depend on it: the kernel's arithmetic is the same either way.
 //
 // Adjoint runs its two chains concurrently instead.
+//
+// Every value Apply and Adjoint return is bitwise the same for any
+// GOMAXPROCS and HeatOptions.Threads, on either backend: CHOLMOD
+// factorises on one BLAS thread, and the pure-Go backend cuts its tree the
+// same way for any number of workers (package sparsechol, "Parallelism").
+// learn's TestEvalThreadsBitwise checks F and ∇F for 1 to 16 threads.
 package kernel
