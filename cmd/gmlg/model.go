@@ -33,7 +33,7 @@ func kernelFlags(m *modelParams, fs *flag.FlagSet) {
 	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
 	fs.StringVar(&m.Backend, "backend", m.Backend, backendHelp("auto"))
 	fs.StringVar(&m.Ordering, "ordering", m.Ordering, "fill-reducing ordering: default, natural, amd or nd")
-	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the factorisation backend's threads (BLAS for cholmod); 0 = all cores for Go, 1 BLAS thread; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU (more is a usage error)")
+	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the pure-Go backend's workers (cholmod factorises on one BLAS thread); 0 = all cores; results are the same for any count; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU (more is a usage error)")
 }
 
 // objectiveFlags declares the kernel options and those of the objective.
