@@ -5,7 +5,7 @@ package sparsechol
 // useAVX is false: the vector kernels exist for amd64 only.
 var useAVX = false
 
-func forwardAVX(*symbolic, *numeric, int, []float64, []float64, int, int, []float64) {
+func forwardAVX(*symbolic, *numeric, int, []float64, []float64, []int32, int, []float64) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
 
