@@ -34,6 +34,11 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 		panic(fmt.Sprintf("sparsechol: AdjointSteps: len(src)=%d, len(g)=%d, len(gsrc)=%d, cols=%d, steps=%d, N=%d, %d/%d/%d edges",
 			len(src), len(g), len(gsrc), cols, steps, n, len(from), len(to), len(gw)))
 	}
+	for e := range from {
+		if uint(from[e]) >= uint(n) || uint(to[e]) >= uint(n) {
+			panic(fmt.Sprintf("sparsechol: AdjointSteps: edge %d = {%d, %d} of a graph of %d vertices", e, from[e], to[e], n))
+		}
+	}
 	if !c.valid {
 		return fmt.Errorf("sparsechol: adjoint: no valid factorisation (Factorize failed or was not called)")
 	}
@@ -142,6 +147,10 @@ func (r *adjointRun) chain(ws *solveWork, l0, l1 int) bool {
 // (original numbering).
 func (c *chol) edgeProducts(acc, u, w []float64, from, to []int, cw int) {
 	pinv := c.pinv
+	if useAVX {
+		edgeProductsAVX(acc, u, w, from, to, pinv, cw)
+		return
+	}
 	for e := range acc {
 		i, j := pinv[from[e]]*cw, pinv[to[e]]*cw
 		ui, uj := u[i:i+cw], u[j:j+cw]

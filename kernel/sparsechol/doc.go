@@ -91,8 +91,10 @@
 // load and store of the row. Backward, each column's products with the rows
 // below are summed in registers, four columns and two quads at a time, and
 // subtracted once. One call covers a supernode's diagonal block or all its
-// rows below. Elsewhere ("scalar") portable Go kernels do the same
-// substitutions; the two agree to rounding (TestKernelsAgree), not bitwise.
+// rows below. The adjoint's edge sums take the products of an edge's two
+// rows a quad at a time and add the four lanes at the end. Elsewhere
+// ("scalar") portable Go kernels do the same substitutions and sums; the
+// two agree to rounding (TestKernelsAgree), not bitwise.
 //
 // # Benchmarks
 //

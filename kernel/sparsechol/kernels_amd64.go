@@ -25,6 +25,22 @@ func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, dinv *fl
 //go:noescape
 func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
 
+//go:noescape
+func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int)
+
+// edgeProductsAVX is edgeProducts on rows of cw values (a multiple of 4).
+// Every from[e] and to[e] must be a vertex (AdjointSteps checks them once
+// per call): the kernel does not check its indices.
+func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
+	if len(acc) == 0 {
+		return
+	}
+	n := len(pinv)
+	_, _ = u[n*cw-1], w[n*cw-1]
+	_, _ = from[len(acc)-1], to[len(acc)-1]
+	edgeDotAVX(&acc[0], &u[0], &w[0], &from[0], &to[0], &pinv[0], len(acc), cw/4)
+}
+
 // forwardAVX is forwardGo on rows of cw values (a multiple of 4). As its
 // rows are solved, the supernode's block x1 is copied into pack quad by
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update

@@ -550,3 +550,67 @@ bdquad:
 bddone:
 	VZEROUPPER
 	RET
+
+// func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int)
+//
+// For e < ne, with rows i = pinv[from[e]] and j = pinv[to[e]] of the
+// vertex-major blocks u and w (4·nq values a row): acc[e] +=
+// Σ_k (u_i[k]−u_j[k])·(w_i[k]−w_j[k]), the quads' products summed lane by
+// lane (a multiply, then fused multiply-adds), then the lanes as
+// (l0+l2)+(l1+l3).
+TEXT ·edgeDotAVX(SB), NOSPLIT, $0-64
+	MOVQ acc+0(FP), DI
+	MOVQ u+8(FP), SI
+	MOVQ w+16(FP), DX
+	MOVQ from+24(FP), R8
+	MOVQ to+32(FP), R9
+	MOVQ pinv+40(FP), R10
+	MOVQ ne+48(FP), CX
+	MOVQ nq+56(FP), R11
+	MOVQ R11, R12
+	SHLQ $5, R12 // bytes of a row
+	TESTQ CX, CX
+	JEQ edone
+
+eloop:
+	MOVQ 0(R8), AX
+	MOVQ (R10)(AX*8), AX
+	IMULQ R12, AX // row i
+	MOVQ 0(R9), BX
+	MOVQ (R10)(BX*8), BX
+	IMULQ R12, BX // row j
+	VMOVUPD (SI)(AX*1), Y0
+	VSUBPD (SI)(BX*1), Y0, Y0
+	VMOVUPD (DX)(AX*1), Y1
+	VSUBPD (DX)(BX*1), Y1, Y1
+	VMULPD Y1, Y0, Y2
+	MOVQ R11, R13
+	DECQ R13
+	JEQ esum
+
+equad:
+	ADDQ $32, AX
+	ADDQ $32, BX
+	VMOVUPD (SI)(AX*1), Y0
+	VSUBPD (SI)(BX*1), Y0, Y0
+	VMOVUPD (DX)(AX*1), Y1
+	VSUBPD (DX)(BX*1), Y1, Y1
+	VFMADD231PD Y1, Y0, Y2
+	DECQ R13
+	JNZ equad
+
+esum:
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD X3, X2, X2
+	VHADDPD X2, X2, X2
+	VADDSD 0(DI), X2, X2
+	VMOVSD X2, 0(DI)
+	ADDQ $8, DI
+	ADDQ $8, R8
+	ADDQ $8, R9
+	DECQ CX
+	JNZ eloop
+
+edone:
+	VZEROUPPER
+	RET

@@ -12,3 +12,7 @@ func forwardAVX(*symbolic, *numeric, int, []float64, []float64, []int32, int, []
 func backwardAVX(*symbolic, *numeric, int, []float64, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
+
+func edgeProductsAVX([]float64, []float64, []float64, []int, []int, []int, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}

@@ -437,6 +437,20 @@ func TestKernelsAgree(t *testing.T) {
 				if d := relDiff(got, want); !(d <= 1e-13) {
 					t.Errorf("%s/threads=%d/cols=%d: vector and scalar kernels differ by %.3g (relative)", tc.name, threads, cols, d)
 				}
+				// The adjoint's edge sums: the vector kernel sums each
+				// edge's products lane by lane, the scalar one in order.
+				from, to := patternEdges(tc.m.pat)
+				g := randomBlock(rng, n*cols)
+				gw := [2][]float64{make([]float64, len(from)), make([]float64, len(from))}
+				for k, avx := range []bool{true, false} {
+					useAVX = avx
+					if err := f.(factor.AdjointStepper).AdjointSteps(nil, gw[k], b, g, cols, 3, from, to, 1, false); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if d := relDiff(gw[0], gw[1]); len(from) > 0 && !(d <= 1e-13) {
+					t.Errorf("%s/threads=%d/cols=%d: vector and scalar edge sums differ by %.3g (relative)", tc.name, threads, cols, d)
+				}
 			}
 			f.Close()
 		}
@@ -525,14 +539,7 @@ func TestWorkersBitwise(t *testing.T) {
 func workersBitwise(t *testing.T) {
 	for _, tc := range testCases() {
 		n := tc.m.pat.N
-		var from, to []int
-		for j := range n {
-			for k := tc.m.pat.ColPtr[j]; k < tc.m.pat.ColPtr[j+1]; k++ {
-				if i := tc.m.pat.RowIdx[k]; i > j {
-					from, to = append(from, i), append(to, j)
-				}
-			}
-		}
+		from, to := patternEdges(tc.m.pat)
 		const cols, steps = 13, 3
 		rng := rand.New(rand.NewPCG(6, 6))
 		b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
@@ -559,6 +566,19 @@ func workersBitwise(t *testing.T) {
 			}
 		}
 	}
+}
+
+// patternEdges lists the off-diagonal entries of the lower triangle of p
+// as edges {from[e], to[e]}.
+func patternEdges(p *factor.Pattern) (from, to []int) {
+	for j := range p.N {
+		for k := p.ColPtr[j]; k < p.ColPtr[j+1]; k++ {
+			if i := p.RowIdx[k]; i > j {
+				from, to = append(from, i), append(to, j)
+			}
+		}
+	}
+	return from, to
 }
 
 // firstBitDiff returns the first index where a and b differ in their bits,
