@@ -91,7 +91,9 @@
 // load and store of the row. Backward, each column's products with the rows
 // below are summed in registers, four columns and two quads at a time, and
 // subtracted once. One call covers a supernode's diagonal block or all its
-// rows below. The adjoint's edge sums take the products of an edge's two
+// rows below, and one call a whole run of consecutive one-column
+// supernodes (most of them in 2-D, where a call each would cost more than
+// their few rows of arithmetic), with the same operations. The adjoint's edge sums take the products of an edge's two
 // rows a quad at a time and add the four lanes at the end. Elsewhere
 // ("scalar") portable Go kernels do the same substitutions and sums; the
 // two agree to rounding (TestKernelsAgree), not bitwise.

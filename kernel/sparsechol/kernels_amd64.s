@@ -614,3 +614,136 @@ esum:
 edone:
 	VZEROUPPER
 	RET
+
+// func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
+//
+// Eliminates the supernodes s0..s1-1, each of one column f = first[s] whose
+// rows below all lie in x (4·nq values a row): x_f ·= dinv[f], then
+// x_i −= l·x_f for each row i below, with the arithmetic of fwdDiagAVX and
+// fwdRowsAVX for one column, in one call for the whole run.
+TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-80
+	MOVQ s0+8(FP), CX
+	MOVQ nq+72(FP), R11
+	MOVQ R11, R12
+	SHLQ $5, R12 // bytes of a row
+
+f1snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y0
+	IMULQ R12, AX
+	ADDQ x+0(FP), AX // x_f
+	MOVQ AX, SI
+	MOVQ R11, R13
+
+f1scale:
+	VMULPD 0(SI), Y0, Y1
+	VMOVUPD Y1, 0(SI)
+	ADDQ $32, SI
+	DECQ R13
+	JNZ f1scale
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), DX // the own row's position
+	MOVQ 8(BX)(CX*8), R8 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // the diagonal entry
+	MOVQ rows+40(FP), R10
+	INCQ DX
+
+f1row:
+	CMPQ DX, R8
+	JGE f1next
+	ADDQ $8, SI
+	VBROADCASTSD 0(SI), Y0
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ x+0(FP), DI // x_i
+	MOVQ AX, R9
+	MOVQ R11, R13
+
+f1quad:
+	VMOVUPD 0(DI), Y8
+	VFNMADD231PD 0(R9), Y0, Y8
+	VMOVUPD Y8, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, R9
+	DECQ R13
+	JNZ f1quad
+	INCQ DX
+	JMP f1row
+
+f1next:
+	INCQ CX
+	JMP f1snode
+
+f1done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
+//
+// Solves with the transposes of the supernodes s1-1 down to s0, each of one
+// column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i
+// below, summed from the last to the first, with the arithmetic of
+// bwd1AVX and bwdDiagAVX for one column, in one call for the whole run.
+TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-80
+	MOVQ s1+16(FP), CX
+	MOVQ nq+72(FP), R11
+	MOVQ R11, R12
+	SHLQ $5, R12 // bytes of a row
+
+b1snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y9
+	IMULQ R12, AX
+	ADDQ x+0(FP), AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R9 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	MOVQ rows+40(FP), R10
+	XORQ BX, BX // the quad's byte offset
+	MOVQ R11, R13
+
+b1quad:
+	VXORPD Y0, Y0, Y0
+	MOVQ R9, DX
+
+b1row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ x+0(FP), DI
+	VFMADD231PD (DI)(BX*1), Y10, Y0
+	JMP b1row
+
+b1sub:
+	VMOVUPD (AX)(BX*1), Y8
+	VSUBPD Y0, Y8, Y8
+	VMULPD Y9, Y8, Y8
+	VMOVUPD Y8, (AX)(BX*1)
+	ADDQ $32, BX
+	DECQ R13
+	JNZ b1quad
+	JMP b1snode
+
+b1done:
+	VZEROUPPER
+	RET

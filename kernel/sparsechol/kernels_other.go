@@ -16,3 +16,11 @@ func backwardAVX(*symbolic, *numeric, int, []float64, int) {
 func edgeProductsAVX([]float64, []float64, []float64, []int, []int, []int, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
+
+func forward1AVX(*symbolic, *numeric, int, int, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}
+
+func backward1AVX(*symbolic, *numeric, int, int, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}

@@ -78,6 +78,41 @@ func forward(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32
 	}
 }
 
+// forwardRange eliminates supernodes s0..s1-1 in order (see forward); the
+// vector kernels take each run of sym.single supernodes in one call.
+func forwardRange(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32, cw int, pack []float64) {
+	for s := s0; s < s1; s++ {
+		if useAVX && sym.single[s] {
+			e := s + 1
+			for e < s1 && sym.single[e] {
+				e++
+			}
+			forward1AVX(sym, num, s, e, x, cw)
+			s = e - 1
+			continue
+		}
+		forward(sym, num, s, x, tgt, trows, cw, pack)
+	}
+}
+
+// backwardRange solves with the transposes of supernodes s1-1 down to s0
+// (see backward); the vector kernels take each run of one-column
+// supernodes in one call.
+func backwardRange(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
+	for s := s1 - 1; s >= s0; s-- {
+		if useAVX && sym.first[s+1]-sym.first[s] == 1 {
+			b := s
+			for b > s0 && sym.first[b]-sym.first[b-1] == 1 {
+				b--
+			}
+			backward1AVX(sym, num, b, s+1, x, cw)
+			s = b
+			continue
+		}
+		backward(sym, num, s, x, cw)
+	}
+}
+
 // backward solves with the transpose of supernode s (see backwardGo).
 func backward(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	if useAVX {
@@ -191,12 +226,8 @@ func (ws *solveWork) pass() bool {
 	if ws.windows > 1 {
 		ws.run(phaseTop)
 	} else {
-		for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
-			forward(sym, ws.num, s, x, x, sym.rows, cw, ws.pack[0])
-		}
-		for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
-			backward(sym, ws.num, s, x, cw)
-		}
+		forwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, x, x, sym.rows, cw, ws.pack[0])
+		backwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, x, cw)
 	}
 	// Backward substitution of the subtrees.
 	ws.finite[sym.nw] = ws.scatter(sym.topCol, n)
@@ -275,9 +306,7 @@ func (ws *solveWork) work(phase, t int) {
 				tgt, trows = ws.priv[g][:len(sym.topRows[g])*cw], sym.trows
 				clear(tgt)
 			}
-			for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
-				forward(sym, ws.num, s, x, tgt, trows, cw, ws.pack[t])
-			}
+			forwardRange(sym, ws.num, sym.gStart[g], sym.gStart[g+1], x, tgt, trows, cw, ws.pack[t])
 		}
 	case phaseTop:
 		if t >= ws.windows {
@@ -291,19 +320,13 @@ func (ws *solveWork) work(phase, t int) {
 		for i := sym.topCol; i < sym.n; i++ {
 			copy(buf[i*m:(i+1)*m], x[i*cw+c0:i*cw+c1])
 		}
-		for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
-			forward(sym, ws.num, s, buf, buf, sym.rows, m, ws.pack[t])
-		}
-		for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
-			backward(sym, ws.num, s, buf, m)
-		}
+		forwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, buf, buf, sym.rows, m, ws.pack[t])
+		backwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, buf, m)
 		for i := sym.topCol; i < sym.n; i++ {
 			copy(x[i*cw+c0:i*cw+c1], buf[i*m:(i+1)*m])
 		}
 	case phaseBackward:
-		for s := s1 - 1; s >= s0; s-- {
-			backward(sym, ws.num, s, x, cw)
-		}
+		backwardRange(sym, ws.num, s0, s1, x, cw)
 		ws.finite[t] = ws.scatter(sym.first[s0], sym.first[s1])
 	}
 	if ws.parallel && t > 0 {

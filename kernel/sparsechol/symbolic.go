@@ -41,6 +41,10 @@ type symbolic struct {
 	// in that list for the supernodes of those groups.
 	topRows [][]int32
 	trows   []int32
+	// single[s]: s has one column and its rows below all lie before
+	// topCol, so that the vector kernels may eliminate a run of such
+	// supernodes in one call.
+	single []bool
 	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1, that is
 	// supernodes wStart[t]..wStart[t+1]-1.
 	nw     int
@@ -370,6 +374,10 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		sym.maxUpd = max(sym.maxUpd, off*min(off, maxW))
 	}
 	sym.bufferRows(mark)
+	sym.single = make([]bool, ns)
+	for s := range ns {
+		sym.single[s] = sym.first[s+1]-sym.first[s] == 1 && sym.split[s] == sym.rowPtr[s+1]-sym.rowPtr[s]
+	}
 
 	sym.assignWorkers(work, order, nw)
 
