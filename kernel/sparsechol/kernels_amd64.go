@@ -1,6 +1,10 @@
 package sparsechol
 
-import "golang.org/x/sys/cpu"
+import (
+	"strconv"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX selects the vector solve kernels of kernels_amd64.s: on processors
 // with AVX2 and FMA (and an OS that saves their registers). Tests switch it
@@ -39,15 +43,24 @@ func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32
 // supernodes have one column and a few rows, and a call each would cost
 // more than their arithmetic.
 func forward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
-	_ = x[sym.n*cw-1]
+	checkBlock(x, sym.n, cw)
 	fwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
 }
 
 // backward1AVX solves with the transposes of the one-column supernodes
 // s1-1 down to s0 in x (see forward1AVX).
 func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
-	_ = x[sym.n*cw-1]
+	checkBlock(x, sym.n, cw)
 	bwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
+}
+
+// checkBlock panics unless x holds n rows of cw values. It compares
+// lengths rather than indexing the last value, which the race detector
+// would count as a read of a row another worker may be writing.
+func checkBlock(x []float64, n, cw int) {
+	if len(x) < n*cw {
+		panic("sparsechol: block of " + strconv.Itoa(len(x)) + " values for " + strconv.Itoa(n) + " rows of " + strconv.Itoa(cw))
+	}
 }
 
 // edgeProductsAVX is edgeProducts on rows of cw values (a multiple of 4).
