@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -590,4 +591,30 @@ func firstBitDiff(a, b []float64) int {
 		}
 	}
 	return -1
+}
+
+// TestAdjointEdgeOutside checks that AdjointSteps panics, naming the
+// edge, when an edge's end is not a vertex: the vector kernel indexes the
+// blocks without checks.
+func TestAdjointEdgeOutside(t *testing.T) {
+	tc := testCases()[0]
+	n := tc.m.pat.N
+	from, to := patternEdges(tc.m.pat)
+	rng := rand.New(rand.NewPCG(8, 8))
+	b, g := randomBlock(rng, n*5), randomBlock(rng, n*5)
+	f := factorCase(t, tc, 1)
+	defer f.Close()
+	for _, bad := range []int{n, -1} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "of a graph of") {
+					t.Errorf("edge end %d: recovered %v, want a panic naming the edge", bad, r)
+				}
+			}()
+			from2 := slices.Clone(from)
+			from2[3] = bad
+			gw := make([]float64, len(from))
+			f.(factor.AdjointStepper).AdjointSteps(nil, gw, b, g, 5, 3, from2, to, 1, false)
+		}()
+	}
 }
