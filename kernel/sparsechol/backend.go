@@ -46,8 +46,9 @@ func (b Backend) impl() blas.Float64 {
 }
 
 // Analyze orders p (see Order), computes the elimination tree, the column
-// counts and the supernodal structure of L, and splits the tree between
-// opt.Threads workers (default GOMAXPROCS). The pattern is copied; p may be
+// counts and the supernodal structure of L, cuts the tree into groups and
+// hands them to opt.Threads workers (default GOMAXPROCS); no result
+// depends on the count. The pattern is copied; p may be
 // modified afterwards.
 func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
 	perm, name, err := Order(p, opt)

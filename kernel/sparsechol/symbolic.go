@@ -174,7 +174,7 @@ var (
 )
 
 // analyze performs the symbolic analysis of p for the pivot order perm0,
-// splitting the tree for nw workers.
+// cutting the tree into numGroups groups and handing them to nw workers.
 func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	n := p.N
 	// Postorder the elimination tree so supernodes are contiguous.
