@@ -294,7 +294,7 @@ func (ws *solveWork) run(phase int) {
 func (ws *solveWork) work(phase, t int) {
 	sym, cw := ws.sym, ws.cw
 	x := ws.x[:sym.n*cw]
-	s0, s1 := sym.wStart[t], sym.wStart[t+1]
+	s0, s1 := sym.gStart[sym.wGroup[t]], sym.gStart[sym.wGroup[t+1]] // its supernodes
 	switch phase {
 	case phaseForward:
 		if ws.first {

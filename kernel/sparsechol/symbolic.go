@@ -45,11 +45,9 @@ type symbolic struct {
 	// topCol, so that the vector kernels may eliminate a run of such
 	// supernodes in one call.
 	single []bool
-	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1, that is
-	// supernodes wStart[t]..wStart[t+1]-1.
+	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1.
 	nw     int
 	wGroup []int
-	wStart []int
 
 	// dest[k] is the position in lx of the k-th stored entry of the
 	// original pattern.
@@ -463,7 +461,6 @@ func (sym *symbolic) assignWorkers(work []float64, order []int, nw int) {
 	}
 	sym.nw = nw
 	sym.wGroup = make([]int, nw+1)
-	sym.wStart = make([]int, nw+1)
 	for t := 1; t <= nw; t++ {
 		g := sym.wGroup[t-1]
 		target := load[sym.ng] * float64(t) / float64(nw)
@@ -474,7 +471,6 @@ func (sym *symbolic) assignWorkers(work []float64, order []int, nw int) {
 			g = sym.ng
 		}
 		sym.wGroup[t] = g
-		sym.wStart[t] = sym.gStart[g]
 	}
 }
 
