@@ -1,7 +1,7 @@
 package sparsechol
 
 import (
-	"strconv"
+	"fmt"
 
 	"golang.org/x/sys/cpu"
 )
@@ -59,7 +59,7 @@ func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) 
 // would count as a read of a row another worker may be writing.
 func checkBlock(x []float64, n, cw int) {
 	if len(x) < n*cw {
-		panic("sparsechol: block of " + strconv.Itoa(len(x)) + " values for " + strconv.Itoa(n) + " rows of " + strconv.Itoa(cw))
+		panic(fmt.Sprintf("sparsechol: block of %d values for %d rows of %d", len(x), n, cw))
 	}
 }
 
@@ -71,7 +71,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 		return
 	}
 	n := len(pinv)
-	_, _ = u[n*cw-1], w[n*cw-1]
+	checkBlock(u, n, cw)
+	checkBlock(w, n, cw)
 	_, _ = from[len(acc)-1], to[len(acc)-1]
 	edgeDotAVX(&acc[0], &u[0], &w[0], &from[0], &to[0], &pinv[0], len(acc), cw/4)
 }
