@@ -144,7 +144,8 @@ func fakeMeasurement(row string, backend string, t500cpu, t500wall float64, rss 
 	}
 	return &Measurement{Spec: Spec{Row: rows[0], Backend: backend}, Backend: backend, Ordering: "amd", NNZL: 1234,
 		Threads: 2, Iters: 2, Evals: 5, Minimize: 10, FirstEval: 2, SecPerIter: 4, EvalsPerIter: 2,
-		T500Hours: t500wall, T500CPUHours: t500cpu, MaxRSS: rss, Solves: 1000, SolveColumns: 20000, SolveSeconds: 5}
+		T500Hours: t500wall, T500CPUHours: t500cpu, MaxRSS: rss, Solves: 1000, SolveColumns: 20000, SolveSeconds: 5,
+		Work: 1369, Span: 37}
 }
 
 func TestSummarize(t *testing.T) {
@@ -224,7 +225,8 @@ func TestWriteTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200",
-		"0.0197"} { // 4·1234·20000 flops over 5 evaluations
+		"0.0197", // 4·1234·20000 flops over 5 evaluations
+		"tree W/D", "37.0"} {
 
 		if !strings.Contains(txt.String(), want) {
 			t.Errorf("text table lacks %q:\n%s", want, txt.String())
@@ -350,6 +352,10 @@ func TestRunTiny(t *testing.T) {
 		}
 		if m.Iters != 1 || m.Evals < 2 || m.Solves == 0 || m.Factorizations < int64(m.Evals) {
 			t.Errorf("%s: iters %d evals %d solves %d factorisations %d", m.Spec.Backend, m.Iters, m.Evals, m.Solves, m.Factorizations)
+		}
+		// The tree's work counts every stored entry of L.
+		if !(m.Span > 0 && m.Span <= m.Work && m.Work >= float64(m.NNZL)) {
+			t.Errorf("%s: tree work %g, span %g, nnz(L) %d", m.Spec.Backend, m.Work, m.Span, m.NNZL)
 		}
 		if !(m.T500Hours > 0) || !(m.F < m.F0) {
 			t.Errorf("%s: t500 %v, F %v → %v (want a decrease)", m.Spec.Backend, m.T500Hours, m.F0, m.F)

@@ -123,6 +123,11 @@ type Measurement struct {
 	Factorizations int64
 	FactorSeconds  float64
 
+	// Work and Span are those of the factor's supernodal tree
+	// (factor.Tree.Span): Work/Span bounds the speed-up of a block solve
+	// on any number of workers. Both are 0 for a backend without a tree.
+	Work, Span float64
+
 	F0, F float64 // objective at x0 and at the last accepted iterate
 
 	MaxRSS int64 // peak resident set size of the child process, bytes
@@ -305,6 +310,11 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	}
 	info := obj.Heat().Info()
 	m.Backend, m.Ordering, m.NNZL = info.Backend, info.Ordering, info.NNZL
+	if cf, ok := p.Config.Heat.Backend.(*countingFactorizer); ok {
+		if m.Work, m.Span, err = cf.span(); err != nil {
+			return nil, fmt.Errorf("bench: %v on %s: %w", s.Row, s.Backend, err)
+		}
+	}
 	m.FirstEval = fn.first.Seconds()
 	m.Evals = fn.evals
 	m.Iters = res.State.Iter
@@ -337,9 +347,25 @@ func (s *SolveStats) reset() {
 }
 
 // countingFactorizer wraps a backend and times its Factorize and Solve calls.
+// It keeps the last factor it analysed, for span.
 type countingFactorizer struct {
 	inner factor.Factorizer
 	stats *SolveStats
+	last  factor.Factor
+}
+
+// span returns the work and span of the last analysed factor's tree, or
+// zeros when its backend reports none.
+func (c *countingFactorizer) span() (work, span float64, err error) {
+	tr, ok := c.last.(factor.TreeReporter)
+	if !ok {
+		return 0, 0, nil
+	}
+	t, err := tr.Tree()
+	if err != nil {
+		return 0, 0, err
+	}
+	return t.Span()
 }
 
 func (c *countingFactorizer) Name() string { return c.inner.Name() }
@@ -349,6 +375,7 @@ func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (fa
 	if err != nil {
 		return nil, err
 	}
+	c.last = f
 	cf := countingFactor{Factor: f, stats: c.stats}
 	if ss, ok := f.(factor.StepSolver); ok {
 		// Forward the optional interfaces, so that the heat kernel takes

@@ -155,11 +155,14 @@ func backendOrder(ms []*Measurement) []string {
 // detailHeader and detailCells define the per-measurement table.
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
-	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s"}
+	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s", "tree W/D"}
 
 func detailCells(m *Measurement) []string {
 	r := m.Spec.Row
-	share, perEval, rhs, gfEval, gflops := "–", "–", "–", "–", "–"
+	share, perEval, rhs, gfEval, gflops, bound := "–", "–", "–", "–", "–", "–"
+	if m.Span > 0 {
+		bound = fmt.Sprintf("%.1f", m.Work/m.Span)
+	}
 	if m.Minimize > 0 {
 		share = fmt.Sprintf("%.0f%%", 100*m.SolveSeconds/m.Minimize)
 	}
@@ -190,7 +193,7 @@ func detailCells(m *Measurement) []string {
 	}
 	return []string{r.String(), fmt.Sprint(r.Vertices()), m.Backend, m.Ordering, fmt.Sprint(m.NNZL), fmt.Sprint(m.Threads),
 		fmt.Sprint(m.Iters), fmt.Sprint(m.Evals), epi, num(m.SecPerEval), num(m.SecPerIter),
-		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops}
+		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops, bound}
 }
 
 // ratioBase returns the backend the ratio columns compare against,

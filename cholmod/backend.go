@@ -126,6 +126,13 @@ func (b *backendFactor) AdjointSupported() bool {
 	return b.f.AdjointSupported()
 }
 
+func (b *backendFactor) Tree() (factor.Tree, error) {
+	if b.cc == nil {
+		panic("cholmod: Tree on a closed factor")
+	}
+	return b.f.Tree()
+}
+
 func (b *backendFactor) Info() factor.Info {
 	if b.cc == nil {
 		panic("cholmod: Info on a closed factor")

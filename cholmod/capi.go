@@ -636,6 +636,54 @@ func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []flo
 	return colPtr, rowIdx, values, perm, nil
 }
 
+// factorTree reads the supernodal tree of L: CHOLMOD's supernodes when L is
+// supernodal, else the fundamental supernodes of its columns, whose
+// structure exists only once L is factorised (numeric says it is).
+func factorTree(L *cFactor, numeric bool) (factor.Tree, error) {
+	n := int(L.n)
+	if L.is_super != 0 {
+		ns := int(L.nsuper)
+		super := unsafe.Slice((*int64)(L.super), ns+1)
+		pi := unsafe.Slice((*int64)(L.pi), ns+1)
+		snode := make([]int, n)
+		t := factor.Tree{Parent: make([]int, ns), Cols: make([]int, ns), Rows: make([]int, ns)}
+		for s := 0; s < ns; s++ {
+			t.Cols[s] = int(super[s+1] - super[s])
+			t.Rows[s] = int(pi[s+1] - pi[s])
+			for j := super[s]; j < super[s+1]; j++ {
+				snode[j] = s
+			}
+		}
+		var rows []int64
+		if ns > 0 && pi[ns] > 0 {
+			rows = unsafe.Slice((*int64)(L.s), int(pi[ns]))
+		}
+		for s := 0; s < ns; s++ {
+			t.Parent[s] = -1
+			if t.Rows[s] > t.Cols[s] {
+				t.Parent[s] = snode[rows[int(pi[s])+t.Cols[s]]]
+			}
+		}
+		return t, t.Validate()
+	}
+	if !numeric || L.p == nil || L.nz == nil || L.i == nil {
+		return factor.Tree{}, fmt.Errorf("cholmod: tree of a simplicial factor: %w", ErrNotFactorized)
+	}
+	p := unsafe.Slice((*int64)(L.p), n+1)
+	nz := unsafe.Slice((*int64)(L.nz), n)
+	idx := unsafe.Slice((*int64)(L.i), int(L.nzmax))
+	parent, count := make([]int, n), make([]int, n)
+	for j := 0; j < n; j++ {
+		parent[j], count[j] = -1, int(nz[j])
+		for _, i := range idx[p[j] : p[j]+nz[j]] {
+			if int(i) > j && (parent[j] < 0 || int(i) < parent[j]) {
+				parent[j] = int(i)
+			}
+		}
+	}
+	return factor.ColumnTree(parent, count)
+}
+
 func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
 
 func blasThreads() int { return int(C.gl_blas_get_threads()) }

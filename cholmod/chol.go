@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/gmlg/gmlg/kernel/factor"
 )
 
 // Factor is the Cholesky factorisation L Lᵀ = P A Pᵀ of one symmetric
@@ -400,6 +402,15 @@ func (f *Factor) mustBeOpen(op string) {
 	if f == nil || f.closed {
 		panic("cholmod: " + op + " on a freed Factor")
 	}
+}
+
+// Tree returns the factor's supernodal tree (factor.TreeReporter): CHOLMOD's
+// supernodes for a supernodal factor, available after Analyze; for a
+// simplicial one the fundamental supernodes of its columns, available once
+// it is factorised.
+func (f *Factor) Tree() (factor.Tree, error) {
+	f.mustBeOpen("Tree")
+	return factorTree(f.lf, f.valid)
 }
 
 // ExportL returns a copy of the numeric factor as a simplicial LL'

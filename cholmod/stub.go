@@ -82,6 +82,9 @@ func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from,
 // ExportL returns ErrNoCgo.
 func (f *Factor) ExportL() (*LFactor, error) { return nil, ErrNoCgo }
 
+// Tree returns ErrNoCgo.
+func (f *Factor) Tree() (factor.Tree, error) { return factor.Tree{}, ErrNoCgo }
+
 // TreeSplits panics with ErrNoCgo.
 func (f *Factor) TreeSplits() bool { panic(ErrNoCgo) }
 

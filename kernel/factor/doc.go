@@ -14,6 +14,18 @@
 // sparsechol (pure Go) and a dense gonum Cholesky used as a test oracle for
 // small graphs (in package kernel).
 //
+// # Tree and span
+//
+// A Factor that implements TreeReporter describes its supernodal
+// elimination tree (Tree: the columns, rows and parent of each supernode;
+// ColumnTree builds one from a column elimination tree). Tree.Span gives
+// the work of one triangular solve and its critical path under the tree
+// schedule: subtrees side by side, a supernode after its children, its
+// columns in panels of SpanBlock whose rows below are updated in groups of
+// SpanBlock rows at once. Work/span bounds the speed-up of a whole-block
+// solve on any number of workers; gmlg bench prints it for every row
+// ("tree W/D").
+//
 // # Errors
 //
 // A matrix that is not positive definite gives a *NotPosDefError, which

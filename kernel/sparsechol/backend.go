@@ -167,6 +167,19 @@ func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 // Info reports the backend's name, the ordering, nnz(L) (exact, without the
 // explicit zeros of relaxed supernodes), whether supernodes wider than one
 // column exist, and the solve kernels (SolveKernels).
+// Tree returns the factor's supernodal tree (factor.TreeReporter).
+func (c *chol) Tree() (factor.Tree, error) {
+	c.check()
+	sym := c.sym
+	t := factor.Tree{Parent: make([]int, sym.ns), Cols: make([]int, sym.ns), Rows: make([]int, sym.ns)}
+	for s := range sym.ns {
+		t.Parent[s] = sym.parent[s]
+		t.Cols[s] = sym.first[s+1] - sym.first[s]
+		t.Rows[s] = sym.rowPtr[s+1] - sym.rowPtr[s]
+	}
+	return t, t.Validate()
+}
+
 func (c *chol) Info() factor.Info {
 	c.check()
 	wide := false

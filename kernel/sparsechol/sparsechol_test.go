@@ -620,3 +620,40 @@ func TestAdjointEdgeOutside(t *testing.T) {
 		}()
 	}
 }
+
+// TestTree checks the reported supernodal tree against the factor's own
+// structure: the supernodes cover the columns, each one's first row below
+// its columns lies in its parent, and the work counts every stored entry.
+func TestTree(t *testing.T) {
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 0)
+		c := f.(*chol)
+		tree, err := c.Tree()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		work, span, err := tree.Span()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		col := 0
+		for s := range tree.Cols {
+			if c.sym.first[s] != col {
+				t.Fatalf("%s: supernode %d starts at column %d, want %d", tc.name, s, c.sym.first[s], col)
+			}
+			col += tree.Cols[s]
+			if p := tree.Parent[s]; p >= 0 {
+				r := int(c.sym.rows[c.sym.rowPtr[s]+tree.Cols[s]])
+				if r < c.sym.first[p] || r >= c.sym.first[p+1] {
+					t.Errorf("%s: supernode %d: first row below %d is not in its parent %d", tc.name, s, r, p)
+				}
+			} else if tree.Rows[s] != tree.Cols[s] {
+				t.Errorf("%s: root %d has rows below it", tc.name, s)
+			}
+		}
+		if col != tc.m.pat.N || work < float64(f.Info().NNZL) || span <= 0 || span > work {
+			t.Errorf("%s: %d of %d columns, work %g, nnz(L) %d, span %g", tc.name, col, tc.m.pat.N, work, f.Info().NNZL, span)
+		}
+		f.Close()
+	}
+}
