@@ -86,17 +86,24 @@
 // build: the block's rows are padded with zeros to a multiple of 4 values,
 // and every factor entry is broadcast and applied to a row four right-hand
 // sides at a time with fused multiply-adds. Forward, the solved rows of a
-// supernode are first copied into a scratch block quad by quad, so that the
-// update of a row below reads them at fixed offsets, up to eight columns per
-// load and store of the row. Backward, each column's products with the rows
-// below are summed in registers, four columns and two quads at a time, and
-// subtracted once. One call covers a supernode's diagonal block or all its
-// rows below, and one call a whole run of consecutive one-column
-// supernodes (most of them in 2-D, where a call each would cost more than
-// their few rows of arithmetic), with the same operations. The adjoint's edge sums take the products of an edge's two
-// rows a quad at a time and add the four lanes at the end. Elsewhere
-// ("scalar") portable Go kernels do the same substitutions and sums; the
-// two agree to rounding (TestKernelsAgree), not bitwise.
+// supernode are first copied into a scratch block quad by quad, so that
+// the update of the rows below reads them at fixed offsets; four rows by
+// three quads (twelve right-hand sides) stay in registers while every
+// column of the supernode is applied, so that each quad loaded serves four
+// rows and each row is loaded and stored once. Backward, each column's
+// products with the rows below are summed in registers, four columns by
+// three quads at a time, and subtracted once. The diagonal blocks are cut
+// the same way, four rows (forward) or columns (backward) at a time, so
+// that only their small triangles run row by row. One call covers a run of
+// rows, and one call a whole run of consecutive one-column supernodes
+// (most of them in 2-D, where a call each would cost more than their few
+// rows of arithmetic). Each lane does the same arithmetic whatever the
+// width of the block, so the solution does not depend on the number of
+// right-hand sides solved with it. The adjoint's edge sums take the
+// products of an edge's two rows a quad at a time and add the four lanes
+// at the end. Elsewhere ("scalar") portable Go kernels do the same
+// substitutions and sums; the two agree to rounding (TestKernelsAgree),
+// not bitwise.
 //
 // # Benchmarks
 //

@@ -15,16 +15,16 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // every element the loops read and write: the callers below slice first.
 
 //go:noescape
-func fwdRowsAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, w int, nq int)
+func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int)
 
 //go:noescape
-func fwdDiagAVX(x1 *float64, l *float64, w int, pk *float64, dinv *float64, nq int)
+func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
 
 //go:noescape
 func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
 
 //go:noescape
-func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, dinv *float64, cw int)
+func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64, cw int)
 
 //go:noescape
 func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
@@ -80,8 +80,9 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // forwardAVX is forwardGo on rows of cw values (a multiple of 4). As its
 // rows are solved, the supernode's block x1 is copied into pack quad by
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
-// reads are adjacent; each row below then takes Σ_k l[k]·x_k a quad at a
-// time.
+// reads are adjacent; the rows below then take Σ_k l[k]·x_k four rows by
+// three quads at a time, held in registers (fwdBlockAVX). The diagonal
+// block is blocked the same way, four rows at a time.
 func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cw int, pack []float64) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
@@ -90,25 +91,36 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	x1 := x[f*cw : (f+w)*cw]
 	nq := cw / 4
 	pk := pack[:w*cw]
-	fwdDiagAVX(&x1[0], &ls[0], w, &pk[0], &num.dinv[f : f+w][0], nq)
+	// The diagonal block, four rows at a time: the columns before them
+	// through fwdBlockAVX, then their own triangle.
+	dinv := num.dinv[f : f+w]
+	for r := 0; r < w; r += 4 {
+		b := min(4, w-r)
+		if r > 0 {
+			fwdBlockAVX(&x[0], &rows[r], b, &ls[r*w], &pk[0], r, w, nq)
+		}
+		fwdDiagAVX(&x1[r*cw], &ls[r*w+r], b, w, &pk[r*4], &dinv[r], nq)
+	}
 	split := sym.split[s]
 	if split > w {
 		_ = x[int(rows[split-1]+1)*cw-1] // rows are sorted: the last is the largest
-		fwdRowsAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, nq)
+		fwdBlockAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, w, nq)
 	}
 	if h := len(rows); h > split {
 		// trows is sorted from split on as rows is.
 		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
 		_ = tgt[(int(trows[h-1])+1)*cw-1]
 		_ = tgt[int(trows[split])*cw]
-		fwdRowsAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, nq)
+		fwdBlockAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, w, nq)
 	}
 }
 
 // backwardAVX is backwardGo on rows of cw values (a multiple of 4): x1 −=
 // L21ᵀ x2, four columns at a time, each column's products summed from its
 // farthest row to its nearest and subtracted once; then the transposed
-// diagonal block.
+// diagonal block, four columns at a time from the last: the block's rows
+// after them the same way, then their own triangle (bwdDiagAVX), so that
+// most of the triangle's products run four columns at a time too.
 func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
@@ -128,5 +140,17 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
 		}
 	}
-	bwdDiagAVX(&x[0], &own[0], &x1[0], &ls[0], w, &num.dinv[f : f+w][0], cw)
+	// The diagonal block, four columns at a time from the last: the
+	// block's rows after the four through bwd4AVX, then their own triangle.
+	dinv := num.dinv[f : f+w]
+	k := w &^ 3
+	if k < w {
+		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], w-k, w, &dinv[k], cw)
+	}
+	for k -= 4; k >= 0; k -= 4 {
+		if nr := w - k - 4; nr > 0 {
+			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq)
+		}
+		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
+	}
 }

@@ -143,50 +143,260 @@ floop1:
 fdone:
 	RET
 
-// func fwdRowsAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, w int, nq int)
+// FWD4COLn applies one column to the accumulators of four rows by n
+// quads (row a, quad b in Y(3a+b)): l at SI (row stride R10, row 3 at
+// R11), the column's quads of pk at DX (quad stride R8). Each accumulator
+// takes one fused multiply-add per column whatever n is, so that a lane's
+// arithmetic does not depend on the width of the block.
+#define FWD4COL1 \
+	VMOVUPD (DX), Y12 \
+	VBROADCASTSD (SI), Y15 \
+	VFNMADD231PD Y12, Y15, Y0 \
+	VBROADCASTSD (SI)(R10*1), Y15 \
+	VFNMADD231PD Y12, Y15, Y3 \
+	VBROADCASTSD (SI)(R10*2), Y15 \
+	VFNMADD231PD Y12, Y15, Y6 \
+	VBROADCASTSD (SI)(R11*1), Y15 \
+	VFNMADD231PD Y12, Y15, Y9
+
+#define FWD4COL2 \
+	VMOVUPD (DX), Y12 \
+	VMOVUPD (DX)(R8*1), Y13 \
+	VBROADCASTSD (SI), Y15 \
+	VFNMADD231PD Y12, Y15, Y0 \
+	VFNMADD231PD Y13, Y15, Y1 \
+	VBROADCASTSD (SI)(R10*1), Y15 \
+	VFNMADD231PD Y12, Y15, Y3 \
+	VFNMADD231PD Y13, Y15, Y4 \
+	VBROADCASTSD (SI)(R10*2), Y15 \
+	VFNMADD231PD Y12, Y15, Y6 \
+	VFNMADD231PD Y13, Y15, Y7 \
+	VBROADCASTSD (SI)(R11*1), Y15 \
+	VFNMADD231PD Y12, Y15, Y9 \
+	VFNMADD231PD Y13, Y15, Y10
+
+#define FWD4COL3 \
+	VMOVUPD (DX), Y12 \
+	VMOVUPD (DX)(R8*1), Y13 \
+	VMOVUPD (DX)(R8*2), Y14 \
+	VBROADCASTSD (SI), Y15 \
+	VFNMADD231PD Y12, Y15, Y0 \
+	VFNMADD231PD Y13, Y15, Y1 \
+	VFNMADD231PD Y14, Y15, Y2 \
+	VBROADCASTSD (SI)(R10*1), Y15 \
+	VFNMADD231PD Y12, Y15, Y3 \
+	VFNMADD231PD Y13, Y15, Y4 \
+	VFNMADD231PD Y14, Y15, Y5 \
+	VBROADCASTSD (SI)(R10*2), Y15 \
+	VFNMADD231PD Y12, Y15, Y6 \
+	VFNMADD231PD Y13, Y15, Y7 \
+	VFNMADD231PD Y14, Y15, Y8 \
+	VBROADCASTSD (SI)(R11*1), Y15 \
+	VFNMADD231PD Y12, Y15, Y9 \
+	VFNMADD231PD Y13, Y15, Y10 \
+	VFNMADD231PD Y14, Y15, Y11
+
+// ROWADDR sets AX to quad q0 of row rows[j+a] of x: BX = &rows[j],
+// R9 = bytes per row of x, R12 = 32·q0.
+#define ROWADDR(a) \
+	MOVLQSX (4*a)(BX), AX \
+	IMULQ R9, AX \
+	ADDQ x+0(FP), AX \
+	ADDQ R12, AX
+
+// func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int)
 //
 // For j < nr, row i = rows[j] of the block x (4·nq values a row):
-// x_i −= Σ_{k<w} l[j·w+k]·(row k of the packed block pk), see fwdrow<>.
-TEXT ·fwdRowsAVX(SB), NOSPLIT, $0-56
-	MOVQ rows+8(FP), BX
-	MOVQ nr+16(FP), R13
-	MOVQ l+24(FP), AX
-	MOVQ w+40(FP), R8
-	SHLQ $5, R8
-	MOVQ nq+48(FP), R9
-	TESTQ R13, R13
-	JEQ frdone
+// x_i −= Σ_{k<nk} l[j·w+k]·(row k of the packed block pk, quad q at
+// pk[4(q·w+k)]). Four rows by three quads at a time stay in registers
+// while the nk columns are applied, each (row, quad) one chain of
+// multiply-adds in k order, so that every quad of pk loaded serves four
+// rows and the rows are loaded and stored once; the rows and quads left
+// over go through fwdrow<>.
+TEXT ·fwdBlockAVX(SB), NOSPLIT, $24-64
+	MOVQ w+48(FP), R8
+	SHLQ $5, R8 // bytes per quad of pk
+	MOVQ nq+56(FP), AX
+	MOVQ AX, q-8(SP) // quads left
+	MOVQ $0, o-24(SP) // 32·q0, q0 the group's first quad
 
-frloop:
-	MOVLQSX 0(BX), DI
-	IMULQ R9, DI
+fbgroup:
+	MOVQ q-8(SP), AX
+	TESTQ AX, AX
+	JEQ fbdone
+	XORQ R13, R13 // j
+	CMPQ AX, $3
+	JLT fbsmall
+	MOVQ $3, grp-16(SP) // quads in the group
+	JMP fbrows4
+
+fbsmall:
+	MOVQ AX, grp-16(SP)
+	JMP fbrows4
+
+fbrows4:
+	MOVQ nr+16(FP), AX
+	SUBQ R13, AX
+	CMPQ AX, $4
+	JLT fbone
+	MOVQ nq+56(FP), R9
+	SHLQ $5, R9 // bytes per row of x
+	MOVQ o-24(SP), R12
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX // &rows[j]
+	// The four rows' quads of the group, in registers until stored.
+	ROWADDR(0)
+	VMOVUPD 0(AX), Y0
+	ROWADDR(1)
+	VMOVUPD 0(AX), Y3
+	ROWADDR(2)
+	VMOVUPD 0(AX), Y6
+	ROWADDR(3)
+	VMOVUPD 0(AX), Y9
+	CMPQ grp-16(SP), $2
+	JLT fbload
+	ROWADDR(0)
+	VMOVUPD 32(AX), Y1
+	ROWADDR(1)
+	VMOVUPD 32(AX), Y4
+	ROWADDR(2)
+	VMOVUPD 32(AX), Y7
+	ROWADDR(3)
+	VMOVUPD 32(AX), Y10
+	CMPQ grp-16(SP), $3
+	JLT fbload
+	ROWADDR(0)
+	VMOVUPD 64(AX), Y2
+	ROWADDR(1)
+	VMOVUPD 64(AX), Y5
+	ROWADDR(2)
+	VMOVUPD 64(AX), Y8
+	ROWADDR(3)
+	VMOVUPD 64(AX), Y11
+
+fbload:
+	MOVQ w+48(FP), R10
+	SHLQ $3, R10 // bytes per row of l
+	LEAQ (R10)(R10*2), R11
+	MOVQ R13, SI
+	IMULQ R10, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ R12, DX
+	IMULQ w+48(FP), DX
+	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
+	MOVQ nk+40(FP), CX
+	TESTQ CX, CX
+	JEQ fbstore
+	CMPQ grp-16(SP), $2
+	JLT fbcols1
+	JEQ fbcols2
+fbcol3:
+	FWD4COL3
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbcol3
+	JMP fbstore
+
+fbcols2:
+fbcol2:
+	FWD4COL2
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbcol2
+	JMP fbstore
+
+fbcols1:
+fbcol1:
+	FWD4COL1
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbcol1
+
+fbstore:
+	ROWADDR(0)
+	VMOVUPD Y0, 0(AX)
+	ROWADDR(1)
+	VMOVUPD Y3, 0(AX)
+	ROWADDR(2)
+	VMOVUPD Y6, 0(AX)
+	ROWADDR(3)
+	VMOVUPD Y9, 0(AX)
+	CMPQ grp-16(SP), $2
+	JLT fbstored
+	ROWADDR(0)
+	VMOVUPD Y1, 32(AX)
+	ROWADDR(1)
+	VMOVUPD Y4, 32(AX)
+	ROWADDR(2)
+	VMOVUPD Y7, 32(AX)
+	ROWADDR(3)
+	VMOVUPD Y10, 32(AX)
+	CMPQ grp-16(SP), $3
+	JLT fbstored
+	ROWADDR(0)
+	VMOVUPD Y2, 64(AX)
+	ROWADDR(1)
+	VMOVUPD Y5, 64(AX)
+	ROWADDR(2)
+	VMOVUPD Y8, 64(AX)
+	ROWADDR(3)
+	VMOVUPD Y11, 64(AX)
+
+fbstored:
+	ADDQ $4, R13
+	JMP fbrows4
+
+fbone:
+	// The rows left, one at a time, on the group's quads.
+	CMPQ R13, nr+16(FP)
+	JGE fbnext
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX
+	MOVLQSX (BX), DI
+	IMULQ nq+56(FP), DI
 	SHLQ $5, DI
 	ADDQ x+0(FP), DI
-	MOVQ AX, SI
-	MOVQ w+40(FP), CX
-	MOVQ pk+32(FP), DX
+	ADDQ o-24(SP), DI // quad q0 of row rows[j]
+	MOVQ R13, SI
+	IMULQ w+48(FP), SI
+	SHLQ $3, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ o-24(SP), DX
+	IMULQ w+48(FP), DX
+	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
+	MOVQ nk+40(FP), CX
+	MOVQ grp-16(SP), R9
 	CALL fwdrow<>(SB)
-	ADDQ $4, BX
-	MOVQ w+40(FP), CX
-	LEAQ (AX)(CX*8), AX
-	DECQ R13
-	JNZ frloop
+	INCQ R13
+	JMP fbone
 
-frdone:
+fbnext:
+	MOVQ grp-16(SP), AX
+	SUBQ AX, q-8(SP)
+	SHLQ $5, AX
+	ADDQ AX, o-24(SP)
+	JMP fbgroup
+
+fbdone:
 	VZEROUPPER
 	RET
 
-// func fwdDiagAVX(x1 *float64, l *float64, w int, pk *float64, dinv *float64, nq int)
+// func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
 //
-// Solves the diagonal block of a supernode of w columns in place: for
-// r < w, x_r = (x_r − Σ_{k<r} l[r·w+k]·x_k)·dinv[r], with x_r the row r of
-// x1 (4·nq values), copying each solved row into the packed block pk
-// (quad q of row r at pk[4(q·w+r)]).
-TEXT ·fwdDiagAVX(SB), NOSPLIT, $0-48
-	MOVQ w+16(FP), R8
+// Solves the triangle of w columns of a supernode's diagonal block in
+// place: for r < w, x_r = (x_r − Σ_{k<r} l[r·ld+k]·x_k)·dinv[r], with x_r
+// the row r of x1 (4·nq values), copying each solved row into the packed
+// block pk (quad q of row r at pk[4(q·ld+r)]); ld is the row stride of l.
+TEXT ·fwdDiagAVX(SB), NOSPLIT, $0-56
+	MOVQ ld+24(FP), R8
 	SHLQ $5, R8
-	MOVQ nq+40(FP), R9
-	MOVQ dinv+32(FP), BX
+	MOVQ nq+48(FP), R9
+	MOVQ dinv+40(FP), BX
 	XORQ AX, AX // r
 
 fdloop:
@@ -197,16 +407,16 @@ fdloop:
 	SHLQ $5, DI
 	ADDQ x1+0(FP), DI // x_r
 	MOVQ AX, SI
-	IMULQ w+16(FP), SI
+	IMULQ ld+24(FP), SI
 	SHLQ $3, SI
-	ADDQ l+8(FP), SI // &l[r·w]
+	ADDQ l+8(FP), SI // &l[r·ld]
 	MOVQ AX, CX
-	MOVQ pk+24(FP), DX
+	MOVQ pk+32(FP), DX
 	CALL fwdrow<>(SB)
 	VBROADCASTSD (BX)(AX*8), Y0
 	MOVQ AX, R10
 	SHLQ $5, R10
-	ADDQ pk+24(FP), R10 // quad 0 of row r in pk
+	ADDQ pk+32(FP), R10 // quad 0 of row r in pk
 	MOVQ R9, R12
 
 fdscale:
@@ -228,7 +438,9 @@ fddone:
 //
 // For the four rows a_j = a[j·cw:] (j < 4) and every quad q < nq:
 // a_j[4q:4q+4] -= Σ_{r<nr} l[r·w+j]·x[below[r]·cw+4q:+4], each sum taken
-// from r = nr−1 down to 0 (nr ≥ 1), two quads at a time while they last.
+// from r = nr−1 down to 0 (nr ≥ 1) in an accumulator of its own and
+// subtracted once: three quads at a time while they last, then two, then
+// one, with the same arithmetic in every lane.
 TEXT ·bwd4AVX(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -245,6 +457,96 @@ TEXT ·bwd4AVX(SB), NOSPLIT, $0-64
 	IMULQ R8, R13
 	ADDQ DX, R13 // &l[(nr-1)·w]
 	XORQ R11, R11 // byte offset of the quad
+
+b4triple:
+	CMPQ R10, $3
+	JLT b4pair
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b4rows3:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VMOVUPD 0(AX), Y12
+	VMOVUPD 32(AX), Y13
+	VMOVUPD 64(AX), Y14
+	VBROADCASTSD 0(DX), Y15
+	VFMADD231PD Y12, Y15, Y0
+	VFMADD231PD Y13, Y15, Y1
+	VFMADD231PD Y14, Y15, Y2
+	VBROADCASTSD 8(DX), Y15
+	VFMADD231PD Y12, Y15, Y3
+	VFMADD231PD Y13, Y15, Y4
+	VFMADD231PD Y14, Y15, Y5
+	VBROADCASTSD 16(DX), Y15
+	VFMADD231PD Y12, Y15, Y6
+	VFMADD231PD Y13, Y15, Y7
+	VFMADD231PD Y14, Y15, Y8
+	VBROADCASTSD 24(DX), Y15
+	VFMADD231PD Y12, Y15, Y9
+	VFMADD231PD Y13, Y15, Y10
+	VFMADD231PD Y14, Y15, Y11
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b4rows3
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Y12
+	VMOVUPD 32(AX), Y13
+	VMOVUPD 64(AX), Y14
+	VSUBPD Y0, Y12, Y12
+	VSUBPD Y1, Y13, Y13
+	VSUBPD Y2, Y14, Y14
+	VMOVUPD Y12, 0(AX)
+	VMOVUPD Y13, 32(AX)
+	VMOVUPD Y14, 64(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y12
+	VMOVUPD 32(AX), Y13
+	VMOVUPD 64(AX), Y14
+	VSUBPD Y3, Y12, Y12
+	VSUBPD Y4, Y13, Y13
+	VSUBPD Y5, Y14, Y14
+	VMOVUPD Y12, 0(AX)
+	VMOVUPD Y13, 32(AX)
+	VMOVUPD Y14, 64(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y12
+	VMOVUPD 32(AX), Y13
+	VMOVUPD 64(AX), Y14
+	VSUBPD Y6, Y12, Y12
+	VSUBPD Y7, Y13, Y13
+	VSUBPD Y8, Y14, Y14
+	VMOVUPD Y12, 0(AX)
+	VMOVUPD Y13, 32(AX)
+	VMOVUPD Y14, 64(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Y12
+	VMOVUPD 32(AX), Y13
+	VMOVUPD 64(AX), Y14
+	VSUBPD Y9, Y12, Y12
+	VSUBPD Y10, Y13, Y13
+	VSUBPD Y11, Y14, Y14
+	VMOVUPD Y12, 0(AX)
+	VMOVUPD Y13, 32(AX)
+	VMOVUPD Y14, 64(AX)
+	ADDQ $96, R11
+	SUBQ $3, R10
+	JMP b4triple
 
 b4pair:
 	CMPQ R10, $2
@@ -494,12 +796,14 @@ TEXT ·bwd1AVX(SB), NOSPLIT, $0-64
 	VZEROUPPER
 	RET
 
-// func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, dinv *float64, cw int)
+// func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64, cw int)
 //
-// Solves the transposed diagonal block of a supernode of w columns in
-// place: for r from w−1 down to 0, x_r = (x_r − Σ_{i>r} l[i·w+r]·x_i)·dinv[r],
-// where x_i is row own[i] of x and row i of x1 (cw values, a multiple of 4).
-TEXT ·bwdDiagAVX(SB), NOSPLIT, $8-56
+// Solves the transposed triangle of w columns of a supernode's diagonal
+// block in place: for r from w−1 down to 0,
+// x_r = (x_r − Σ_{r<i<w} l[i·ld+r]·x_i)·dinv[r], where x_i is row own[i]
+// of x and row i of x1 (cw values, a multiple of 4) and ld is the row
+// stride of l.
+TEXT ·bwdDiagAVX(SB), NOSPLIT, $8-64
 	MOVQ w+32(FP), AX
 	DECQ AX
 
@@ -507,7 +811,7 @@ bdloop:
 	TESTQ AX, AX
 	JLT bddone
 	MOVQ AX, r-8(SP)
-	MOVQ cw+48(FP), R9
+	MOVQ cw+56(FP), R9
 	SHLQ $3, R9
 	MOVQ AX, DI
 	IMULQ R9, DI
@@ -519,13 +823,13 @@ bdloop:
 	MOVQ x+0(FP), SI
 	MOVQ own+8(FP), BX
 	LEAQ 4(BX)(AX*4), BX // &own[r+1]
-	MOVQ w+32(FP), R8
+	MOVQ ld+40(FP), R8
 	MOVQ AX, DX
 	INCQ DX
 	IMULQ R8, DX
 	ADDQ AX, DX
 	SHLQ $3, DX
-	ADDQ l+24(FP), DX // &l[(r+1)·w+r]
+	ADDQ l+24(FP), DX // &l[(r+1)·ld+r]
 	SHLQ $3, R8
 	MOVQ R9, R10
 	SHRQ $5, R10 // nq
@@ -533,9 +837,9 @@ bdloop:
 	MOVQ r-8(SP), AX
 
 bdscale:
-	MOVQ dinv+40(FP), BX
+	MOVQ dinv+48(FP), BX
 	VBROADCASTSD (BX)(AX*8), Y0
-	MOVQ cw+48(FP), R12
+	MOVQ cw+56(FP), R12
 	SHRQ $2, R12
 
 bdquad:
@@ -620,7 +924,7 @@ edone:
 // Eliminates the supernodes s0..s1-1, each of one column f = first[s] whose
 // rows below all lie in x (4·nq values a row): x_f ·= dinv[f], then
 // x_i −= l·x_f for each row i below, with the arithmetic of fwdDiagAVX and
-// fwdRowsAVX for one column, in one call for the whole run.
+// fwdBlockAVX for one column, in one call for the whole run.
 TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-80
 	MOVQ s0+8(FP), CX
 	MOVQ nq+72(FP), R11

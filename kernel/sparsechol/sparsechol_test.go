@@ -657,3 +657,39 @@ func TestTree(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestColumnsBitwise checks that a column's solution does not depend on
+// the block it is solved in: each lane of the kernels does the same
+// arithmetic whatever the block's width (13 columns: three quads and one
+// more, against one column at a time).
+func TestColumnsBitwise(t *testing.T) {
+	defer func() { useAVX = SolveKernels() == "avx2-fma" }()
+	kernels := []bool{false}
+	if useAVX {
+		kernels = append(kernels, true)
+	}
+	const cols = 13
+	for _, avx := range kernels {
+		useAVX = avx
+		for _, tc := range testCases() {
+			f := factorCase(t, tc, 1)
+			n := tc.m.pat.N
+			b := randomBlock(rand.New(rand.NewPCG(5, 5)), n*cols)
+			block := make([]float64, n*cols)
+			if err := f.Solve(block, b, cols); err != nil {
+				t.Fatal(err)
+			}
+			one := make([]float64, n)
+			for c := range cols {
+				if err := f.Solve(one, b[c*n:(c+1)*n], 1); err != nil {
+					t.Fatal(err)
+				}
+				if i := firstBitDiff(one, block[c*n:(c+1)*n]); i >= 0 {
+					t.Errorf("%s/avx=%v: column %d alone differs at row %d: %v, in the block %v", tc.name, avx, c, i, one[i], block[c*n+i])
+					break
+				}
+			}
+			f.Close()
+		}
+	}
+}
