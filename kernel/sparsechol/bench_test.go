@@ -106,14 +106,8 @@ func BenchmarkFactorize(b *testing.B) {
 // same pattern.
 func BenchmarkRefactorize(b *testing.B) {
 	forEachBench(b, func(b *testing.B, be benchBackend, m, m2 *testMatrix, grid []int) {
-		f, err := be.f.Analyze(m.pat, be.opt(grid))
-		if err != nil {
-			b.Fatal(err)
-		}
+		f := benchFactor(b, be, m, grid)
 		defer f.Close()
-		if err := f.Factorize(m.val); err != nil {
-			b.Fatal(err)
-		}
 		vals := [2][]float64{m2.val, m.val}
 		k := 0
 		b.ReportAllocs()
@@ -128,18 +122,26 @@ func BenchmarkRefactorize(b *testing.B) {
 	})
 }
 
+// benchFactor analyses and factorises m with be; the caller closes it.
+func benchFactor(b *testing.B, be benchBackend, m *testMatrix, grid []int) factor.Factor {
+	b.Helper()
+	f, err := be.f.Analyze(m.pat, be.opt(grid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Factorize(m.val); err != nil {
+		f.Close()
+		b.Fatal(err)
+	}
+	return f
+}
+
 // BenchmarkSolve20 times the solve of a block of 20 right-hand sides.
 func BenchmarkSolve20(b *testing.B) {
 	const cols = 20
 	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
-		f, err := be.f.Analyze(m.pat, be.opt(grid))
-		if err != nil {
-			b.Fatal(err)
-		}
+		f := benchFactor(b, be, m, grid)
 		defer f.Close()
-		if err := f.Factorize(m.val); err != nil {
-			b.Fatal(err)
-		}
 		n := m.pat.N
 		rhs := randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)
 		x := make([]float64, n*cols)
@@ -151,5 +153,36 @@ func BenchmarkSolve20(b *testing.B) {
 			}
 		}
 		cpu.report(b)
+	})
+}
+
+// BenchmarkSolveSteps times 20 heat sub-steps (SolveSteps) of blocks of 11
+// and 15 columns, the widths the heat kernel solves with the pure-Go
+// factor (two column streams) and with CHOLMOD (the whole block), and
+// reports ns/col-step, the time per column and sub-step. Run it with
+// -cpu 1 to compare the kernels: the single-threaded backends are then
+// alone on one core.
+func BenchmarkSolveSteps(b *testing.B) {
+	const steps = 20
+	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
+		f := benchFactor(b, be, m, grid)
+		defer f.Close()
+		ss, ok := f.(factor.StepSolver)
+		if !ok {
+			b.Skip("no SolveSteps")
+		}
+		n := m.pat.N
+		for _, cols := range []int{11, 15} {
+			b.Run(fmt.Sprintf("cols=%d", cols), func(b *testing.B) {
+				rhs := randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)
+				x := make([]float64, n*cols)
+				for b.Loop() {
+					if err := ss.SolveSteps(x, rhs, cols, steps, false, false); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps*cols), "ns/col-step")
+			})
+		}
 	})
 }
