@@ -11,17 +11,23 @@ import (
 // off to compare the two.
 var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// useWide lets the two kernels that do most of the work (fwdBlockAVX and
+// bwd4AVX) hold two quads of a row in one 8-wide AVX-512 register, on
+// processors that have AVX-512. Each lane does the same operations in the
+// same order either way, so the results are bitwise the same.
+var useWide = useAVX && cpu.X86.HasAVX512F
+
 // Implemented in kernels_amd64.s; see there. The pointers must address
 // every element the loops read and write: the callers below slice first.
 
 //go:noescape
-func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int)
+func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 
 //go:noescape
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
 
 //go:noescape
-func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
+func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
 
 //go:noescape
 func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64, cw int)
@@ -97,21 +103,21 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	for r := 0; r < w; r += 4 {
 		b := min(4, w-r)
 		if r > 0 {
-			fwdBlockAVX(&x[0], &rows[r], b, &ls[r*w], &pk[0], r, w, nq)
+			fwdBlockAVX(&x[0], &rows[r], b, &ls[r*w], &pk[0], r, w, nq, useWide)
 		}
 		fwdDiagAVX(&x1[r*cw], &ls[r*w+r], b, w, &pk[r*4], &dinv[r], nq)
 	}
 	split := sym.split[s]
 	if split > w {
 		_ = x[int(rows[split-1]+1)*cw-1] // rows are sorted: the last is the largest
-		fwdBlockAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, w, nq)
+		fwdBlockAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, w, nq, useWide)
 	}
 	if h := len(rows); h > split {
 		// trows is sorted from split on as rows is.
 		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
 		_ = tgt[(int(trows[h-1])+1)*cw-1]
 		_ = tgt[int(trows[split])*cw]
-		fwdBlockAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, w, nq)
+		fwdBlockAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, w, nq, useWide)
 	}
 }
 
@@ -134,7 +140,7 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 		l21 := ls[w*w:]
 		k := 0
 		for ; k+4 <= w; k += 4 {
-			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
+			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq, useWide)
 		}
 		for ; k < w; k++ {
 			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
@@ -149,7 +155,7 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	}
 	for k -= 4; k >= 0; k -= 4 {
 		if nr := w - k - 4; nr > 0 {
-			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq)
+			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq, useWide)
 		}
 		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
 	}

@@ -204,16 +204,18 @@ fdone:
 	ADDQ x+0(FP), AX \
 	ADDQ R12, AX
 
-// func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int)
+// func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 //
 // For j < nr, row i = rows[j] of the block x (4·nq values a row):
 // x_i −= Σ_{k<nk} l[j·w+k]·(row k of the packed block pk, quad q at
 // pk[4(q·w+k)]). Four rows by three quads at a time stay in registers
 // while the nk columns are applied, each (row, quad) one chain of
 // multiply-adds in k order, so that every quad of pk loaded serves four
-// rows and the rows are loaded and stored once; the rows and quads left
-// over go through fwdrow<>.
-TEXT ·fwdBlockAVX(SB), NOSPLIT, $24-64
+// rows and the rows are loaded and stored once; the rows left over go
+// through fwdrow<>. With wide (AVX-512), the first two quads of a group of
+// two or three are one 8-wide register, with the same operations in each
+// lane.
+TEXT ·fwdBlockAVX(SB), NOSPLIT, $24-65
 	MOVQ w+48(FP), R8
 	SHLQ $5, R8 // bytes per quad of pk
 	MOVQ nq+56(FP), AX
@@ -245,6 +247,12 @@ fbrows4:
 	MOVQ R13, BX
 	SHLQ $2, BX
 	ADDQ rows+8(FP), BX // &rows[j]
+	CMPB wide+64(FP), $0
+	JEQ fbnarrow
+	CMPQ grp-16(SP), $2
+	JGE fbwide
+
+fbnarrow:
 	// The four rows' quads of the group, in registers until stored.
 	ROWADDR(0)
 	VMOVUPD 0(AX), Y0
@@ -350,6 +358,103 @@ fbstored:
 	ADDQ $4, R13
 	JMP fbrows4
 
+fbwide:
+	// Two or three quads of four rows: row a's first two quads in Za,
+	// its third in Y(4+a); pk's first two quads are joined into Z12.
+	ROWADDR(0)
+	VMOVUPD 0(AX), Z0
+	ROWADDR(1)
+	VMOVUPD 0(AX), Z1
+	ROWADDR(2)
+	VMOVUPD 0(AX), Z2
+	ROWADDR(3)
+	VMOVUPD 0(AX), Z3
+	CMPQ grp-16(SP), $3
+	JLT fbwload
+	ROWADDR(0)
+	VMOVUPD 64(AX), Y4
+	ROWADDR(1)
+	VMOVUPD 64(AX), Y5
+	ROWADDR(2)
+	VMOVUPD 64(AX), Y6
+	ROWADDR(3)
+	VMOVUPD 64(AX), Y7
+
+fbwload:
+	MOVQ w+48(FP), R10
+	SHLQ $3, R10 // bytes per row of l
+	LEAQ (R10)(R10*2), R11
+	MOVQ R13, SI
+	IMULQ R10, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ R12, DX
+	IMULQ w+48(FP), DX
+	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
+	MOVQ nk+40(FP), CX
+	TESTQ CX, CX
+	JEQ fbwstore
+	CMPQ grp-16(SP), $3
+	JLT fbwcol2
+
+fbwcol3:
+	VMOVUPD (DX), Y12
+	VINSERTF64X4 $1, (DX)(R8*1), Z12, Z12
+	VMOVUPD (DX)(R8*2), Y14
+	VBROADCASTSD (SI), Z15
+	VFNMADD231PD Z12, Z15, Z0
+	VFNMADD231PD Y14, Y15, Y4
+	VBROADCASTSD (SI)(R10*1), Z15
+	VFNMADD231PD Z12, Z15, Z1
+	VFNMADD231PD Y14, Y15, Y5
+	VBROADCASTSD (SI)(R10*2), Z15
+	VFNMADD231PD Z12, Z15, Z2
+	VFNMADD231PD Y14, Y15, Y6
+	VBROADCASTSD (SI)(R11*1), Z15
+	VFNMADD231PD Z12, Z15, Z3
+	VFNMADD231PD Y14, Y15, Y7
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbwcol3
+	JMP fbwstore
+
+fbwcol2:
+	VMOVUPD (DX), Y12
+	VINSERTF64X4 $1, (DX)(R8*1), Z12, Z12
+	VBROADCASTSD (SI), Z15
+	VFNMADD231PD Z12, Z15, Z0
+	VBROADCASTSD (SI)(R10*1), Z15
+	VFNMADD231PD Z12, Z15, Z1
+	VBROADCASTSD (SI)(R10*2), Z15
+	VFNMADD231PD Z12, Z15, Z2
+	VBROADCASTSD (SI)(R11*1), Z15
+	VFNMADD231PD Z12, Z15, Z3
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbwcol2
+
+fbwstore:
+	ROWADDR(0)
+	VMOVUPD Z0, 0(AX)
+	ROWADDR(1)
+	VMOVUPD Z1, 0(AX)
+	ROWADDR(2)
+	VMOVUPD Z2, 0(AX)
+	ROWADDR(3)
+	VMOVUPD Z3, 0(AX)
+	CMPQ grp-16(SP), $3
+	JLT fbstored
+	ROWADDR(0)
+	VMOVUPD Y4, 64(AX)
+	ROWADDR(1)
+	VMOVUPD Y5, 64(AX)
+	ROWADDR(2)
+	VMOVUPD Y6, 64(AX)
+	ROWADDR(3)
+	VMOVUPD Y7, 64(AX)
+	JMP fbstored
+
 fbone:
 	// The rows left, one at a time, on the group's quads.
 	CMPQ R13, nr+16(FP)
@@ -434,14 +539,15 @@ fddone:
 	VZEROUPPER
 	RET
 
-// func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
+// func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
 //
 // For the four rows a_j = a[j·cw:] (j < 4) and every quad q < nq:
 // a_j[4q:4q+4] -= Σ_{r<nr} l[r·w+j]·x[below[r]·cw+4q:+4], each sum taken
 // from r = nr−1 down to 0 (nr ≥ 1) in an accumulator of its own and
 // subtracted once: three quads at a time while they last, then two, then
-// one, with the same arithmetic in every lane.
-TEXT ·bwd4AVX(SB), NOSPLIT, $0-64
+// one, with the same arithmetic in every lane. With wide (AVX-512), the
+// first two quads of a group of three are one 8-wide register.
+TEXT ·bwd4AVX(SB), NOSPLIT, $0-65
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ below+16(FP), BX
@@ -461,6 +567,8 @@ TEXT ·bwd4AVX(SB), NOSPLIT, $0-64
 b4triple:
 	CMPQ R10, $3
 	JLT b4pair
+	CMPB wide+64(FP), $0
+	JNE b4tripleZ
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -544,6 +652,74 @@ b4rows3:
 	VMOVUPD Y12, 0(AX)
 	VMOVUPD Y13, 32(AX)
 	VMOVUPD Y14, 64(AX)
+	ADDQ $96, R11
+	SUBQ $3, R10
+	JMP b4triple
+
+b4tripleZ:
+	// Column j's quads 0-1 in Zj, quad 2 in Y(4+j).
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b4rows3Z:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Y13
+	VBROADCASTSD 0(DX), Z15
+	VFMADD231PD Z12, Z15, Z0
+	VFMADD231PD Y13, Y15, Y4
+	VBROADCASTSD 8(DX), Z15
+	VFMADD231PD Z12, Z15, Z1
+	VFMADD231PD Y13, Y15, Y5
+	VBROADCASTSD 16(DX), Z15
+	VFMADD231PD Z12, Z15, Z2
+	VFMADD231PD Y13, Y15, Y6
+	VBROADCASTSD 24(DX), Z15
+	VFMADD231PD Z12, Z15, Z3
+	VFMADD231PD Y13, Y15, Y7
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b4rows3Z
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Y13
+	VSUBPD Z0, Z12, Z12
+	VSUBPD Y4, Y13, Y13
+	VMOVUPD Z12, 0(AX)
+	VMOVUPD Y13, 64(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Y13
+	VSUBPD Z1, Z12, Z12
+	VSUBPD Y5, Y13, Y13
+	VMOVUPD Z12, 0(AX)
+	VMOVUPD Y13, 64(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Y13
+	VSUBPD Z2, Z12, Z12
+	VSUBPD Y6, Y13, Y13
+	VMOVUPD Z12, 0(AX)
+	VMOVUPD Y13, 64(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Y13
+	VSUBPD Z3, Z12, Z12
+	VSUBPD Y7, Y13, Y13
+	VMOVUPD Z12, 0(AX)
+	VMOVUPD Y13, 64(AX)
 	ADDQ $96, R11
 	SUBQ $3, R10
 	JMP b4triple

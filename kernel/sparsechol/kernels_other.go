@@ -2,8 +2,8 @@
 
 package sparsechol
 
-// useAVX is false: the vector kernels exist for amd64 only.
-var useAVX = false
+// useAVX and useWide are false: the vector kernels exist for amd64 only.
+var useAVX, useWide = false, false
 
 func forwardAVX(*symbolic, *numeric, int, []float64, []float64, []int32, int, []float64) {
 	panic("sparsechol: vector kernels on a processor without them")

@@ -693,3 +693,42 @@ func TestColumnsBitwise(t *testing.T) {
 		}
 	}
 }
+
+// TestWideBitwise checks that the AVX-512 paths of the vector kernels give
+// the AVX2 paths' results bit for bit (Solve and AdjointSteps, on block
+// widths that use every group of quads).
+func TestWideBitwise(t *testing.T) {
+	if !useWide {
+		t.Skip("no AVX-512 on this processor")
+	}
+	defer func() { useWide = true }()
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 1)
+		n := tc.m.pat.N
+		from, to := patternEdges(tc.m.pat)
+		for _, cols := range []int{3, 8, 11, 13, 24} {
+			rng := rand.New(rand.NewPCG(6, 6))
+			b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
+			var x [2][]float64
+			var gw [2][]float64
+			for k, wide := range []bool{true, false} {
+				useWide = wide
+				x[k] = make([]float64, n*cols)
+				if err := f.Solve(x[k], b, cols); err != nil {
+					t.Fatal(err)
+				}
+				gw[k] = make([]float64, len(from))
+				if err := f.(factor.AdjointStepper).AdjointSteps(nil, gw[k], b, g, cols, 3, from, to, 1, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if i := firstBitDiff(x[0], x[1]); i >= 0 {
+				t.Errorf("%s/cols=%d: Solve[%d] = %v wide, %v narrow", tc.name, cols, i, x[0][i], x[1][i])
+			}
+			if i := firstBitDiff(gw[0], gw[1]); i >= 0 {
+				t.Errorf("%s/cols=%d: AdjointSteps' gw[%d] = %v wide, %v narrow", tc.name, cols, i, gw[0][i], gw[1][i])
+			}
+		}
+		f.Close()
+	}
+}
