@@ -164,9 +164,6 @@ func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 	return nil
 }
 
-// Info reports the backend's name, the ordering, nnz(L) (exact, without the
-// explicit zeros of relaxed supernodes), whether supernodes wider than one
-// column exist, and the solve kernels (SolveKernels).
 // Tree returns the factor's supernodal tree (factor.TreeReporter).
 func (c *chol) Tree() (factor.Tree, error) {
 	c.check()
@@ -180,6 +177,9 @@ func (c *chol) Tree() (factor.Tree, error) {
 	return t, t.Validate()
 }
 
+// Info reports the backend's name, the ordering, nnz(L) (exact, without the
+// explicit zeros of relaxed supernodes), whether supernodes wider than one
+// column exist, and the solve kernels (SolveKernels).
 func (c *chol) Info() factor.Info {
 	c.check()
 	wide := false

@@ -156,12 +156,12 @@ func BenchmarkSolve20(b *testing.B) {
 	})
 }
 
-// BenchmarkSolveSteps times 20 heat sub-steps (SolveSteps) of blocks of 11
-// and 15 columns, the widths the heat kernel solves with the pure-Go
-// factor (two column streams) and with CHOLMOD (the whole block), and
-// reports ns/col-step, the time per column and sub-step. Run it with
-// -cpu 1 to compare the kernels: the single-threaded backends are then
-// alone on one core.
+// BenchmarkSolveSteps times 20 heat sub-steps (SolveSteps) of blocks of 8,
+// 11 and 15 columns and reports ns/col-step, the time per column and
+// sub-step. The learner's blocks have about 15 columns: CHOLMOD's block
+// kernel solves them whole, the pure-Go factor in two column streams of 7
+// and 8 (its adjoint whole). Run it with -cpu 1 to compare the kernels:
+// the single-threaded backends are then alone on one core.
 func BenchmarkSolveSteps(b *testing.B) {
 	const steps = 20
 	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
@@ -172,7 +172,7 @@ func BenchmarkSolveSteps(b *testing.B) {
 			b.Skip("no SolveSteps")
 		}
 		n := m.pat.N
-		for _, cols := range []int{11, 15} {
+		for _, cols := range []int{8, 11, 15} {
 			b.Run(fmt.Sprintf("cols=%d", cols), func(b *testing.B) {
 				rhs := randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)
 				x := make([]float64, n*cols)

@@ -212,8 +212,8 @@ fdone:
 // while the nk columns are applied, each (row, quad) one chain of
 // multiply-adds in k order, so that every quad of pk loaded serves four
 // rows and the rows are loaded and stored once; the rows left over go
-// through fwdrow<>. With wide (AVX-512), the first two quads of a group of
-// two or three are one 8-wide register, with the same operations in each
+// through fwdrow<>. With wide (AVX-512), groups of four quads come first,
+// and two quads are one 8-wide register, with the same operations in each
 // lane.
 TEXT ·fwdBlockAVX(SB), NOSPLIT, $24-65
 	MOVQ w+48(FP), R8
@@ -227,6 +227,15 @@ fbgroup:
 	TESTQ AX, AX
 	JEQ fbdone
 	XORQ R13, R13 // j
+	CMPB wide+64(FP), $0
+	JEQ fbgroup3
+	// 8-wide: four quads at a time while they last.
+	CMPQ AX, $4
+	JLT fbgroup3
+	MOVQ $4, grp-16(SP)
+	JMP fbrows4
+
+fbgroup3:
 	CMPQ AX, $3
 	JLT fbsmall
 	MOVQ $3, grp-16(SP) // quads in the group
@@ -359,6 +368,8 @@ fbstored:
 	JMP fbrows4
 
 fbwide:
+	CMPQ grp-16(SP), $4
+	JEQ fbwide4
 	// Two or three quads of four rows: row a's first two quads in Za,
 	// its third in Y(4+a); pk's first two quads are joined into Z12.
 	ROWADDR(0)
@@ -455,6 +466,72 @@ fbwstore:
 	VMOVUPD Y7, 64(AX)
 	JMP fbstored
 
+fbwide4:
+	// Four quads of four rows: row a's quads 0-1 in Za, 2-3 in Z(4+a);
+	// pk's quads are joined pairwise into Z12 and Z13.
+	ROWADDR(0)
+	VMOVUPD 0(AX), Z0
+	VMOVUPD 64(AX), Z4
+	ROWADDR(1)
+	VMOVUPD 0(AX), Z1
+	VMOVUPD 64(AX), Z5
+	ROWADDR(2)
+	VMOVUPD 0(AX), Z2
+	VMOVUPD 64(AX), Z6
+	ROWADDR(3)
+	VMOVUPD 0(AX), Z3
+	VMOVUPD 64(AX), Z7
+	MOVQ w+48(FP), R10
+	SHLQ $3, R10 // bytes per row of l
+	LEAQ (R10)(R10*2), R11
+	LEAQ (R8)(R8*2), DI // bytes to quad 3 of pk
+	MOVQ R13, SI
+	IMULQ R10, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ R12, DX
+	IMULQ w+48(FP), DX
+	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
+	MOVQ nk+40(FP), CX
+	TESTQ CX, CX
+	JEQ fbw4store
+
+fbwcol4:
+	VMOVUPD (DX), Y12
+	VINSERTF64X4 $1, (DX)(R8*1), Z12, Z12
+	VMOVUPD (DX)(R8*2), Y13
+	VINSERTF64X4 $1, (DX)(DI*1), Z13, Z13
+	VBROADCASTSD (SI), Z15
+	VFNMADD231PD Z12, Z15, Z0
+	VFNMADD231PD Z13, Z15, Z4
+	VBROADCASTSD (SI)(R10*1), Z15
+	VFNMADD231PD Z12, Z15, Z1
+	VFNMADD231PD Z13, Z15, Z5
+	VBROADCASTSD (SI)(R10*2), Z15
+	VFNMADD231PD Z12, Z15, Z2
+	VFNMADD231PD Z13, Z15, Z6
+	VBROADCASTSD (SI)(R11*1), Z15
+	VFNMADD231PD Z12, Z15, Z3
+	VFNMADD231PD Z13, Z15, Z7
+	ADDQ $8, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbwcol4
+
+fbw4store:
+	ROWADDR(0)
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z4, 64(AX)
+	ROWADDR(1)
+	VMOVUPD Z1, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	ROWADDR(2)
+	VMOVUPD Z2, 0(AX)
+	VMOVUPD Z6, 64(AX)
+	ROWADDR(3)
+	VMOVUPD Z3, 0(AX)
+	VMOVUPD Z7, 64(AX)
+	JMP fbstored
+
 fbone:
 	// The rows left, one at a time, on the group's quads.
 	CMPQ R13, nr+16(FP)
@@ -545,8 +622,9 @@ fddone:
 // a_j[4q:4q+4] -= Σ_{r<nr} l[r·w+j]·x[below[r]·cw+4q:+4], each sum taken
 // from r = nr−1 down to 0 (nr ≥ 1) in an accumulator of its own and
 // subtracted once: three quads at a time while they last, then two, then
-// one, with the same arithmetic in every lane. With wide (AVX-512), the
-// first two quads of a group of three are one 8-wide register.
+// one, with the same arithmetic in every lane. With wide (AVX-512), two
+// quads are one 8-wide register, taken two at a time (three, as an 8-wide
+// and a 4-wide register, when three are left).
 TEXT ·bwd4AVX(SB), NOSPLIT, $0-65
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -565,10 +643,10 @@ TEXT ·bwd4AVX(SB), NOSPLIT, $0-65
 	XORQ R11, R11 // byte offset of the quad
 
 b4triple:
+	CMPB wide+64(FP), $0
+	JNE b4wide
 	CMPQ R10, $3
 	JLT b4pair
-	CMPB wide+64(FP), $0
-	JNE b4tripleZ
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -655,6 +733,14 @@ b4rows3:
 	ADDQ $96, R11
 	SUBQ $3, R10
 	JMP b4triple
+
+b4wide:
+	// 8-wide: two quads at a time, three when three are left.
+	CMPQ R10, $3
+	JEQ b4tripleZ
+	CMPQ R10, $2
+	JGE b4pairZ
+	JMP b4single
 
 b4tripleZ:
 	// Column j's quads 0-1 in Zj, quad 2 in Y(4+j).
@@ -792,6 +878,53 @@ b4rows2:
 	ADDQ $64, R11
 	SUBQ $2, R10
 	JMP b4pair
+
+b4pairZ:
+	// Column j's two quads in Zj.
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ CX, R12
+	MOVQ R13, DX
+
+b4rows2Z:
+	DECQ R12
+	MOVLQSX (BX)(R12*4), AX
+	IMULQ R9, AX
+	ADDQ SI, AX
+	ADDQ R11, AX
+	VMOVUPD 0(AX), Z12
+	VBROADCASTSD 0(DX), Z15
+	VFMADD231PD Z12, Z15, Z0
+	VBROADCASTSD 8(DX), Z15
+	VFMADD231PD Z12, Z15, Z1
+	VBROADCASTSD 16(DX), Z15
+	VFMADD231PD Z12, Z15, Z2
+	VBROADCASTSD 24(DX), Z15
+	VFMADD231PD Z12, Z15, Z3
+	SUBQ R8, DX
+	TESTQ R12, R12
+	JNZ b4rows2Z
+	LEAQ (DI)(R11*1), AX
+	VMOVUPD 0(AX), Z12
+	VSUBPD Z0, Z12, Z12
+	VMOVUPD Z12, 0(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Z12
+	VSUBPD Z1, Z12, Z12
+	VMOVUPD Z12, 0(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Z12
+	VSUBPD Z2, Z12, Z12
+	VMOVUPD Z12, 0(AX)
+	ADDQ R9, AX
+	VMOVUPD 0(AX), Z12
+	VSUBPD Z3, Z12, Z12
+	VMOVUPD Z12, 0(AX)
+	ADDQ $64, R11
+	SUBQ $2, R10
+	JMP b4wide
 
 b4single:
 	TESTQ R10, R10
