@@ -26,8 +26,8 @@ func init() {
 				stdout, _ := outputs(ctx)
 				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", rundir.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
-				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); %s; pure-Go solves on %s kernels\n",
-					runtime.NumCPU(), runtime.GOMAXPROCS(0), kernelVectors(cholmod.VectorWidth()), sparsechol.SolveKernels())
+				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); %s; pure-Go solves on %s kernels, %d-wide\n",
+					runtime.NumCPU(), runtime.GOMAXPROCS(0), kernelVectors(cholmod.VectorWidth()), sparsechol.SolveKernels(), sparsechol.VectorWidth())
 				return nil
 			}
 		},

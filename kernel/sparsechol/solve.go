@@ -50,6 +50,20 @@ func SolveKernels() string {
 	return "scalar"
 }
 
+// VectorWidth is the widest vector, in float64 values, that the solve
+// kernels use in this process: 8 where the vector kernels have AVX-512
+// paths, 4 for the AVX2 kernels, 1 for the scalar ones. The results do not
+// depend on the choice between 8 and 4.
+func VectorWidth() int {
+	switch {
+	case useWide:
+		return 8
+	case useAVX:
+		return 4
+	}
+	return 1
+}
+
 // vecWidth is the multiple to which the solve pads a row of the
 // vertex-major workspace: 4 for the vector kernels, which work on whole
 // quads of right-hand sides, else 1.

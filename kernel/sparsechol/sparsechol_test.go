@@ -663,7 +663,7 @@ func TestTree(t *testing.T) {
 // arithmetic whatever the block's width (13 columns: three quads and one
 // more, against one column at a time).
 func TestColumnsBitwise(t *testing.T) {
-	defer func() { useAVX = SolveKernels() == "avx2-fma" }()
+	defer func(avx bool) { useAVX = avx }(useAVX)
 	kernels := []bool{false}
 	if useAVX {
 		kernels = append(kernels, true)
@@ -730,5 +730,18 @@ func TestWideBitwise(t *testing.T) {
 			}
 		}
 		f.Close()
+	}
+}
+
+func TestVectorWidth(t *testing.T) {
+	defer func(avx, wide bool) { useAVX, useWide = avx, wide }(useAVX, useWide)
+	for _, tc := range []struct {
+		avx, wide bool
+		want      int
+	}{{false, false, 1}, {true, false, 4}, {true, true, 8}} {
+		useAVX, useWide = tc.avx, tc.wide
+		if got := VectorWidth(); got != tc.want {
+			t.Errorf("avx=%v wide=%v: VectorWidth() = %d, want %d", tc.avx, tc.wide, got, tc.want)
+		}
 	}
 }
