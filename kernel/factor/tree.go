@@ -93,13 +93,13 @@ const SpanBlock = 32
 // in factor entries (each one multiply-add), and the critical path of the
 // tree schedule, in the same unit. In that schedule a supernode starts when
 // its children are done; its columns are taken in panels of SpanBlock: the
-// panel's triangle is one task, and the update of the rows below it, in
+// panel's triangle is one task, and the updates of the rows below it, in
 // groups of SpanBlock rows, are tasks that may run side by side, after the
 // triangle and before the next panel. The backward solve runs the same tasks
 // in reverse, so the ratio work/span is the same for it: it bounds the
 // speed-up of a block solve on any number of workers when the block is kept
-// whole (each entry of L read once per solve). The ratio is 1 for a single
-// column of a path and grows with the tree's width.
+// whole (each entry of L read once per solve). The ratio is 1 for a path
+// graph, whose tree is one chain, and grows with the tree's width.
 func (t Tree) Span() (work, span float64, err error) {
 	if err := t.Validate(); err != nil {
 		return 0, 0, err

@@ -101,9 +101,9 @@
 // width of the block, so the solution does not depend on the number of
 // right-hand sides solved with it. On processors with AVX-512 the two
 // kernels that do most of the work hold two quads of a row in one 8-wide
-// register, with the same operations in every lane: the results are
-// bitwise those of the 4-wide code (TestWideBitwise), and SolveKernels
-// names both "avx2-fma". The adjoint's edge sums take the
+// register (forward, four rows by four quads at a time), with the same
+// operations in every lane: the results are bitwise those of the 4-wide
+// code (TestWideBitwise), and SolveKernels names both "avx2-fma". The adjoint's edge sums take the
 // products of an edge's two rows a quad at a time and add the four lanes
 // at the end. Elsewhere ("scalar") portable Go kernels do the same
 // substitutions and sums; the two agree to rounding (TestKernelsAgree),
