@@ -153,16 +153,18 @@ func TestCoarseToFineResume(t *testing.T) {
 }
 
 // TestMinimizeTighten: on the 9² toy at tol 1e-3 with the uncorrected
-// objective, plain L-BFGS stops with a failed line search on the plateau;
-// Minimize tightens a Tightener's tolerance (by 10 each time), continues past
-// that iteration, and ends at a metric whose converged objective (scored
-// cold at tol 1e-10) is lower. With the corrected objective and the warm
-// start from the last iteration's input (the defaults) no line search
-// fails: measured, it converges (‖g‖∞ ≤ gtol) at tol 1e-3 after 106
-// iterations and 108 evaluations, with a converged objective 1.2e-4 below
-// the tightened run's after its 113 iterations and 254 evaluations. The
-// test asks for no tightening, fewer evaluations and a converged objective
-// at most 1e-4 above the tightened run's.
+// objective, plain L-BFGS stops with a failed line search on the plateau
+// (the runs leave out the test on the reduction of f, which would
+// otherwise stop some backends' runs there first, depending on rounding);
+// Minimize tightens a Tightener's tolerance (by 10 each time), continues
+// past that iteration, and ends at a metric whose converged objective
+// (scored cold at tol 1e-10) is lower. With the corrected objective and the
+// warm start from the last iteration's input (the defaults) no line search
+// fails: measured with CHOLMOD, it converges (‖g‖∞ ≤ gtol) at tol 1e-3
+// after 103 iterations and 106 evaluations, with a converged objective
+// 5.7e-5 below the tightened run's after its 150 iterations and 400
+// evaluations. The test asks for no tightening, fewer evaluations and a
+// converged objective at most 1e-4 above the tightened run's.
 func TestMinimizeTighten(t *testing.T) {
 	heat := kernel.HeatOptions{T: 3e-3, Steps: 10}
 	g, seqs, _ := recoveryData(t, 9, heat, 5, 30)
@@ -175,7 +177,7 @@ func TestMinimizeTighten(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		res, err := Minimize(context.Background(), f, make([]float64, f.Dim()), &Settings{MaxIter: 150}, nil)
+		res, err := Minimize(context.Background(), f, make([]float64, f.Dim()), &Settings{MaxIter: 150, FTol: -1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
