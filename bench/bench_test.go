@@ -238,7 +238,7 @@ func TestWriteTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := md.String()
-	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all", "| 2 | 50 | 2500 | 20 | 1.60 |"} {
+	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all", "| 2 | 50 | 2500 | 20 | 1.60 |", "Tree W/D: the work"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)
 		}

@@ -346,7 +346,7 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 		rows = append(rows, summaryCells(s, backends))
 	}
 	mdTable(&b, summaryHeader(backends), rows)
-	fmt.Fprintf(&b, "\nPer measurement. Solve share: wall time inside the backend's solves, summed over the threads that solve concurrently (two chains of an adjoint, two column streams or tree halves of an application), over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput.\n\n")
+	fmt.Fprintf(&b, "\nPer measurement. Solve share: wall time inside the backend's solves, summed over the threads that solve concurrently (two chains of an adjoint, two column streams or tree halves of an application), over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up.\n\n")
 	rows = rows[:0]
 	for _, m := range rep.Results {
 		rows = append(rows, detailCells(m))
