@@ -103,11 +103,11 @@
 // kernels that do most of the work hold two quads of a row in one 8-wide
 // register (forward, four rows by four quads at a time), with the same
 // operations in every lane: the results are bitwise those of the 4-wide
-// code (TestWideBitwise), and SolveKernels names both "avx2-fma". The adjoint's edge sums take the
-// products of an edge's two rows a quad at a time and add the four lanes
-// at the end. Elsewhere ("scalar") portable Go kernels do the same
-// substitutions and sums; the two agree to rounding (TestKernelsAgree),
-// not bitwise.
+// code (TestWideBitwise), and SolveKernels names both "avx2-fma";
+// VectorWidth tells them apart. The adjoint's edge sums take the products
+// of an edge's two rows a quad at a time and add the four lanes at the
+// end. Elsewhere ("scalar") portable Go kernels do the same substitutions
+// and sums; the two agree to rounding (TestKernelsAgree), not bitwise.
 //
 // # Benchmarks
 //
