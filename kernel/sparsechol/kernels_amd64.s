@@ -1,8 +1,9 @@
 #include "textflag.h"
 
-// The solve's vector kernels (AVX2 and FMA, see kernels_amd64.go). Each
-// ends with VZEROUPPER: the Go code around them is scalar SSE, which runs
-// slowly while the upper halves of the vector registers are in use.
+// The solve's vector kernels (AVX2 and FMA, see kernels_amd64.go; with
+// AVX-512 paths in fwdBlockAVX and bwd4AVX). Each ends with VZEROUPPER:
+// the Go code around them is scalar SSE, which runs slowly while the upper
+// halves of the vector registers are in use.
 
 // fwdrow<> subtracts from the row y = DI, quad by quad (R9 = nq quads),
 // Σ_{k<nl} l[k]·x_k with l = SI and nl = CX, where quad q of x_k is at
