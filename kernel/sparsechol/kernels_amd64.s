@@ -205,6 +205,44 @@ fdone:
 	ADDQ x+0(FP), AX \
 	ADDQ R12, AX
 
+// LOAD4 loads the vector at byte off of each of the four rows' groups
+// (ROWADDR) into r0..r3; STORE4 stores r0..r3 there.
+#define LOAD4(off, r0, r1, r2, r3) \
+	ROWADDR(0) \
+	VMOVUPD off(AX), r0 \
+	ROWADDR(1) \
+	VMOVUPD off(AX), r1 \
+	ROWADDR(2) \
+	VMOVUPD off(AX), r2 \
+	ROWADDR(3) \
+	VMOVUPD off(AX), r3
+
+#define STORE4(off, r0, r1, r2, r3) \
+	ROWADDR(0) \
+	VMOVUPD r0, off(AX) \
+	ROWADDR(1) \
+	VMOVUPD r1, off(AX) \
+	ROWADDR(2) \
+	VMOVUPD r2, off(AX) \
+	ROWADDR(3) \
+	VMOVUPD r3, off(AX)
+
+// COLSETUP prepares the loop over the nk columns for the four rows from j
+// (R13): SI = &l[j·w], R10 and R11 one and three rows of l in bytes, DX =
+// quad q0 (R12 = 32·q0) of row 0 of pk, CX = nk, with the flags of CX.
+#define COLSETUP \
+	MOVQ w+48(FP), R10 \
+	SHLQ $3, R10 \
+	LEAQ (R10)(R10*2), R11 \
+	MOVQ R13, SI \
+	IMULQ R10, SI \
+	ADDQ l+24(FP), SI \
+	MOVQ R12, DX \
+	IMULQ w+48(FP), DX \
+	ADDQ pk+32(FP), DX \
+	MOVQ nk+40(FP), CX \
+	TESTQ CX, CX
+
 // func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 //
 // For j < nr, row i = rows[j] of the block x (4·nq values a row):
@@ -264,51 +302,20 @@ fbrows4:
 
 fbnarrow:
 	// The four rows' quads of the group, in registers until stored.
-	ROWADDR(0)
-	VMOVUPD 0(AX), Y0
-	ROWADDR(1)
-	VMOVUPD 0(AX), Y3
-	ROWADDR(2)
-	VMOVUPD 0(AX), Y6
-	ROWADDR(3)
-	VMOVUPD 0(AX), Y9
+	LOAD4(0, Y0, Y3, Y6, Y9)
 	CMPQ grp-16(SP), $2
 	JLT fbload
-	ROWADDR(0)
-	VMOVUPD 32(AX), Y1
-	ROWADDR(1)
-	VMOVUPD 32(AX), Y4
-	ROWADDR(2)
-	VMOVUPD 32(AX), Y7
-	ROWADDR(3)
-	VMOVUPD 32(AX), Y10
+	LOAD4(32, Y1, Y4, Y7, Y10)
 	CMPQ grp-16(SP), $3
 	JLT fbload
-	ROWADDR(0)
-	VMOVUPD 64(AX), Y2
-	ROWADDR(1)
-	VMOVUPD 64(AX), Y5
-	ROWADDR(2)
-	VMOVUPD 64(AX), Y8
-	ROWADDR(3)
-	VMOVUPD 64(AX), Y11
+	LOAD4(64, Y2, Y5, Y8, Y11)
 
 fbload:
-	MOVQ w+48(FP), R10
-	SHLQ $3, R10 // bytes per row of l
-	LEAQ (R10)(R10*2), R11
-	MOVQ R13, SI
-	IMULQ R10, SI
-	ADDQ l+24(FP), SI // &l[j·w]
-	MOVQ R12, DX
-	IMULQ w+48(FP), DX
-	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
-	MOVQ nk+40(FP), CX
-	TESTQ CX, CX
+	COLSETUP
 	JEQ fbstore
 	CMPQ grp-16(SP), $2
-	JLT fbcols1
-	JEQ fbcols2
+	JLT fbcol1
+	JEQ fbcol2
 fbcol3:
 	FWD4COL3
 	ADDQ $8, SI
@@ -317,7 +324,6 @@ fbcol3:
 	JNZ fbcol3
 	JMP fbstore
 
-fbcols2:
 fbcol2:
 	FWD4COL2
 	ADDQ $8, SI
@@ -326,7 +332,6 @@ fbcol2:
 	JNZ fbcol2
 	JMP fbstore
 
-fbcols1:
 fbcol1:
 	FWD4COL1
 	ADDQ $8, SI
@@ -335,34 +340,13 @@ fbcol1:
 	JNZ fbcol1
 
 fbstore:
-	ROWADDR(0)
-	VMOVUPD Y0, 0(AX)
-	ROWADDR(1)
-	VMOVUPD Y3, 0(AX)
-	ROWADDR(2)
-	VMOVUPD Y6, 0(AX)
-	ROWADDR(3)
-	VMOVUPD Y9, 0(AX)
+	STORE4(0, Y0, Y3, Y6, Y9)
 	CMPQ grp-16(SP), $2
 	JLT fbstored
-	ROWADDR(0)
-	VMOVUPD Y1, 32(AX)
-	ROWADDR(1)
-	VMOVUPD Y4, 32(AX)
-	ROWADDR(2)
-	VMOVUPD Y7, 32(AX)
-	ROWADDR(3)
-	VMOVUPD Y10, 32(AX)
+	STORE4(32, Y1, Y4, Y7, Y10)
 	CMPQ grp-16(SP), $3
 	JLT fbstored
-	ROWADDR(0)
-	VMOVUPD Y2, 64(AX)
-	ROWADDR(1)
-	VMOVUPD Y5, 64(AX)
-	ROWADDR(2)
-	VMOVUPD Y8, 64(AX)
-	ROWADDR(3)
-	VMOVUPD Y11, 64(AX)
+	STORE4(64, Y2, Y5, Y8, Y11)
 
 fbstored:
 	ADDQ $4, R13
@@ -373,37 +357,13 @@ fbwide:
 	JEQ fbwide4
 	// Two or three quads of four rows: row a's first two quads in Za,
 	// its third in Y(4+a); pk's first two quads are joined into Z12.
-	ROWADDR(0)
-	VMOVUPD 0(AX), Z0
-	ROWADDR(1)
-	VMOVUPD 0(AX), Z1
-	ROWADDR(2)
-	VMOVUPD 0(AX), Z2
-	ROWADDR(3)
-	VMOVUPD 0(AX), Z3
+	LOAD4(0, Z0, Z1, Z2, Z3)
 	CMPQ grp-16(SP), $3
 	JLT fbwload
-	ROWADDR(0)
-	VMOVUPD 64(AX), Y4
-	ROWADDR(1)
-	VMOVUPD 64(AX), Y5
-	ROWADDR(2)
-	VMOVUPD 64(AX), Y6
-	ROWADDR(3)
-	VMOVUPD 64(AX), Y7
+	LOAD4(64, Y4, Y5, Y6, Y7)
 
 fbwload:
-	MOVQ w+48(FP), R10
-	SHLQ $3, R10 // bytes per row of l
-	LEAQ (R10)(R10*2), R11
-	MOVQ R13, SI
-	IMULQ R10, SI
-	ADDQ l+24(FP), SI // &l[j·w]
-	MOVQ R12, DX
-	IMULQ w+48(FP), DX
-	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
-	MOVQ nk+40(FP), CX
-	TESTQ CX, CX
+	COLSETUP
 	JEQ fbwstore
 	CMPQ grp-16(SP), $3
 	JLT fbwcol2
@@ -447,53 +407,19 @@ fbwcol2:
 	JNZ fbwcol2
 
 fbwstore:
-	ROWADDR(0)
-	VMOVUPD Z0, 0(AX)
-	ROWADDR(1)
-	VMOVUPD Z1, 0(AX)
-	ROWADDR(2)
-	VMOVUPD Z2, 0(AX)
-	ROWADDR(3)
-	VMOVUPD Z3, 0(AX)
+	STORE4(0, Z0, Z1, Z2, Z3)
 	CMPQ grp-16(SP), $3
 	JLT fbstored
-	ROWADDR(0)
-	VMOVUPD Y4, 64(AX)
-	ROWADDR(1)
-	VMOVUPD Y5, 64(AX)
-	ROWADDR(2)
-	VMOVUPD Y6, 64(AX)
-	ROWADDR(3)
-	VMOVUPD Y7, 64(AX)
+	STORE4(64, Y4, Y5, Y6, Y7)
 	JMP fbstored
 
 fbwide4:
 	// Four quads of four rows: row a's quads 0-1 in Za, 2-3 in Z(4+a);
 	// pk's quads are joined pairwise into Z12 and Z13.
-	ROWADDR(0)
-	VMOVUPD 0(AX), Z0
-	VMOVUPD 64(AX), Z4
-	ROWADDR(1)
-	VMOVUPD 0(AX), Z1
-	VMOVUPD 64(AX), Z5
-	ROWADDR(2)
-	VMOVUPD 0(AX), Z2
-	VMOVUPD 64(AX), Z6
-	ROWADDR(3)
-	VMOVUPD 0(AX), Z3
-	VMOVUPD 64(AX), Z7
-	MOVQ w+48(FP), R10
-	SHLQ $3, R10 // bytes per row of l
-	LEAQ (R10)(R10*2), R11
+	LOAD4(0, Z0, Z1, Z2, Z3)
+	LOAD4(64, Z4, Z5, Z6, Z7)
 	LEAQ (R8)(R8*2), DI // bytes to quad 3 of pk
-	MOVQ R13, SI
-	IMULQ R10, SI
-	ADDQ l+24(FP), SI // &l[j·w]
-	MOVQ R12, DX
-	IMULQ w+48(FP), DX
-	ADDQ pk+32(FP), DX // quad q0 of row 0 of pk
-	MOVQ nk+40(FP), CX
-	TESTQ CX, CX
+	COLSETUP
 	JEQ fbw4store
 
 fbwcol4:
@@ -519,18 +445,8 @@ fbwcol4:
 	JNZ fbwcol4
 
 fbw4store:
-	ROWADDR(0)
-	VMOVUPD Z0, 0(AX)
-	VMOVUPD Z4, 64(AX)
-	ROWADDR(1)
-	VMOVUPD Z1, 0(AX)
-	VMOVUPD Z5, 64(AX)
-	ROWADDR(2)
-	VMOVUPD Z2, 0(AX)
-	VMOVUPD Z6, 64(AX)
-	ROWADDR(3)
-	VMOVUPD Z3, 0(AX)
-	VMOVUPD Z7, 64(AX)
+	STORE4(0, Z0, Z1, Z2, Z3)
+	STORE4(64, Z4, Z5, Z6, Z7)
 	JMP fbstored
 
 fbone:
@@ -617,6 +533,46 @@ fddone:
 	VZEROUPPER
 	RET
 
+// SUBROWn subtracts the accumulators from the row of a at AX, whose
+// quads go through Y12-Y14 (Y8-Y9 for SUBROW2 and SUBROW1); the Z and ZY
+// forms take the row's first two quads as one 8-wide vector.
+#define SUBROW3(r0, r1, r2) \
+	VMOVUPD 0(AX), Y12 \
+	VMOVUPD 32(AX), Y13 \
+	VMOVUPD 64(AX), Y14 \
+	VSUBPD r0, Y12, Y12 \
+	VSUBPD r1, Y13, Y13 \
+	VSUBPD r2, Y14, Y14 \
+	VMOVUPD Y12, 0(AX) \
+	VMOVUPD Y13, 32(AX) \
+	VMOVUPD Y14, 64(AX)
+
+#define SUBROWZY(z, y) \
+	VMOVUPD 0(AX), Z12 \
+	VMOVUPD 64(AX), Y13 \
+	VSUBPD z, Z12, Z12 \
+	VSUBPD y, Y13, Y13 \
+	VMOVUPD Z12, 0(AX) \
+	VMOVUPD Y13, 64(AX)
+
+#define SUBROW2(r0, r1) \
+	VMOVUPD 0(AX), Y8 \
+	VMOVUPD 32(AX), Y9 \
+	VSUBPD r0, Y8, Y8 \
+	VSUBPD r1, Y9, Y9 \
+	VMOVUPD Y8, 0(AX) \
+	VMOVUPD Y9, 32(AX)
+
+#define SUBROWZ(z) \
+	VMOVUPD 0(AX), Z12 \
+	VSUBPD z, Z12, Z12 \
+	VMOVUPD Z12, 0(AX)
+
+#define SUBROW1(r) \
+	VMOVUPD 0(AX), Y8 \
+	VSUBPD r, Y8, Y8 \
+	VMOVUPD Y8, 0(AX)
+
 // func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
 //
 // For the four rows a_j = a[j·cw:] (j < 4) and every quad q < nq:
@@ -692,45 +648,13 @@ b4rows3:
 	TESTQ R12, R12
 	JNZ b4rows3
 	LEAQ (DI)(R11*1), AX
-	VMOVUPD 0(AX), Y12
-	VMOVUPD 32(AX), Y13
-	VMOVUPD 64(AX), Y14
-	VSUBPD Y0, Y12, Y12
-	VSUBPD Y1, Y13, Y13
-	VSUBPD Y2, Y14, Y14
-	VMOVUPD Y12, 0(AX)
-	VMOVUPD Y13, 32(AX)
-	VMOVUPD Y14, 64(AX)
+	SUBROW3(Y0, Y1, Y2)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y12
-	VMOVUPD 32(AX), Y13
-	VMOVUPD 64(AX), Y14
-	VSUBPD Y3, Y12, Y12
-	VSUBPD Y4, Y13, Y13
-	VSUBPD Y5, Y14, Y14
-	VMOVUPD Y12, 0(AX)
-	VMOVUPD Y13, 32(AX)
-	VMOVUPD Y14, 64(AX)
+	SUBROW3(Y3, Y4, Y5)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y12
-	VMOVUPD 32(AX), Y13
-	VMOVUPD 64(AX), Y14
-	VSUBPD Y6, Y12, Y12
-	VSUBPD Y7, Y13, Y13
-	VSUBPD Y8, Y14, Y14
-	VMOVUPD Y12, 0(AX)
-	VMOVUPD Y13, 32(AX)
-	VMOVUPD Y14, 64(AX)
+	SUBROW3(Y6, Y7, Y8)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y12
-	VMOVUPD 32(AX), Y13
-	VMOVUPD 64(AX), Y14
-	VSUBPD Y9, Y12, Y12
-	VSUBPD Y10, Y13, Y13
-	VSUBPD Y11, Y14, Y14
-	VMOVUPD Y12, 0(AX)
-	VMOVUPD Y13, 32(AX)
-	VMOVUPD Y14, 64(AX)
+	SUBROW3(Y9, Y10, Y11)
 	ADDQ $96, R11
 	SUBQ $3, R10
 	JMP b4triple
@@ -780,33 +704,13 @@ b4rows3Z:
 	TESTQ R12, R12
 	JNZ b4rows3Z
 	LEAQ (DI)(R11*1), AX
-	VMOVUPD 0(AX), Z12
-	VMOVUPD 64(AX), Y13
-	VSUBPD Z0, Z12, Z12
-	VSUBPD Y4, Y13, Y13
-	VMOVUPD Z12, 0(AX)
-	VMOVUPD Y13, 64(AX)
+	SUBROWZY(Z0, Y4)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Z12
-	VMOVUPD 64(AX), Y13
-	VSUBPD Z1, Z12, Z12
-	VSUBPD Y5, Y13, Y13
-	VMOVUPD Z12, 0(AX)
-	VMOVUPD Y13, 64(AX)
+	SUBROWZY(Z1, Y5)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Z12
-	VMOVUPD 64(AX), Y13
-	VSUBPD Z2, Z12, Z12
-	VSUBPD Y6, Y13, Y13
-	VMOVUPD Z12, 0(AX)
-	VMOVUPD Y13, 64(AX)
+	SUBROWZY(Z2, Y6)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Z12
-	VMOVUPD 64(AX), Y13
-	VSUBPD Z3, Z12, Z12
-	VSUBPD Y7, Y13, Y13
-	VMOVUPD Z12, 0(AX)
-	VMOVUPD Y13, 64(AX)
+	SUBROWZY(Z3, Y7)
 	ADDQ $96, R11
 	SUBQ $3, R10
 	JMP b4triple
@@ -849,33 +753,13 @@ b4rows2:
 	TESTQ R12, R12
 	JNZ b4rows2
 	LEAQ (DI)(R11*1), AX
-	VMOVUPD 0(AX), Y8
-	VMOVUPD 32(AX), Y9
-	VSUBPD Y0, Y8, Y8
-	VSUBPD Y1, Y9, Y9
-	VMOVUPD Y8, 0(AX)
-	VMOVUPD Y9, 32(AX)
+	SUBROW2(Y0, Y1)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y8
-	VMOVUPD 32(AX), Y9
-	VSUBPD Y2, Y8, Y8
-	VSUBPD Y3, Y9, Y9
-	VMOVUPD Y8, 0(AX)
-	VMOVUPD Y9, 32(AX)
+	SUBROW2(Y2, Y3)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y8
-	VMOVUPD 32(AX), Y9
-	VSUBPD Y4, Y8, Y8
-	VSUBPD Y5, Y9, Y9
-	VMOVUPD Y8, 0(AX)
-	VMOVUPD Y9, 32(AX)
+	SUBROW2(Y4, Y5)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y8
-	VMOVUPD 32(AX), Y9
-	VSUBPD Y6, Y8, Y8
-	VSUBPD Y7, Y9, Y9
-	VMOVUPD Y8, 0(AX)
-	VMOVUPD Y9, 32(AX)
+	SUBROW2(Y6, Y7)
 	ADDQ $64, R11
 	SUBQ $2, R10
 	JMP b4pair
@@ -908,21 +792,13 @@ b4rows2Z:
 	TESTQ R12, R12
 	JNZ b4rows2Z
 	LEAQ (DI)(R11*1), AX
-	VMOVUPD 0(AX), Z12
-	VSUBPD Z0, Z12, Z12
-	VMOVUPD Z12, 0(AX)
+	SUBROWZ(Z0)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Z12
-	VSUBPD Z1, Z12, Z12
-	VMOVUPD Z12, 0(AX)
+	SUBROWZ(Z1)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Z12
-	VSUBPD Z2, Z12, Z12
-	VMOVUPD Z12, 0(AX)
+	SUBROWZ(Z2)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Z12
-	VSUBPD Z3, Z12, Z12
-	VMOVUPD Z12, 0(AX)
+	SUBROWZ(Z3)
 	ADDQ $64, R11
 	SUBQ $2, R10
 	JMP b4wide
@@ -956,21 +832,13 @@ b4rows1:
 	TESTQ R12, R12
 	JNZ b4rows1
 	LEAQ (DI)(R11*1), AX
-	VMOVUPD 0(AX), Y8
-	VSUBPD Y0, Y8, Y8
-	VMOVUPD Y8, 0(AX)
+	SUBROW1(Y0)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y8
-	VSUBPD Y2, Y8, Y8
-	VMOVUPD Y8, 0(AX)
+	SUBROW1(Y2)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y8
-	VSUBPD Y4, Y8, Y8
-	VMOVUPD Y8, 0(AX)
+	SUBROW1(Y4)
 	ADDQ R9, AX
-	VMOVUPD 0(AX), Y8
-	VSUBPD Y6, Y8, Y8
-	VMOVUPD Y8, 0(AX)
+	SUBROW1(Y6)
 
 b4done:
 	VZEROUPPER
