@@ -549,13 +549,7 @@ func workersBitwise(t *testing.T) {
 		var want [3][]float64
 		for _, threads := range []int{1, 2, 3, 8, 16} {
 			f := factorCase(t, tc, threads)
-			x, gsrc, gw := make([]float64, n*cols), make([]float64, n*cols), make([]float64, len(from))
-			if err := f.Solve(x, b, cols); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.(factor.AdjointStepper).AdjointSteps(gsrc, gw, b, g, cols, steps, from, to, 1, threads > 1); err != nil {
-				t.Fatal(err)
-			}
+			x, gsrc, gw := solveAndAdjoint(t, f, b, g, cols, steps, from, to, threads > 1)
 			f.Close()
 			got := [3][]float64{x, gsrc, gw}
 			if threads == 1 {
@@ -569,6 +563,21 @@ func workersBitwise(t *testing.T) {
 			}
 		}
 	}
+}
+
+// solveAndAdjoint returns f's solution of the N×cols block b and
+// AdjointSteps' gsrc and gw for the source b and the gradient g over the
+// edges from, to.
+func solveAndAdjoint(t *testing.T, f factor.Factor, b, g []float64, cols, steps int, from, to []int, parallel bool) (x, gsrc, gw []float64) {
+	t.Helper()
+	x, gsrc, gw = make([]float64, len(b)), make([]float64, len(b)), make([]float64, len(from))
+	if err := f.Solve(x, b, cols); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.(factor.AdjointStepper).AdjointSteps(gsrc, gw, b, g, cols, steps, from, to, 1, parallel); err != nil {
+		t.Fatal(err)
+	}
+	return x, gsrc, gw
 }
 
 // patternEdges lists the off-diagonal entries of the lower triangle of p
@@ -709,18 +718,10 @@ func TestWideBitwise(t *testing.T) {
 		for _, cols := range []int{3, 8, 11, 13, 20, 24, 28} {
 			rng := rand.New(rand.NewPCG(6, 6))
 			b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
-			var x [2][]float64
-			var gw [2][]float64
+			var x, gw [2][]float64
 			for k, wide := range []bool{true, false} {
 				useWide = wide
-				x[k] = make([]float64, n*cols)
-				if err := f.Solve(x[k], b, cols); err != nil {
-					t.Fatal(err)
-				}
-				gw[k] = make([]float64, len(from))
-				if err := f.(factor.AdjointStepper).AdjointSteps(nil, gw[k], b, g, cols, 3, from, to, 1, false); err != nil {
-					t.Fatal(err)
-				}
+				x[k], _, gw[k] = solveAndAdjoint(t, f, b, g, cols, 3, from, to, false)
 			}
 			if i := firstBitDiff(x[0], x[1]); i >= 0 {
 				t.Errorf("%s/cols=%d: Solve[%d] = %v wide, %v narrow", tc.name, cols, i, x[0][i], x[1][i])
