@@ -47,8 +47,9 @@
 // per evaluation, share of the time spent in the backend's Solve, and
 // "tree W/D": the work of the factor's tree over its span, from
 // factor.Tree.Span, which bounds the speed-up of a whole-block solve on any
-// number of workers under the tree schedule). Splice replaces the generated table inside BENCHMARKS.md between BeginMarker and
-// EndMarker, keeping the hand-written notes around it.
+// number of workers under the tree schedule). Splice replaces the generated
+// table inside BENCHMARKS.md between BeginMarker and EndMarker, keeping the
+// hand-written notes around it.
 //
 // The directory reference/ is not Go: its run.sh times the authors' Python
 // reference implementation on the machine at hand (through a small CHOLMOD

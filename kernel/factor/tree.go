@@ -86,7 +86,11 @@ func ColumnTree(parent, count []int) (Tree, error) {
 }
 
 // SpanBlock is the panel width and the row grain of the schedule Span
-// measures.
+// measures. A task of 32 by 32 entries applied to a block of 16 right-hand
+// sides is about 16 000 multiply-adds, microseconds of work, and the
+// largest separator of the paper's grids (32³: about 1 000 columns) still
+// cuts into some 30 panels. A finer grain would give a larger bound for
+// tasks too small to hand to another worker.
 const SpanBlock = 32
 
 // Span returns the work of one triangular solve with L, one right-hand side,
