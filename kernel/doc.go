@@ -83,17 +83,20 @@
 // or an adjoint chain are one SolveSteps call, so the backend keeps the
 // block in its own (interleaved, permuted) layout between the sub-steps.
 //
-// # Two cores
+// # Threads
 //
-// Apply uses the second core (unless Serial or GOMAXPROCS < 2) by splitting
-// the factor's elimination tree between two threads at the block's full
-// width when the factor is a factor.ParallelStepSolver whose tree splits
-// (nested-dissection orderings of grids do), which reads the factor once
-// per step; otherwise by giving part of the block's columns to a worker
-// goroutine. The choice is a rule of the factor alone, and the result does
-// not depend on it: the kernel's arithmetic is the same either way.
+// Apply keeps the block whole and runs on the factor's threads (unless
+// Serial or GOMAXPROCS < 2) when the factor is a factor.ParallelStepSolver
+// that splits: CHOLMOD splits its elimination tree between two threads
+// (nested-dissection orderings of grids do), and the pure-Go factor runs
+// every solve on a team of HeatOptions.Threads workers (package
+// sparsechol, "Parallelism"). Otherwise Apply gives part of the block's
+// columns to a worker goroutine. The choice is a rule of the factor alone,
+// and the result does not depend on it: the kernel's arithmetic is the same
+// either way.
 //
-// Adjoint runs its two chains concurrently instead.
+// Adjoint runs its two chains concurrently instead (with the pure-Go
+// factor, each on half the workers).
 //
 // Every value Apply and Adjoint return is bitwise the same for any
 // GOMAXPROCS and HeatOptions.Threads, on either backend: CHOLMOD

@@ -84,9 +84,11 @@ type HeatOptions struct {
 	// factorisation and solves; zero means GOMAXPROCS. CHOLMOD factorises
 	// on one BLAS thread whatever it says. Results do not depend on it.
 	Threads int
-	// Serial keeps all solves on the caller's goroutine. By default, when
-	// GOMAXPROCS > 1, Apply solves the two halves of its columns as two
-	// concurrent streams, and Adjoint runs its forward and adjoint chains
+	// Serial keeps all of Heat's own work on the caller's goroutine (the
+	// pure-Go factor's solves still run on its Threads workers). By
+	// default, when GOMAXPROCS > 1, Apply runs on the factor's threads with
+	// the block whole or, with a factor that cannot, solves the two halves
+	// of its columns as two concurrent streams, and Adjoint runs its forward and adjoint chains
 	// concurrently (keeping both, 2·Steps blocks, instead of one); in Store
 	// mode Adjoint runs the adjoint chains of the two recorded column
 	// halves concurrently; and the weight gradient is accumulated over two
@@ -511,16 +513,16 @@ func splitColumns(cols int) int {
 }
 
 // treeSolver returns the factor as a ParallelStepSolver when Apply can
-// split its tree over both cores, nil otherwise. Whether the tree splits
-// depends only on the factor's structure and is computed once, after the
-// first successful factorisation.
+// run on the factor's threads with the block whole, nil otherwise. Whether
+// it can depends only on the factor's structure and threads and is
+// computed once, after the first successful factorisation.
 //
-// Apply then always splits the tree: it reads the factor once per step at
-// the block's full width, where two column streams read it twice at half
-// the width, and leaves only the top separator to one core. On two
-// separate cores it was as fast as the columns or faster on every grid
-// measured (BENCHMARKS.md, "Threads and processors"); the columns won only
-// where two logical CPUs shared one core.
+// Apply then always keeps the block whole: it reads the factor once per
+// step at the block's full width, where two column streams read it twice
+// at half the width. On two separate cores it was as fast as the columns
+// or faster on every grid measured, with CHOLMOD (BENCHMARKS.md, "Threads
+// and processors") and with the pure-Go factor's team, and it is the only
+// way past two threads.
 func (h *Heat) treeSolver() factor.ParallelStepSolver {
 	if h.tree == 0 {
 		pss, ok := h.ss.(factor.ParallelStepSolver)

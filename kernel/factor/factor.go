@@ -167,11 +167,13 @@ type StepSolver interface {
 }
 
 // ParallelStepSolver is an optional interface of a StepSolver that can run
-// SolveSteps on two threads by splitting the factor's elimination tree (the
-// block keeps its full width, and the result is bitwise that of
-// SolveSteps). TreeSplits reports whether it will (otherwise
-// SolveStepsParallel is SolveSteps); it is valid after a successful
-// Factorize.
+// SolveSteps on several threads by scheduling the factor's elimination
+// tree (the block keeps its full width, and the result is bitwise that of
+// SolveSteps): two for CHOLMOD, Options.Threads for the pure-Go backend.
+// TreeSplits reports whether it will (otherwise SolveStepsParallel is
+// SolveSteps on one thread); it is valid after a successful Factorize. A
+// caller that has such a factor solves a block whole rather than splitting
+// its columns between threads.
 type ParallelStepSolver interface {
 	StepSolver
 	SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error

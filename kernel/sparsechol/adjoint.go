@@ -45,8 +45,10 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 	wu, ww := c.prepare(src, cols), c.prepare(g, cols)
 	r := &wu.adj
 	*r = adjointRun{c: c, wu: wu, ww: ww, gsrc: gsrc, from: from, to: to, steps: steps, h: (steps + 1) / 2, nb: n * wu.cw}
+	wu.run, ww.run = r, r
 	defer func() {
 		*r = adjointRun{}
+		wu.run, ww.run = nil, nil
 		c.putWork(wu)
 		c.putWork(ww)
 	}()
@@ -60,10 +62,18 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 		ws.chain, ws.acc = ws.chain[:r.h*r.nb], ws.acc[:len(from)]
 		clear(ws.acc)
 	}
+	pu, pw := c.threads, c.threads
+	if parallel {
+		pu, pw = max(1, c.threads/2), max(1, c.threads-c.threads/2)
+	}
+	wu.tm.start(min(pu, c.workers(cols)), &c.helpers)
+	ww.tm.start(min(pw, c.workers(cols)), &c.helpers)
+	defer ww.tm.stop()
+	defer wu.tm.stop()
 	r.both(1, r.h, parallel)
 	finite := r.okW
 	if steps%2 == 1 {
-		c.edgeProducts(wu.acc, r.kept(wu, r.h), r.kept(ww, r.h), from, to, wu.cw)
+		wu.edges(r.kept(wu, r.h), r.kept(ww, r.h))
 	}
 	r.both(r.h+1, steps, parallel)
 	finite = finite && r.okW
@@ -134,12 +144,32 @@ func (r *adjointRun) chain(ws *solveWork, l0, l1 int) bool {
 		case l <= r.h:
 			copy(r.kept(ws, l), x)
 		case ws == r.wu:
-			r.c.edgeProducts(ws.acc, x, r.kept(r.ww, r.steps-l+1), r.from, r.to, ws.cw)
+			ws.edges(x, r.kept(r.ww, r.steps-l+1))
 		default:
-			r.c.edgeProducts(ws.acc, r.kept(r.wu, r.steps-l+1), x, r.from, r.to, ws.cw)
+			ws.edges(r.kept(r.wu, r.steps-l+1), x)
 		}
 	}
 	return ok
+}
+
+// edgeChunk is the edges one task of the edge sums takes.
+const edgeChunk = 2048
+
+// edges adds the products of the vertex-major iterates u and w over every
+// edge of the call to ws.acc (see edgeProducts), on ws's team in chunks of
+// edgeChunk edges: each edge's sum is its own, so the chunks do not
+// change it.
+func (ws *solveWork) edges(u, w []float64) {
+	ws.eu, ws.ew = u, w
+	ws.tm.run((len(ws.acc)+edgeChunk-1)/edgeChunk, ws.phaseFn[phaseEdges])
+	ws.eu, ws.ew = nil, nil
+}
+
+// edgeTask is chunk k of edges.
+func (ws *solveWork) edgeTask(_, k int) {
+	r := ws.run
+	e0, e1 := k*edgeChunk, min((k+1)*edgeChunk, len(ws.acc))
+	r.c.edgeProducts(ws.acc[e0:e1], ws.eu, ws.ew, r.from[e0:e1], r.to[e0:e1], ws.cw)
 }
 
 // edgeProducts adds Σ_c (u_i−u_j)·(w_i−w_j) over the cw values of the

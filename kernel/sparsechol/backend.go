@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 	"gonum.org/v1/gonum/blas"
@@ -69,6 +70,8 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 		colPtr:   append([]int(nil), p.ColPtr...),
 		pinv:     inverse(sym.perm),
 	}
+	c.threads = max(nw, 1)
+	c.helpers.Store(int32(c.threads - 1))
 	c.num = newNumeric(sym, b.impl())
 	return c, nil
 }
@@ -82,8 +85,10 @@ type chol struct {
 	nnz      int
 	rowIdx   []int
 	colPtr   []int
-	pinv     []int // pinv[v] = pivot of vertex v
-	valid    bool  // a successful Factorize has happened
+	pinv     []int        // pinv[v] = pivot of vertex v
+	threads  int          // the workers of a solve
+	helpers  atomic.Int32 // helpers not taken by a running solve: threads−1 when idle
+	valid    bool         // a successful Factorize has happened
 	closed   bool
 	mu       sync.Mutex   // guards free
 	free     []*solveWork // idle Solve workspaces
@@ -162,6 +167,21 @@ func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 		return errors.New("sparsechol: solve: solution is not finite (check the right-hand side b for NaN/Inf)")
 	}
 	return nil
+}
+
+var _ factor.ParallelStepSolver = (*chol)(nil)
+
+// SolveStepsParallel is SolveSteps (factor.ParallelStepSolver): every solve
+// of the pure-Go factor runs on its Threads workers.
+func (c *chol) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
+	return c.SolveSteps(out, b, cols, steps, keep, reverse)
+}
+
+// TreeSplits reports whether solves run on more than one worker: whether
+// Threads is more than one.
+func (c *chol) TreeSplits() bool {
+	c.check()
+	return c.threads > 1
 }
 
 // Tree returns the factor's supernodal tree (factor.TreeReporter).

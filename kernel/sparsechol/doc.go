@@ -42,22 +42,30 @@
 //
 // # Parallelism
 //
-// The supernodal tree is cut into 4 groups of whole subtrees of about
-// equal work and a top part handled after them. The cut does not depend on
-// the number of workers (factor.Options.Threads, default GOMAXPROCS), which
-// take contiguous runs of groups: Factorize and Solve process the groups
-// concurrently, and Solve also splits the top part between workers by
-// right-hand-side columns (at least 4 each). Small solves run on one
-// goroutine.
+// The supernodal tree is cut into groups of whole subtrees of about equal
+// work (8, or 16 for large factors) and a top part handled after them. The
+// cut does not depend on the number of workers (factor.Options.Threads,
+// default GOMAXPROCS). Factorize hands each worker a contiguous run of
+// groups. A solve runs on a team of workers that lives for the call
+// (schedule.go): the groups are tasks that any worker claims, then the top
+// supernodes are taken one after the other in panels of 32 columns, the
+// rows below a panel (forward) or the columns before it (backward) shared
+// in chunks of 32. Between phases the workers spin rather than sleep, so a
+// phase of a few microseconds still pays; the workers of all the solves
+// running on one factor at once are drawn from one budget of Threads, and
+// a team never has more than GOMAXPROCS. Small solves run on one
+// goroutine. AdjointSteps runs its two chains on half the workers each and
+// shares the edge sums between them in chunks of edges.
 //
 // Every result is bitwise the same for any number of workers
 // (TestWorkersBitwise): the supernodes are numbered by group whatever the
 // count, each group links the updates of its own descendants, and in the
 // forward substitution each group from the second on adds its updates of
 // the top rows into a buffer of its own (only the rows it touches), which
-// are added to the block in group order. Each lane of the kernels does the
-// same arithmetic whatever the width of the block it is in, so the column
-// split of the top part changes no solved value either.
+// are added to the block in group order. The panels and chunks of the top
+// are fixed by the factor's shape, and each task writes rows or columns
+// that no other task of its phase touches, so which worker runs a task
+// changes nothing.
 //
 // # Solve
 //

@@ -160,3 +160,69 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
 	}
 }
+
+// topFwdDiagAVX is topFwdDiag on rows of cw values (a multiple of 4), four
+// rows at a time as in forwardAVX; the solved rows go to pack.
+func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, cw int) {
+	f, w, rows, ls := supernode(sym, num, s)
+	checkBlock(x, sym.n, cw)
+	x1 := x[f*cw : (f+w)*cw]
+	pk := pack[:w*cw]
+	dinv := num.dinv[f : f+w]
+	nq := cw / 4
+	for r := p0; r < p1; r += 4 {
+		b := min(4, p1-r)
+		if r > p0 {
+			fwdBlockAVX(&x[0], &rows[r], b, &ls[r*w+p0], &pk[4*p0], r-p0, w, nq, useWide)
+		}
+		fwdDiagAVX(&x1[r*cw], &ls[r*w+r], b, w, &pk[r*4], &dinv[r], nq)
+	}
+}
+
+// topFwdRowsAVX is topFwdRows on rows of cw values (a multiple of 4),
+// through fwdBlockAVX on the panel's part of pack.
+func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, pack []float64, cw int) {
+	_, w, rows, ls := supernode(sym, num, s)
+	checkBlock(x, sym.n, cw)
+	pk := pack[:w*cw]
+	_ = ls[(r1-1)*w+p1-1]
+	fwdBlockAVX(&x[0], &rows[r0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
+}
+
+// topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): four
+// columns at a time through bwd4AVX, the rest through bwd1AVX.
+func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float64, cw int) {
+	f, w, rows, ls := supernode(sym, num, s)
+	checkBlock(x, sym.n, cw)
+	x1 := x[f*cw : (f+w)*cw]
+	_ = ls[(p1-1)*w+k1-1]
+	nq := cw / 4
+	k := k0
+	for ; k+4 <= k1; k += 4 {
+		bwd4AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq, useWide)
+	}
+	for ; k < k1; k++ {
+		bwd1AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq)
+	}
+}
+
+// topBwdDiagAVX is topBwdDiag on rows of cw values (a multiple of 4), four
+// columns at a time from the last as in backwardAVX.
+func topBwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x []float64, cw int) {
+	f, w, rows, ls := supernode(sym, num, s)
+	checkBlock(x, sym.n, cw)
+	own := rows[:w]
+	x1 := x[f*cw : (f+w)*cw]
+	dinv := num.dinv[f : f+w]
+	nq := cw / 4
+	k := p0 + (p1-p0)&^3
+	if k < p1 {
+		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k], cw)
+	}
+	for k -= 4; k >= p0; k -= 4 {
+		if nr := p1 - k - 4; nr > 0 {
+			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq, useWide)
+		}
+		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
+	}
+}

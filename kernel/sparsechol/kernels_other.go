@@ -24,3 +24,19 @@ func forward1AVX(*symbolic, *numeric, int, int, []float64, int) {
 func backward1AVX(*symbolic, *numeric, int, int, []float64, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
+
+func topFwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}
+
+func topFwdRowsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}
+
+func topBwdColsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}
+
+func topBwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}

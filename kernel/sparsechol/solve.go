@@ -1,45 +1,5 @@
 package sparsechol
 
-import (
-	"math"
-	"slices"
-	"sync"
-)
-
-// solveWork is the workspace of one Solve or SolveSteps call, or of one
-// chain of an AdjointSteps call. The right-hand sides are held
-// vertex-major: the values of pivot i are x[i*cw:(i+1)*cw], its cols
-// right-hand sides padded with zeros to cw, a multiple of vecWidth().
-type solveWork struct {
-	x    []float64
-	priv [][]float64 // per group from 1 on: its updates of the top rows
-
-	// The current call.
-	sym      *symbolic
-	num      *numeric
-	dst, b   []float64
-	cols, cw int
-	first    bool // the pass gathers b
-	parallel bool
-	wg       sync.WaitGroup
-	finite   []bool      // per worker, then the top: scatter wrote finite values
-	pack     [][]float64 // per worker: scratch of the forward kernels
-	chain    []float64   // AdjointSteps: the forward iterates
-	acc      []float64   // AdjointSteps: the edge sums
-	adj      adjointRun  // AdjointSteps: the call's state (forward chain's workspace)
-	top      [][]float64 // per worker: its columns of the top rows
-	windows  int         // number of column windows of the top phase
-}
-
-// minParallelWork is the smallest cols·|L| for which Solve splits the work
-// between goroutines; below it the goroutine start-up costs more than it
-// saves.
-const minParallelWork = 1 << 16
-
-// minWindow is the fewest right-hand sides a worker gets when the top of the
-// tree is split by columns.
-const minWindow = 4
-
 // SolveKernels names the kernels Solve and SolveSteps run on in this
 // process: "avx2-fma" (assembly, on amd64 processors with AVX2 and FMA) or
 // "scalar" (portable Go). The two agree to rounding, not bitwise.
@@ -134,253 +94,6 @@ func backward(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	} else {
 		backwardGo(sym, num, s, x, cw)
 	}
-}
-
-// solveSteps applies A⁻¹ steps times to the column-major N×cols block b
-// (see factor.StepSolver for out, keep and reverse). The block stays in the
-// vertex-major workspace from one step to the next: it is gathered once,
-// and scattered only where out receives an iterate. It reports whether
-// every value written to out is finite.
-func (c *chol) solveSteps(out, b []float64, cols, steps int, keep, reverse bool) bool {
-	ws := c.prepare(b, cols)
-	nb := c.sym.n * cols
-	finite := true
-	for l := 1; l <= steps; l++ {
-		ws.dst = nil
-		switch {
-		case keep && reverse:
-			ws.dst = out[(steps-l)*nb : (steps-l+1)*nb]
-		case keep:
-			ws.dst = out[(l-1)*nb : l*nb]
-		case l == steps:
-			ws.dst = out[:nb]
-		}
-		ws.first = l == 1
-		if !ws.pass() {
-			finite = false
-		}
-	}
-	c.putWork(ws)
-	return finite
-}
-
-// prepare takes a workspace for solves of the N×cols block b and sizes it.
-func (c *chol) prepare(b []float64, cols int) *solveWork {
-	sym := c.sym
-	n := sym.n
-	ws := c.getWork()
-	vw := vecWidth()
-	cw := (cols + vw - 1) / vw * vw
-	if cap(ws.x) < n*cw {
-		ws.x = make([]float64, n*cw)
-	}
-	ws.sym, ws.num, ws.b, ws.cols, ws.cw = sym, c.num, b, cols, cw
-	if len(ws.finite) < sym.nw+1 {
-		ws.finite = make([]bool, sym.nw+1)
-		ws.pack = make([][]float64, sym.nw)
-	}
-	for t := range ws.pack {
-		if np := packSize(sym, cw); cap(ws.pack[t]) < np {
-			ws.pack[t] = make([]float64, np)
-		}
-	}
-	ws.parallel = sym.nw > 1 && cols*sym.lsize >= minParallelWork
-	if len(ws.priv) < sym.ng {
-		ws.priv = make([][]float64, sym.ng)
-	}
-	for g := 1; g < sym.ng; g++ {
-		if m := len(sym.topRows[g]) * cw; cap(ws.priv[g]) < m {
-			ws.priv[g] = make([]float64, m)
-		}
-	}
-	// The top: split by columns (in whole vectors) when parallel.
-	ws.windows = 1
-	if ws.parallel && sym.topCol < n {
-		ws.windows = min(sym.nw, cw/max(minWindow, vw))
-	}
-	if ws.windows > 1 {
-		if len(ws.top) < sym.nw {
-			ws.top = make([][]float64, sym.nw)
-		}
-		for t := 0; t < ws.windows; t++ {
-			if c0, c1 := ws.window(t); cap(ws.top[t]) < n*(c1-c0) {
-				ws.top[t] = make([]float64, n*(c1-c0))
-			}
-		}
-	}
-	return ws
-}
-
-// pass runs one solve on the workspace: the forward and backward
-// substitutions, gathering b first when ws.first and scattering the result
-// to ws.dst unless it is nil. It reports whether every value scattered is
-// finite.
-func (ws *solveWork) pass() bool {
-	sym := ws.sym
-	n, cw := sym.n, ws.cw
-	x := ws.x[:n*cw]
-	// Forward substitution: subtrees, then the top.
-	if ws.first {
-		ws.gather(sym.topCol, n)
-	}
-	ws.run(phaseForward)
-	// Group 0 updated the top rows in place, the others in their own
-	// buffers, added here in group order: the sums do not depend on
-	// which worker ran which group.
-	for g := 1; g < sym.ng; g++ {
-		buf := ws.priv[g]
-		for k, i := range sym.topRows[g] {
-			xi := x[int(i)*cw : int(i+1)*cw]
-			for c, v := range buf[k*cw : (k+1)*cw] {
-				xi[c] += v
-			}
-		}
-	}
-	// The top, forward and backward.
-	if ws.windows > 1 {
-		ws.run(phaseTop)
-	} else {
-		forwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, x, x, sym.rows, cw, ws.pack[0])
-		backwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, x, cw)
-	}
-	// Backward substitution of the subtrees.
-	ws.finite[sym.nw] = ws.scatter(sym.topCol, n)
-	ws.run(phaseBackward)
-	return !slices.Contains(ws.finite[:sym.nw+1], false)
-}
-
-// window returns the workspace columns c0..c1-1 of window t of the top
-// phase: whole vectors of vecWidth() columns, as evenly as they divide.
-func (ws *solveWork) window(t int) (c0, c1 int) {
-	vw := vecWidth()
-	nv := ws.cw / vw
-	return t * nv / ws.windows * vw, (t + 1) * nv / ws.windows * vw
-}
-
-// getWork takes a workspace from the factor's free list. The list keeps
-// every workspace ever made (as many as the largest number of concurrent
-// Solves), so steady-state calls never allocate.
-func (c *chol) getWork() *solveWork {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if k := len(c.free); k > 0 {
-		ws := c.free[k-1]
-		c.free = c.free[:k-1]
-		return ws
-	}
-	return new(solveWork)
-}
-
-// putWork drops the call's references from ws and returns it to the free
-// list.
-func (c *chol) putWork(ws *solveWork) {
-	ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
-	c.mu.Lock()
-	c.free = append(c.free, ws)
-	c.mu.Unlock()
-}
-
-const (
-	phaseForward = iota
-	phaseTop
-	phaseBackward
-)
-
-// run calls ws.work(phase, t) for every worker t, concurrently when
-// ws.parallel.
-func (ws *solveWork) run(phase int) {
-	nw := ws.sym.nw
-	if !ws.parallel {
-		for t := 0; t < nw; t++ {
-			ws.work(phase, t)
-		}
-		return
-	}
-	ws.wg.Add(nw - 1)
-	for t := 1; t < nw; t++ {
-		go ws.work(phase, t)
-	}
-	ws.work(phase, 0)
-	ws.wg.Wait()
-}
-
-// work runs one phase of worker t on its subtrees.
-func (ws *solveWork) work(phase, t int) {
-	sym, cw := ws.sym, ws.cw
-	x := ws.x[:sym.n*cw]
-	s0, s1 := sym.gStart[sym.wGroup[t]], sym.gStart[sym.wGroup[t+1]] // its supernodes
-	switch phase {
-	case phaseForward:
-		if ws.first {
-			ws.gather(sym.first[s0], sym.first[s1])
-		}
-		for g := sym.wGroup[t]; g < sym.wGroup[t+1]; g++ {
-			tgt, trows := x, sym.rows
-			if g > 0 {
-				tgt, trows = ws.priv[g][:len(sym.topRows[g])*cw], sym.trows
-				clear(tgt)
-			}
-			forwardRange(sym, ws.num, sym.gStart[g], sym.gStart[g+1], x, tgt, trows, cw, ws.pack[t])
-		}
-	case phaseTop:
-		if t >= ws.windows {
-			break
-		}
-		// Columns c0..c1-1 of the top rows, in a private block of stride
-		// m (rows below topCol unused), so workers share no cache lines.
-		c0, c1 := ws.window(t)
-		m := c1 - c0
-		buf := ws.top[t][:sym.n*m]
-		for i := sym.topCol; i < sym.n; i++ {
-			copy(buf[i*m:(i+1)*m], x[i*cw+c0:i*cw+c1])
-		}
-		forwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, buf, buf, sym.rows, m, ws.pack[t])
-		backwardRange(sym, ws.num, sym.gStart[sym.ng], sym.ns, buf, m)
-		for i := sym.topCol; i < sym.n; i++ {
-			copy(x[i*cw+c0:i*cw+c1], buf[i*m:(i+1)*m])
-		}
-	case phaseBackward:
-		backwardRange(sym, ws.num, s0, s1, x, cw)
-		ws.finite[t] = ws.scatter(sym.first[s0], sym.first[s1])
-	}
-	if ws.parallel && t > 0 {
-		ws.wg.Done()
-	}
-}
-
-// gather copies rows i0..i1-1 (pivot order) of b into the vertex-major x,
-// with zeros in the padding.
-func (ws *solveWork) gather(i0, i1 int) {
-	n, cols, cw, b, perm := ws.sym.n, ws.cols, ws.cw, ws.b, ws.sym.perm
-	for i := i0; i < i1; i++ {
-		src := perm[i]
-		xi := ws.x[i*cw : (i+1)*cw]
-		for k := range cols {
-			xi[k] = b[k*n+src]
-		}
-		clear(xi[cols:])
-	}
-}
-
-// scatter copies rows i0..i1-1 of x back to the column-major dst (if not
-// nil) and reports whether every value copied is finite.
-func (ws *solveWork) scatter(i0, i1 int) bool {
-	n, cols, cw, dst, perm := ws.sym.n, ws.cols, ws.cw, ws.dst, ws.sym.perm
-	if dst == nil {
-		return true
-	}
-	// An exponent of all ones (an infinity or a NaN) makes e+1 reach
-	// 1<<11: integer ORs keep the loop free of branches and of a chain of
-	// floating-point additions.
-	var bad uint64
-	for i := i0; i < i1; i++ {
-		d := perm[i]
-		for k, v := range ws.x[i*cw : i*cw+cols] {
-			dst[k*n+d] = v
-			bad |= (math.Float64bits(v)>>52&0x7ff + 1) >> 11
-		}
-	}
-	return bad == 0
 }
 
 // forwardGo eliminates supernode s: it solves its diagonal block in place in x
@@ -590,5 +303,102 @@ func sub1(y, a []float64, c float64) {
 	a = a[:len(y)]
 	for i := range y {
 		y[i] -= c * a[i]
+	}
+}
+
+// The kernels of the top of the tree (see schedule.go) work on one panel
+// of columns p0..p1-1 of supernode s, in x, rows of cw values; pack is the
+// caller's packed block (forwardAVX), shared by the tasks of a panel.
+
+// supernode returns the first column, the width, the rows and the values
+// of supernode s.
+func supernode(sym *symbolic, num *numeric, s int) (f, w int, rows []int32, ls []float64) {
+	f = sym.first[s]
+	return f, sym.first[s+1] - f, sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]], num.lx[sym.off[s]:sym.off[s+1]]
+}
+
+// topFwdDiag solves the diagonal block of the panel: the rows p0..p1-1 of
+// s take the panel's earlier columns and are scaled by their pivots.
+func topFwdDiag(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, cw int) {
+	if useAVX {
+		topFwdDiagAVX(sym, num, s, p0, p1, x, pack, cw)
+		return
+	}
+	f, w, _, ls := supernode(sym, num, s)
+	x1 := x[f*cw : (f+w)*cw]
+	for r := p0; r < p1; r++ {
+		xr := x1[r*cw : (r+1)*cw]
+		subRows(xr, ls[r*w+p0:r*w+r], x1[p0*cw:], cw)
+		inv := num.dinv[f+r]
+		for k := range xr {
+			xr[k] *= inv
+		}
+	}
+}
+
+// topFwdRows subtracts the panel's columns from the rows at positions
+// r0..r1-1 of s (all at or below the panel).
+func topFwdRows(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, pack []float64, cw int) {
+	if useAVX {
+		topFwdRowsAVX(sym, num, s, p0, p1, r0, r1, x, pack, cw)
+		return
+	}
+	f, w, rows, ls := supernode(sym, num, s)
+	xs := x[(f+p0)*cw : (f+p1)*cw]
+	r := r0
+	for ; r+2 <= r1; r += 2 {
+		i, j := int(rows[r]), int(rows[r+1])
+		subRows2(x[i*cw:(i+1)*cw], x[j*cw:(j+1)*cw], ls[r*w+p0:r*w+p1], ls[(r+1)*w+p0:(r+1)*w+p1], xs, cw)
+	}
+	if r < r1 {
+		i := int(rows[r])
+		subRows(x[i*cw:(i+1)*cw], ls[r*w+p0:r*w+p1], xs, cw)
+	}
+}
+
+// topBwdCols subtracts from the columns k0..k1-1 of s the products of
+// their entries in the rows at positions p0..p1-1 with those rows of x.
+func topBwdCols(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float64, cw int) {
+	if useAVX {
+		topBwdColsAVX(sym, num, s, k0, k1, p0, p1, x, cw)
+		return
+	}
+	f, w, rows, ls := supernode(sym, num, s)
+	x1 := x[f*cw : (f+w)*cw]
+	r := p0
+	for ; r+4 <= p1; r += 4 {
+		y0 := x[int(rows[r])*cw : int(rows[r]+1)*cw]
+		y1 := x[int(rows[r+1])*cw : int(rows[r+1]+1)*cw]
+		y2 := x[int(rows[r+2])*cw : int(rows[r+2]+1)*cw]
+		y3 := x[int(rows[r+3])*cw : int(rows[r+3]+1)*cw]
+		for k := k0; k < k1; k++ {
+			sub4(x1[k*cw:(k+1)*cw], y0, y1, y2, y3, ls[r*w+k], ls[(r+1)*w+k], ls[(r+2)*w+k], ls[(r+3)*w+k])
+		}
+	}
+	for ; r < p1; r++ {
+		y := x[int(rows[r])*cw : int(rows[r]+1)*cw]
+		for k := k0; k < k1; k++ {
+			sub1(x1[k*cw:(k+1)*cw], y, ls[r*w+k])
+		}
+	}
+}
+
+// topBwdDiag solves the panel's transposed triangle, from its last column.
+func topBwdDiag(sym *symbolic, num *numeric, s, p0, p1 int, x []float64, cw int) {
+	if useAVX {
+		topBwdDiagAVX(sym, num, s, p0, p1, x, cw)
+		return
+	}
+	f, w, _, ls := supernode(sym, num, s)
+	x1 := x[f*cw : (f+w)*cw]
+	for r := p1 - 1; r >= p0; r-- {
+		xr := x1[r*cw : (r+1)*cw]
+		for i := r + 1; i < p1; i++ {
+			sub1(xr, x1[i*cw:(i+1)*cw], ls[i*w+r])
+		}
+		inv := num.dinv[f+r]
+		for k := range xr {
+			xr[k] *= inv
+		}
 	}
 }

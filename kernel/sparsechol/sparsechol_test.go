@@ -529,10 +529,13 @@ func TestFillCount(t *testing.T) {
 // TestWorkersBitwise checks that the factor, Solve and AdjointSteps give
 // bitwise the same results for 1, 2, 3, 8 and 16 workers on every test
 // matrix, on the vector kernels (where the processor has them) and on the
-// scalar ones: the tree is cut into the same groups whatever the count, and
-// the groups' updates of the top are added in group order.
+// scalar ones: the tree is cut into the same groups whatever the count, the
+// groups' updates of the top are added in group order, and the top is cut
+// into the same panels and chunks.
 func TestWorkersBitwise(t *testing.T) {
 	defer func(v bool) { useAVX = v }(useAVX)
+	defer func(v bool) { capWorkers = v }(capWorkers)
+	capWorkers = false // as many workers as asked, whatever the cores
 	for _, avx := range slices.Compact([]bool{useAVX, false}) {
 		useAVX = avx
 		t.Run(SolveKernels(), func(t *testing.T) { workersBitwise(t) })

@@ -41,6 +41,9 @@ type symbolic struct {
 	// in that list for the supernodes of those groups.
 	topRows [][]int32
 	trows   []int32
+	// sumFrom[k·ng+g] is the first position in topRows[g] of a row of
+	// chunk k of the sums phase (rows topCol+k·sumChunk on).
+	sumFrom []int32
 	// single[s]: s has one column and its rows below all lie before
 	// topCol, so that the vector kernels may eliminate a run of such
 	// supernodes in one call.
@@ -274,8 +277,13 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	for t := 0; t < ns; t++ {
 		work[t] = float64(sh[t]*sw[t]) - float64(sw[t]*(sw[t]-1))/2
 	}
-	order, gcount := splitTree(spar, work, numGroups)
-	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, ng: numGroups}
+	total := 0.0
+	for _, v := range work {
+		total += v
+	}
+	ng := numGroups(total)
+	order, gcount := splitTree(spar, work, ng)
+	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, ng: ng}
 	newSn := make([]int, ns)
 	for k, t := range order {
 		newSn[t] = k
@@ -436,16 +444,35 @@ func (sym *symbolic) bufferRows(mark []int) {
 		}
 		sym.topRows[g] = list
 	}
+	nk := (sym.n - sym.topCol + sumChunk - 1) / sumChunk
+	sym.sumFrom = make([]int32, nk*sym.ng)
+	for k := range nk {
+		for g := 1; g < sym.ng; g++ {
+			p, _ := slices.BinarySearch(sym.topRows[g], int32(sym.topCol+k*sumChunk))
+			sym.sumFrom[k*sym.ng+g] = int32(p)
+		}
+	}
 }
 
 // numGroups is the number of groups the supernodal tree is cut into,
-// whatever the number of workers: up to numGroups workers share the
-// subtrees. More groups leave more of the factor in the top part, which
-// the workers share only by columns (an 11-column block is three quads):
-// on the grids of the paper's table 4 groups leave it 7–15% of L in 2-D
-// and 31–34% in 3-D, 16 groups 15–21% and 39–43%. BENCHMARKS.md ("What
-// did not pay") has the timings that chose 4.
-const numGroups = 4
+// whatever the number of workers: 8, or 16 when L has more than
+// manyGroupsWork entries (a 32³ grid's has 5 million). Each group is one
+// task of a solve's team (schedule.go), so the groups bound the workers
+// that share the subtrees; more groups leave more of the factor in the
+// top, which the workers share by panels and chunks, and more buffered
+// updates of the top rows. On two workers 4, 8 and 16 groups were within
+// the spread on the 3-D rows of the paper's table, and 8 was the fastest
+// on the 2-D ones.
+func numGroups(work float64) int {
+	if work > manyGroupsWork {
+		return 16
+	}
+	return 8
+}
+
+// manyGroupsWork is the size of L (entries) above which the tree is cut
+// into 16 groups rather than 8.
+const manyGroupsWork = 1 << 21
 
 // assignWorkers hands the groups to nw workers as contiguous runs of about
 // equal work (work[t] is the work of the supernode order[k] = t at
