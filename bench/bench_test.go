@@ -145,7 +145,7 @@ func fakeMeasurement(row string, backend string, t500cpu, t500wall float64, rss 
 	return &Measurement{Spec: Spec{Row: rows[0], Backend: backend}, Backend: backend, Ordering: "amd", NNZL: 1234,
 		Threads: 2, Iters: 2, Evals: 5, Minimize: 10, FirstEval: 2, SecPerIter: 4, EvalsPerIter: 2,
 		T500Hours: t500wall, T500CPUHours: t500cpu, MaxRSS: rss, Solves: 1000, SolveColumns: 20000, SolveSeconds: 5,
-		Work: 1369, Span: 37}
+		Work: 1369, Span: 37, Sched8: 5.25, Sched16: 7.5}
 }
 
 func TestSummarize(t *testing.T) {
@@ -226,7 +226,7 @@ func TestWriteTables(t *testing.T) {
 	}
 	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200",
 		"0.0197", // 4·1234·20000 flops over 5 evaluations
-		"tree W/D", "37.0"} {
+		"tree W/D", "37.0", "schedule ×8/×16", "5.2/7.5"} {
 
 		if !strings.Contains(txt.String(), want) {
 			t.Errorf("text table lacks %q:\n%s", want, txt.String())
@@ -356,6 +356,11 @@ func TestRunTiny(t *testing.T) {
 		// The tree's work counts every stored entry of L.
 		if !(m.Span > 0 && m.Span <= m.Work && m.Work >= float64(m.NNZL)) {
 			t.Errorf("%s: tree work %g, span %g, nnz(L) %d", m.Spec.Backend, m.Work, m.Span, m.NNZL)
+		}
+		// Only the pure-Go factor has a schedule of its own; it can use
+		// 8 workers no worse than 1, and 16 no worse than 8.
+		if sched := strings.HasPrefix(m.Spec.Backend, "go"); sched != (m.Sched8 > 0) || m.Sched8 < 1 && sched || m.Sched16 < m.Sched8 {
+			t.Errorf("%s: schedule bounds ×%g on 8 workers, ×%g on 16", m.Spec.Backend, m.Sched8, m.Sched16)
 		}
 		if !(m.T500Hours > 0) || !(m.F < m.F0) {
 			t.Errorf("%s: t500 %v, F %v → %v (want a decrease)", m.Spec.Backend, m.T500Hours, m.F0, m.F)

@@ -47,7 +47,9 @@
 // per evaluation, share of the time spent in the backend's Solve, and
 // "tree W/D": the work of the factor's tree over its span, from
 // factor.Tree.Span, which bounds the speed-up of a whole-block solve on any
-// number of workers under the tree schedule). Splice replaces the generated
+// number of workers under the tree schedule; and "schedule ×8/×16": the
+// speed-up that the backend's own solve schedule allows on 8 and 16
+// workers, from factor.ScheduleReporter). Splice replaces the generated
 // table inside BENCHMARKS.md between BeginMarker and EndMarker, keeping the
 // hand-written notes around it.
 //

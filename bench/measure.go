@@ -127,6 +127,10 @@ type Measurement struct {
 	// (factor.Tree.Span): Work/Span bounds the speed-up of a block solve
 	// on any number of workers. Both are 0 for a backend without a tree.
 	Work, Span float64
+	// Sched8 and Sched16 are the speed-ups that the backend's own solve
+	// schedule allows on 8 and 16 workers (factor.ScheduleReporter), 0
+	// for a backend without one.
+	Sched8, Sched16 float64
 
 	F0, F float64 // objective at x0 and at the last accepted iterate
 
@@ -314,6 +318,9 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 		if m.Work, m.Span, err = cf.span(); err != nil {
 			return nil, fmt.Errorf("bench: %v on %s: %w", s.Row, s.Backend, err)
 		}
+		if m.Sched8, m.Sched16, err = cf.schedule(); err != nil {
+			return nil, fmt.Errorf("bench: %v on %s: %w", s.Row, s.Backend, err)
+		}
 	}
 	m.FirstEval = fn.first.Seconds()
 	m.Evals = fn.evals
@@ -366,6 +373,24 @@ func (c *countingFactorizer) span() (work, span float64, err error) {
 		return 0, 0, err
 	}
 	return t.Span()
+}
+
+// schedule returns the speed-ups that the last analysed factor's own solve
+// schedule allows on 8 and 16 workers, or zeros when it has none.
+func (c *countingFactorizer) schedule() (p8, p16 float64, err error) {
+	sr, ok := c.last.(factor.ScheduleReporter)
+	if !ok {
+		return 0, 0, nil
+	}
+	var out [2]float64
+	for k, p := range []int{8, 16} {
+		w, t, err := sr.ScheduleTime(p)
+		if err != nil {
+			return 0, 0, err
+		}
+		out[k] = w / t
+	}
+	return out[0], out[1], nil
 }
 
 func (c *countingFactorizer) Name() string { return c.inner.Name() }

@@ -155,13 +155,16 @@ func backendOrder(ms []*Measurement) []string {
 // detailHeader and detailCells define the per-measurement table.
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
-	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s", "tree W/D"}
+	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s", "tree W/D", "schedule ×8/×16"}
 
 func detailCells(m *Measurement) []string {
 	r := m.Spec.Row
-	share, perEval, rhs, gfEval, gflops, bound := "–", "–", "–", "–", "–", "–"
+	share, perEval, rhs, gfEval, gflops, bound, sched := "–", "–", "–", "–", "–", "–", "–"
 	if m.Span > 0 {
 		bound = fmt.Sprintf("%.1f", m.Work/m.Span)
+	}
+	if m.Sched8 > 0 {
+		sched = fmt.Sprintf("%.1f/%.1f", m.Sched8, m.Sched16)
 	}
 	if m.Minimize > 0 {
 		share = fmt.Sprintf("%.0f%%", 100*m.SolveSeconds/m.Minimize)
@@ -193,7 +196,7 @@ func detailCells(m *Measurement) []string {
 	}
 	return []string{r.String(), fmt.Sprint(r.Vertices()), m.Backend, m.Ordering, fmt.Sprint(m.NNZL), fmt.Sprint(m.Threads),
 		fmt.Sprint(m.Iters), fmt.Sprint(m.Evals), epi, num(m.SecPerEval), num(m.SecPerIter),
-		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops, bound}
+		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops, bound, sched}
 }
 
 // ratioBase returns the backend the ratio columns compare against,
@@ -346,7 +349,7 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 		rows = append(rows, summaryCells(s, backends))
 	}
 	mdTable(&b, summaryHeader(backends), rows)
-	fmt.Fprintf(&b, "\nPer measurement. Solve share: wall time inside the backend's solves, summed over the threads that solve concurrently (two chains of an adjoint, two column streams or tree halves of an application), over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up.\n\n")
+	fmt.Fprintf(&b, "\nPer measurement. Solve share: wall time inside the backend's solves, summed over the threads that solve concurrently (two chains of an adjoint, two column streams or tree halves of an application), over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up. Schedule ×8/×16: the speed-up that the backend's own solve schedule allows on 8 and 16 workers (factor.ScheduleReporter: its tasks' work placed on the workers, synchronisation and memory free); only the pure-Go backend has one.\n\n")
 	rows = rows[:0]
 	for _, m := range rep.Results {
 		rows = append(rows, detailCells(m))

@@ -1,6 +1,7 @@
 package sparsechol
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -358,4 +359,86 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 		}
 	}
 	return bad == 0
+}
+
+// ScheduleTime models one solve's schedule on p workers
+// (factor.ScheduleReporter): every task costs the entries of L it reads
+// (forward and backward, for a block of 16 right-hand sides, which decides
+// which phases are shared), each phase's tasks go in order to the first
+// free worker, and a phase starts when the one before has ended. work is
+// the sum of the costs, time the end of the last phase; synchronisation
+// and memory cost nothing, so work/time bounds the speed-up that the
+// schedule allows.
+func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
+	c.check()
+	if p < 1 {
+		return 0, 0, fmt.Errorf("sparsechol: schedule of %d workers", p)
+	}
+	sym := c.sym
+	const cw = 16
+	free := make([]float64, p)
+	var costs []float64
+	// phase adds a phase of the tasks in costs, shared unless serial.
+	phase := func(serial bool) {
+		var sum float64
+		for _, v := range costs {
+			sum += v
+		}
+		work += sum
+		if serial || p == 1 {
+			time += sum
+		} else {
+			clear(free)
+			for _, v := range costs {
+				free[slices.Index(free, slices.Min(free))] += v
+			}
+			time += slices.Max(free)
+		}
+		costs = costs[:0]
+	}
+	// chunks adds the tasks of a top phase over n rows or columns of depth
+	// entries each, as share runs it.
+	chunks := func(n, depth int) {
+		for k0 := 0; k0 < n; k0 += panelWidth {
+			costs = append(costs, float64(min(panelWidth, n-k0)*depth))
+		}
+		phase(n*depth*cw < minPhaseWork)
+	}
+	// A supernode's own work: its triangle and the rows below it.
+	entries := func(s int) float64 {
+		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
+		return float64(w*(w+1)/2 + (h-w)*w)
+	}
+	groups := func() {
+		for g := range sym.ng {
+			var sum float64
+			for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
+				sum += entries(s)
+			}
+			costs = append(costs, sum)
+		}
+		phase(false)
+	}
+	groups()
+	for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
+		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
+		for p0 := 0; p0 < w; p0 += panelWidth {
+			pw := min(panelWidth, w-p0)
+			costs = append(costs, float64(pw*(pw+1)/2))
+			phase(true)
+			chunks(h-p0-pw, pw)
+		}
+	}
+	for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
+		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
+		chunks(w, h-w)
+		for p0 := (w - 1) / panelWidth * panelWidth; p0 >= 0; p0 -= panelWidth {
+			pw := min(panelWidth, w-p0)
+			costs = append(costs, float64(pw*(pw+1)/2))
+			phase(true)
+			chunks(p0, pw)
+		}
+	}
+	groups()
+	return work, time, nil
 }

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gmlg/gmlg/kernel/factor"
 )
 
 // TestTeam runs many phases of different sizes on teams of 1 to 16
@@ -75,4 +77,64 @@ func TestTeamBudget(t *testing.T) {
 	if most.Load() > helpers || budget.Load() != helpers {
 		t.Errorf("at most %d helpers held at once (budget %d); %d back in the budget", most.Load(), helpers, budget.Load())
 	}
+}
+
+// TestScheduleTime checks the schedule's model: on one worker it takes the
+// whole work, more workers never take longer nor less than work/p, the
+// 10³ grid's schedule has parallelism to use, and a dense block, one
+// supernode in one group, has none.
+func TestScheduleTime(t *testing.T) {
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 0)
+		c := f.(*chol)
+		// Each supernode's triangle and rows below, once forward and once
+		// backward, however the tasks cut them.
+		entries := 0
+		for s := range c.sym.ns {
+			w, h := c.sym.first[s+1]-c.sym.first[s], c.sym.rowPtr[s+1]-c.sym.rowPtr[s]
+			entries += w*(w+1)/2 + (h-w)*w
+		}
+		w1, t1, err := c.ScheduleTime(1)
+		if err != nil || w1 != t1 || w1 != float64(2*entries) {
+			t.Errorf("%s, one worker: work %g, time %g, want 2·%d, %v", tc.name, w1, t1, entries, err)
+		}
+		prev := t1
+		for _, p := range []int{2, 3, 8, 16} {
+			w, tp, err := c.ScheduleTime(p)
+			if err != nil || w != w1 || tp > prev || tp < w/float64(p) {
+				t.Errorf("%s, %d workers: work %g (one worker %g), time %g (fewer workers %g), %v", tc.name, p, w, w1, tp, prev, err)
+			}
+			prev = tp
+		}
+		if tc.name == "grid[10 10 10]" && w1/prev < 1.5 {
+			t.Errorf("%s: the schedule allows only ×%.2f on 16 workers", tc.name, w1/prev)
+		}
+		f.Close()
+	}
+	m := heatMatrix(40, completeEdges(40), 1)
+	f, err := Backend{}.Analyze(m.pat, &factor.Options{Threads: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// One 40-column supernode, the whole tree, so group 0: its triangle,
+	// 40·41/2 entries, forward and backward, in one task each.
+	const want = 2 * 820
+	if w, tp, err := f.(*chol).ScheduleTime(16); err != nil || w != want || tp != want {
+		t.Errorf("dense 40×40: work %g, time %g on 16 workers, want %d for both (%v)", w, tp, want, err)
+	}
+	if _, _, err := f.(*chol).ScheduleTime(0); err == nil {
+		t.Error("ScheduleTime(0) gave no error")
+	}
+}
+
+// completeEdges lists the edges of the complete graph on n vertices.
+func completeEdges(n int) []edge {
+	var es []edge
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			es = append(es, edge{i, j, 1})
+		}
+	}
+	return es
 }
