@@ -47,25 +47,29 @@
 // cut does not depend on the number of workers (factor.Options.Threads,
 // default GOMAXPROCS). Factorize hands each worker a contiguous run of
 // groups. A solve runs on a team of workers that lives for the call
-// (schedule.go): the groups are tasks that any worker claims, then the top
-// supernodes are taken one after the other in panels of 32 columns, the
-// rows below a panel (forward) or the columns before it (backward) shared
-// in chunks of 32. Between phases the workers spin rather than sleep, so a
-// phase of a few microseconds still pays; the workers of all the solves
-// running on one factor at once are drawn from one budget of Threads, and
-// a team never has more than GOMAXPROCS. Small solves run on one
-// goroutine. AdjointSteps runs its two chains on half the workers each and
-// shares the edge sums between them in chunks of edges.
+// (schedule.go): the groups are tasks that any worker claims; the top is
+// taken in waves of supernodes none of which is an ancestor of another,
+// each in panels of 32 columns, whose diagonal blocks are one task per
+// supernode and whose rows below (forward) or columns before (backward)
+// are shared in chunks of 32. Between phases the workers spin rather than
+// sleep, so a phase of a few microseconds still pays; the workers of all
+// the solves running on one factor at once are drawn from one budget of
+// Threads, and a team never has more than GOMAXPROCS. Small solves run on
+// one goroutine. AdjointSteps runs its two chains on half the workers each
+// and shares the edge sums between them in chunks of edges.
+// ScheduleTime (factor.ScheduleReporter) models the schedule on p workers.
 //
 // Every result is bitwise the same for any number of workers
 // (TestWorkersBitwise): the supernodes are numbered by group whatever the
 // count, each group links the updates of its own descendants, and in the
 // forward substitution each group from the second on adds its updates of
 // the top rows into a buffer of its own (only the rows it touches), which
-// are added to the block in group order. The panels and chunks of the top
-// are fixed by the factor's shape, and each task writes rows or columns
-// that no other task of its phase touches, so which worker runs a task
-// changes nothing.
+// are added to the block in group order; in a wave of several supernodes,
+// which may update the same rows, each does the same with its rows below,
+// added in the order of the wave. The waves, panels and chunks are fixed
+// by the factor's shape, and each task writes rows or columns that no
+// other task of its phase touches, so which worker runs a task changes
+// nothing.
 //
 // # Solve
 //

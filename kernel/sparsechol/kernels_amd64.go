@@ -181,12 +181,15 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 
 // topFwdRowsAVX is topFwdRows on rows of cw values (a multiple of 4),
 // through fwdBlockAVX on the panel's part of pack.
-func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, pack []float64, cw int) {
-	_, w, rows, ls := supernode(sym, num, s)
-	checkBlock(x, sym.n, cw)
+func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []float64, trows []int32, pack []float64, cw int) {
+	_, w, _, ls := supernode(sym, num, s)
 	pk := pack[:w*cw]
 	_ = ls[(r1-1)*w+p1-1]
-	fwdBlockAVX(&x[0], &rows[r0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
+	trows = trows[:r1-r0]
+	for _, i := range trows {
+		_ = tgt[int(i+1)*cw-1]
+	}
+	fwdBlockAVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
 }
 
 // topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): four

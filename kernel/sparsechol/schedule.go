@@ -15,39 +15,47 @@ import (
 //     (group 0) or in a buffer of its own (the others);
 //   - forward, sums: the groups' buffers are added to the top rows, row by
 //     row in group order, in chunks of sumChunk rows;
-//   - forward, top: the top supernodes one after the other, each in panels
-//     of panelWidth columns: the caller solves a panel's diagonal block,
-//     then the rows below it take the panel's columns in chunks of
-//     panelWidth rows;
-//   - backward, top: the top supernodes from the last, each first taking
-//     the rows below it (L21ᵀ) in chunks of panelWidth columns, then its
-//     diagonal block panel by panel from the last: the caller solves the
-//     panel's triangle, and the columns before it take the panel's rows in
-//     chunks of panelWidth columns;
+//   - forward, top: the top's waves one after the other (a wave is the top
+//     supernodes whose longest chain of top descendants is as long, so no
+//     two are on one path), each in panels of panelWidth columns: the
+//     diagonal blocks of every supernode's panel, one task each, then the
+//     rows below the panels in chunks of panelWidth rows. In a wave of one
+//     supernode the chunks update the block; in a larger one, whose
+//     supernodes may update the same rows, each sends its updates of the
+//     rows below it to a buffer of its own, which the wave's sums then add
+//     to the block, row by row in the order of the wave's supernodes;
+//   - backward, top: the waves from the last: the products of the rows
+//     below each supernode (L21ᵀ) in chunks of panelWidth columns, then the
+//     diagonal blocks panel by panel from each supernode's last: a panel's
+//     triangle, one task per supernode, then the columns before it in
+//     chunks of panelWidth;
 //   - backward, groups: each group solves its subtrees and scatters their
 //     rows; one more task scatters the top rows.
 //
-// A chunk task is a few microseconds of work at least on the factors where
-// the top matters; a phase too small to share (minPhaseWork) runs its tasks
-// on the caller, in the same order.
+// A phase too small to share (minPhaseWork) runs its tasks on the caller,
+// which changes nothing but the time: the tasks of a phase write disjoint
+// rows or columns.
 type solveWork struct {
 	x    []float64
 	priv [][]float64 // per group from 1 on: its updates of the top rows
+	wbuf []float64   // the current wave's buffers
+	pack []float64   // the current wave's packed blocks (forwardAVX)
 
 	// The current call.
-	sym     *symbolic
-	num     *numeric
-	dst, b  []float64
-	cols    int
-	cw      int
-	first   bool        // the pass gathers b
-	finite  []bool      // per group, then the top rows: scatter wrote finite values
-	pack    [][]float64 // per worker: scratch of the forward kernels
-	tm      team
-	s       int // the top supernode being eliminated
-	p0, p1  int // its panel
-	r0      int // the first row position the phase's chunks cover
-	phaseFn [numPhases]func(worker, task int)
+	sym      *symbolic
+	num      *numeric
+	dst, b   []float64
+	cols     int
+	cw       int
+	first    bool        // the pass gathers b
+	finite   []bool      // per group, then the top rows: scatter wrote finite values
+	packs    [][]float64 // per worker: scratch of the groups' forward kernels
+	tm       team
+	tasks    []topTask // the current top phase's
+	buffered bool      // the current wave sends its updates below to wbuf
+	sum0     int       // the current wave's first row of sums
+	sum1     int       // and its end
+	phaseFn  [numPhases]func(worker, task int)
 
 	chain  []float64   // AdjointSteps: the forward iterates
 	acc    []float64   // AdjointSteps: the edge sums
@@ -56,11 +64,20 @@ type solveWork struct {
 	run    *adjointRun // AdjointSteps: the call's state, from either chain
 }
 
+// topTask is a task of the top: of supernode s, the row positions (or
+// columns) a..b-1 with the panel p0..p1-1; cost is its entries of L.
+type topTask struct {
+	s, a, b, p0, p1, cost int
+}
+
 const (
 	phaseGroupsForward = iota
 	phaseSums
-	phaseTopRows
-	phaseTopCols
+	phaseFwdDiag
+	phaseFwdRows
+	phaseWaveSums
+	phaseBwdDiag
+	phaseBwdCols
 	phaseGroupsBackward
 	phaseEdges
 	numPhases
@@ -72,12 +89,12 @@ const (
 // panels).
 const panelWidth = 32
 
-// sumChunk is the top rows one task of the sums phase adds.
+// sumChunk is the top rows one task of the sums phases adds.
 const sumChunk = 256
 
-// minPhaseWork is the fewest multiply-adds (times the block's width) for
-// which a phase of the top is shared between the workers; below it the
-// caller runs its tasks.
+// minPhaseWork is the fewest multiply-adds (entries of L times the block's
+// width) for which a phase of the top is shared between the workers; below
+// it the caller runs its tasks.
 const minPhaseWork = 1 << 15
 
 // minParallelWork is the smallest cols·|L| for which a solve starts
@@ -136,13 +153,19 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 	if len(ws.finite) < sym.ng+1 {
 		ws.finite = make([]bool, sym.ng+1)
 	}
-	if len(ws.pack) < c.threads {
-		ws.pack = append(ws.pack, make([][]float64, c.threads-len(ws.pack))...)
+	if len(ws.packs) < c.threads {
+		ws.packs = append(ws.packs, make([][]float64, c.threads-len(ws.packs))...)
 	}
-	for t := range ws.pack {
-		if np := packSize(sym, cw); cap(ws.pack[t]) < np {
-			ws.pack[t] = make([]float64, np)
+	for t := range ws.packs {
+		if np := packSize(sym, cw); cap(ws.packs[t]) < np {
+			ws.packs[t] = make([]float64, np)
 		}
+	}
+	if m := sym.maxPack * cw; cap(ws.pack) < m {
+		ws.pack = make([]float64, m)
+	}
+	if m := sym.maxBuf * cw; cap(ws.wbuf) < m {
+		ws.wbuf = make([]float64, m)
 	}
 	if len(ws.priv) < sym.ng {
 		ws.priv = make([][]float64, sym.ng)
@@ -156,8 +179,11 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 		ws.phaseFn = [numPhases]func(worker, task int){
 			phaseGroupsForward:  ws.groupForward,
 			phaseSums:           ws.sumTop,
-			phaseTopRows:        ws.topRowsTask,
-			phaseTopCols:        ws.topColsTask,
+			phaseFwdDiag:        ws.fwdDiagTask,
+			phaseFwdRows:        ws.fwdRowsTask,
+			phaseWaveSums:       ws.waveSumTask,
+			phaseBwdDiag:        ws.bwdDiagTask,
+			phaseBwdCols:        ws.bwdColsTask,
 			phaseGroupsBackward: ws.groupBackward,
 			phaseEdges:          ws.edgeTask,
 		}
@@ -178,11 +204,12 @@ func (ws *solveWork) pass() bool {
 	if sym.ng > 1 {
 		ws.tm.run((sym.n-sym.topCol+sumChunk-1)/sumChunk, ws.phaseFn[phaseSums])
 	}
-	for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
-		ws.topForward(s)
+	nw := len(sym.waveStart) - 1
+	for v := range nw {
+		ws.waveForward(v)
 	}
-	for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
-		ws.topBackward(s)
+	for v := nw - 1; v >= 0; v-- {
+		ws.waveBackward(v)
 	}
 	ws.tm.run(sym.ng+1, ws.phaseFn[phaseGroupsBackward])
 	return !slices.Contains(ws.finite[:sym.ng+1], false)
@@ -201,7 +228,7 @@ func (ws *solveWork) groupForward(worker, g int) {
 		tgt, trows = ws.priv[g][:len(sym.topRows[g])*cw], sym.trows
 		clear(tgt)
 	}
-	forwardRange(sym, ws.num, s0, s1, x, tgt, trows, cw, ws.pack[worker])
+	forwardRange(sym, ws.num, s0, s1, x, tgt, trows, cw, ws.packs[worker])
 }
 
 // sumTop adds the buffers of groups 1.. to the top rows of chunk k, each
@@ -221,73 +248,203 @@ func (ws *solveWork) sumTop(_, k int) {
 	}
 }
 
-// topForward eliminates the top supernode s, panel by panel.
-func (ws *solveWork) topForward(s int) {
-	sym := ws.sym
-	w := sym.first[s+1] - sym.first[s]
-	h := sym.rowPtr[s+1] - sym.rowPtr[s]
-	ws.s = s
-	for p0 := 0; p0 < w; p0 += panelWidth {
+// wave returns the supernodes of wave v and its widest supernode's width.
+func (sym *symbolic) wave(v int) (nodes []int, widest int) {
+	nodes = sym.waveNodes[sym.waveStart[v]:sym.waveStart[v+1]]
+	for _, s := range nodes {
+		widest = max(widest, sym.first[s+1]-sym.first[s])
+	}
+	return nodes, widest
+}
+
+// The top's tasks, for the pass and for ScheduleTime. Each appends to dst.
+
+// fwdDiagTasks: the diagonal blocks of the panels from p0 of nodes.
+func (sym *symbolic) fwdDiagTasks(dst []topTask, nodes []int, p0 int) []topTask {
+	for _, s := range nodes {
+		if w := sym.first[s+1] - sym.first[s]; p0 < w {
+			p1 := min(p0+panelWidth, w)
+			dst = append(dst, topTask{s, p0, p1, p0, p1, (p1 - p0) * (p1 - p0 + 1) / 2})
+		}
+	}
+	return dst
+}
+
+// fwdRowTasks: the rows below the panels from p0 of nodes, in chunks
+// (buffered: cut where the rows below the supernode begin).
+func (sym *symbolic) fwdRowTasks(dst []topTask, nodes []int, p0 int, buffered bool) []topTask {
+	for _, s := range nodes {
+		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
+		if p0 >= w {
+			continue
+		}
 		p1 := min(p0+panelWidth, w)
-		topFwdDiag(sym, ws.num, s, p0, p1, ws.x, ws.pack[0], ws.cw)
-		ws.p0, ws.p1, ws.r0 = p0, p1, p1
-		ws.share(phaseTopRows, h-p1, p1-p0)
+		for r0 := p1; r0 < h; r0 += panelWidth {
+			a, r1 := r0, min(r0+panelWidth, h)
+			if buffered && a < w && r1 > w {
+				dst = append(dst, topTask{s, a, w, p0, p1, (w - a) * (p1 - p0)})
+				a = w
+			}
+			dst = append(dst, topTask{s, a, r1, p0, p1, (r1 - a) * (p1 - p0)})
+		}
+	}
+	return dst
+}
+
+// bwdBelowTasks: the products of the rows below nodes, in chunks of
+// columns.
+func (sym *symbolic) bwdBelowTasks(dst []topTask, nodes []int) []topTask {
+	for _, s := range nodes {
+		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
+		if h == w {
+			continue
+		}
+		for k0 := 0; k0 < w; k0 += panelWidth {
+			k1 := min(k0+panelWidth, w)
+			dst = append(dst, topTask{s, k0, k1, w, h, (k1 - k0) * (h - w)})
+		}
+	}
+	return dst
+}
+
+// bwdPanel returns the panel of supernode s that the backward step j
+// (0 for its last panel) takes, or ok false when s has fewer.
+func (sym *symbolic) bwdPanel(s, j int) (p0, p1 int, ok bool) {
+	w := sym.first[s+1] - sym.first[s]
+	k := (w+panelWidth-1)/panelWidth - 1 - j
+	if k < 0 {
+		return 0, 0, false
+	}
+	return k * panelWidth, min(k*panelWidth+panelWidth, w), true
+}
+
+// bwdDiagTasks: the triangles of the panels of step j of nodes.
+func (sym *symbolic) bwdDiagTasks(dst []topTask, nodes []int, j int) []topTask {
+	for _, s := range nodes {
+		if p0, p1, ok := sym.bwdPanel(s, j); ok {
+			dst = append(dst, topTask{s, p0, p1, p0, p1, (p1 - p0) * (p1 - p0 + 1) / 2})
+		}
+	}
+	return dst
+}
+
+// bwdColTasks: the columns before the panels of step j of nodes, in
+// chunks.
+func (sym *symbolic) bwdColTasks(dst []topTask, nodes []int, j int) []topTask {
+	for _, s := range nodes {
+		p0, p1, ok := sym.bwdPanel(s, j)
+		for k0 := 0; ok && k0 < p0; k0 += panelWidth {
+			k1 := min(k0+panelWidth, p0)
+			dst = append(dst, topTask{s, k0, k1, p0, p1, (k1 - k0) * (p1 - p0)})
+		}
+	}
+	return dst
+}
+
+// waveForward eliminates the supernodes of wave v.
+func (ws *solveWork) waveForward(v int) {
+	sym := ws.sym
+	nodes, widest := sym.wave(v)
+	ws.buffered = len(nodes) > 1
+	for p0 := 0; p0 < widest; p0 += panelWidth {
+		ws.tasks = sym.fwdDiagTasks(ws.tasks[:0], nodes, p0)
+		ws.runTasks(phaseFwdDiag)
+		ws.tasks = sym.fwdRowTasks(ws.tasks[:0], nodes, p0, ws.buffered)
+		ws.runTasks(phaseFwdRows)
+	}
+	if ws.buffered {
+		ws.sum0, ws.sum1 = sym.waveSum[v], sym.waveSum[v+1]
+		ws.tm.run((ws.sum1-ws.sum0+sumChunk-1)/sumChunk, ws.phaseFn[phaseWaveSums])
 	}
 }
 
-// topBackward solves with the transpose of the top supernode s: the rows
-// below it, then its diagonal block panel by panel from the last.
-func (ws *solveWork) topBackward(s int) {
+// waveBackward solves with the transposes of the supernodes of wave v.
+func (ws *solveWork) waveBackward(v int) {
 	sym := ws.sym
-	w := sym.first[s+1] - sym.first[s]
-	h := sym.rowPtr[s+1] - sym.rowPtr[s]
-	ws.s = s
-	if h > w {
-		ws.p0, ws.p1, ws.r0 = w, h, 0
-		ws.share(phaseTopCols, w, h-w)
-	}
-	for p0 := (w - 1) / panelWidth * panelWidth; p0 >= 0; p0 -= panelWidth {
-		p1 := min(p0+panelWidth, w)
-		topBwdDiag(sym, ws.num, s, p0, p1, ws.x, ws.cw)
-		ws.p0, ws.p1, ws.r0 = p0, p1, 0
-		ws.share(phaseTopCols, p0, p1-p0)
+	nodes, widest := sym.wave(v)
+	ws.tasks = sym.bwdBelowTasks(ws.tasks[:0], nodes)
+	ws.runTasks(phaseBwdCols)
+	for j := 0; j*panelWidth < widest; j++ {
+		ws.tasks = sym.bwdDiagTasks(ws.tasks[:0], nodes, j)
+		ws.runTasks(phaseBwdDiag)
+		ws.tasks = sym.bwdColTasks(ws.tasks[:0], nodes, j)
+		ws.runTasks(phaseBwdCols)
 	}
 }
 
-// share runs a top phase over n rows (phaseTopRows) or columns
-// (phaseTopCols) from ws.r0, in chunks of panelWidth, each chunk taking
-// depth rows or columns of the supernode: on the team when it is worth
+// runTasks runs ws.tasks as a phase: on the team when their work is worth
 // sharing, else on the caller.
-func (ws *solveWork) share(phase, n, depth int) {
-	if n <= 0 {
-		return
+func (ws *solveWork) runTasks(phase int) {
+	work := 0
+	for _, t := range ws.tasks {
+		work += t.cost
 	}
-	nt := (n + panelWidth - 1) / panelWidth
 	job := ws.phaseFn[phase]
-	if n*depth*ws.cw < minPhaseWork {
-		for k := range nt {
+	if work*ws.cw < minPhaseWork {
+		for k := range ws.tasks {
 			job(0, k)
 		}
 		return
 	}
-	ws.tm.run(nt, job)
+	ws.tm.run(len(ws.tasks), job)
 }
 
-// topRowsTask takes the columns p0..p1-1 of the current top supernode into
-// its rows r0+k·panelWidth on (at most panelWidth of them).
-func (ws *solveWork) topRowsTask(_, k int) {
-	s := ws.s
-	h := ws.sym.rowPtr[s+1] - ws.sym.rowPtr[s]
-	r0 := ws.r0 + k*panelWidth
-	topFwdRows(ws.sym, ws.num, s, ws.p0, ws.p1, r0, min(r0+panelWidth, h), ws.x, ws.pack[0], ws.cw)
+// wavePack returns supernode s's packed block in the wave's.
+func (ws *solveWork) wavePack(s int) []float64 {
+	w := ws.sym.first[s+1] - ws.sym.first[s]
+	return ws.pack[ws.sym.packCol[s]*ws.cw : (ws.sym.packCol[s]+w)*ws.cw]
 }
 
-// topColsTask takes the rows p0..p1-1 of the current top supernode into
-// its columns k·panelWidth on (at most panelWidth of them, before p0: the
-// rows below the block have p0 = w).
-func (ws *solveWork) topColsTask(_, k int) {
-	k0 := k * panelWidth
-	topBwdCols(ws.sym, ws.num, ws.s, k0, min(k0+panelWidth, ws.p0), ws.p0, ws.p1, ws.x, ws.cw)
+// fwdDiagTask solves the diagonal block of a panel; in a buffered wave it
+// clears the supernode's buffer first.
+func (ws *solveWork) fwdDiagTask(_, k int) {
+	t, sym, cw := ws.tasks[k], ws.sym, ws.cw
+	if ws.buffered && t.p0 == 0 {
+		below := sym.rowPtr[t.s+1] - sym.rowPtr[t.s] - (sym.first[t.s+1] - sym.first[t.s])
+		clear(ws.wbuf[sym.bufRow[t.s]*cw : (sym.bufRow[t.s]+below)*cw])
+	}
+	topFwdDiag(sym, ws.num, t.s, t.p0, t.p1, ws.x, ws.wavePack(t.s), cw)
+}
+
+// fwdRowsTask takes a panel's columns into a chunk of rows: those of the
+// block, or in a buffered wave the supernode's buffer rows for the rows
+// below it.
+func (ws *solveWork) fwdRowsTask(_, k int) {
+	t, sym := ws.tasks[k], ws.sym
+	w := sym.first[t.s+1] - sym.first[t.s]
+	tgt, trows := ws.x, sym.rows[sym.rowPtr[t.s]+t.a:sym.rowPtr[t.s]+t.b]
+	if ws.buffered && t.a >= w {
+		r := sym.bufRow[t.s] + t.a - w
+		tgt, trows = ws.wbuf, sym.iota[r:r+t.b-t.a]
+	}
+	topFwdRows(sym, ws.num, t.s, t.p0, t.p1, t.a, t.b, ws.x, tgt, trows, ws.wavePack(t.s), ws.cw)
+}
+
+// waveSumTask adds the buffer rows of chunk k of the wave's sums to the
+// block.
+func (ws *solveWork) waveSumTask(_, k int) {
+	sym, cw := ws.sym, ws.cw
+	for j := ws.sum0 + k*sumChunk; j < min(ws.sum0+(k+1)*sumChunk, ws.sum1); j++ {
+		xi := ws.x[int(sym.sumRows[j])*cw : int(sym.sumRows[j]+1)*cw]
+		for _, src := range sym.sumSrc[sym.sumPtr[j]:sym.sumPtr[j+1]] {
+			for c, v := range ws.wbuf[int(src)*cw : int(src+1)*cw] {
+				xi[c] += v
+			}
+		}
+	}
+}
+
+// bwdDiagTask solves a panel's transposed triangle.
+func (ws *solveWork) bwdDiagTask(_, k int) {
+	t := ws.tasks[k]
+	topBwdDiag(ws.sym, ws.num, t.s, t.p0, t.p1, ws.x, ws.cw)
+}
+
+// bwdColsTask takes the rows p0..p1-1 of a supernode into its columns
+// a..b-1.
+func (ws *solveWork) bwdColsTask(_, k int) {
+	t := ws.tasks[k]
+	topBwdCols(ws.sym, ws.num, t.s, t.a, t.b, t.p0, t.p1, ws.x, ws.cw)
 }
 
 // groupBackward solves with the transposes of group g's supernodes and
@@ -363,12 +520,12 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 
 // ScheduleTime models one solve's schedule on p workers
 // (factor.ScheduleReporter): every task costs the entries of L it reads
-// (forward and backward, for a block of 16 right-hand sides, which decides
-// which phases are shared), each phase's tasks go in order to the first
-// free worker, and a phase starts when the one before has ended. work is
-// the sum of the costs, time the end of the last phase; synchronisation
-// and memory cost nothing, so work/time bounds the speed-up that the
-// schedule allows.
+// (forward and backward; a block of 16 right-hand sides decides which
+// phases are shared), each phase's tasks go in order to the first free
+// worker, and a phase starts when the one before has ended. work is the
+// sum of the costs, time the end of the last phase; synchronisation,
+// memory and the sums of buffers cost nothing, so work/time bounds the
+// speed-up that the schedule allows.
 func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 	c.check()
 	if p < 1 {
@@ -396,47 +553,47 @@ func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 		}
 		costs = costs[:0]
 	}
-	// chunks adds the tasks of a top phase over n rows or columns of depth
-	// entries each, as share runs it.
-	chunks := func(n, depth int) {
-		for k0 := 0; k0 < n; k0 += panelWidth {
-			costs = append(costs, float64(min(panelWidth, n-k0)*depth))
+	// top adds a phase of the top's tasks, as runTasks runs it.
+	var tasks []topTask
+	top := func() {
+		sum := 0
+		for _, t := range tasks {
+			costs = append(costs, float64(t.cost))
+			sum += t.cost
 		}
-		phase(n*depth*cw < minPhaseWork)
-	}
-	// A supernode's own work: its triangle and the rows below it.
-	entries := func(s int) float64 {
-		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
-		return float64(w*(w+1)/2 + (h-w)*w)
+		phase(sum*cw < minPhaseWork)
 	}
 	groups := func() {
 		for g := range sym.ng {
 			var sum float64
 			for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
-				sum += entries(s)
+				w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
+				sum += float64(w*(w+1)/2 + (h-w)*w)
 			}
 			costs = append(costs, sum)
 		}
 		phase(false)
 	}
 	groups()
-	for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
-		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
-		for p0 := 0; p0 < w; p0 += panelWidth {
-			pw := min(panelWidth, w-p0)
-			costs = append(costs, float64(pw*(pw+1)/2))
-			phase(true)
-			chunks(h-p0-pw, pw)
+	nw := len(sym.waveStart) - 1
+	for v := range nw {
+		nodes, widest := sym.wave(v)
+		for p0 := 0; p0 < widest; p0 += panelWidth {
+			tasks = sym.fwdDiagTasks(tasks[:0], nodes, p0)
+			top()
+			tasks = sym.fwdRowTasks(tasks[:0], nodes, p0, len(nodes) > 1)
+			top()
 		}
 	}
-	for s := sym.ns - 1; s >= sym.gStart[sym.ng]; s-- {
-		w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]
-		chunks(w, h-w)
-		for p0 := (w - 1) / panelWidth * panelWidth; p0 >= 0; p0 -= panelWidth {
-			pw := min(panelWidth, w-p0)
-			costs = append(costs, float64(pw*(pw+1)/2))
-			phase(true)
-			chunks(p0, pw)
+	for v := nw - 1; v >= 0; v-- {
+		nodes, widest := sym.wave(v)
+		tasks = sym.bwdBelowTasks(tasks[:0], nodes)
+		top()
+		for j := 0; j*panelWidth < widest; j++ {
+			tasks = sym.bwdDiagTasks(tasks[:0], nodes, j)
+			top()
+			tasks = sym.bwdColTasks(tasks[:0], nodes, j)
+			top()
 		}
 	}
 	groups()

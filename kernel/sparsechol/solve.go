@@ -337,22 +337,24 @@ func topFwdDiag(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, c
 }
 
 // topFwdRows subtracts the panel's columns from the rows at positions
-// r0..r1-1 of s (all at or below the panel).
-func topFwdRows(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, pack []float64, cw int) {
+// r0..r1-1 of s (all at or below the panel), the row at position r0+k
+// being row trows[k] of tgt.
+func topFwdRows(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []float64, trows []int32, pack []float64, cw int) {
 	if useAVX {
-		topFwdRowsAVX(sym, num, s, p0, p1, r0, r1, x, pack, cw)
+		topFwdRowsAVX(sym, num, s, p0, p1, r0, r1, tgt, trows, pack, cw)
 		return
 	}
-	f, w, rows, ls := supernode(sym, num, s)
+	f, w, _, ls := supernode(sym, num, s)
 	xs := x[(f+p0)*cw : (f+p1)*cw]
-	r := r0
-	for ; r+2 <= r1; r += 2 {
-		i, j := int(rows[r]), int(rows[r+1])
-		subRows2(x[i*cw:(i+1)*cw], x[j*cw:(j+1)*cw], ls[r*w+p0:r*w+p1], ls[(r+1)*w+p0:(r+1)*w+p1], xs, cw)
+	trows = trows[:r1-r0]
+	k := 0
+	for ; k+2 <= len(trows); k += 2 {
+		i, j, r := int(trows[k]), int(trows[k+1]), r0+k
+		subRows2(tgt[i*cw:(i+1)*cw], tgt[j*cw:(j+1)*cw], ls[r*w+p0:r*w+p1], ls[(r+1)*w+p0:(r+1)*w+p1], xs, cw)
 	}
-	if r < r1 {
-		i := int(rows[r])
-		subRows(x[i*cw:(i+1)*cw], ls[r*w+p0:r*w+p1], xs, cw)
+	if k < len(trows) {
+		i, r := int(trows[k]), r0+k
+		subRows(tgt[i*cw:(i+1)*cw], ls[r*w+p0:r*w+p1], xs, cw)
 	}
 }
 

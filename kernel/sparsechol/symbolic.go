@@ -44,6 +44,22 @@ type symbolic struct {
 	// sumFrom[k·ng+g] is the first position in topRows[g] of a row of
 	// chunk k of the sums phase (rows topCol+k·sumChunk on).
 	sumFrom []int32
+	// The top's waves (schedule.go): wave v holds the top supernodes
+	// waveNodes[waveStart[v]:waveStart[v+1]] (increasing), those whose
+	// longest chain of top descendants has v supernodes. In a wave of more
+	// than one, supernode s sends its updates of the rows below it to rows
+	// bufRow[s].. of the wave's buffer (rows of the block's width), and
+	// its packed block starts at column packCol[s] of the wave's; the
+	// wave's sums add row sumSrc[sumPtr[j]:sumPtr[j+1]] of the buffer, in
+	// that order, to row sumRows[j] of the block, for j from
+	// waveSum[v] to waveSum[v+1].
+	waveStart, waveNodes []int
+	bufRow, packCol      []int
+	waveSum              []int
+	sumRows, sumSrc      []int32
+	sumPtr               []int
+	maxBuf, maxPack      int     // the largest wave's buffer rows and packed columns
+	iota                 []int32 // 0, 1, …, maxBuf−1
 	// single[s]: s has one column and its rows below all lie before
 	// topCol, so that the vector kernels may eliminate a run of such
 	// supernodes in one call.
@@ -380,6 +396,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		sym.maxUpd = max(sym.maxUpd, off*min(off, maxW))
 	}
 	sym.bufferRows(mark)
+	sym.makeWaves()
 	sym.single = make([]bool, ns)
 	for s := range ns {
 		sym.single[s] = sym.first[s+1]-sym.first[s] == 1 && sym.split[s] == sym.rowPtr[s+1]-sym.rowPtr[s]
@@ -451,6 +468,83 @@ func (sym *symbolic) bufferRows(mark []int) {
 			p, _ := slices.BinarySearch(sym.topRows[g], int32(sym.topCol+k*sumChunk))
 			sym.sumFrom[k*sym.ng+g] = int32(p)
 		}
+	}
+}
+
+// makeWaves cuts the top into waves and lays out their buffers and sums
+// (see symbolic.waveStart).
+func (sym *symbolic) makeWaves() {
+	top := sym.gStart[sym.ng]
+	level := make([]int, sym.ns)
+	nw := 0
+	for s := top; s < sym.ns; s++ {
+		if q := sym.parent[s]; q >= 0 {
+			level[q] = max(level[q], level[s]+1)
+		}
+		nw = max(nw, level[s]+1)
+	}
+	sym.waveStart = make([]int, nw+1)
+	for s := top; s < sym.ns; s++ {
+		sym.waveStart[level[s]+1]++
+	}
+	for v := range nw {
+		sym.waveStart[v+1] += sym.waveStart[v]
+	}
+	sym.waveNodes = make([]int, sym.ns-top)
+	next := slices.Clone(sym.waveStart[:nw])
+	for s := top; s < sym.ns; s++ {
+		sym.waveNodes[next[level[s]]] = s
+		next[level[s]]++
+	}
+	sym.bufRow = make([]int, sym.ns)
+	sym.packCol = make([]int, sym.ns)
+	sym.waveSum = make([]int, nw+1)
+	sym.sumPtr = []int{0}
+	type contrib struct{ row, src int32 }
+	var cs []contrib
+	for v := range nw {
+		nodes := sym.waveNodes[sym.waveStart[v]:sym.waveStart[v+1]]
+		rowsIn, cols := 0, 0
+		cs = cs[:0]
+		for _, s := range nodes {
+			w := sym.first[s+1] - sym.first[s]
+			sym.packCol[s] = cols
+			cols += w
+			if len(nodes) == 1 {
+				continue
+			}
+			sym.bufRow[s] = rowsIn
+			for r, i := range sym.rows[sym.rowPtr[s]+w : sym.rowPtr[s+1]] {
+				cs = append(cs, contrib{i, int32(rowsIn + r)})
+			}
+			rowsIn += sym.rowPtr[s+1] - sym.rowPtr[s] - w
+		}
+		sym.maxBuf, sym.maxPack = max(sym.maxBuf, rowsIn), max(sym.maxPack, cols)
+		// By row, and for each row in the order of the wave's nodes (the
+		// order of their buffer rows).
+		slices.SortFunc(cs, func(a, b contrib) int {
+			if a.row != b.row {
+				return int(a.row - b.row)
+			}
+			return int(a.src - b.src)
+		})
+		for k, c := range cs {
+			if k == 0 || c.row != cs[k-1].row {
+				if k > 0 {
+					sym.sumPtr = append(sym.sumPtr, len(sym.sumSrc))
+				}
+				sym.sumRows = append(sym.sumRows, c.row)
+			}
+			sym.sumSrc = append(sym.sumSrc, c.src)
+		}
+		if len(cs) > 0 {
+			sym.sumPtr = append(sym.sumPtr, len(sym.sumSrc))
+		}
+		sym.waveSum[v+1] = len(sym.sumRows)
+	}
+	sym.iota = make([]int32, sym.maxBuf)
+	for k := range sym.iota {
+		sym.iota[k] = int32(k)
 	}
 }
 

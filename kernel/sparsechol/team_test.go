@@ -1,6 +1,7 @@
 package sparsechol
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -137,4 +138,59 @@ func completeEdges(n int) []edge {
 		}
 	}
 	return es
+}
+
+// TestWaves checks the top's waves on every test matrix: each top
+// supernode is in one wave, after those of its top children, and a wave of
+// several supernodes sums every row below them once per supernode, in the
+// order of the wave. At least one matrix must have such a wave, so that
+// the buffered path is tested.
+func TestWaves(t *testing.T) {
+	multi := false
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 0)
+		sym := f.(*chol).sym
+		waveOf := make(map[int]int)
+		for v := 0; v+1 < len(sym.waveStart); v++ {
+			nodes, _ := sym.wave(v)
+			want := make(map[int32][]int32) // row → buffer rows
+			for _, s := range nodes {
+				if _, dup := waveOf[s]; dup {
+					t.Fatalf("%s: supernode %d in two waves", tc.name, s)
+				}
+				waveOf[s] = v
+				w := sym.first[s+1] - sym.first[s]
+				for r, i := range sym.rows[sym.rowPtr[s]+w : sym.rowPtr[s+1]] {
+					want[i] = append(want[i], int32(sym.bufRow[s]+r))
+				}
+			}
+			if len(nodes) == 1 {
+				continue
+			}
+			multi = true
+			got := 0
+			for j := sym.waveSum[v]; j < sym.waveSum[v+1]; j++ {
+				src := sym.sumSrc[sym.sumPtr[j]:sym.sumPtr[j+1]]
+				if w := want[sym.sumRows[j]]; !slices.Equal(src, w) {
+					t.Errorf("%s, wave %d: row %d sums %v, want %v", tc.name, v, sym.sumRows[j], src, w)
+				}
+				got++
+			}
+			if got != len(want) {
+				t.Errorf("%s, wave %d: %d rows summed, %d below its supernodes", tc.name, v, got, len(want))
+			}
+		}
+		for s := sym.gStart[sym.ng]; s < sym.ns; s++ {
+			if q := sym.parent[s]; q >= 0 && waveOf[q] <= waveOf[s] {
+				t.Errorf("%s: supernode %d (wave %d) not after its child %d (wave %d)", tc.name, q, waveOf[q], s, waveOf[s])
+			}
+		}
+		if len(waveOf) != sym.ns-sym.gStart[sym.ng] {
+			t.Errorf("%s: %d supernodes in waves, %d in the top", tc.name, len(waveOf), sym.ns-sym.gStart[sym.ng])
+		}
+		f.Close()
+	}
+	if !multi {
+		t.Error("no test matrix has a wave of several supernodes")
+	}
 }
