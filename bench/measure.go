@@ -409,6 +409,7 @@ func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (fa
 		sf := &countingStepFactor{countingFactor: cf, ss: ss}
 		sf.ps, _ = f.(factor.ParallelStepSolver)
 		sf.as, _ = f.(factor.AdjointStepper)
+		_, sf.team = f.(factor.ScheduleReporter)
 		return sf, nil
 	}
 	return &cf, nil
@@ -443,21 +444,35 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 }
 
 // countingStepFactor is countingFactor for a factor with the multi-step
-// interfaces (factor.StepSolver, and CHOLMOD's ParallelStepSolver and
-// AdjointStepper), which it forwards. A call of S steps counts S solves
-// (2·S for an adjoint, which runs two chains) and its wall time once per
-// thread it ran on.
+// interfaces (factor.StepSolver, ParallelStepSolver and AdjointStepper),
+// which it forwards. A call of S steps counts S solves (2·S for an adjoint,
+// which runs two chains) and its wall time once per thread it ran on: two
+// for CHOLMOD's tree split and a parallel adjoint, GOMAXPROCS for a factor
+// whose solves run on a team of workers (the pure-Go one, which reports its
+// schedule).
 type countingStepFactor struct {
 	countingFactor
-	ss factor.StepSolver
-	ps factor.ParallelStepSolver // nil if the factor has none
-	as factor.AdjointStepper     // nil if the factor has none
+	ss   factor.StepSolver
+	ps   factor.ParallelStepSolver // nil if the factor has none
+	as   factor.AdjointStepper     // nil if the factor has none
+	team bool                      // the factor is a factor.ScheduleReporter
+}
+
+// threads is the number of threads a call ran on: split when it split.
+func (c *countingStepFactor) threads(split bool) int {
+	switch {
+	case c.team:
+		return runtime.GOMAXPROCS(0)
+	case split:
+		return 2
+	}
+	return 1
 }
 
 func (c *countingStepFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
 	t := time.Now()
 	err := c.ss.SolveSteps(out, b, cols, steps, keep, reverse)
-	c.stats.count(steps, cols, 1, time.Since(t))
+	c.stats.count(steps, cols, c.threads(false), time.Since(t))
 	return err
 }
 
@@ -465,26 +480,18 @@ func (c *countingStepFactor) SolveStepsParallel(out, b []float64, cols, steps in
 	if c.ps == nil {
 		return c.SolveSteps(out, b, cols, steps, keep, reverse)
 	}
-	threads := 1
-	if c.ps.TreeSplits() {
-		threads = 2
-	}
 	t := time.Now()
 	err := c.ps.SolveStepsParallel(out, b, cols, steps, keep, reverse)
-	c.stats.count(steps, cols, threads, time.Since(t))
+	c.stats.count(steps, cols, c.threads(c.ps.TreeSplits()), time.Since(t))
 	return err
 }
 
 func (c *countingStepFactor) TreeSplits() bool { return c.ps != nil && c.ps.TreeSplits() }
 
 func (c *countingStepFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
-	threads := 1
-	if parallel {
-		threads = 2
-	}
 	t := time.Now()
 	err := c.as.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
-	c.stats.count(2*steps, cols, threads, time.Since(t))
+	c.stats.count(2*steps, cols, c.threads(parallel), time.Since(t))
 	return err
 }
 

@@ -7,8 +7,8 @@
 # For every row of ROWS, every thread count P of PS and every binary of BIN
 # (the binaries alternate innermost, so that a drift of the machine affects
 # them alike) it runs
-#   $bin bench -rows $row -iters 0 -backends cholmod -threads $P -json FILE
-# that is one evaluation with CHOLMOD at GOMAXPROCS=P in a child process,
+#   $bin bench -rows $row -iters 0 -backends $BACKEND -threads $P -json FILE
+# that is one evaluation with that backend at GOMAXPROCS=P in a child process,
 # prints one line per run (wall and CPU seconds per evaluation, peak RSS of
 # the measuring child) and at the end a markdown table of the wall seconds
 # per evaluation and of each binary's speed-up over its own time at P=REFP.
@@ -21,6 +21,7 @@
 #   BIN      binaries, baseline first ["devkit/gmlg-base devkit/gmlg"]
 #   ROWS     bench rows d:n:S ["3:32:20 3:16:20 2:100:20"]
 #   PS       thread counts ["2 8 16"]
+#   BACKEND  the factorisation backend [cholmod; go for the pure-Go team]
 #   REFP     the P that speed-ups are relative to [2, else the first of PS]
 #   OUT      folder of the JSON reports, logs and results.tsv [/tmp/scaling]
 #   TIMEOUT  seconds one run may take before it is killed [300]
@@ -32,6 +33,7 @@ set -u
 BIN=${BIN:-"devkit/gmlg-base devkit/gmlg"}
 ROWS=${ROWS:-"3:32:20 3:16:20 2:100:20"}
 PS=${PS:-"2 8 16"}
+BACKEND=${BACKEND:-cholmod}
 OUT=${OUT:-/tmp/scaling}
 TIMEOUT=${TIMEOUT:-300}
 REFP=${REFP:-}
@@ -69,7 +71,7 @@ measure() {
 	log=$OUT/$name.log
 	rm -f "$json"
 	start=$(date +%s.%N)
-	timeout -k 10 "$TIMEOUT" "$bin" bench -rows "$row" -iters 0 -backends cholmod \
+	timeout -k 10 "$TIMEOUT" "$bin" bench -rows "$row" -iters 0 -backends "$BACKEND" \
 		-threads "$p" -json "$json" >"$log" 2>&1
 	rc=$?
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')

@@ -158,10 +158,10 @@ func BenchmarkSolve20(b *testing.B) {
 
 // BenchmarkSolveSteps times 20 heat sub-steps (SolveSteps) of blocks of 8,
 // 11 and 15 columns and reports ns/col-step, the time per column and
-// sub-step. The learner's blocks have about 15 columns: CHOLMOD's block
-// kernel solves them whole, the pure-Go factor in two column streams of 7
-// and 8 (its adjoint whole). Run it with -cpu 1 to compare the kernels:
-// the single-threaded backends are then alone on one core.
+// sub-step. The learner's blocks have about 15 columns, which both
+// backends solve whole. Run it with -cpu 1 to compare the kernels (the
+// single-threaded backends are then alone on one core), with -cpu 2 to see
+// the pure-Go team on two workers.
 func BenchmarkSolveSteps(b *testing.B) {
 	const steps = 20
 	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
