@@ -1,6 +1,9 @@
 package ot
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // anderson accelerates the Sinkhorn fixed-point iteration b ← T(b) of a
 // tolerance-mode Interpolator by Anderson mixing (type II) of the log-scalings, one
@@ -30,10 +33,24 @@ type anderson struct {
 	rPrev, gPrev []float64   // N×C
 	g            []float64   // N×C: log T(b) of this iteration
 	dR, dG       [][]float64 // m blocks of N×C
-	ata          []float64   // m×m normal matrix of one frame
-	atb, gam     []float64   // m
+	ata          []float64   // per frame: its m×m normal matrix
+	atb, gam     []float64   // per frame: m
 	restarts     int
+
+	// The frames of a step are independent and run in parallel (each
+	// frame's arithmetic is the same whatever the parts); the state of the
+	// step in progress, and what each frame reports.
+	wg                    sync.WaitGroup
+	bIn, bOut, viol, q    []float64
+	stepSlot, stepLast    int
+	restarted, mixedFrame []bool
 }
+
+// The phases of a step (see parallel).
+const (
+	andersonLogs   = iota // g = log bOut, entry by entry
+	andersonFrames        // each frame's mixing
+)
 
 func newAnderson(m, n, frames int) *anderson {
 	nc := 2 * n * frames
@@ -41,7 +58,8 @@ func newAnderson(m, n, frames int) *anderson {
 		cnt: make([]int, frames), prevViol: make([]float64, frames),
 		rPrev: make([]float64, nc), gPrev: make([]float64, nc), g: make([]float64, nc),
 		dR: make([][]float64, m), dG: make([][]float64, m),
-		ata: make([]float64, m*m), atb: make([]float64, m), gam: make([]float64, m)}
+		ata: make([]float64, frames*m*m), atb: make([]float64, frames*m), gam: make([]float64, frames*m),
+		restarted: make([]bool, frames), mixedFrame: make([]bool, frames)}
 	for i := range an.dR {
 		an.dR[i] = make([]float64, nc)
 		an.dG[i] = make([]float64, nc)
@@ -81,70 +99,94 @@ const (
 // the barycenters q (N×F), and reports whether any frame's next input is a
 // mix (not the plain step).
 func (an *anderson) step(bIn, bOut, viol, q []float64) (mixed bool) {
-	w := 2 * an.n
-	for i, bo := range bOut {
-		an.g[i] = math.Log(bo)
-	}
 	slot := an.slot // where this iteration's difference goes
 	last := slot    // the most recent difference
 	if !an.hasPrev {
 		last = (slot + an.m - 1) % an.m
 	}
-	for f := 0; f < an.frames; f++ {
-		lo, hi := f*w, (f+1)*w
-		bi, g, rp, gp := bIn[lo:hi], an.g[lo:hi], an.rPrev[lo:hi], an.gPrev[lo:hi]
-		vf := math.Max(viol[2*f], viol[2*f+1])
-		ok := true
-		for i, gi := range g {
-			if math.IsInf(gi, 0) || math.IsNaN(gi) || bi[i] <= 0 {
-				ok = false
-				break
-			}
-		}
-		restart := !ok || (an.hasPrev && vf > andersonRestart*an.prevViol[f])
-		if restart && an.cnt[f] > 0 {
+	an.bIn, an.bOut, an.viol, an.q, an.stepSlot, an.stepLast = bIn, bOut, viol, q, slot, last
+	parallel(&an.wg, an, andersonLogs, len(bOut), 12)
+	parallel(&an.wg, an, andersonFrames, an.frames, 2*an.n*(30+2*an.m))
+	for f := range an.frames {
+		if an.restarted[f] {
 			an.restarts++
 		}
-		an.prevViol[f] = vf
-		// r = g − log bIn; record the differences with the previous one.
-		dr, dg := an.dR[slot][lo:hi], an.dG[slot][lo:hi]
-		for i, gi := range g {
-			r := gi - math.Log(bi[i])
-			if an.hasPrev {
-				dr[i] = r - rp[i]
-				dg[i] = gi - gp[i]
-			}
-			rp[i], gp[i] = r, gi
-		}
-		if restart {
-			an.cnt[f] = 0
-			copy(bi, bOut[lo:hi])
-			continue
-		}
-		if an.hasPrev && an.cnt[f] < an.m {
-			an.cnt[f]++
-		}
-		k := an.cnt[f]
-		if k == 0 || !an.solve(f, last, k, q[f*an.n:(f+1)*an.n]) {
-			an.cnt[f] = 0
-			copy(bi, bOut[lo:hi])
-			continue
-		}
-		// x' = g − Σ γ_j ΔG_j, b' = exp(x').
-		for i, gi := range g {
-			var d float64
-			for j := 0; j < k; j++ {
-				d -= an.gam[j] * an.dG[an.ring(last, j)][lo+i]
-			}
-			bi[i] = math.Exp(gi + math.Max(-andersonClip, math.Min(andersonClip, d)))
-		}
-		mixed = true
+		mixed = mixed || an.mixedFrame[f]
 	}
+	an.bIn, an.bOut, an.viol, an.q = nil, nil, nil, nil
 	if an.hasPrev {
 		an.slot = (an.slot + 1) % an.m
 	}
 	an.hasPrev = true
 	return mixed
+}
+
+// runPart runs entries (andersonLogs) or frames (andersonFrames) lo..hi−1
+// of the step in progress.
+func (an *anderson) runPart(phase, lo, hi int) {
+	if phase == andersonLogs {
+		for i, bo := range an.bOut[lo:hi] {
+			an.g[lo+i] = math.Log(bo)
+		}
+		return
+	}
+	for f := lo; f < hi; f++ {
+		an.restarted[f], an.mixedFrame[f] = an.frame(f)
+	}
+}
+
+// frame mixes frame f's next input in the step in progress and reports
+// whether it forgot a history (restarted) and whether its input is a mix.
+func (an *anderson) frame(f int) (restarted, mixed bool) {
+	w := 2 * an.n
+	slot, last := an.stepSlot, an.stepLast
+	lo, hi := f*w, (f+1)*w
+	bi, g, rp, gp := an.bIn[lo:hi], an.g[lo:hi], an.rPrev[lo:hi], an.gPrev[lo:hi]
+	vf := math.Max(an.viol[2*f], an.viol[2*f+1])
+	ok := true
+	for i, gi := range g {
+		if math.IsInf(gi, 0) || math.IsNaN(gi) || bi[i] <= 0 {
+			ok = false
+			break
+		}
+	}
+	restart := !ok || (an.hasPrev && vf > andersonRestart*an.prevViol[f])
+	restarted = restart && an.cnt[f] > 0
+	an.prevViol[f] = vf
+	// r = g − log bIn; record the differences with the previous one.
+	dr, dg := an.dR[slot][lo:hi], an.dG[slot][lo:hi]
+	for i, gi := range g {
+		r := gi - math.Log(bi[i])
+		if an.hasPrev {
+			dr[i] = r - rp[i]
+			dg[i] = gi - gp[i]
+		}
+		rp[i], gp[i] = r, gi
+	}
+	if restart {
+		an.cnt[f] = 0
+		copy(bi, an.bOut[lo:hi])
+		return restarted, false
+	}
+	if an.hasPrev && an.cnt[f] < an.m {
+		an.cnt[f]++
+	}
+	k := an.cnt[f]
+	if k == 0 || !an.solve(f, last, k, an.q[f*an.n:(f+1)*an.n]) {
+		an.cnt[f] = 0
+		copy(bi, an.bOut[lo:hi])
+		return restarted, false
+	}
+	// x' = g − Σ γ_j ΔG_j, b' = exp(x').
+	gam := an.gam[f*an.m : f*an.m+k]
+	for i, gi := range g {
+		var d float64
+		for j, c := range gam {
+			d -= c * an.dG[an.ring(last, j)][lo+i]
+		}
+		bi[i] = math.Exp(gi + math.Max(-andersonClip, math.Min(andersonClip, d)))
+	}
+	return restarted, true
 }
 
 // ring returns the slot of the j-th most recent difference (j = 0: the one
@@ -158,10 +200,11 @@ func (an *anderson) solve(f, last, k int, qf []float64) bool {
 	w := 2 * an.n
 	lo, hi := f*w, (f+1)*w
 	r := an.rPrev[lo:hi]
-	a := an.ata[:k*k]
+	a := an.ata[f*an.m*an.m : f*an.m*an.m+k*k]
+	atb := an.atb[f*an.m : f*an.m+k]
 	for p := 0; p < k; p++ {
 		dp := an.dR[an.ring(last, p)][lo:hi]
-		an.atb[p] = winner(qf, dp, r)
+		atb[p] = winner(qf, dp, r)
 		for q := 0; q <= p; q++ {
 			v := winner(qf, dp, an.dR[an.ring(last, q)][lo:hi])
 			a[p*k+q], a[q*k+p] = v, v
@@ -199,9 +242,9 @@ func (an *anderson) solve(f, last, k int, qf []float64) bool {
 			a[i*k+p] = s / d
 		}
 	}
-	y := an.gam[:k]
+	y := an.gam[f*an.m : f*an.m+k]
 	for p := 0; p < k; p++ {
-		s := an.atb[p]
+		s := atb[p]
 		for q := 0; q < p; q++ {
 			s -= a[p*k+q] * y[q]
 		}

@@ -104,12 +104,12 @@
 //
 // The kernel applications use the kernel's own threads. The elementwise
 // work of every Sinkhorn iteration (the scalings, the barycenters, the
-// violations), of the unrolled reverse pass and of the implicit gradient's
-// adjoint map runs on GOMAXPROCS goroutines, in parts of rows or of
-// frames; a sum over a column is never cut, so every value is bitwise the
-// same for any GOMAXPROCS. The inner products and updates of the adjoint
-// solvers (fixed point, GMRES) and Anderson mixing run on the caller's
-// goroutine.
+// violations), of the unrolled reverse pass, of the implicit gradient's
+// adjoint map and of Anderson mixing (its logarithms, then each frame's
+// least-squares mix) runs on GOMAXPROCS goroutines, in parts of rows or of
+// frames; a sum over a column or a frame is never cut, so every value is
+// bitwise the same for any GOMAXPROCS. The inner products and updates of
+// the adjoint solvers (fixed point, GMRES) run on the caller's goroutine.
 //
 // # Losses
 //
