@@ -99,6 +99,7 @@ type adjointRun struct {
 	from, to     []int
 	steps, h, nb int  // S, the iterates each chain keeps, the size of one
 	okW          bool // the adjoint chain's scattered values are finite
+	l0, l1       int  // the iterates both runs
 	wg           sync.WaitGroup
 }
 
@@ -116,13 +117,17 @@ func (r *adjointRun) both(l0, l1 int, parallel bool) {
 		return
 	}
 	r.wg.Add(1)
-	go r.adjointAsync(l0, l1)
+	r.l0, r.l1 = l0, l1
+	go r.wu.adjointAsync() // a func value made once: no allocation
 	r.chain(r.wu, l0, l1)
 	r.wg.Wait()
 }
 
-func (r *adjointRun) adjointAsync(l0, l1 int) {
-	r.okW = r.chain(r.ww, l0, l1)
+// adjointAsyncRun runs the adjoint chain's iterates l0..l1 of the call whose
+// state ws holds (the forward chain's workspace).
+func (ws *solveWork) adjointAsyncRun() {
+	r := &ws.adj
+	r.okW = r.chain(r.ww, r.l0, r.l1)
 	r.wg.Done()
 }
 

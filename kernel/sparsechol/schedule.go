@@ -62,6 +62,10 @@ type solveWork struct {
 	eu, ew []float64   // AdjointSteps: the iterates of the edge sums
 	adj    adjointRun  // AdjointSteps: the call's state (forward chain's workspace)
 	run    *adjointRun // AdjointSteps: the call's state, from either chain
+
+	// adjointAsync is adjointAsyncRun, made once so that starting it
+	// allocates nothing.
+	adjointAsync func()
 }
 
 // topTask is a task of the top: of supernode s, the row positions (or
@@ -174,6 +178,9 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 		if m := len(sym.topRows[g]) * cw; cap(ws.priv[g]) < m {
 			ws.priv[g] = make([]float64, m)
 		}
+	}
+	if ws.adjointAsync == nil {
+		ws.adjointAsync = ws.adjointAsyncRun
 	}
 	if ws.phaseFn[0] == nil {
 		ws.phaseFn = [numPhases]func(worker, task int){

@@ -35,6 +35,14 @@ type team struct {
 	mu       sync.Mutex
 	cond     sync.Cond
 	wg       sync.WaitGroup
+
+	// The helpers' start: they take worker numbers from ids and wait for
+	// the phases after startGen. helperFn is helperRun, made once, so that
+	// starting a helper allocates nothing (a go statement with arguments
+	// allocates their closure).
+	ids      atomic.Int32
+	startGen uint32
+	helperFn func()
 }
 
 // maxTasks bounds the tasks of one phase.
@@ -69,9 +77,13 @@ func (tm *team) start(want int, budget *atomic.Int32) {
 	tm.quit.Store(false)
 	tm.cond.L = &tm.mu
 	tm.wg.Add(h)
-	seen := phaseGen(tm.state.Load())
-	for w := 1; w <= h; w++ {
-		go tm.helper(w, seen)
+	tm.startGen = phaseGen(tm.state.Load())
+	tm.ids.Store(0)
+	if tm.helperFn == nil {
+		tm.helperFn = tm.helperRun
+	}
+	for range h {
+		go tm.helperFn()
 	}
 }
 
@@ -138,9 +150,11 @@ func (tm *team) work(worker int, gen uint32) {
 	}
 }
 
-// helper works on every phase after generation seen until stop.
-func (tm *team) helper(worker int, seen uint32) {
+// helperRun is a helper: it works on every phase after startGen until
+// stop.
+func (tm *team) helperRun() {
 	defer tm.wg.Done()
+	worker, seen := int(tm.ids.Add(1)), tm.startGen
 	for {
 		g := tm.wait(seen)
 		if tm.quit.Load() {

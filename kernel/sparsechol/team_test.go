@@ -1,6 +1,7 @@
 package sparsechol
 
 import (
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -192,5 +193,52 @@ func TestWaves(t *testing.T) {
 	}
 	if !multi {
 		t.Error("no test matrix has a wave of several supernodes")
+	}
+}
+
+// TestSolveAllocatesNothing checks that steady-state SolveSteps and
+// AdjointSteps calls allocate nothing on teams of 1, 2 and 4 workers (the
+// helpers' goroutines and the adjoint's second chain included).
+func TestSolveAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	defer func(v bool) { capWorkers = v }(capWorkers)
+	capWorkers = false
+	rng := rand.New(rand.NewPCG(3, 3))
+	n, es := gridEdges(rng, 40, 40)
+	m := heatMatrix(n, es, 3)
+	m.grid = []int{40, 40}
+	from, to := patternEdges(m.pat)
+	const cols, steps = 12, 5
+	b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
+	x, gw := make([]float64, n*cols), make([]float64, len(from))
+	for _, threads := range []int{1, 2, 4} {
+		f := factorCase(t, testCase{"grid40", m}, threads)
+		if w := f.(*chol).workers(cols); w != threads {
+			t.Fatalf("%d threads: a solve of %d columns runs on %d workers", threads, cols, w)
+		}
+		as := f.(factor.AdjointStepper)
+		for _, parallel := range []bool{false, true} {
+			solve := func() {
+				if err := as.SolveSteps(x, b, cols, steps, false, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			adjoint := func() {
+				if err := as.AdjointSteps(x, gw, b, g, cols, steps, from, to, 1, parallel); err != nil {
+					t.Fatal(err)
+				}
+			}
+			solve()
+			adjoint()
+			if a := testing.AllocsPerRun(5, solve); a > 0 {
+				t.Errorf("%d threads: SolveSteps allocates %v times", threads, a)
+			}
+			if a := testing.AllocsPerRun(5, adjoint); a > 0 {
+				t.Errorf("%d threads, parallel %v: AdjointSteps allocates %v times", threads, parallel, a)
+			}
+		}
+		f.Close()
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sparsechol
+
+const raceEnabled = false
