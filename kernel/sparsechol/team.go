@@ -15,8 +15,9 @@ import (
 // Between phases the helpers spin, checking for the next one, and sleep
 // only after spinLimit checks: the phases of a solve follow each other
 // within microseconds, and waking a sleeping goroutine costs about as much
-// as a small phase. The spin does not yield: runtime.Gosched in it made a
-// helper miss a quarter of the phases of a 16³ solve. Spinning is safe
+// as a small phase. The spin does not yield: with runtime.Gosched in it, a
+// helper ran a fifth to a quarter of the tasks of a 16³ solve where it
+// should run half (BENCHMARKS.md, "What did not pay"). Spinning is safe
 // because a team never has more workers than GOMAXPROCS, and the helpers
 // of all the calls on one factor are drawn from one budget of Threads−1.
 type team struct {
@@ -45,7 +46,8 @@ type team struct {
 	helperFn func()
 }
 
-// maxTasks bounds the tasks of one phase.
+// maxTasks bounds the tasks of one phase that the team shares (the width
+// of their count in state); a larger phase runs on the caller.
 const maxTasks = 1<<16 - 1
 
 // spinLimit is how many times a helper checks for a new phase before it
@@ -112,17 +114,14 @@ func (tm *team) publish(ntask int) {
 }
 
 // run runs job(worker, task) for task = 0..ntask−1 on the team and
-// returns when all have finished. With one worker, or one task, the caller
-// runs them in order.
+// returns when all have finished. With one worker, one task or more than
+// maxTasks, the caller runs them in order.
 func (tm *team) run(ntask int, job func(worker, task int)) {
-	if tm.p <= 1 || ntask <= 1 {
+	if tm.p <= 1 || ntask <= 1 || ntask > maxTasks {
 		for k := range ntask {
 			job(0, k)
 		}
 		return
-	}
-	if ntask > maxTasks {
-		panic("sparsechol: too many tasks in one phase")
 	}
 	tm.job = job
 	tm.left.Store(int32(ntask))

@@ -38,6 +38,17 @@ func TestTeam(t *testing.T) {
 				atomic.AddInt32(&runs[k], 1) // not part of this phase
 			}
 		}
+		// A phase too large for the team's count runs on the caller.
+		big := 0
+		tm.run(maxTasks+1, func(worker, _ int) {
+			if worker != 0 {
+				t.Errorf("p=%d: a task of a phase of %d ran on worker %d", p, maxTasks+1, worker)
+			}
+			big++
+		})
+		if big != maxTasks+1 {
+			t.Errorf("p=%d: %d of %d tasks ran", p, big, maxTasks+1)
+		}
 		tm.stop()
 		if budget.Load() != int32(p-1) {
 			t.Errorf("p=%d: %d helpers back in the budget, want %d", p, budget.Load(), p-1)
