@@ -1,6 +1,9 @@
 package ot
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // gmres holds the workspace of the restarted GMRES solve of the implicit
 // gradient's adjoint system (I − L)·z = r, F(z) = L·z + r the affine
@@ -15,11 +18,36 @@ type gmres struct {
 	hess []float64   // Hessenberg matrix, (m+1)×m, column-major
 	c, s []float64   // Givens rotations
 	g    []float64   // the rotated right-hand side
+
+	// The vector operations run in parts (see parallel): an inner
+	// product sums each chunk of vecChunk entries in order, then the
+	// chunks' sums in order, whatever the parts, so that its value does
+	// not depend on GOMAXPROCS.
+	wg       sync.WaitGroup
+	x, y     []float64 // the operation's vectors
+	a        float64   // its scalar
+	partials []float64 // per chunk: its inner product
+	k        int       // update: the basis vectors combined
+	z, a0    []float64 // update: its outputs
+	bw       []float64 // update: the scaling b
 }
+
+// vecChunk is the entries of one chunk of an inner product (a variable
+// for tests, which make chunks small to cut vectors into many).
+var vecChunk = 4096
+
+// The phases of the vector operations.
+const (
+	gmInner  = iota // partials[c] = Σ x·y over chunk c
+	gmAxpy          // y += a·x
+	gmScale         // x *= a
+	gmUpdate        // z += V·y/b and a0 += Ā·y, entry by entry
+)
 
 func newGMRES(m, nc int) *gmres {
 	gm := &gmres{m: m, v: make([][]float64, m+1), abar: make([][]float64, m+1), zs: make([]float64, nc),
-		hess: make([]float64, (m+1)*m), c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1)}
+		hess: make([]float64, (m+1)*m), c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1),
+		partials: make([]float64, (nc+vecChunk-1)/vecChunk)}
 	for i := range gm.v {
 		gm.v[i] = make([]float64, nc)
 	}
@@ -67,11 +95,11 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 		for i, w := range bw {
 			gm.v[0][i] *= w
 		}
-		fz := norm2(gm.v[0])
+		fz := gm.norm2(gm.v[0])
 		for i, zi := range im.z {
 			gm.v[0][i] -= zi * bw[i]
 		}
-		beta := norm2(gm.v[0])
+		beta := gm.norm2(gm.v[0])
 		if math.IsNaN(beta) || math.IsInf(beta, 0) {
 			return gmresNonFinite(maps)
 		}
@@ -86,7 +114,7 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 			ip.stats.AdjointConverged = true
 			break
 		}
-		scale(gm.v[0], 1/beta)
+		gm.scale(gm.v[0], 1/beta)
 		clear(gm.g)
 		gm.g[0] = beta
 		k, err := ip.arnoldi(&maps, fz)
@@ -134,17 +162,17 @@ func (ip *Interpolator) arnoldi(maps *int, fz float64) (int, error) {
 			w[i] = vi - bw[i]*w[i]
 		}
 		for i := 0; i <= j; i++ { // modified Gram–Schmidt
-			d := inner(w, gm.v[i])
+			d := gm.inner(w, gm.v[i])
 			*gm.h(i, j) = d
-			axpy(w, -d, gm.v[i])
+			gm.axpy(w, -d, gm.v[i])
 		}
-		hn := norm2(w)
+		hn := gm.norm2(w)
 		*gm.h(j+1, j) = hn
 		if math.IsNaN(hn) || math.IsInf(hn, 0) {
 			return 0, gmresNonFinite(*maps)
 		}
 		if hn > 0 {
-			scale(w, 1/hn)
+			gm.scale(w, 1/hn)
 		}
 		gm.rotate(j)
 		k = j + 1
@@ -186,15 +214,65 @@ func (gm *gmres) update(z, a0, bw []float64, k int) {
 		}
 		y[i] /= *gm.h(i, i)
 	}
-	for l, w := range bw {
-		var d, da float64
-		for i := 0; i < k; i++ {
-			d += y[i] * gm.v[i][l]
-			da += y[i] * gm.abar[i][l]
+	gm.k, gm.z, gm.a0, gm.bw = k, z, a0, bw
+	parallel(&gm.wg, gm, gmUpdate, len(bw), 2*k+2)
+	gm.z, gm.a0, gm.bw = nil, nil, nil
+}
+
+// runPart runs entries (chunks, for gmInner) lo..hi−1 of the operation
+// in progress.
+func (gm *gmres) runPart(phase, lo, hi int) {
+	switch phase {
+	case gmInner:
+		for c := lo; c < hi; c++ {
+			e := min((c+1)*vecChunk, len(gm.x))
+			gm.partials[c] = inner(gm.x[c*vecChunk:e], gm.y[c*vecChunk:e])
 		}
-		z[l] += d / w
-		a0[l] += da
+	case gmAxpy:
+		axpy(gm.y[lo:hi], gm.a, gm.x[lo:hi])
+	case gmScale:
+		scale(gm.x[lo:hi], gm.a)
+	case gmUpdate:
+		y := gm.g[:gm.k]
+		for l := lo; l < hi; l++ {
+			var d, da float64
+			for i, yi := range y {
+				d += yi * gm.v[i][l]
+				da += yi * gm.abar[i][l]
+			}
+			gm.z[l] += d / gm.bw[l]
+			gm.a0[l] += da
+		}
 	}
+}
+
+// inner returns x·y, chunk by chunk (see gmres).
+func (gm *gmres) inner(x, y []float64) float64 {
+	gm.x, gm.y = x, y
+	n := (len(x) + vecChunk - 1) / vecChunk
+	parallel(&gm.wg, gm, gmInner, n, 2*vecChunk)
+	gm.x, gm.y = nil, nil
+	var s float64
+	for _, p := range gm.partials[:n] {
+		s += p
+	}
+	return s
+}
+
+func (gm *gmres) norm2(x []float64) float64 { return math.Sqrt(gm.inner(x, x)) }
+
+// axpy sets y += a·x.
+func (gm *gmres) axpy(y []float64, a float64, x []float64) {
+	gm.x, gm.y, gm.a = x, y, a
+	parallel(&gm.wg, gm, gmAxpy, len(y), 2)
+	gm.x, gm.y = nil, nil
+}
+
+// scale sets x *= a.
+func (gm *gmres) scale(x []float64, a float64) {
+	gm.x, gm.a = x, a
+	parallel(&gm.wg, gm, gmScale, len(x), 1)
+	gm.x = nil
 }
 
 func inner(x, y []float64) float64 {
@@ -204,8 +282,6 @@ func inner(x, y []float64) float64 {
 	}
 	return s
 }
-
-func norm2(x []float64) float64 { return math.Sqrt(inner(x, x)) }
 
 func scale(x []float64, a float64) {
 	for i := range x {

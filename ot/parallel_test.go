@@ -12,10 +12,11 @@ import (
 // any number of goroutines, in exact mode and with both implicit
 // gradients: parts of one row are forced (minPartWork = 1), so with
 // GOMAXPROCS = 2, 3 and 8 the rows are cut differently each time, and
-// compared with GOMAXPROCS = 1, where the loops run whole.
+// compared with GOMAXPROCS = 1, where the loops run whole; GMRES's inner
+// products are cut into chunks of 8 entries, which the parts share out.
 func TestPartsBitwise(t *testing.T) {
-	defer func(w, p int) { minPartWork = w; runtime.GOMAXPROCS(p) }(minPartWork, runtime.GOMAXPROCS(0))
-	minPartWork = 1
+	defer func(w, p, c int) { minPartWork, vecChunk = w, c; runtime.GOMAXPROCS(p) }(minPartWork, runtime.GOMAXPROCS(0), vecChunk)
+	minPartWork, vecChunk = 1, 8
 	type result struct {
 		recs, grad, viol []float64
 		f                float64
