@@ -357,7 +357,7 @@ func TestKernelVectors(t *testing.T) {
 	for _, tc := range []struct {
 		width int
 		want  string
-	}{{8, "8-wide vectors (AVX-512)"}, {4, "4-wide vectors (no AVX-512)"}, {0, "built without cgo"}} {
+	}{{8, "8-wide vectors (AVX-512), up to 2 threads"}, {4, "4-wide vectors (no AVX-512), up to 2 threads"}, {0, "built without cgo"}} {
 		if got := kernelVectors(tc.width); !strings.Contains(got, tc.want) {
 			t.Errorf("kernelVectors(%d) = %q, want it to say %q", tc.width, got, tc.want)
 		}
