@@ -222,9 +222,10 @@ func (ws *solveWork) pass() bool {
 	return !slices.Contains(ws.finite[:sym.ng+1], false)
 }
 
-// groupForward eliminates the subtrees of group g.
-func (ws *solveWork) groupForward(worker, g int) {
+// groupForward eliminates the subtrees of the k-th group to claim.
+func (ws *solveWork) groupForward(worker, k int) {
 	sym, cw := ws.sym, ws.cw
+	g := sym.groupOrder[k]
 	x := ws.x[:sym.n*cw]
 	s0, s1 := sym.gStart[g], sym.gStart[g+1]
 	if ws.first {
@@ -454,14 +455,15 @@ func (ws *solveWork) bwdColsTask(_, k int) {
 	topBwdCols(ws.sym, ws.num, t.s, t.a, t.b, t.p0, t.p1, ws.x, ws.cw)
 }
 
-// groupBackward solves with the transposes of group g's supernodes and
-// scatters their rows; task ng scatters the top rows.
-func (ws *solveWork) groupBackward(_, g int) {
+// groupBackward solves with the transposes of the supernodes of the k-th
+// group to claim and scatters their rows; task ng scatters the top rows.
+func (ws *solveWork) groupBackward(_, k int) {
 	sym := ws.sym
-	if g == sym.ng {
-		ws.finite[g] = ws.scatter(sym.topCol, sym.n)
+	if k == sym.ng {
+		ws.finite[k] = ws.scatter(sym.topCol, sym.n)
 		return
 	}
+	g := sym.groupOrder[k]
 	s0, s1 := sym.gStart[g], sym.gStart[g+1]
 	backwardRange(sym, ws.num, s0, s1, ws.x[:sym.n*ws.cw], ws.cw)
 	ws.finite[g] = ws.scatter(sym.first[s0], sym.first[s1])
@@ -571,7 +573,7 @@ func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 		phase(sum*cw < minPhaseWork)
 	}
 	groups := func() {
-		for g := range sym.ng {
+		for _, g := range sym.groupOrder {
 			var sum float64
 			for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
 				w, h := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s]

@@ -33,7 +33,11 @@ type symbolic struct {
 	// any sum.
 	ng     int
 	gStart []int
-	topCol int
+	// groupOrder lists the groups from the most work to the least: a
+	// solve's team claims them in that order (largest first balances the
+	// workers best), which changes no result.
+	groupOrder []int
+	topCol     int
 	// split[s] is the first row position of s at or beyond topCol.
 	split []int
 	// A group from 1 on updates the top rows topRows[g] (sorted) in a
@@ -324,6 +328,22 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		sym.gStart[g+1] = sym.gStart[g] + gcount[g]
 	}
 	sym.topCol = sym.first[sym.gStart[sym.ng]]
+	gwork := make([]float64, sym.ng)
+	for g := range sym.ng {
+		sym.groupOrder = append(sym.groupOrder, g)
+		for k := sym.gStart[g]; k < sym.gStart[g+1]; k++ {
+			gwork[g] += work[order[k]]
+		}
+	}
+	slices.SortStableFunc(sym.groupOrder, func(a, b int) int {
+		switch {
+		case gwork[a] > gwork[b]:
+			return -1
+		case gwork[a] < gwork[b]:
+			return 1
+		}
+		return 0
+	})
 	sym.snode = make([]int32, n)
 	for s := 0; s < ns; s++ {
 		for c := sym.first[s]; c < sym.first[s+1]; c++ {
