@@ -308,7 +308,8 @@ func sub1(y, a []float64, c float64) {
 
 // The kernels of the top of the tree (see schedule.go) work on one panel
 // of columns p0..p1-1 of supernode s, in x, rows of cw values; pack is the
-// caller's packed block (forwardAVX), shared by the tasks of a panel.
+// supernode's packed block (forwardAVX), which the panel's diagonal task
+// writes and its chunks of rows read.
 
 // supernode returns the first column, the width, the rows and the values
 // of supernode s.
