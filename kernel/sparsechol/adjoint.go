@@ -62,12 +62,13 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 		ws.chain, ws.acc = ws.chain[:r.h*r.nb], ws.acc[:len(from)]
 		clear(ws.acc)
 	}
-	pu, pw := c.threads, c.threads
+	p := c.workers(cols)
+	pu, pw := p, p
 	if parallel {
-		pu, pw = max(1, c.threads/2), max(1, c.threads-c.threads/2)
+		pu, pw = max(1, p/2), max(1, p-p/2)
 	}
-	wu.tm.start(min(pu, c.workers(cols)), &c.helpers)
-	ww.tm.start(min(pw, c.workers(cols)), &c.helpers)
+	wu.tm.start(pu, &c.helpers)
+	ww.tm.start(pw, &c.helpers)
 	defer ww.tm.stop()
 	defer wu.tm.stop()
 	r.both(1, r.h, parallel)

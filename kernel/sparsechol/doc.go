@@ -54,7 +54,8 @@
 // are shared in chunks of 32. Between phases the workers spin rather than
 // sleep, so a phase of a few microseconds still pays; the workers of all
 // the solves running on one factor at once are drawn from one budget of
-// Threads, and a team never has more than GOMAXPROCS. Small solves run on
+// Threads, and a team never has more than GOMAXPROCS or the machine has
+// CPUs. Small solves run on
 // one goroutine. AdjointSteps runs its two chains on half the workers each
 // and shares the edge sums between them in chunks of edges.
 // ScheduleTime (factor.ScheduleReporter) models the schedule on p workers.

@@ -3,6 +3,7 @@ package sparsechol
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 )
 
@@ -105,10 +106,19 @@ const minPhaseWork = 1 << 15
 // helpers; below it starting them costs more than they save.
 const minParallelWork = 1 << 16
 
-// workers is the number of workers a solve of cols columns runs on.
+// capWorkers keeps a solve's team within GOMAXPROCS and the machine's
+// CPUs: a spinning helper without a CPU of its own only delays the others.
+// Tests turn it off to run more workers than cores.
+var capWorkers = true
+
+// workers is the number of workers a solve of cols columns runs on: the
+// factor's threads, within GOMAXPROCS and the machine's CPUs.
 func (c *chol) workers(cols int) int {
 	if cols*c.sym.lsize < minParallelWork {
 		return 1
+	}
+	if capWorkers {
+		return min(c.threads, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	}
 	return c.threads
 }

@@ -18,8 +18,10 @@ import (
 // as a small phase. The spin does not yield: with runtime.Gosched in it, a
 // helper ran a fifth to a quarter of the tasks of a 16³ solve where it
 // should run half (BENCHMARKS.md, "What did not pay"). Spinning is safe
-// because a team never has more workers than GOMAXPROCS, and the helpers
-// of all the calls on one factor are drawn from one budget of Threads−1.
+// because a solve asks for no more workers than GOMAXPROCS and the
+// machine's CPUs (chol.workers), the helpers of all the calls on one
+// factor are drawn from one budget of Threads−1, and a helper that finds
+// no phase for spinLimit checks sleeps.
 type team struct {
 	p      int
 	budget *atomic.Int32 // where the helpers came from
@@ -54,18 +56,11 @@ const maxTasks = 1<<16 - 1
 // sleeps: some tens of microseconds.
 const spinLimit = 1 << 16
 
-// capWorkers keeps a team within GOMAXPROCS; tests turn it off to run
-// more workers than cores.
-var capWorkers = true
-
 func phaseGen(s uint64) uint32 { return uint32(s >> 32) }
 
-// start takes up to want−1 helpers from budget (fewer when the budget or
-// GOMAXPROCS has fewer) and starts them; the caller is worker 0.
+// start takes up to want−1 helpers from budget (fewer when it has fewer)
+// and starts them; the caller is worker 0.
 func (tm *team) start(want int, budget *atomic.Int32) {
-	if capWorkers {
-		want = min(want, runtime.GOMAXPROCS(0))
-	}
 	h := 0
 	for want > 1 {
 		avail := budget.Load()

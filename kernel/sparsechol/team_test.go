@@ -15,8 +15,6 @@ import (
 // runs exactly once, after the tasks of the phase before, and that the
 // helpers go back to the budget.
 func TestTeam(t *testing.T) {
-	defer func(v bool) { capWorkers = v }(capWorkers)
-	capWorkers = false
 	for _, p := range []int{1, 2, 3, 8, 16} {
 		var budget atomic.Int32
 		budget.Store(int32(p - 1))
@@ -59,8 +57,6 @@ func TestTeam(t *testing.T) {
 // TestTeamBudget checks that concurrent teams drawing on one budget never
 // hold more helpers than it has.
 func TestTeamBudget(t *testing.T) {
-	defer func(v bool) { capWorkers = v }(capWorkers)
-	capWorkers = false
 	const helpers = 5
 	var budget atomic.Int32
 	budget.Store(helpers)
