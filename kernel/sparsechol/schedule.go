@@ -5,6 +5,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
+
+	"github.com/gmlg/gmlg/kernel/factor"
 )
 
 // The schedule of one solve on p workers (see team). Every pass runs the
@@ -89,10 +91,9 @@ const (
 )
 
 // panelWidth is the columns of a panel and the rows or columns of a chunk
-// in the top of the tree (factor.SpanBlock's choice: a chunk is
-// microseconds of work, and the largest separators still cut into tens of
-// panels).
-const panelWidth = 32
+// in the top of the tree: the grain of the schedule that factor.Tree.Span
+// measures (see factor.SpanBlock for why 32).
+const panelWidth = factor.SpanBlock
 
 // sumChunk is the top rows one task of the sums phases adds.
 const sumChunk = 256
