@@ -62,19 +62,13 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 		ws.chain, ws.acc = ws.chain[:r.h*r.nb], ws.acc[:len(from)]
 		clear(ws.acc)
 	}
-	p := c.workers(cols)
-	pu, pw := p, p
-	if parallel {
-		pu, pw = max(1, p/2), max(1, p-p/2)
-	}
-	wu.tm.start(pu, &c.helpers)
-	ww.tm.start(pw, &c.helpers)
-	defer ww.tm.stop()
-	defer wu.tm.stop()
+	r.p = c.workers(cols)
 	r.both(1, r.h, parallel)
 	finite := r.okW
 	if steps%2 == 1 {
+		wu.tm.start(r.p, &c.helpers)
 		wu.edges(r.kept(wu, r.h), r.kept(ww, r.h))
+		wu.tm.stop()
 	}
 	r.both(r.h+1, steps, parallel)
 	finite = finite && r.okW
@@ -101,6 +95,7 @@ type adjointRun struct {
 	steps, h, nb int  // S, the iterates each chain keeps, the size of one
 	okW          bool // the adjoint chain's scattered values are finite
 	l0, l1       int  // the iterates both runs
+	p            int  // the workers of the call (chol.workers)
 	wg           sync.WaitGroup
 }
 
@@ -109,19 +104,29 @@ func (r *adjointRun) kept(ws *solveWork, l int) []float64 {
 	return ws.chain[(l-1)*r.nb : l*r.nb]
 }
 
-// both runs iterates l0..l1 of the two chains, on two goroutines when
-// parallel.
+// both runs iterates l0..l1 of the two chains: with parallel side by side,
+// each on a team of half the call's workers, else one after the other,
+// each on a team of all of them.
 func (r *adjointRun) both(l0, l1 int, parallel bool) {
+	helpers := &r.c.helpers
 	if !parallel {
+		r.wu.tm.start(r.p, helpers)
 		r.chain(r.wu, l0, l1)
+		r.wu.tm.stop()
+		r.ww.tm.start(r.p, helpers)
 		r.okW = r.chain(r.ww, l0, l1)
+		r.ww.tm.stop()
 		return
 	}
+	r.wu.tm.start(max(1, r.p/2), helpers)
+	r.ww.tm.start(max(1, r.p-r.p/2), helpers)
 	r.wg.Add(1)
 	r.l0, r.l1 = l0, l1
 	go r.wu.adjointAsync() // a func value made once: no allocation
 	r.chain(r.wu, l0, l1)
 	r.wg.Wait()
+	r.ww.tm.stop()
+	r.wu.tm.stop()
 }
 
 // adjointAsyncRun runs the adjoint chain's iterates l0..l1 of the call whose
