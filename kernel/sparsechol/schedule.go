@@ -15,9 +15,9 @@ import (
 //
 //   - forward, groups: each of the ng groups eliminates its subtrees, the
 //     rows of its own supernodes in x, its updates of the top rows in x
-//     (group 0) or in a buffer of its own (the others);
-//   - forward, sums: the groups' buffers are added to the top rows, row by
-//     row in group order, in chunks of sumChunk rows;
+//     (group 0) or in buffer rows of its own (the others);
+//   - forward, sums: the groups' buffer rows are added to the top rows,
+//     row by row in group order, sumChunk rows a task;
 //   - forward, top: the top's waves one after the other (a wave is the top
 //     supernodes whose longest chain of top descendants is as long, so no
 //     two are on one path), each in panels of panelWidth columns: the
@@ -40,9 +40,8 @@ import (
 // rows or columns.
 type solveWork struct {
 	x    []float64
-	priv [][]float64 // per group from 1 on: its updates of the top rows
-	wbuf []float64   // the current wave's buffers
-	pack []float64   // the current wave's packed blocks (forwardAVX)
+	wbuf []float64 // the buffer rows of the groups, then of the current wave
+	pack []float64 // the current wave's packed blocks (forwardAVX)
 
 	// The current call.
 	sym      *symbolic
@@ -56,7 +55,7 @@ type solveWork struct {
 	tm       team
 	tasks    []topTask // the current top phase's
 	buffered bool      // the current wave sends its updates below to wbuf
-	sum0     int       // the current wave's first row of sums
+	sum0     int       // the current sums phase's first sum
 	sum1     int       // and its end
 	phaseFn  [numPhases]func(worker, task int)
 
@@ -82,7 +81,6 @@ const (
 	phaseSums
 	phaseFwdDiag
 	phaseFwdRows
-	phaseWaveSums
 	phaseBwdDiag
 	phaseBwdCols
 	phaseGroupsBackward
@@ -95,7 +93,8 @@ const (
 // measures (see factor.SpanBlock for why 32).
 const panelWidth = factor.SpanBlock
 
-// sumChunk is the top rows one task of the sums phases adds.
+// sumChunk is the rows of the block (sums) one task of a sums phase adds
+// to.
 const sumChunk = 256
 
 // minPhaseWork is the fewest multiply-adds (entries of L times the block's
@@ -182,24 +181,15 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 	if m := sym.maxBuf * cw; cap(ws.wbuf) < m {
 		ws.wbuf = make([]float64, m)
 	}
-	if len(ws.priv) < sym.ng {
-		ws.priv = make([][]float64, sym.ng)
-	}
-	for g := 1; g < sym.ng; g++ {
-		if m := len(sym.topRows[g]) * cw; cap(ws.priv[g]) < m {
-			ws.priv[g] = make([]float64, m)
-		}
-	}
 	if ws.adjointAsync == nil {
 		ws.adjointAsync = ws.adjointAsyncRun
 	}
 	if ws.phaseFn[0] == nil {
 		ws.phaseFn = [numPhases]func(worker, task int){
 			phaseGroupsForward:  ws.groupForward,
-			phaseSums:           ws.sumTop,
+			phaseSums:           ws.sumTask,
 			phaseFwdDiag:        ws.fwdDiagTask,
 			phaseFwdRows:        ws.fwdRowsTask,
-			phaseWaveSums:       ws.waveSumTask,
 			phaseBwdDiag:        ws.bwdDiagTask,
 			phaseBwdCols:        ws.bwdColsTask,
 			phaseGroupsBackward: ws.groupBackward,
@@ -219,9 +209,7 @@ func (ws *solveWork) pass() bool {
 		ws.gather(sym.topCol, sym.n)
 	}
 	ws.tm.run(sym.ng, ws.phaseFn[phaseGroupsForward])
-	if sym.ng > 1 {
-		ws.tm.run((sym.n-sym.topCol+sumChunk-1)/sumChunk, ws.phaseFn[phaseSums])
-	}
+	ws.sums(0, sym.waveSum[0])
 	nw := len(sym.waveStart) - 1
 	for v := range nw {
 		ws.waveForward(v)
@@ -244,27 +232,10 @@ func (ws *solveWork) groupForward(worker, k int) {
 	}
 	tgt, trows := x, sym.rows
 	if g > 0 {
-		tgt, trows = ws.priv[g][:len(sym.topRows[g])*cw], sym.trows
-		clear(tgt)
+		tgt, trows = ws.wbuf, sym.trows
+		clear(tgt[sym.gBase[g]*cw : sym.gBase[g+1]*cw])
 	}
 	forwardRange(sym, ws.num, s0, s1, x, tgt, trows, cw, ws.packs[worker])
-}
-
-// sumTop adds the buffers of groups 1.. to the top rows of chunk k, each
-// row's in group order.
-func (ws *solveWork) sumTop(_, k int) {
-	sym, cw := ws.sym, ws.cw
-	x := ws.x[:sym.n*cw]
-	i1 := int32(min(sym.topCol+(k+1)*sumChunk, sym.n))
-	for g := 1; g < sym.ng; g++ {
-		list, buf := sym.topRows[g], ws.priv[g]
-		for p := int(sym.sumFrom[k*sym.ng+g]); p < len(list) && list[p] < i1; p++ {
-			xi := x[int(list[p])*cw : int(list[p]+1)*cw]
-			for c, v := range buf[p*cw : (p+1)*cw] {
-				xi[c] += v
-			}
-		}
-	}
 }
 
 // wave returns the supernodes of wave v and its widest supernode's width.
@@ -372,8 +343,7 @@ func (ws *solveWork) waveForward(v int) {
 		ws.runTasks(phaseFwdRows)
 	}
 	if ws.buffered {
-		ws.sum0, ws.sum1 = sym.waveSum[v], sym.waveSum[v+1]
-		ws.tm.run((ws.sum1-ws.sum0+sumChunk-1)/sumChunk, ws.phaseFn[phaseWaveSums])
+		ws.sums(sym.waveSum[v], sym.waveSum[v+1])
 	}
 }
 
@@ -439,9 +409,16 @@ func (ws *solveWork) fwdRowsTask(_, k int) {
 	topFwdRows(sym, ws.num, t.s, t.p0, t.p1, t.a, t.b, ws.x, tgt, trows, ws.wavePack(t.s), ws.cw)
 }
 
-// waveSumTask adds the buffer rows of chunk k of the wave's sums to the
+// sums adds the buffer rows of sums j0..j1-1 to the block, in chunks of
+// sumChunk sums.
+func (ws *solveWork) sums(j0, j1 int) {
+	ws.sum0, ws.sum1 = j0, j1
+	ws.tm.run((j1-j0+sumChunk-1)/sumChunk, ws.phaseFn[phaseSums])
+}
+
+// sumTask adds the buffer rows of chunk k of the current sums to the
 // block.
-func (ws *solveWork) waveSumTask(_, k int) {
+func (ws *solveWork) sumTask(_, k int) {
 	sym, cw := ws.sym, ws.cw
 	for j := ws.sum0 + k*sumChunk; j < min(ws.sum0+(k+1)*sumChunk, ws.sum1); j++ {
 		xi := ws.x[int(sym.sumRows[j])*cw : int(sym.sumRows[j]+1)*cw]

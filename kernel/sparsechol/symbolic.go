@@ -40,29 +40,26 @@ type symbolic struct {
 	topCol     int
 	// split[s] is the first row position of s at or beyond topCol.
 	split []int
-	// A group from 1 on updates the top rows topRows[g] (sorted) in a
-	// buffer of its own; trows is rows with, from split[s] on, positions
-	// in that list for the supernodes of those groups.
-	topRows [][]int32
-	trows   []int32
-	// sumFrom[k·ng+g] is the first position in topRows[g] of a row of
-	// chunk k of the sums phase (rows topCol+k·sumChunk on).
-	sumFrom []int32
-	// The top's waves (schedule.go): wave v holds the top supernodes
-	// waveNodes[waveStart[v]:waveStart[v+1]] (increasing), those whose
-	// longest chain of top descendants has v supernodes. In a wave of more
-	// than one, supernode s sends its updates of the rows below it to rows
-	// bufRow[s].. of the wave's buffer (rows of the block's width), and
-	// its packed block starts at column packCol[s] of the wave's; the
-	// wave's sums add row sumSrc[sumPtr[j]:sumPtr[j+1]] of the buffer, in
-	// that order, to row sumRows[j] of the block, for j from
+	// Buffered updates (schedule.go). A group from 1 on sends its updates
+	// of the top rows to rows gBase[g]..gBase[g+1]-1 of the buffer: trows
+	// is rows with, from split[s] on, the buffer row of each row for the
+	// supernodes of those groups. The top's waves: wave v holds the top
+	// supernodes waveNodes[waveStart[v]:waveStart[v+1]] (increasing), those
+	// whose longest chain of top descendants has v supernodes; in a wave of
+	// more than one, supernode s sends its updates of the rows below it to
+	// rows bufRow[s].. of the buffer, and its packed block starts at column
+	// packCol[s] of the wave's. A sum j adds the buffer rows
+	// sumSrc[sumPtr[j]:sumPtr[j+1]], in that order, to row sumRows[j] of
+	// the block: the groups' sums are j < waveSum[0], wave v's from
 	// waveSum[v] to waveSum[v+1].
+	trows                []int32
+	gBase                []int
 	waveStart, waveNodes []int
 	bufRow, packCol      []int
 	waveSum              []int
 	sumRows, sumSrc      []int32
 	sumPtr               []int
-	maxBuf, maxPack      int     // the largest wave's buffer rows and packed columns
+	maxBuf, maxPack      int     // the buffer's rows (the groups' or the largest wave's) and the largest wave's packed columns
 	iota                 []int32 // 0, 1, …, maxBuf−1
 	// single[s]: s has one column and its rows below all lie before
 	// topCol, so that the vector kernels may eliminate a run of such
@@ -446,16 +443,17 @@ func lowerByCols(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
 	return permutedLower(p, pinv, false)
 }
 
-// bufferRows lists the top rows each group from 1 on updates (topRows)
-// and makes trows: rows with, from split[s] on, the position of the row in
-// its group's list for a supernode s of such a group. mark is scratch of n
-// entries.
+// bufferRows lays out the buffer rows of the groups from 1 on (each
+// group's top rows in increasing order), makes trows and the groups' sums.
+// mark is scratch of n entries.
 func (sym *symbolic) bufferRows(mark []int) {
 	sym.trows = slices.Clone(sym.rows)
-	sym.topRows = make([][]int32, sym.ng)
+	sym.gBase = make([]int, sym.ng+1)
+	sym.sumPtr = []int{0}
 	for i := range mark {
 		mark[i] = -1
 	}
+	var cs []contrib
 	for g := 1; g < sym.ng; g++ {
 		var list []int32
 		for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
@@ -467,8 +465,10 @@ func (sym *symbolic) bufferRows(mark []int) {
 			}
 		}
 		slices.Sort(list)
+		base := sym.gBase[g]
 		for k, i := range list {
-			mark[i] = k
+			mark[i] = base + k
+			cs = append(cs, contrib{i, int32(base + k)})
 		}
 		for s := sym.gStart[g]; s < sym.gStart[g+1]; s++ {
 			t := sym.trows[sym.rowPtr[s]+sym.split[s] : sym.rowPtr[s+1]]
@@ -479,15 +479,35 @@ func (sym *symbolic) bufferRows(mark []int) {
 		for _, i := range list {
 			mark[i] = -1
 		}
-		sym.topRows[g] = list
+		sym.gBase[g+1] = base + len(list)
 	}
-	nk := (sym.n - sym.topCol + sumChunk - 1) / sumChunk
-	sym.sumFrom = make([]int32, nk*sym.ng)
-	for k := range nk {
-		for g := 1; g < sym.ng; g++ {
-			p, _ := slices.BinarySearch(sym.topRows[g], int32(sym.topCol+k*sumChunk))
-			sym.sumFrom[k*sym.ng+g] = int32(p)
+	sym.maxBuf = sym.gBase[sym.ng]
+	sym.addSums(cs)
+}
+
+// contrib is a buffered update: buffer row src goes to row of the block.
+type contrib struct{ row, src int32 }
+
+// addSums appends the sums of cs, by row, and for each row in the order
+// of the buffer rows (of the groups, or of a wave's supernodes).
+func (sym *symbolic) addSums(cs []contrib) {
+	slices.SortFunc(cs, func(a, b contrib) int {
+		if a.row != b.row {
+			return int(a.row - b.row)
 		}
+		return int(a.src - b.src)
+	})
+	for k, c := range cs {
+		if k == 0 || c.row != cs[k-1].row {
+			if k > 0 {
+				sym.sumPtr = append(sym.sumPtr, len(sym.sumSrc))
+			}
+			sym.sumRows = append(sym.sumRows, c.row)
+		}
+		sym.sumSrc = append(sym.sumSrc, c.src)
+	}
+	if len(cs) > 0 {
+		sym.sumPtr = append(sym.sumPtr, len(sym.sumSrc))
 	}
 }
 
@@ -519,8 +539,7 @@ func (sym *symbolic) makeWaves() {
 	sym.bufRow = make([]int, sym.ns)
 	sym.packCol = make([]int, sym.ns)
 	sym.waveSum = make([]int, nw+1)
-	sym.sumPtr = []int{0}
-	type contrib struct{ row, src int32 }
+	sym.waveSum[0] = len(sym.sumRows)
 	var cs []contrib
 	for v := range nw {
 		nodes := sym.waveNodes[sym.waveStart[v]:sym.waveStart[v+1]]
@@ -540,26 +559,7 @@ func (sym *symbolic) makeWaves() {
 			rowsIn += sym.rowPtr[s+1] - sym.rowPtr[s] - w
 		}
 		sym.maxBuf, sym.maxPack = max(sym.maxBuf, rowsIn), max(sym.maxPack, cols)
-		// By row, and for each row in the order of the wave's nodes (the
-		// order of their buffer rows).
-		slices.SortFunc(cs, func(a, b contrib) int {
-			if a.row != b.row {
-				return int(a.row - b.row)
-			}
-			return int(a.src - b.src)
-		})
-		for k, c := range cs {
-			if k == 0 || c.row != cs[k-1].row {
-				if k > 0 {
-					sym.sumPtr = append(sym.sumPtr, len(sym.sumSrc))
-				}
-				sym.sumRows = append(sym.sumRows, c.row)
-			}
-			sym.sumSrc = append(sym.sumSrc, c.src)
-		}
-		if len(cs) > 0 {
-			sym.sumPtr = append(sym.sumPtr, len(sym.sumSrc))
-		}
+		sym.addSums(cs)
 		sym.waveSum[v+1] = len(sym.sumRows)
 	}
 	sym.iota = make([]int32, sym.maxBuf)
