@@ -32,8 +32,10 @@ type gmres struct {
 	bw       []float64 // update: the scaling b
 }
 
-// vecChunk is the entries of one chunk of an inner product (a variable
-// for tests, which make chunks small to cut vectors into many).
+// vecChunk is the entries of one chunk of an inner product: 32 KiB of each
+// vector, and a vector no longer than that is summed in one loop in order,
+// as the whole inner product was before it was cut. A variable for tests,
+// which make chunks small to cut vectors into many.
 var vecChunk = 4096
 
 // The phases of the vector operations.
