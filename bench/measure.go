@@ -447,9 +447,9 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 // interfaces (factor.StepSolver, ParallelStepSolver and AdjointStepper),
 // which it forwards. A call of S steps counts S solves (2·S for an adjoint,
 // which runs two chains) and its wall time once per thread it ran on: two
-// for CHOLMOD's tree split and a parallel adjoint, GOMAXPROCS for a factor
-// whose solves run on a team of workers (the pure-Go one, which reports its
-// schedule).
+// for CHOLMOD's tree split and a parallel adjoint, GOMAXPROCS (within the
+// CPUs) for a factor whose solves run on a team of workers (the pure-Go
+// one, which reports its schedule and caps its team the same way).
 type countingStepFactor struct {
 	countingFactor
 	ss   factor.StepSolver
@@ -462,7 +462,7 @@ type countingStepFactor struct {
 func (c *countingStepFactor) threads(split bool) int {
 	switch {
 	case c.team:
-		return runtime.GOMAXPROCS(0)
+		return min(runtime.GOMAXPROCS(0), runtime.NumCPU())
 	case split:
 		return 2
 	}
