@@ -42,7 +42,6 @@ type anderson struct {
 	// step in progress, and what each frame reports.
 	wg                    sync.WaitGroup
 	bIn, bOut, viol, q    []float64
-	stepSlot, stepLast    int
 	restarted, mixedFrame []bool
 }
 
@@ -99,12 +98,9 @@ const (
 // the barycenters q (N×F), and reports whether any frame's next input is a
 // mix (not the plain step).
 func (an *anderson) step(bIn, bOut, viol, q []float64) (mixed bool) {
-	slot := an.slot // where this iteration's difference goes
-	last := slot    // the most recent difference
-	if !an.hasPrev {
-		last = (slot + an.m - 1) % an.m
-	}
-	an.bIn, an.bOut, an.viol, an.q, an.stepSlot, an.stepLast = bIn, bOut, viol, q, slot, last
+	an.bIn, an.bOut, an.viol, an.q = bIn, bOut, viol, q
+	// Costs per index (see parallel): a logarithm; a frame's 2N entries,
+	// each a logarithm, an exponential and its share of the m-term sums.
 	parallel(&an.wg, an, andersonLogs, len(bOut), 12)
 	parallel(&an.wg, an, andersonFrames, an.frames, 2*an.n*(30+2*an.m))
 	for f := range an.frames {
@@ -139,7 +135,11 @@ func (an *anderson) runPart(phase, lo, hi int) {
 // whether it forgot a history (restarted) and whether its input is a mix.
 func (an *anderson) frame(f int) (restarted, mixed bool) {
 	w := 2 * an.n
-	slot, last := an.stepSlot, an.stepLast
+	slot := an.slot // where this iteration's difference goes
+	last := slot    // the most recent difference
+	if !an.hasPrev {
+		last = (slot + an.m - 1) % an.m
+	}
 	lo, hi := f*w, (f+1)*w
 	bi, g, rp, gp := an.bIn[lo:hi], an.g[lo:hi], an.rPrev[lo:hi], an.gPrev[lo:hi]
 	vf := math.Max(an.viol[2*f], an.viol[2*f+1])
