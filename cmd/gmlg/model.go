@@ -98,6 +98,25 @@ func applyThreads(n int) {
 	}
 }
 
+// manyThreads is the thread count from which a run that CHOLMOD solves by
+// default is told of the pure-Go backend: on a 16-core machine the pure-Go
+// team beat CHOLMOD's two solve threads at 8 and 16 (BENCHMARKS.md,
+// "Threads and processors"), on two cores CHOLMOD is the faster.
+const manyThreads = 8
+
+// manyThreadsHint returns a line for a run on the named backend, chosen by
+// the user or not: when CHOLMOD got it by default and the run has
+// manyThreads threads or more, that its solves use two of them and
+// --backend go all; "" otherwise.
+func manyThreadsHint(backend string, chosen bool) string {
+	p := runtime.GOMAXPROCS(0)
+	if chosen || backend != "cholmod" || p < manyThreads {
+		return ""
+	}
+	return fmt.Sprintf("CHOLMOD (the default) solves on 2 of the %d threads; --backend go solves on all of them, "+
+		"faster on large grids with this many cores (BENCHMARKS.md, \"Threads and processors\")", p)
+}
+
 // dataFolder is a loaded folder of frames and the grid or graph they live
 // on.
 type dataFolder struct {
