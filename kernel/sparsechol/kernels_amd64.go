@@ -27,6 +27,9 @@ func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk in
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
 
 //go:noescape
+func bwd8x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int)
+
+//go:noescape
 func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
 
 //go:noescape
@@ -144,14 +147,7 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	nq := cw / 4
 	if nb := len(below); nb > 0 {
 		_ = x[int(below[nb-1]+1)*cw-1] // rows are sorted: the last is the largest
-		l21 := ls[w*w:]
-		k := 0
-		for ; k+4 <= w; k += 4 {
-			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq, useWide)
-		}
-		for ; k < w; k++ {
-			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
-		}
+		bwdCols(x1, x, below, ls[w*w:], 0, w, w, cw)
 	}
 	// The diagonal block, four columns at a time from the last: the
 	// block's rows after the four through bwd4AVX, then their own triangle.
@@ -206,13 +202,27 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 	checkBlock(x, sym.n, cw)
 	x1 := x[f*cw : (f+w)*cw]
 	_ = ls[(p1-1)*w+k1-1]
-	nq := cw / 4
+	bwdCols(x1, x, rows[p0:p1], ls[p0*w:], k0, k1, w, cw)
+}
+
+// bwdCols subtracts from the rows k0..k1-1 of x1 (a supernode's block of
+// w columns) the products of their entries l[r·w+k] in the rows below
+// with those rows of x: eight at a time on AVX-512 with 16 values a row,
+// then four, then one, each with the same arithmetic in every lane.
+func bwdCols(x1, x []float64, below []int32, l []float64, k0, k1, w, cw int) {
+	nq, nb := cw/4, len(below)
+	_ = l[(nb-1)*w+k1-1]
 	k := k0
+	if useWide && cw == 16 {
+		for ; k+8 <= k1; k += 8 {
+			bwd8x16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w)
+		}
+	}
 	for ; k+4 <= k1; k += 4 {
-		bwd4AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq, useWide)
+		bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq, useWide)
 	}
 	for ; k < k1; k++ {
-		bwd1AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq)
+		bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq)
 	}
 }
 
