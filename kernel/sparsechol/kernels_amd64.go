@@ -20,6 +20,16 @@ var useWide = useAVX && cpu.X86.HasAVX512F
 // Implemented in kernels_amd64.s; see there. The pointers must address
 // every element the loops read and write: the callers below slice first.
 
+// fwd8MaxCols bounds the columns fwd8x16AVX takes: its eight rows of l
+// are eight streams w entries apart, and with a whole wide supernode (a
+// 32³ factor's top, hundreds of columns, their packed rows beyond L1) it
+// ran 2–12% slower than fwdBlockAVX's four; up to 64 columns (the top's
+// panels, the subtrees' supernodes) 16³ solves took 2–5% less time.
+const fwd8MaxCols = 64
+
+//go:noescape
+func fwd8x16AVX(x *float64, rows *int32, l *float64, pk *float64, nk int, w int)
+
 //go:noescape
 func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 
@@ -117,14 +127,14 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	split := sym.split[s]
 	if split > w {
 		_ = x[int(rows[split-1]+1)*cw-1] // rows are sorted: the last is the largest
-		fwdBlockAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, w, nq, useWide)
+		fwdBlock(x, rows[w:split], ls[w*w:], pk, w, w, nq)
 	}
 	if h := len(rows); h > split {
 		// trows is sorted from split on as rows is.
 		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
 		_ = tgt[(int(trows[h-1])+1)*cw-1]
 		_ = tgt[int(trows[split])*cw]
-		fwdBlockAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, w, nq, useWide)
+		fwdBlock(tgt, trows[split:h], ls[split*w:], pk, w, w, nq)
 	}
 }
 
@@ -192,7 +202,23 @@ func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []flo
 	for _, i := range trows {
 		_ = tgt[int(i+1)*cw-1]
 	}
-	fwdBlockAVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
+	fwdBlock(tgt, trows, ls[r0*w+p0:], pk[4*p0:], p1-p0, w, cw/4)
+}
+
+// fwdBlock is fwdBlockAVX for the rows of x listed in rows (l and pk from
+// their first entries): eight rows at a time through fwd8x16AVX on AVX-512
+// with 16 values a row and at most fwd8MaxCols columns, the rest through
+// fwdBlockAVX, with the same arithmetic in every lane.
+func fwdBlock(x []float64, rows []int32, l, pk []float64, nk, w, nq int) {
+	j, nr := 0, len(rows)
+	if useWide && nq == 4 && nk > 0 && nk <= fwd8MaxCols {
+		for ; j+8 <= nr; j += 8 {
+			fwd8x16AVX(&x[0], &rows[j], &l[j*w], &pk[0], nk, w)
+		}
+	}
+	if j < nr {
+		fwdBlockAVX(&x[0], &rows[j], nr-j, &l[j*w], &pk[0], nk, w, nq, useWide)
+	}
 }
 
 // topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): four

@@ -243,6 +243,144 @@ fdone:
 	MOVQ nk+40(FP), CX \
 	TESTQ CX, CX
 
+// func fwd8x16AVX(x *float64, rows *int32, l *float64, pk *float64, nk int, w int)
+//
+// fwdBlockAVX's 8-wide path for eight rows of 16 values (AVX-512): for
+// j < 8, row i = rows[j] of x: x_i −= Σ_{k<nk} l[j·w+k]·(row k of pk),
+// each half of the row one chain of multiply-adds in k order (nk ≥ 1), the
+// arithmetic of fwdBlockAVX in every lane. Each row of pk loaded serves
+// eight rows, where fwdBlockAVX serves four.
+TEXT ·fwd8x16AVX(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), DI
+	MOVQ rows+8(FP), BX
+	MOVLQSX (0)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z0
+	VMOVUPD 64(AX), Z1
+	MOVLQSX (4)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z2
+	VMOVUPD 64(AX), Z3
+	MOVLQSX (8)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	MOVLQSX (12)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z6
+	VMOVUPD 64(AX), Z7
+	MOVLQSX (16)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z8
+	VMOVUPD 64(AX), Z9
+	MOVLQSX (20)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z10
+	VMOVUPD 64(AX), Z11
+	MOVLQSX (24)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Z13
+	MOVLQSX (28)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD 0(AX), Z14
+	VMOVUPD 64(AX), Z15
+	MOVQ l+16(FP), SI
+	MOVQ pk+24(FP), DX
+	MOVQ nk+32(FP), CX
+	MOVQ w+40(FP), R8
+	SHLQ $5, R8 // bytes per quad of pk
+	LEAQ (R8)(R8*2), R9 // bytes to quad 3 of pk
+	MOVQ w+40(FP), R10
+	SHLQ $3, R10 // bytes per row of l
+	LEAQ (R10)(R10*2), R11
+	LEAQ (SI)(R10*4), R12 // &l[4w]
+
+f8col:
+	VMOVUPD (DX), Y16
+	VINSERTF64X4 $1, (DX)(R8*1), Z16, Z16
+	VMOVUPD (DX)(R8*2), Y17
+	VINSERTF64X4 $1, (DX)(R9*1), Z17, Z17
+	VBROADCASTSD (SI), Z18
+	VFNMADD231PD Z16, Z18, Z0
+	VFNMADD231PD Z17, Z18, Z1
+	VBROADCASTSD (SI)(R10*1), Z19
+	VFNMADD231PD Z16, Z19, Z2
+	VFNMADD231PD Z17, Z19, Z3
+	VBROADCASTSD (SI)(R10*2), Z20
+	VFNMADD231PD Z16, Z20, Z4
+	VFNMADD231PD Z17, Z20, Z5
+	VBROADCASTSD (SI)(R11*1), Z21
+	VFNMADD231PD Z16, Z21, Z6
+	VFNMADD231PD Z17, Z21, Z7
+	VBROADCASTSD (R12), Z22
+	VFNMADD231PD Z16, Z22, Z8
+	VFNMADD231PD Z17, Z22, Z9
+	VBROADCASTSD (R12)(R10*1), Z23
+	VFNMADD231PD Z16, Z23, Z10
+	VFNMADD231PD Z17, Z23, Z11
+	VBROADCASTSD (R12)(R10*2), Z24
+	VFNMADD231PD Z16, Z24, Z12
+	VFNMADD231PD Z17, Z24, Z13
+	VBROADCASTSD (R12)(R11*1), Z25
+	VFNMADD231PD Z16, Z25, Z14
+	VFNMADD231PD Z17, Z25, Z15
+	ADDQ $8, SI
+	ADDQ $8, R12
+	ADDQ $32, DX
+	DECQ CX
+	JNZ f8col
+	MOVLQSX (0)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	MOVLQSX (4)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z2, 0(AX)
+	VMOVUPD Z3, 64(AX)
+	MOVLQSX (8)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z4, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	MOVLQSX (12)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z6, 0(AX)
+	VMOVUPD Z7, 64(AX)
+	MOVLQSX (16)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z8, 0(AX)
+	VMOVUPD Z9, 64(AX)
+	MOVLQSX (20)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z10, 0(AX)
+	VMOVUPD Z11, 64(AX)
+	MOVLQSX (24)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z12, 0(AX)
+	VMOVUPD Z13, 64(AX)
+	MOVLQSX (28)(BX), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ DI, AX
+	VMOVUPD Z14, 0(AX)
+	VMOVUPD Z15, 64(AX)
+	VZEROUPPER
+	RET
+
 // func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 //
 // For j < nr, row i = rows[j] of the block x (4·nq values a row):
