@@ -114,9 +114,13 @@
 // width of the block, so the solution does not depend on the number of
 // right-hand sides solved with it. On processors with AVX-512 the two
 // kernels that do most of the work hold two quads of a row in one 8-wide
-// register (forward, four rows by four quads at a time), with the same
-// operations in every lane: the results are bitwise those of the 4-wide
-// code (TestWideBitwise), and SolveKernels names both "avx2-fma";
+// register (forward, four rows by four quads at a time), and with the
+// learner's blocks of 13 to 16 right-hand sides (a row of two 8-wide
+// registers) they take eight rows (forward, panels of up to 64 columns)
+// or eight columns (backward) at a time, so that each row loaded serves
+// twice as many, with the same operations in every lane: the results are
+// bitwise those of the 4-wide code (TestWideBitwise), and SolveKernels
+// names both "avx2-fma";
 // VectorWidth tells them apart. The adjoint's edge sums take the products
 // of an edge's two rows a quad at a time and add the four lanes at the
 // end. Elsewhere ("scalar") portable Go kernels do the same substitutions
