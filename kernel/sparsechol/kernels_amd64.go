@@ -20,16 +20,6 @@ var useWide = useAVX && cpu.X86.HasAVX512F
 // Implemented in kernels_amd64.s; see there. The pointers must address
 // every element the loops read and write: the callers below slice first.
 
-// fwd8MaxCols bounds the columns fwd8x16AVX takes: its eight rows of l
-// are eight streams w entries apart, and with a whole wide supernode (a
-// 32³ factor's top, hundreds of columns, their packed rows beyond L1) it
-// ran 2–12% slower than fwdBlockAVX's four; up to 64 columns (the top's
-// panels, the subtrees' supernodes) 16³ solves took 2–5% less time.
-const fwd8MaxCols = 64
-
-//go:noescape
-func fwd8x16AVX(x *float64, rows *int32, l *float64, pk *float64, nk int, w int)
-
 //go:noescape
 func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 
@@ -127,19 +117,20 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	split := sym.split[s]
 	if split > w {
 		_ = x[int(rows[split-1]+1)*cw-1] // rows are sorted: the last is the largest
-		fwdBlock(x, rows[w:split], ls[w*w:], pk, w, w, nq)
+		fwdBlockAVX(&x[0], &rows[w], split-w, &ls[w*w], &pk[0], w, w, nq, useWide)
 	}
 	if h := len(rows); h > split {
 		// trows is sorted from split on as rows is.
 		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
 		_ = tgt[(int(trows[h-1])+1)*cw-1]
 		_ = tgt[int(trows[split])*cw]
-		fwdBlock(tgt, trows[split:h], ls[split*w:], pk, w, w, nq)
+		fwdBlockAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, w, nq, useWide)
 	}
 }
 
 // backwardAVX is backwardGo on rows of cw values (a multiple of 4): x1 −=
-// L21ᵀ x2, four columns at a time, each column's products summed from its
+// L21ᵀ x2, eight columns at a time as topBwdColsAVX takes them, then four,
+// each column's products summed from its
 // farthest row to its nearest and subtracted once; then the transposed
 // diagonal block, four columns at a time from the last: the block's rows
 // after them the same way, then their own triangle (bwdDiagAVX), so that
@@ -157,7 +148,19 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	nq := cw / 4
 	if nb := len(below); nb > 0 {
 		_ = x[int(below[nb-1]+1)*cw-1] // rows are sorted: the last is the largest
-		bwdCols(x1, x, below, ls[w*w:], 0, w, w, cw)
+		l21 := ls[w*w:]
+		k := 0
+		if useWide && cw == 16 {
+			for ; k+8 <= w; k += 8 {
+				bwd8x16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w)
+			}
+		}
+		for ; k+4 <= w; k += 4 {
+			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq, useWide)
+		}
+		for ; k < w; k++ {
+			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
+		}
 	}
 	// The diagonal block, four columns at a time from the last: the
 	// block's rows after the four through bwd4AVX, then their own triangle.
@@ -202,53 +205,29 @@ func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []flo
 	for _, i := range trows {
 		_ = tgt[int(i+1)*cw-1]
 	}
-	fwdBlock(tgt, trows, ls[r0*w+p0:], pk[4*p0:], p1-p0, w, cw/4)
+	fwdBlockAVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
 }
 
-// fwdBlock is fwdBlockAVX for the rows of x listed in rows (l and pk from
-// their first entries): eight rows at a time through fwd8x16AVX on AVX-512
-// with 16 values a row and at most fwd8MaxCols columns, the rest through
-// fwdBlockAVX, with the same arithmetic in every lane.
-func fwdBlock(x []float64, rows []int32, l, pk []float64, nk, w, nq int) {
-	j, nr := 0, len(rows)
-	if useWide && nq == 4 && nk > 0 && nk <= fwd8MaxCols {
-		for ; j+8 <= nr; j += 8 {
-			fwd8x16AVX(&x[0], &rows[j], &l[j*w], &pk[0], nk, w)
-		}
-	}
-	if j < nr {
-		fwdBlockAVX(&x[0], &rows[j], nr-j, &l[j*w], &pk[0], nk, w, nq, useWide)
-	}
-}
-
-// topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): four
-// columns at a time through bwd4AVX, the rest through bwd1AVX.
+// topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): eight
+// columns at a time through bwd8x16AVX on AVX-512 at 16 values a row, then
+// four through bwd4AVX, the rest through bwd1AVX.
 func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
 	x1 := x[f*cw : (f+w)*cw]
 	_ = ls[(p1-1)*w+k1-1]
-	bwdCols(x1, x, rows[p0:p1], ls[p0*w:], k0, k1, w, cw)
-}
-
-// bwdCols subtracts from the rows k0..k1-1 of x1 (a supernode's block of
-// w columns) the products of their entries l[r·w+k] in the rows below
-// with those rows of x: eight at a time on AVX-512 with 16 values a row,
-// then four, then one, each with the same arithmetic in every lane.
-func bwdCols(x1, x []float64, below []int32, l []float64, k0, k1, w, cw int) {
-	nq, nb := cw/4, len(below)
-	_ = l[(nb-1)*w+k1-1]
+	nq := cw / 4
 	k := k0
 	if useWide && cw == 16 {
 		for ; k+8 <= k1; k += 8 {
-			bwd8x16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w)
+			bwd8x16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w)
 		}
 	}
 	for ; k+4 <= k1; k += 4 {
-		bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq, useWide)
+		bwd4AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq, useWide)
 	}
 	for ; k < k1; k++ {
-		bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq)
+		bwd1AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq)
 	}
 }
 

@@ -243,144 +243,6 @@ fdone:
 	MOVQ nk+40(FP), CX \
 	TESTQ CX, CX
 
-// func fwd8x16AVX(x *float64, rows *int32, l *float64, pk *float64, nk int, w int)
-//
-// fwdBlockAVX's 8-wide path for eight rows of 16 values (AVX-512): for
-// j < 8, row i = rows[j] of x: x_i −= Σ_{k<nk} l[j·w+k]·(row k of pk),
-// each half of the row one chain of multiply-adds in k order (nk ≥ 1), the
-// arithmetic of fwdBlockAVX in every lane. Each row of pk loaded serves
-// eight rows, where fwdBlockAVX serves four.
-TEXT ·fwd8x16AVX(SB), NOSPLIT, $0-48
-	MOVQ x+0(FP), DI
-	MOVQ rows+8(FP), BX
-	MOVLQSX (0)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z0
-	VMOVUPD 64(AX), Z1
-	MOVLQSX (4)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z2
-	VMOVUPD 64(AX), Z3
-	MOVLQSX (8)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z4
-	VMOVUPD 64(AX), Z5
-	MOVLQSX (12)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z6
-	VMOVUPD 64(AX), Z7
-	MOVLQSX (16)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z8
-	VMOVUPD 64(AX), Z9
-	MOVLQSX (20)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z10
-	VMOVUPD 64(AX), Z11
-	MOVLQSX (24)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z12
-	VMOVUPD 64(AX), Z13
-	MOVLQSX (28)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD 0(AX), Z14
-	VMOVUPD 64(AX), Z15
-	MOVQ l+16(FP), SI
-	MOVQ pk+24(FP), DX
-	MOVQ nk+32(FP), CX
-	MOVQ w+40(FP), R8
-	SHLQ $5, R8 // bytes per quad of pk
-	LEAQ (R8)(R8*2), R9 // bytes to quad 3 of pk
-	MOVQ w+40(FP), R10
-	SHLQ $3, R10 // bytes per row of l
-	LEAQ (R10)(R10*2), R11
-	LEAQ (SI)(R10*4), R12 // &l[4w]
-
-f8col:
-	VMOVUPD (DX), Y16
-	VINSERTF64X4 $1, (DX)(R8*1), Z16, Z16
-	VMOVUPD (DX)(R8*2), Y17
-	VINSERTF64X4 $1, (DX)(R9*1), Z17, Z17
-	VBROADCASTSD (SI), Z18
-	VFNMADD231PD Z16, Z18, Z0
-	VFNMADD231PD Z17, Z18, Z1
-	VBROADCASTSD (SI)(R10*1), Z19
-	VFNMADD231PD Z16, Z19, Z2
-	VFNMADD231PD Z17, Z19, Z3
-	VBROADCASTSD (SI)(R10*2), Z20
-	VFNMADD231PD Z16, Z20, Z4
-	VFNMADD231PD Z17, Z20, Z5
-	VBROADCASTSD (SI)(R11*1), Z21
-	VFNMADD231PD Z16, Z21, Z6
-	VFNMADD231PD Z17, Z21, Z7
-	VBROADCASTSD (R12), Z22
-	VFNMADD231PD Z16, Z22, Z8
-	VFNMADD231PD Z17, Z22, Z9
-	VBROADCASTSD (R12)(R10*1), Z23
-	VFNMADD231PD Z16, Z23, Z10
-	VFNMADD231PD Z17, Z23, Z11
-	VBROADCASTSD (R12)(R10*2), Z24
-	VFNMADD231PD Z16, Z24, Z12
-	VFNMADD231PD Z17, Z24, Z13
-	VBROADCASTSD (R12)(R11*1), Z25
-	VFNMADD231PD Z16, Z25, Z14
-	VFNMADD231PD Z17, Z25, Z15
-	ADDQ $8, SI
-	ADDQ $8, R12
-	ADDQ $32, DX
-	DECQ CX
-	JNZ f8col
-	MOVLQSX (0)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z0, 0(AX)
-	VMOVUPD Z1, 64(AX)
-	MOVLQSX (4)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z2, 0(AX)
-	VMOVUPD Z3, 64(AX)
-	MOVLQSX (8)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z4, 0(AX)
-	VMOVUPD Z5, 64(AX)
-	MOVLQSX (12)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z6, 0(AX)
-	VMOVUPD Z7, 64(AX)
-	MOVLQSX (16)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z8, 0(AX)
-	VMOVUPD Z9, 64(AX)
-	MOVLQSX (20)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z10, 0(AX)
-	VMOVUPD Z11, 64(AX)
-	MOVLQSX (24)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z12, 0(AX)
-	VMOVUPD Z13, 64(AX)
-	MOVLQSX (28)(BX), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ DI, AX
-	VMOVUPD Z14, 0(AX)
-	VMOVUPD Z15, 64(AX)
-	VZEROUPPER
-	RET
-
 // func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 //
 // For j < nr, row i = rows[j] of the block x (4·nq values a row):
@@ -391,7 +253,8 @@ f8col:
 // rows and the rows are loaded and stored once; the rows left over go
 // through fwdrow<>. With wide (AVX-512), groups of four quads come first,
 // and two quads are one 8-wide register, with the same operations in each
-// lane.
+// lane; a group of four quads takes eight rows at a time when the panel
+// has at most 64 columns (nk), each quad of pk then serving eight rows.
 TEXT ·fwdBlockAVX(SB), NOSPLIT, $24-65
 	MOVQ w+48(FP), R8
 	SHLQ $5, R8 // bytes per quad of pk
@@ -552,6 +415,16 @@ fbwstore:
 	JMP fbstored
 
 fbwide4:
+	// Eight rows at a time while eight are left and the panel has at most
+	// 64 columns (fbwide8), else four.
+	MOVQ nr+16(FP), AX
+	SUBQ R13, AX
+	CMPQ AX, $8
+	JLT fbwide4rows
+	CMPQ nk+40(FP), $64
+	JLE fbwide8
+
+fbwide4rows:
 	// Four quads of four rows: row a's quads 0-1 in Za, 2-3 in Z(4+a);
 	// pk's quads are joined pairwise into Z12 and Z13.
 	LOAD4(0, Z0, Z1, Z2, Z3)
@@ -585,6 +458,104 @@ fbwcol4:
 fbw4store:
 	STORE4(0, Z0, Z1, Z2, Z3)
 	STORE4(64, Z4, Z5, Z6, Z7)
+	JMP fbstored
+
+fbwide8:
+	// Four quads of eight rows: row a's quads 0-1 in Z(2a), 2-3 in
+	// Z(2a+1); pk's quads are joined pairwise into Z16 and Z17, so that
+	// each serves eight rows. Eight rows of l are eight streams w entries
+	// apart: with a whole wide supernode (a 32³ factor's top, hundreds of
+	// columns) they ran slower than four rows, hence the bound on nk.
+	ROWADDR(0)
+	VMOVUPD 0(AX), Z0
+	VMOVUPD 64(AX), Z1
+	ROWADDR(1)
+	VMOVUPD 0(AX), Z2
+	VMOVUPD 64(AX), Z3
+	ROWADDR(2)
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	ROWADDR(3)
+	VMOVUPD 0(AX), Z6
+	VMOVUPD 64(AX), Z7
+	ROWADDR(4)
+	VMOVUPD 0(AX), Z8
+	VMOVUPD 64(AX), Z9
+	ROWADDR(5)
+	VMOVUPD 0(AX), Z10
+	VMOVUPD 64(AX), Z11
+	ROWADDR(6)
+	VMOVUPD 0(AX), Z12
+	VMOVUPD 64(AX), Z13
+	ROWADDR(7)
+	VMOVUPD 0(AX), Z14
+	VMOVUPD 64(AX), Z15
+	LEAQ (R8)(R8*2), DI // bytes to quad 3 of pk
+	COLSETUP
+	JEQ fbw8store
+	LEAQ (SI)(R10*4), AX // &l[(j+4)·w]
+
+fbwcol8:
+	VMOVUPD (DX), Y16
+	VINSERTF64X4 $1, (DX)(R8*1), Z16, Z16
+	VMOVUPD (DX)(R8*2), Y17
+	VINSERTF64X4 $1, (DX)(DI*1), Z17, Z17
+	VBROADCASTSD (SI), Z18
+	VFNMADD231PD Z16, Z18, Z0
+	VFNMADD231PD Z17, Z18, Z1
+	VBROADCASTSD (SI)(R10*1), Z19
+	VFNMADD231PD Z16, Z19, Z2
+	VFNMADD231PD Z17, Z19, Z3
+	VBROADCASTSD (SI)(R10*2), Z20
+	VFNMADD231PD Z16, Z20, Z4
+	VFNMADD231PD Z17, Z20, Z5
+	VBROADCASTSD (SI)(R11*1), Z21
+	VFNMADD231PD Z16, Z21, Z6
+	VFNMADD231PD Z17, Z21, Z7
+	VBROADCASTSD (AX), Z22
+	VFNMADD231PD Z16, Z22, Z8
+	VFNMADD231PD Z17, Z22, Z9
+	VBROADCASTSD (AX)(R10*1), Z23
+	VFNMADD231PD Z16, Z23, Z10
+	VFNMADD231PD Z17, Z23, Z11
+	VBROADCASTSD (AX)(R10*2), Z24
+	VFNMADD231PD Z16, Z24, Z12
+	VFNMADD231PD Z17, Z24, Z13
+	VBROADCASTSD (AX)(R11*1), Z25
+	VFNMADD231PD Z16, Z25, Z14
+	VFNMADD231PD Z17, Z25, Z15
+	ADDQ $8, SI
+	ADDQ $8, AX
+	ADDQ $32, DX
+	DECQ CX
+	JNZ fbwcol8
+
+fbw8store:
+	ROWADDR(0)
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	ROWADDR(1)
+	VMOVUPD Z2, 0(AX)
+	VMOVUPD Z3, 64(AX)
+	ROWADDR(2)
+	VMOVUPD Z4, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	ROWADDR(3)
+	VMOVUPD Z6, 0(AX)
+	VMOVUPD Z7, 64(AX)
+	ROWADDR(4)
+	VMOVUPD Z8, 0(AX)
+	VMOVUPD Z9, 64(AX)
+	ROWADDR(5)
+	VMOVUPD Z10, 0(AX)
+	VMOVUPD Z11, 64(AX)
+	ROWADDR(6)
+	VMOVUPD Z12, 0(AX)
+	VMOVUPD Z13, 64(AX)
+	ROWADDR(7)
+	VMOVUPD Z14, 0(AX)
+	VMOVUPD Z15, 64(AX)
+	ADDQ $4, R13 // and four more at fbstored
 	JMP fbstored
 
 fbone:
