@@ -30,6 +30,9 @@ func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float
 func bwd8x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int)
 
 //go:noescape
+func bwd23x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+
+//go:noescape
 func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
 
 //go:noescape
@@ -158,6 +161,10 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 		for ; k+4 <= w; k += 4 {
 			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq, useWide)
 		}
+		if useWide && cw == 16 && w-k >= 2 {
+			bwd23x16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, w-k)
+			k = w
+		}
 		for ; k < w; k++ {
 			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
 		}
@@ -210,7 +217,8 @@ func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []flo
 
 // topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): eight
 // columns at a time through bwd8x16AVX on AVX-512 at 16 values a row, then
-// four through bwd4AVX, the rest through bwd1AVX.
+// four through bwd4AVX, the last two or three there through bwd23x16AVX,
+// the rest through bwd1AVX.
 func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
@@ -225,6 +233,10 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 	}
 	for ; k+4 <= k1; k += 4 {
 		bwd4AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq, useWide)
+	}
+	if useWide && cw == 16 && k1-k >= 2 {
+		bwd23x16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, k1-k)
+		k = k1
 	}
 	for ; k < k1; k++ {
 		bwd1AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq)

@@ -735,6 +735,68 @@ b8rows:
 	VZEROUPPER
 	RET
 
+// func bwd23x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+//
+// bwd8x16AVX for the n = 2 or 3 rows a_j = a[16j:] (j < n): the rows
+// left after the groups of eight and four, in one pass over the rows below
+// where bwd1AVX makes one pass each, with the same arithmetic in every lane.
+TEXT ·bwd23x16AVX(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ R13, DX // &l[(nr-1)·w]
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	CMPQ n+48(FP), $3
+	JLT b2rows
+
+b3rows:
+	DECQ CX
+	MOVLQSX (BX)(CX*4), AX
+	SHLQ $7, AX // 128 bytes a row
+	ADDQ SI, AX
+	VMOVUPD 0(AX), Z16
+	VMOVUPD 64(AX), Z17
+	FMAZ2(0(DX), Z18, Z0, Z1)
+	FMAZ2(8(DX), Z19, Z2, Z3)
+	FMAZ2(16(DX), Z20, Z4, Z5)
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ b3rows
+	SUBZ2(0, Z0, Z1)
+	SUBZ2(128, Z2, Z3)
+	SUBZ2(256, Z4, Z5)
+	VZEROUPPER
+	RET
+
+b2rows:
+	DECQ CX
+	MOVLQSX (BX)(CX*4), AX
+	SHLQ $7, AX
+	ADDQ SI, AX
+	VMOVUPD 0(AX), Z16
+	VMOVUPD 64(AX), Z17
+	FMAZ2(0(DX), Z18, Z0, Z1)
+	FMAZ2(8(DX), Z19, Z2, Z3)
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ b2rows
+	SUBZ2(0, Z0, Z1)
+	SUBZ2(128, Z2, Z3)
+	VZEROUPPER
+	RET
+
 // func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
 //
 // For the four rows a_j = a[j·cw:] (j < 4) and every quad q < nq:
