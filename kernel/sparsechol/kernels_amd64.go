@@ -27,10 +27,7 @@ func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk in
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
 
 //go:noescape
-func bwd8x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int)
-
-//go:noescape
-func bwd23x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+func bwdNx16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 
 //go:noescape
 func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
@@ -155,14 +152,14 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 		k := 0
 		if useWide && cw == 16 {
 			for ; k+8 <= w; k += 8 {
-				bwd8x16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w)
+				bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, 8)
 			}
 		}
 		for ; k+4 <= w; k += 4 {
 			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq, useWide)
 		}
 		if useWide && cw == 16 && w-k >= 2 {
-			bwd23x16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, w-k)
+			bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, w-k)
 			k = w
 		}
 		for ; k < w; k++ {
@@ -216,8 +213,8 @@ func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []flo
 }
 
 // topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): eight
-// columns at a time through bwd8x16AVX on AVX-512 at 16 values a row, then
-// four through bwd4AVX, the last two or three there through bwd23x16AVX,
+// columns at a time through bwdNx16AVX on AVX-512 at 16 values a row, then
+// four through bwd4AVX, the last two or three there through bwdNx16AVX,
 // the rest through bwd1AVX.
 func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
@@ -228,14 +225,14 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 	k := k0
 	if useWide && cw == 16 {
 		for ; k+8 <= k1; k += 8 {
-			bwd8x16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w)
+			bwdNx16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, 8)
 		}
 	}
 	for ; k+4 <= k1; k += 4 {
 		bwd4AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq, useWide)
 	}
 	if useWide && cw == 16 && k1-k >= 2 {
-		bwd23x16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, k1-k)
+		bwdNx16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, k1-k)
 		k = k1
 	}
 	for ; k < k1; k++ {

@@ -669,15 +669,27 @@ fddone:
 	VSUBPD z1, Z17, Z17 \
 	VMOVUPD Z17, (off+64)(DI)
 
-// func bwd8x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int)
+// ROW16 takes the next row below, r = CX−1, into Z16 and Z17: row
+// below[r] of x = SI (16 values a row), with below = BX.
+#define ROW16 \
+	DECQ CX \
+	MOVLQSX (BX)(CX*4), AX \
+	SHLQ $7, AX \
+	ADDQ SI, AX \
+	VMOVUPD 0(AX), Z16 \
+	VMOVUPD 64(AX), Z17
+
+// func bwdNx16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 //
-// bwd4AVX's 8-wide path for eight rows of two 8-wide registers (cw = 16,
-// AVX-512): for j < 8, a[16j:16j+16] -= Σ_{r<nr} l[r·w+j]·x[below[r]·16:+16],
-// each sum taken from r = nr−1 down to 0 (nr ≥ 1) in an accumulator of its
-// own and subtracted once, the arithmetic of bwd4AVX in every lane. One
-// pass over the rows below serves eight rows and both registers, where
-// bwd4AVX makes four passes (two rows of registers for each four rows).
-TEXT ·bwd8x16AVX(SB), NOSPLIT, $0-48
+// bwd4AVX's 8-wide path for n = 2, 3 or 8 rows of two 8-wide registers
+// (cw = 16, AVX-512): for j < n, a[16j:16j+16] -= Σ_{r<nr}
+// l[r·w+j]·x[below[r]·16:+16], each sum taken from r = nr−1 down to 0
+// (nr ≥ 1) in an accumulator of its own and subtracted once, the
+// arithmetic of bwd4AVX and bwd1AVX in every lane. One pass over the rows
+// below serves the n rows and both registers, where bwd4AVX makes two
+// passes for each four rows and bwd1AVX one for each row: eight rows at a
+// time, and the two or three left after the groups of four.
+TEXT ·bwdNx16AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ below+16(FP), BX
@@ -705,14 +717,37 @@ TEXT ·bwd8x16AVX(SB), NOSPLIT, $0-48
 	VPXORQ Z13, Z13, Z13
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
+	CMPQ n+48(FP), $8
+	JEQ bn8rows
+	CMPQ n+48(FP), $3
+	JEQ bn3rows
 
-b8rows:
-	DECQ CX
-	MOVLQSX (BX)(CX*4), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ SI, AX
-	VMOVUPD 0(AX), Z16
-	VMOVUPD 64(AX), Z17
+bn2rows:
+	ROW16
+	FMAZ2(0(DX), Z18, Z0, Z1)
+	FMAZ2(8(DX), Z19, Z2, Z3)
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bn2rows
+	SUBZ2(0, Z0, Z1)
+	SUBZ2(128, Z2, Z3)
+	JMP bndone
+
+bn3rows:
+	ROW16
+	FMAZ2(0(DX), Z18, Z0, Z1)
+	FMAZ2(8(DX), Z19, Z2, Z3)
+	FMAZ2(16(DX), Z20, Z4, Z5)
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bn3rows
+	SUBZ2(0, Z0, Z1)
+	SUBZ2(128, Z2, Z3)
+	SUBZ2(256, Z4, Z5)
+	JMP bndone
+
+bn8rows:
+	ROW16
 	FMAZ2(0(DX), Z18, Z0, Z1)
 	FMAZ2(8(DX), Z19, Z2, Z3)
 	FMAZ2(16(DX), Z20, Z4, Z5)
@@ -723,7 +758,7 @@ b8rows:
 	FMAZ2(56(DX), Z25, Z14, Z15)
 	SUBQ R8, DX
 	TESTQ CX, CX
-	JNZ b8rows
+	JNZ bn8rows
 	SUBZ2(0, Z0, Z1)
 	SUBZ2(128, Z2, Z3)
 	SUBZ2(256, Z4, Z5)
@@ -732,68 +767,8 @@ b8rows:
 	SUBZ2(640, Z10, Z11)
 	SUBZ2(768, Z12, Z13)
 	SUBZ2(896, Z14, Z15)
-	VZEROUPPER
-	RET
 
-// func bwd23x16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
-//
-// bwd8x16AVX for the n = 2 or 3 rows a_j = a[16j:] (j < n): the rows
-// left after the groups of eight and four, in one pass over the rows below
-// where bwd1AVX makes one pass each, with the same arithmetic in every lane.
-TEXT ·bwd23x16AVX(SB), NOSPLIT, $0-56
-	MOVQ a+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ below+16(FP), BX
-	MOVQ nr+24(FP), CX
-	MOVQ l+32(FP), DX
-	MOVQ w+40(FP), R8
-	SHLQ $3, R8 // bytes per row of l
-	MOVQ CX, R13
-	DECQ R13
-	IMULQ R8, R13
-	ADDQ R13, DX // &l[(nr-1)·w]
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	CMPQ n+48(FP), $3
-	JLT b2rows
-
-b3rows:
-	DECQ CX
-	MOVLQSX (BX)(CX*4), AX
-	SHLQ $7, AX // 128 bytes a row
-	ADDQ SI, AX
-	VMOVUPD 0(AX), Z16
-	VMOVUPD 64(AX), Z17
-	FMAZ2(0(DX), Z18, Z0, Z1)
-	FMAZ2(8(DX), Z19, Z2, Z3)
-	FMAZ2(16(DX), Z20, Z4, Z5)
-	SUBQ R8, DX
-	TESTQ CX, CX
-	JNZ b3rows
-	SUBZ2(0, Z0, Z1)
-	SUBZ2(128, Z2, Z3)
-	SUBZ2(256, Z4, Z5)
-	VZEROUPPER
-	RET
-
-b2rows:
-	DECQ CX
-	MOVLQSX (BX)(CX*4), AX
-	SHLQ $7, AX
-	ADDQ SI, AX
-	VMOVUPD 0(AX), Z16
-	VMOVUPD 64(AX), Z17
-	FMAZ2(0(DX), Z18, Z0, Z1)
-	FMAZ2(8(DX), Z19, Z2, Z3)
-	SUBQ R8, DX
-	TESTQ CX, CX
-	JNZ b2rows
-	SUBZ2(0, Z0, Z1)
-	SUBZ2(128, Z2, Z3)
+bndone:
 	VZEROUPPER
 	RET
 
