@@ -117,11 +117,10 @@
 // register (forward, four rows by four quads at a time), and with the
 // learner's blocks of 13 to 16 right-hand sides (a row of two 8-wide
 // registers) they take eight rows (forward, panels of up to 64 columns)
-// or eight columns (backward, and the last two or three together) at a
-// time, so that each row loaded serves more of them, with the same
-// operations in every lane: the results are
-// bitwise those of the 4-wide code (TestWideBitwise), and SolveKernels
-// names both "avx2-fma";
+// or eight columns (backward, and a supernode's last two or three
+// together) at a time, so that each row loaded serves more of them. Every
+// lane does the same operations: the results are bitwise those of the
+// 4-wide code (TestWideBitwise), and SolveKernels names both "avx2-fma";
 // VectorWidth tells them apart. The adjoint's edge sums take the products
 // of an edge's two rows a quad at a time and add the four lanes at the
 // end. Elsewhere ("scalar") portable Go kernels do the same substitutions

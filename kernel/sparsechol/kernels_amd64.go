@@ -129,15 +129,14 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 }
 
 // backwardAVX is backwardGo on rows of cw values (a multiple of 4): x1 −=
-// L21ᵀ x2, eight columns at a time as topBwdColsAVX takes them, then four,
-// each column's products summed from its
-// farthest row to its nearest and subtracted once; then the transposed
-// diagonal block, four columns at a time from the last: the block's rows
-// after them the same way, then their own triangle (bwdDiagAVX), so that
-// most of the triangle's products run four columns at a time too. It is
-// topBwdColsAVX and topBwdDiagAVX for one panel of all the supernode's
-// columns, with the same arithmetic, kept whole for the reason given at
-// forwardAVX.
+// L21ᵀ x2, in groups of columns as topBwdColsAVX takes them, each column's
+// products summed from its farthest row to its nearest and subtracted
+// once; then the transposed diagonal block, four columns at a time from
+// the last: the block's rows after them the same way, then their own
+// triangle (bwdDiagAVX), so that most of the triangle's products run four
+// columns at a time too. It is topBwdColsAVX and topBwdDiagAVX for one
+// panel of all the supernode's columns, with the same arithmetic, kept
+// whole for the reason given at forwardAVX.
 func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
