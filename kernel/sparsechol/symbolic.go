@@ -419,7 +419,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		sym.single[s] = sym.first[s+1]-sym.first[s] == 1 && sym.split[s] == sym.rowPtr[s+1]-sym.rowPtr[s]
 	}
 
-	sym.assignWorkers(work, order, nw)
+	sym.assignWorkers(gwork, nw)
 
 	// Destination of every original entry in lx.
 	sym.dest = make([]int, p.NNZ())
@@ -600,16 +600,12 @@ const manyGroupsWork = 1 << 21
 const topWeight = 8
 
 // assignWorkers hands the groups to nw workers as contiguous runs of about
-// equal work (work[t] is the work of the supernode order[k] = t at
-// position k).
-func (sym *symbolic) assignWorkers(work []float64, order []int, nw int) {
+// equal work (gwork[g] is group g's).
+func (sym *symbolic) assignWorkers(gwork []float64, nw int) {
 	nw = max(1, min(nw, sym.ng))
 	load := make([]float64, sym.ng+1) // prefix sums over the groups
-	for g := range sym.ng {
-		load[g+1] = load[g]
-		for k := sym.gStart[g]; k < sym.gStart[g+1]; k++ {
-			load[g+1] += work[order[k]]
-		}
+	for g, w := range gwork {
+		load[g+1] = load[g] + w
 	}
 	sym.nw = nw
 	sym.wGroup = make([]int, nw+1)
