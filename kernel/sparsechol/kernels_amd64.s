@@ -717,51 +717,34 @@ TEXT ·bwdNx16AVX(SB), NOSPLIT, $0-56
 	VPXORQ Z13, Z13, Z13
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
-	CMPQ n+48(FP), $8
-	JEQ bn8rows
-	CMPQ n+48(FP), $3
-	JEQ bn3rows
+	MOVQ n+48(FP), R9
 
-bn2rows:
+bnrows:
 	ROW16
 	FMAZ2(0(DX), Z18, Z0, Z1)
 	FMAZ2(8(DX), Z19, Z2, Z3)
-	SUBQ R8, DX
-	TESTQ CX, CX
-	JNZ bn2rows
-	SUBZ2(0, Z0, Z1)
-	SUBZ2(128, Z2, Z3)
-	JMP bndone
-
-bn3rows:
-	ROW16
-	FMAZ2(0(DX), Z18, Z0, Z1)
-	FMAZ2(8(DX), Z19, Z2, Z3)
+	CMPQ R9, $2
+	JEQ bnnext
 	FMAZ2(16(DX), Z20, Z4, Z5)
-	SUBQ R8, DX
-	TESTQ CX, CX
-	JNZ bn3rows
-	SUBZ2(0, Z0, Z1)
-	SUBZ2(128, Z2, Z3)
-	SUBZ2(256, Z4, Z5)
-	JMP bndone
-
-bn8rows:
-	ROW16
-	FMAZ2(0(DX), Z18, Z0, Z1)
-	FMAZ2(8(DX), Z19, Z2, Z3)
-	FMAZ2(16(DX), Z20, Z4, Z5)
+	CMPQ R9, $3
+	JEQ bnnext
 	FMAZ2(24(DX), Z21, Z6, Z7)
 	FMAZ2(32(DX), Z22, Z8, Z9)
 	FMAZ2(40(DX), Z23, Z10, Z11)
 	FMAZ2(48(DX), Z24, Z12, Z13)
 	FMAZ2(56(DX), Z25, Z14, Z15)
+
+bnnext:
 	SUBQ R8, DX
 	TESTQ CX, CX
-	JNZ bn8rows
+	JNZ bnrows
 	SUBZ2(0, Z0, Z1)
 	SUBZ2(128, Z2, Z3)
+	CMPQ R9, $2
+	JEQ bndone
 	SUBZ2(256, Z4, Z5)
+	CMPQ R9, $3
+	JEQ bndone
 	SUBZ2(384, Z6, Z7)
 	SUBZ2(512, Z8, Z9)
 	SUBZ2(640, Z10, Z11)
