@@ -88,8 +88,9 @@ type HeatOptions struct {
 	// pure-Go factor's solves still run on its Threads workers). By
 	// default, when GOMAXPROCS > 1, Apply runs on the factor's threads with
 	// the block whole or, with a factor that cannot, solves the two halves
-	// of its columns as two concurrent streams, and Adjoint runs its forward and adjoint chains
-	// concurrently (keeping both, 2·Steps blocks, instead of one); in Store
+	// of its columns as two concurrent streams, and Adjoint runs its
+	// forward and adjoint chains concurrently (keeping both, 2·Steps
+	// blocks, instead of one); in Store
 	// mode Adjoint runs the adjoint chains of the two recorded column
 	// halves concurrently; and the weight gradient is accumulated over two
 	// halves of the edges at once (bit for bit the serial sum).

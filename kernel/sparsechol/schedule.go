@@ -173,8 +173,9 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 	if len(ws.packs) < c.threads {
 		ws.packs = append(ws.packs, make([][]float64, c.threads-len(ws.packs))...)
 	}
+	np := packSize(sym, cw)
 	for t := range ws.packs {
-		if np := packSize(sym, cw); cap(ws.packs[t]) < np {
+		if cap(ws.packs[t]) < np {
 			ws.packs[t] = make([]float64, np)
 		}
 	}
