@@ -24,8 +24,10 @@ func (c *chol) AdjointSupported() bool { return true }
 // first h = ⌈S/2⌉ iterates, and each of its later iterates is paired, while
 // it is in cache, with a kept iterate of the other chain (the middle pair,
 // for odd S, from the kept ones). Neither chain is copied column-major, and
-// 2h blocks are kept, where the kernel's column-major chains take 2S+1. With parallel the two chains run on two
-// goroutines; the sums are the same either way.
+// 2h blocks are kept, where the kernel's column-major chains take 2S+1.
+// With parallel the two chains run side by side, each on a team of half
+// the workers, else one after the other on all of them (see both); the
+// sums are the same either way.
 func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	c.check()
 	n := c.sym.n
