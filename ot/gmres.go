@@ -33,9 +33,9 @@ type gmres struct {
 }
 
 // vecChunk is the entries of one chunk of an inner product: 32 KiB of each
-// vector, and a vector no longer than that is summed in one loop in order,
-// as the whole inner product was before it was cut. A variable for tests,
-// which make chunks small to cut vectors into many.
+// vector, so that a vector of at most that many entries is summed in one
+// loop, in order (a grain chosen, not tuned). A variable for tests, which
+// make chunks small to cut vectors into many.
 var vecChunk = 4096
 
 // The phases of the vector operations.
