@@ -409,7 +409,7 @@ func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (fa
 		sf := &countingStepFactor{countingFactor: cf, ss: ss}
 		sf.ps, _ = f.(factor.ParallelStepSolver)
 		sf.as, _ = f.(factor.AdjointStepper)
-		_, sf.team = f.(factor.ScheduleReporter)
+		sf.team, _ = f.(factor.ScheduleReporter)
 		return sf, nil
 	}
 	return &cf, nil
@@ -447,22 +447,26 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 // interfaces (factor.StepSolver, ParallelStepSolver and AdjointStepper),
 // which it forwards. A call of S steps counts S solves (2·S for an adjoint,
 // which runs two chains) and its wall time once per thread it ran on: two
-// for CHOLMOD's tree split and a parallel adjoint, GOMAXPROCS (within the
-// CPUs) for a factor whose solves run on a team of workers (the pure-Go
-// one, which reports its schedule and caps its team the same way).
+// for CHOLMOD's tree split and a parallel adjoint, and for a factor whose
+// solves run on a team of workers (the pure-Go one, which reports its
+// schedule) the team's size for GOMAXPROCS within the CPUs, or the sum of
+// the two half-teams' for a parallel adjoint.
 type countingStepFactor struct {
 	countingFactor
 	ss   factor.StepSolver
 	ps   factor.ParallelStepSolver // nil if the factor has none
 	as   factor.AdjointStepper     // nil if the factor has none
-	team bool                      // the factor is a factor.ScheduleReporter
+	team factor.ScheduleReporter   // nil if the factor has none
 }
 
-// threads is the number of threads a call ran on: split when it split.
+// threads is the number of threads a call ran on: split when it ran on
+// two (CHOLMOD's tree split, or a parallel adjoint's two chains).
 func (c *countingStepFactor) threads(split bool) int {
-	switch {
-	case c.team:
-		return min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	switch p := min(runtime.GOMAXPROCS(0), runtime.NumCPU()); {
+	case c.team != nil && split:
+		return c.team.TeamSize(max(1, p/2)) + c.team.TeamSize(max(1, p-p/2))
+	case c.team != nil:
+		return c.team.TeamSize(p)
 	case split:
 		return 2
 	}
@@ -482,7 +486,8 @@ func (c *countingStepFactor) SolveStepsParallel(out, b []float64, cols, steps in
 	}
 	t := time.Now()
 	err := c.ps.SolveStepsParallel(out, b, cols, steps, keep, reverse)
-	c.stats.count(steps, cols, c.threads(c.ps.TreeSplits()), time.Since(t))
+	// A team's solves run on one team, split or not.
+	c.stats.count(steps, cols, c.threads(c.team == nil && c.ps.TreeSplits()), time.Since(t))
 	return err
 }
 

@@ -112,16 +112,16 @@ func (r *adjointRun) kept(ws *solveWork, l int) []float64 {
 func (r *adjointRun) both(l0, l1 int, parallel bool) {
 	helpers := &r.c.helpers
 	if !parallel {
-		r.wu.tm.start(r.p, helpers)
+		r.wu.tm.start(r.c.teamSize(r.p), helpers)
 		r.chain(r.wu, l0, l1)
 		r.wu.tm.stop()
-		r.ww.tm.start(r.p, helpers)
+		r.ww.tm.start(r.c.teamSize(r.p), helpers)
 		r.okW = r.chain(r.ww, l0, l1)
 		r.ww.tm.stop()
 		return
 	}
-	r.wu.tm.start(max(1, r.p/2), helpers)
-	r.ww.tm.start(max(1, r.p-r.p/2), helpers)
+	r.wu.tm.start(r.c.teamSize(max(1, r.p/2)), helpers)
+	r.ww.tm.start(r.c.teamSize(max(1, r.p-r.p/2)), helpers)
 	r.wg.Add(1)
 	r.l0, r.l1 = l0, l1
 	go r.wu.adjointAsync() // a func value made once: no allocation

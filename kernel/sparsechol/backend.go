@@ -73,6 +73,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 	c.threads = max(nw, 1)
 	c.helpers.Store(int32(c.threads - 1))
 	c.num = newNumeric(sym, b.impl())
+	c.team = c.teamSizes()
 	return c, nil
 }
 
@@ -87,6 +88,7 @@ type chol struct {
 	colPtr   []int
 	pinv     []int        // pinv[v] = pivot of vertex v
 	threads  int          // the workers of a solve
+	team     []int        // team[p]: the workers a team of p takes (teamSize)
 	helpers  atomic.Int32 // helpers not taken by a running solve: threads−1 when idle
 	valid    bool         // a successful Factorize has happened
 	closed   bool

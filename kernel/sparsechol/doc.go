@@ -55,10 +55,13 @@
 // sleep, so a phase of a few microseconds still pays; the workers of all
 // the solves running on one factor at once are drawn from one budget of
 // Threads, and a team never has more than GOMAXPROCS or the machine has
-// CPUs. Small solves run on
-// one goroutine. AdjointSteps runs its two chains on half the workers each
-// and shares the edge sums between them in chunks of edges.
-// ScheduleTime (factor.ScheduleReporter) models the schedule on p workers.
+// CPUs, nor more than the schedule's model finds work for: ScheduleTime
+// (factor.ScheduleReporter) models the schedule on p workers, and a team
+// of p takes the fewest workers that the model finds within 2% of p's
+// time (on 16 workers, seven for a 100² grid's factor, eight for 16³'s,
+// all sixteen for 32³'s). Small solves run on one goroutine. AdjointSteps
+// runs its two chains on half the workers each and shares the edge sums
+// between them in chunks of edges.
 //
 // Every result is bitwise the same for any number of workers
 // (TestWorkersBitwise): the supernodes are numbered by group whatever the

@@ -126,6 +126,50 @@ func (c *chol) workers(cols int) int {
 	return c.threads
 }
 
+// teamGain is the least share of a solve's modelled time that one more
+// worker must save to join its team (see teamSizes).
+const teamGain = 0.02
+
+// teamSizes returns, for every p up to the factor's threads, the fewest
+// workers on which the schedule's model (ScheduleTime) runs a solve within
+// teamGain of its time on p. Beyond that point a worker finds almost no
+// task to take and spins between phases: on a 16-core machine, capped
+// teams ran 3:16:20 and 2:100:20 evaluations at P = 16 in the same wall
+// time within the spread and 13–22% less CPU time (BENCHMARKS.md, "Thread
+// scaling"). A team is smaller, its tasks the same, so no value depends
+// on it.
+func (c *chol) teamSizes() []int {
+	t := make([]float64, c.threads+1)
+	for p := 1; p <= c.threads; p++ {
+		_, t[p], _ = c.ScheduleTime(p)
+	}
+	team := make([]int, c.threads+1)
+	q := 1
+	for p := 1; p <= c.threads; p++ {
+		for t[q] > (1+teamGain)*t[p] {
+			q++
+		}
+		team[p] = q
+	}
+	return team
+}
+
+// teamSize is the workers a team of up to p takes: team[p], or p when
+// tests turn capWorkers off to run many workers.
+func (c *chol) teamSize(p int) int {
+	if !capWorkers || p >= len(c.team) {
+		return p
+	}
+	return c.team[p]
+}
+
+// TeamSize returns the workers of a solve that p workers may take
+// (factor.ScheduleReporter): teamSize of p within the factor's threads.
+func (c *chol) TeamSize(p int) int {
+	c.check()
+	return c.teamSize(max(1, min(p, c.threads)))
+}
+
 // solveSteps applies A⁻¹ steps times to the column-major N×cols block b
 // (see factor.StepSolver for out, keep and reverse). The block stays in the
 // vertex-major workspace from one step to the next: it is gathered once,
@@ -133,7 +177,7 @@ func (c *chol) workers(cols int) int {
 // every value written to out is finite.
 func (c *chol) solveSteps(out, b []float64, cols, steps int, keep, reverse bool) bool {
 	ws := c.prepare(b, cols)
-	ws.tm.start(c.workers(cols), &c.helpers)
+	ws.tm.start(c.teamSize(c.workers(cols)), &c.helpers)
 	nb := c.sym.n * cols
 	finite := true
 	for l := 1; l <= steps; l++ {

@@ -137,6 +137,52 @@ func TestScheduleTime(t *testing.T) {
 	}
 }
 
+// TestTeamSizes checks the teams a solve takes: within p and growing
+// with it, as fast on the model as p workers to teamGain, and smaller than
+// p where the model finds the extra workers idle (a 2-D grid's tree on 16
+// workers) but not where it still finds them work (a dense factor of one
+// supernode takes one worker, whose triangle is one task).
+func TestTeamSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	n, es := gridEdges(rng, 100, 100)
+	grid := heatMatrix(n, es, 1)
+	dense := heatMatrix(40, completeEdges(40), 1)
+	for _, tc := range []struct {
+		name    string
+		m       *testMatrix
+		opt     *factor.Options
+		team16  func(int) bool
+		explain string
+	}{
+		{"grid 100²", grid, &factor.Options{Grid: []int{100, 100}, Threads: 16}, func(q int) bool { return q < 16 }, "fewer than 16"},
+		{"dense 40", dense, &factor.Options{Threads: 16}, func(q int) bool { return q == 1 }, "1"},
+	} {
+		f, err := Backend{}.Analyze(tc.m.pat, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := f.(*chol)
+		if len(c.team) != 17 {
+			t.Fatalf("%s: %d team sizes, want 17", tc.name, len(c.team))
+		}
+		for p := 1; p <= 16; p++ {
+			q := c.team[p]
+			_, tq, _ := c.ScheduleTime(q)
+			_, tp, _ := c.ScheduleTime(p)
+			if q < 1 || q > p || q < c.team[p-1] || tq > (1+teamGain)*tp {
+				t.Errorf("%s: team of %d takes %d (of %d: %d), modelled time %g against %g", tc.name, p, q, p-1, c.team[p-1], tq, tp)
+			}
+		}
+		if !tc.team16(c.team[16]) {
+			t.Errorf("%s: a team of 16 takes %d workers, want %s", tc.name, c.team[16], tc.explain)
+		}
+		if c.teamSize(16) != c.team[16] || c.teamSize(40) != 40 {
+			t.Errorf("%s: teamSize(16) = %d, teamSize(40) = %d", tc.name, c.teamSize(16), c.teamSize(40))
+		}
+		f.Close()
+	}
+}
+
 // completeEdges lists the edges of the complete graph on n vertices.
 func completeEdges(n int) []edge {
 	var es []edge
