@@ -107,13 +107,13 @@ const manyThreads = 8
 // manyThreadsHint returns a line for a run on the named backend, chosen by
 // the user or not: when CHOLMOD got it by default and the run has
 // manyThreads threads or more, that its solves use two of them and
-// --backend go all; "" otherwise.
+// --backend go up to all; "" otherwise.
 func manyThreadsHint(backend string, chosen bool) string {
 	p := runtime.GOMAXPROCS(0)
 	if chosen || backend != "cholmod" || p < manyThreads {
 		return ""
 	}
-	return fmt.Sprintf("CHOLMOD (the default) solves on 2 of the %d threads; --backend go solves on all of them, "+
+	return fmt.Sprintf("CHOLMOD (the default) solves on 2 of the %d threads; --backend go solves on up to all of them, "+
 		"faster on large grids with this many cores (BENCHMARKS.md, \"Threads and processors\")", p)
 }
 

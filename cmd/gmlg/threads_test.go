@@ -121,7 +121,7 @@ func TestManyThreadsHintShown(t *testing.T) {
 		t.Skip("the default backend is not CHOLMOD in this build")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	const hint = "--backend go solves on all of them"
+	const hint = "--backend go solves on up to all of them"
 	data := tinyData(t, "1")
 	colours := filepath.Join(t.TempDir(), "colours")
 	colorTestFrames(t, colours, 3)
