@@ -898,6 +898,12 @@ typedef struct {
 // us (56-65 us) with the kept one, against 17 us on one thread. On
 // toydataF4's 99 adjoints per evaluation that is about 5 ms, under what
 // whole evaluations could resolve (faster in 20 of 32 alternating rounds).
+// A team of two OpenMP threads in its place, the standard mechanism, made
+// 2:50:20 and 2:50:100 evaluations 15-40% slower on two cores: after every
+// call the OpenMP runtime's thread spins for the next parallel region
+// (GOMP_SPINCOUNT, read once when the runtime starts) on a core that the
+// Go side's elementwise work needs between the solves, where this helper
+// sleeps at once (BENCHMARKS.md, "What did not pay").
 struct gl_helper {
 	pthread_t th;
 	gl_word go, done;
