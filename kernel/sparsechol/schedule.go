@@ -126,8 +126,9 @@ func (c *chol) workers(cols int) int {
 	return c.threads
 }
 
-// teamGain is the least share of a solve's modelled time that one more
-// worker must save to join its team (see teamSizes).
+// teamGain is how much longer than on p workers, as a share of that time
+// in the schedule's model, a solve may take on the smaller team that
+// teamSizes picks for p.
 const teamGain = 0.02
 
 // teamSizes returns, for every p up to the factor's threads, the fewest
