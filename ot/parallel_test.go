@@ -86,19 +86,27 @@ func TestPartsBitwise(t *testing.T) {
 // TestPartsNoAllocs checks that Forward and Backward do not allocate when
 // their phases run in parts on several goroutines (testing.AllocsPerRun
 // cannot say: it sets GOMAXPROCS to 1), counting the process's
-// allocations around five runs after a first that starts the helpers.
+// allocations around twenty runs after a first that starts the helpers.
+// The Go runtime itself allocates now and then while goroutines wait for
+// each other (the record of a waiting goroutine, when its processor's
+// cache of them is empty), so the count must stay below one per run: an
+// allocation of the runs' own would make it at least twenty.
 func TestPartsNoAllocs(t *testing.T) {
 	defer func(w, p int) { minPartWork = w; runtime.GOMAXPROCS(p) }(minPartWork, runtime.GOMAXPROCS(4))
 	minPartWork = 1
 	run := forwardBackward(t)
 	run()
+	const runs = 20
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	for range 5 {
+	for range runs {
 		run()
 	}
 	runtime.ReadMemStats(&after)
-	if n := after.Mallocs - before.Mallocs; n != 0 {
-		t.Errorf("five runs in parts allocated %d times, want 0", n)
+	if n := after.Mallocs - before.Mallocs; n >= runs {
+		t.Errorf("%d runs in parts allocated %d times, want fewer than one per run", runs, n)
+	}
+	if testing.Verbose() {
+		t.Logf("%d runs in parts: %d allocations", runs, after.Mallocs-before.Mallocs)
 	}
 }
