@@ -29,7 +29,7 @@ type gmres struct {
 	partials []float64 // per chunk: its inner product
 	k        int       // update: the basis vectors combined
 	z, a0    []float64 // update: its outputs
-	bw       []float64 // update: the scaling b
+	bw       []float64 // update and the entrywise operations: the scaling b
 }
 
 // vecChunk is the entries of one chunk of an inner product: 32 KiB of each
@@ -44,6 +44,10 @@ const (
 	gmAxpy          // y += a·x
 	gmScale         // x *= a
 	gmUpdate        // z += V·y/b and a0 += Ā·y, entry by entry
+	gmMulB          // x *= b, entry by entry
+	gmSubB          // x −= y⊙b
+	gmDivB          // y = x/b
+	gmResid         // y = x − b⊙y
 )
 
 func newGMRES(m, nc int) *gmres {
@@ -94,13 +98,9 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 		}
 		maps++
 		current = true
-		for i, w := range bw {
-			gm.v[0][i] *= w
-		}
+		gm.entrywise(gmMulB, gm.v[0], nil, bw)
 		fz := gm.norm2(gm.v[0])
-		for i, zi := range im.z {
-			gm.v[0][i] -= zi * bw[i]
-		}
+		gm.entrywise(gmSubB, gm.v[0], im.z, bw)
 		beta := gm.norm2(gm.v[0])
 		if math.IsNaN(beta) || math.IsInf(beta, 0) {
 			return gmresNonFinite(maps)
@@ -153,16 +153,12 @@ func (ip *Interpolator) arnoldi(maps *int, fz float64) (int, error) {
 	for j := 0; j < gm.m && *maps < ip.set.AdjointMaxIterations; j++ {
 		// w = (I − L)·v[j], L the map without the loss gradient.
 		w := gm.v[j+1]
-		for i, vi := range gm.v[j] {
-			gm.zs[i] = vi / bw[i]
-		}
+		gm.entrywise(gmDivB, gm.v[j], gm.zs, bw)
 		if err := ip.adjointStep(w, gm.zs, nil, gm.image(j)); err != nil {
 			return 0, err
 		}
 		*maps++
-		for i, vi := range gm.v[j] {
-			w[i] = vi - bw[i]*w[i]
-		}
+		gm.entrywise(gmResid, gm.v[j], w, bw)
 		for i := 0; i <= j; i++ { // modified Gram–Schmidt
 			d := gm.inner(w, gm.v[i])
 			*gm.h(i, j) = d
@@ -234,6 +230,22 @@ func (gm *gmres) runPart(phase, lo, hi int) {
 		axpy(gm.y[lo:hi], gm.a, gm.x[lo:hi])
 	case gmScale:
 		scale(gm.x[lo:hi], gm.a)
+	case gmMulB:
+		for i := lo; i < hi; i++ {
+			gm.x[i] *= gm.bw[i]
+		}
+	case gmSubB:
+		for i := lo; i < hi; i++ {
+			gm.x[i] -= gm.y[i] * gm.bw[i]
+		}
+	case gmDivB:
+		for i := lo; i < hi; i++ {
+			gm.y[i] = gm.x[i] / gm.bw[i]
+		}
+	case gmResid:
+		for i := lo; i < hi; i++ {
+			gm.y[i] = gm.x[i] - gm.bw[i]*gm.y[i]
+		}
 	case gmUpdate:
 		y := gm.g[:gm.k]
 		for l := lo; l < hi; l++ {
@@ -268,6 +280,15 @@ func (gm *gmres) axpy(y []float64, a float64, x []float64) {
 	gm.x, gm.y, gm.a = x, y, a
 	parallel(&gm.wg, gm, gmAxpy, len(y), 2)
 	gm.x, gm.y = nil, nil
+}
+
+// entrywise runs the entrywise operation phase (gmMulB, gmSubB, gmDivB or
+// gmResid) on x, y and the scaling b, in parts: each entry is its own, so
+// the parts change nothing.
+func (gm *gmres) entrywise(phase int, x, y, b []float64) {
+	gm.x, gm.y, gm.bw = x, y, b
+	parallel(&gm.wg, gm, phase, len(x), 2)
+	gm.x, gm.y, gm.bw = nil, nil, nil
 }
 
 // scale sets x *= a.
