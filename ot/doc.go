@@ -106,13 +106,13 @@
 // work of every Sinkhorn iteration (the scalings, the barycenters, the
 // violations), of the unrolled reverse pass, of the implicit gradient's
 // adjoint map, of Anderson mixing (its logarithms, then each frame's
-// least-squares mix) and of GMRES (its inner products, updates and
-// scalings) runs on GOMAXPROCS goroutines, in parts of rows, of frames or
-// of entries; a sum over a column or a frame is never cut, and GMRES sums
-// each chunk of 4096 entries and then the chunks in a fixed order, so
-// every value is bitwise the same for any GOMAXPROCS. The fixed-point
-// adjoint's residual, one pass per iteration, runs on the caller's
-// goroutine.
+// least-squares mix), of GMRES (its inner products, updates and
+// scalings) and of the fixed-point adjoint's residual runs on GOMAXPROCS
+// goroutines, in parts of rows, of frames or of entries; a sum over a
+// column or a frame is never cut, and a sum over a whole vector (an inner
+// product, the residual) sums each chunk of 4096 entries and then the
+// chunks in a fixed order, so every value is bitwise the same for any
+// GOMAXPROCS.
 //
 // # Losses
 //

@@ -19,17 +19,28 @@ type gmres struct {
 	c, s []float64   // Givens rotations
 	g    []float64   // the rotated right-hand side
 
-	// The vector operations run in parts (see parallel): an inner
-	// product sums each chunk of vecChunk entries in order, then the
-	// chunks' sums in order, whatever the parts, so that its value does
-	// not depend on GOMAXPROCS.
-	wg       sync.WaitGroup
-	x, y     []float64 // the operation's vectors
-	a        float64   // its scalar
-	partials []float64 // per chunk: its inner product
-	k        int       // update: the basis vectors combined
-	z, a0    []float64 // update: its outputs
-	bw       []float64 // update and the entrywise operations: the scaling b
+	vecOps           // the vector operations
+	k      int       // update: the basis vectors combined
+	z, a0  []float64 // update: its outputs
+}
+
+// vecOps runs the vector operations of the implicit gradient's adjoint in
+// parts (see parallel): a sum over a vector (an inner product, a residual)
+// sums each chunk of vecChunk entries in order, then the chunks' sums in
+// order, whatever the parts, so that its value does not depend on
+// GOMAXPROCS.
+type vecOps struct {
+	wg        sync.WaitGroup
+	x, y      []float64 // the operation's vectors
+	a         float64   // its scalar
+	bw        []float64 // the scaling b
+	partials  []float64 // per chunk: its sum
+	partials2 []float64 // per chunk: its second sum (gmL1)
+}
+
+func newVecOps(nc int) vecOps {
+	nch := (nc + vecChunk - 1) / vecChunk
+	return vecOps{partials: make([]float64, nch), partials2: make([]float64, nch)}
 }
 
 // vecChunk is the entries of one chunk of an inner product: 32 KiB of each
@@ -48,12 +59,13 @@ const (
 	gmSubB          // x −= y⊙b
 	gmDivB          // y = x/b
 	gmResid         // y = x − b⊙y
+	gmL1            // partials[c] = Σ|x−y|·b, partials2[c] = Σ|x|·b over chunk c
 )
 
 func newGMRES(m, nc int) *gmres {
 	gm := &gmres{m: m, v: make([][]float64, m+1), abar: make([][]float64, m+1), zs: make([]float64, nc),
 		hess: make([]float64, (m+1)*m), c: make([]float64, m), s: make([]float64, m), g: make([]float64, m+1),
-		partials: make([]float64, (nc+vecChunk-1)/vecChunk)}
+		vecOps: newVecOps(nc)}
 	for i := range gm.v {
 		gm.v[i] = make([]float64, nc)
 	}
@@ -217,85 +229,115 @@ func (gm *gmres) update(z, a0, bw []float64, k int) {
 	gm.z, gm.a0, gm.bw = nil, nil, nil
 }
 
-// runPart runs entries (chunks, for gmInner) lo..hi−1 of the operation
-// in progress.
+// runPart runs entries lo..hi−1 of the update in progress (gmUpdate), or
+// those of a vector operation.
 func (gm *gmres) runPart(phase, lo, hi int) {
+	if phase != gmUpdate {
+		gm.vecOps.runPart(phase, lo, hi)
+		return
+	}
+	y := gm.g[:gm.k]
+	for l := lo; l < hi; l++ {
+		var d, da float64
+		for i, yi := range y {
+			d += yi * gm.v[i][l]
+			da += yi * gm.abar[i][l]
+		}
+		gm.z[l] += d / gm.bw[l]
+		gm.a0[l] += da
+	}
+}
+
+// runPart runs entries (chunks, for gmInner and gmL1) lo..hi−1 of the
+// operation in progress.
+func (vo *vecOps) runPart(phase, lo, hi int) {
 	switch phase {
 	case gmInner:
 		for c := lo; c < hi; c++ {
-			e := min((c+1)*vecChunk, len(gm.x))
-			gm.partials[c] = inner(gm.x[c*vecChunk:e], gm.y[c*vecChunk:e])
+			e := min((c+1)*vecChunk, len(vo.x))
+			vo.partials[c] = inner(vo.x[c*vecChunk:e], vo.y[c*vecChunk:e])
+		}
+	case gmL1:
+		for c := lo; c < hi; c++ {
+			var diff, norm float64
+			for i := c * vecChunk; i < min((c+1)*vecChunk, len(vo.x)); i++ {
+				diff += math.Abs(vo.x[i]-vo.y[i]) * vo.bw[i]
+				norm += math.Abs(vo.x[i]) * vo.bw[i]
+			}
+			vo.partials[c], vo.partials2[c] = diff, norm
 		}
 	case gmAxpy:
-		axpy(gm.y[lo:hi], gm.a, gm.x[lo:hi])
+		axpy(vo.y[lo:hi], vo.a, vo.x[lo:hi])
 	case gmScale:
-		scale(gm.x[lo:hi], gm.a)
+		scale(vo.x[lo:hi], vo.a)
 	case gmMulB:
 		for i := lo; i < hi; i++ {
-			gm.x[i] *= gm.bw[i]
+			vo.x[i] *= vo.bw[i]
 		}
 	case gmSubB:
 		for i := lo; i < hi; i++ {
-			gm.x[i] -= gm.y[i] * gm.bw[i]
+			vo.x[i] -= vo.y[i] * vo.bw[i]
 		}
 	case gmDivB:
 		for i := lo; i < hi; i++ {
-			gm.y[i] = gm.x[i] / gm.bw[i]
+			vo.y[i] = vo.x[i] / vo.bw[i]
 		}
 	case gmResid:
 		for i := lo; i < hi; i++ {
-			gm.y[i] = gm.x[i] - gm.bw[i]*gm.y[i]
-		}
-	case gmUpdate:
-		y := gm.g[:gm.k]
-		for l := lo; l < hi; l++ {
-			var d, da float64
-			for i, yi := range y {
-				d += yi * gm.v[i][l]
-				da += yi * gm.abar[i][l]
-			}
-			gm.z[l] += d / gm.bw[l]
-			gm.a0[l] += da
+			vo.y[i] = vo.x[i] - vo.bw[i]*vo.y[i]
 		}
 	}
 }
 
-// inner returns x·y, chunk by chunk (see gmres).
-func (gm *gmres) inner(x, y []float64) float64 {
-	gm.x, gm.y = x, y
+// inner returns x·y, chunk by chunk (see vecOps).
+func (vo *vecOps) inner(x, y []float64) float64 {
+	vo.x, vo.y = x, y
 	n := (len(x) + vecChunk - 1) / vecChunk
-	parallel(&gm.wg, gm, gmInner, n, 2*vecChunk)
-	gm.x, gm.y = nil, nil
+	parallel(&vo.wg, vo, gmInner, n, 2*vecChunk)
+	vo.x, vo.y = nil, nil
 	var s float64
-	for _, p := range gm.partials[:n] {
+	for _, p := range vo.partials[:n] {
 		s += p
 	}
 	return s
 }
 
-func (gm *gmres) norm2(x []float64) float64 { return math.Sqrt(gm.inner(x, x)) }
+func (vo *vecOps) norm2(x []float64) float64 { return math.Sqrt(vo.inner(x, x)) }
+
+// l1Diff returns Σ|x−y|·b and Σ|x|·b, chunk by chunk (see vecOps).
+func (vo *vecOps) l1Diff(x, y, b []float64) (diff, norm float64) {
+	vo.x, vo.y, vo.bw = x, y, b
+	n := (len(x) + vecChunk - 1) / vecChunk
+	parallel(&vo.wg, vo, gmL1, n, 3*vecChunk)
+	vo.x, vo.y, vo.bw = nil, nil, nil
+	for c := range n {
+		diff += vo.partials[c]
+		norm += vo.partials2[c]
+	}
+	return diff, norm
+}
 
 // axpy sets y += a·x.
-func (gm *gmres) axpy(y []float64, a float64, x []float64) {
-	gm.x, gm.y, gm.a = x, y, a
-	parallel(&gm.wg, gm, gmAxpy, len(y), 2)
-	gm.x, gm.y = nil, nil
+func (vo *vecOps) axpy(y []float64, a float64, x []float64) {
+	vo.x, vo.y, vo.a = x, y, a
+	parallel(&vo.wg, vo, gmAxpy, len(y), 2)
+	vo.x, vo.y = nil, nil
 }
 
 // entrywise runs the entrywise operation phase (gmMulB, gmSubB, gmDivB or
 // gmResid) on x, y and the scaling b, in parts: each entry is its own, so
 // the parts change nothing.
-func (gm *gmres) entrywise(phase int, x, y, b []float64) {
-	gm.x, gm.y, gm.bw = x, y, b
-	parallel(&gm.wg, gm, phase, len(x), 2)
-	gm.x, gm.y, gm.bw = nil, nil, nil
+func (vo *vecOps) entrywise(phase int, x, y, b []float64) {
+	vo.x, vo.y, vo.bw = x, y, b
+	parallel(&vo.wg, vo, phase, len(x), 2)
+	vo.x, vo.y, vo.bw = nil, nil, nil
 }
 
 // scale sets x *= a.
-func (gm *gmres) scale(x []float64, a float64) {
-	gm.x, gm.a = x, a
-	parallel(&gm.wg, gm, gmScale, len(x), 1)
-	gm.x = nil
+func (vo *vecOps) scale(x []float64, a float64) {
+	vo.x, vo.a = x, a
+	parallel(&vo.wg, vo, gmScale, len(x), 1)
+	vo.x = nil
 }
 
 func inner(x, y []float64) float64 {

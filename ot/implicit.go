@@ -19,6 +19,7 @@ type implicitWork struct {
 	gaugeS0 []float64 // per frame: Σb'₀
 	warm    WarmStart // the stored scalings (its z is z itself)
 	gm      *gmres    // allocated by the first GMRES solve
+	vo      vecOps    // the fixed-point iteration's residual
 	aa      *anderson // allocated by the first Forward with Anderson mixing
 
 	zCur []float64 // the argument of the adjoint map's phase in progress
@@ -56,6 +57,7 @@ func (ip *Interpolator) allocImplicit() {
 	}
 	im.z = make([]float64, nc)
 	im.zNew = make([]float64, nc)
+	im.vo = newVecOps(nc)
 	im.g2 = make([]float64, 2*nc+ne)
 	im.vb, im.ub = im.g2[:nc:nc], im.g2[nc:2*nc:2*nc]
 	if ne > 0 {
@@ -314,11 +316,7 @@ func (ip *Interpolator) adjointFixedPoint(grec [][][]float64) error {
 		if err := ip.adjointStep(im.zNew, im.z, grec, nil); err != nil {
 			return err
 		}
-		var diff, norm float64
-		for i, zn := range im.zNew {
-			diff += math.Abs(zn-im.z[i]) * bw[i]
-			norm += math.Abs(zn) * bw[i]
-		}
+		diff, norm := im.vo.l1Diff(im.zNew, im.z, bw)
 		if math.IsNaN(diff) || math.IsInf(diff, 0) {
 			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: m, Hint: hintGrad}
 		}
