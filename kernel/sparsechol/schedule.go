@@ -138,15 +138,19 @@ const teamGain = 0.02
 // teams ran 3:16:20 and 2:100:20 evaluations at P = 16 in the same wall
 // time within the spread and 13–22% less CPU time (BENCHMARKS.md, "Thread
 // scaling"). A team is smaller, its tasks the same, so no value depends
-// on it.
+// on it. Each p costs one ScheduleTime, whose time grows with p, so p
+// stops at the machine's CPUs, or at 64 on a machine with fewer: a team
+// never has more workers than CPUs (chol.workers), and teamSize leaves
+// the larger teams of tests that turn capWorkers off as they are.
 func (c *chol) teamSizes() []int {
-	t := make([]float64, c.threads+1)
-	for p := 1; p <= c.threads; p++ {
+	n := min(c.threads, max(runtime.NumCPU(), 64))
+	t := make([]float64, n+1)
+	for p := 1; p <= n; p++ {
 		_, t[p], _ = c.ScheduleTime(p)
 	}
-	team := make([]int, c.threads+1)
+	team := make([]int, n+1)
 	q := 1
-	for p := 1; p <= c.threads; p++ {
+	for p := 1; p <= n; p++ {
 		for t[q] > (1+teamGain)*t[p] {
 			q++
 		}
