@@ -140,22 +140,28 @@ func (ws *solveWork) adjointAsyncRun() {
 }
 
 // chain runs iterates l0..l1 of the chain of ws: each solve (the last
-// adjoint iterate scattered into gsrc), then the iterate kept (l ≤ h) or
-// paired with the other chain's iterate S−l+1. Only the adjoint chain is
+// adjoint iterate scattered into gsrc), its iterate kept (l ≤ h: the
+// pass's last phase copies each group's rows while they are in cache, so
+// the copy is shared by the team) or paired with the other chain's
+// iterate S−l+1. Only the adjoint chain is
 // scattered, so only it reports non-finite values (false); the edge sums
 // catch the others.
 func (r *adjointRun) chain(ws *solveWork, l0, l1 int) bool {
 	ok := true
 	for l := l0; l <= l1; l++ {
-		ws.first, ws.dst = l == 1, nil
+		ws.first, ws.dst, ws.keep = l == 1, nil, nil
 		if ws == r.ww && l == r.steps {
 			ws.dst = r.gsrc
 		}
+		if l <= r.h {
+			ws.keep = r.kept(ws, l)
+		}
 		ok = ws.pass() && ok
+		ws.keep = nil
 		x := ws.x[:r.nb]
 		switch {
 		case l <= r.h:
-			copy(r.kept(ws, l), x)
+			// Kept: the pass copied each group's rows as it solved them.
 		case ws == r.wu:
 			ws.edges(x, r.kept(r.ww, r.steps-l+1))
 		default:

@@ -60,6 +60,7 @@ type solveWork struct {
 	phaseFn  [numPhases]func(worker, task int)
 
 	chain  []float64   // AdjointSteps: the forward iterates
+	keep   []float64   // AdjointSteps: the pass copies its solved block here too, unless nil
 	acc    []float64   // AdjointSteps: the edge sums
 	eu, ew []float64   // AdjointSteps: the iterates of the edge sums
 	adj    adjointRun  // AdjointSteps: the call's state (forward chain's workspace)
@@ -498,16 +499,22 @@ func (ws *solveWork) bwdColsTask(_, k int) {
 
 // groupBackward solves with the transposes of the supernodes of the k-th
 // group to claim and scatters their rows; task ng scatters the top rows.
+// Each task also copies its rows into ws.keep, if set, while they are in
+// cache.
 func (ws *solveWork) groupBackward(_, k int) {
-	sym := ws.sym
-	if k == sym.ng {
-		ws.finite[k] = ws.scatter(sym.topCol, sym.n)
-		return
+	sym, cw := ws.sym, ws.cw
+	i0, i1 := sym.topCol, sym.n
+	if k < sym.ng {
+		g := sym.groupOrder[k]
+		s0, s1 := sym.gStart[g], sym.gStart[g+1]
+		backwardRange(sym, ws.num, s0, s1, ws.x[:sym.n*cw], cw)
+		i0, i1 = sym.first[s0], sym.first[s1]
+		k = g
 	}
-	g := sym.groupOrder[k]
-	s0, s1 := sym.gStart[g], sym.gStart[g+1]
-	backwardRange(sym, ws.num, s0, s1, ws.x[:sym.n*ws.cw], ws.cw)
-	ws.finite[g] = ws.scatter(sym.first[s0], sym.first[s1])
+	ws.finite[k] = ws.scatter(i0, i1)
+	if ws.keep != nil {
+		copy(ws.keep[i0*cw:i1*cw], ws.x[i0*cw:i1*cw])
+	}
 }
 
 // getWork takes a workspace from the factor's free list. The list keeps
