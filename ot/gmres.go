@@ -38,12 +38,14 @@ type vecOps struct {
 	partials2 []float64 // per chunk: its second sum (gmL1)
 }
 
+// newVecOps returns the vector operations' workspace for vectors of nc
+// entries.
 func newVecOps(nc int) vecOps {
 	nch := (nc + vecChunk - 1) / vecChunk
 	return vecOps{partials: make([]float64, nch), partials2: make([]float64, nch)}
 }
 
-// vecChunk is the entries of one chunk of an inner product: 32 KiB of each
+// vecChunk is the entries of one chunk of a sum over a vector: 32 KiB of each
 // vector, so that a vector of at most that many entries is summed in one
 // loop, in order (a grain chosen, not tuned). A variable for tests, which
 // make chunks small to cut vectors into many.
