@@ -42,10 +42,10 @@ func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw
 func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int)
 
 //go:noescape
-func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
+func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
 
 //go:noescape
-func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
+func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
 
 // forward1AVX eliminates the one-column supernodes s0..s1-1 (sym.single)
 // in x, rows of cw values (a multiple of 4), in one call: in 2-D most
@@ -53,14 +53,14 @@ func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32
 // more than their arithmetic.
 func forward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	fwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
+	fwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4, useWide)
 }
 
 // backward1AVX solves with the transposes of the one-column supernodes
 // s1-1 down to s0 in x (see forward1AVX).
 func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	bwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
+	bwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4, useWide)
 }
 
 // checkBlock panics unless x holds n rows of cw values. It compares

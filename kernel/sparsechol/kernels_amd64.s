@@ -1279,13 +1279,15 @@ edone:
 	VZEROUPPER
 	RET
 
-// func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
+// func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
 //
 // Eliminates the supernodes s0..s1-1, each of one column f = first[s] whose
 // rows below all lie in x (4·nq values a row): x_f ·= dinv[f], then
 // x_i −= l·x_f for each row i below, with the arithmetic of fwdDiagAVX and
-// fwdBlockAVX for one column, in one call for the whole run.
-TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-80
+// fwdBlockAVX for one column, in one call for the whole run. With wide
+// (AVX-512) and rows of 16 values, x_f stays in two 8-wide registers while
+// the rows below take it, each row one load, update and store per half.
+TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-81
 	MOVQ s0+8(FP), CX
 	MOVQ nq+72(FP), R11
 	MOVQ R11, R12
@@ -1297,18 +1299,9 @@ f1snode:
 	MOVQ first+24(FP), BX
 	MOVQ (BX)(CX*8), AX // f
 	MOVQ dinv+64(FP), BX
-	VBROADCASTSD (BX)(AX*8), Y0
+	LEAQ (BX)(AX*8), R13 // &dinv[f]
 	IMULQ R12, AX
 	ADDQ x+0(FP), AX // x_f
-	MOVQ AX, SI
-	MOVQ R11, R13
-
-f1scale:
-	VMULPD 0(SI), Y0, Y1
-	VMOVUPD Y1, 0(SI)
-	ADDQ $32, SI
-	DECQ R13
-	JNZ f1scale
 	MOVQ rowPtr+32(FP), BX
 	MOVQ (BX)(CX*8), DX // the own row's position
 	MOVQ 8(BX)(CX*8), R8 // the end of the rows
@@ -1318,6 +1311,22 @@ f1scale:
 	ADDQ lx+56(FP), SI // the diagonal entry
 	MOVQ rows+40(FP), R10
 	INCQ DX
+	CMPB wide+80(FP), $0
+	JEQ f1quads
+	CMPQ R11, $4
+	JEQ f1wide
+
+f1quads:
+	VBROADCASTSD (R13), Y0
+	MOVQ AX, DI
+	MOVQ R11, R13
+
+f1scale:
+	VMULPD 0(DI), Y0, Y1
+	VMOVUPD Y1, 0(DI)
+	ADDQ $32, DI
+	DECQ R13
+	JNZ f1scale
 
 f1row:
 	CMPQ DX, R8
@@ -1341,6 +1350,31 @@ f1quad:
 	INCQ DX
 	JMP f1row
 
+f1wide:
+	// Rows of 16 values (R12 = 128 bytes), x_f in Z1 and Z2.
+	VBROADCASTSD (R13), Z0
+	VMULPD 0(AX), Z0, Z1
+	VMULPD 64(AX), Z0, Z2
+	VMOVUPD Z1, 0(AX)
+	VMOVUPD Z2, 64(AX)
+
+f1wrow:
+	CMPQ DX, R8
+	JGE f1next
+	ADDQ $8, SI
+	VBROADCASTSD 0(SI), Z0
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ x+0(FP), DI // x_i
+	VMOVUPD 0(DI), Z8
+	VMOVUPD 64(DI), Z9
+	VFNMADD231PD Z1, Z0, Z8
+	VFNMADD231PD Z2, Z0, Z9
+	VMOVUPD Z8, 0(DI)
+	VMOVUPD Z9, 64(DI)
+	INCQ DX
+	JMP f1wrow
+
 f1next:
 	INCQ CX
 	JMP f1snode
@@ -1349,13 +1383,15 @@ f1done:
 	VZEROUPPER
 	RET
 
-// func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
+// func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
 //
 // Solves with the transposes of the supernodes s1-1 down to s0, each of one
 // column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i
 // below, summed from the last to the first, with the arithmetic of
 // bwd1AVX and bwdDiagAVX for one column, in one call for the whole run.
-TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-80
+// Quad by quad, or with wide (AVX-512) and rows of 16 values in one pass
+// over the rows, both halves of each row summed in two 8-wide registers.
+TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-81
 	MOVQ s1+16(FP), CX
 	MOVQ nq+72(FP), R11
 	MOVQ R11, R12
@@ -1368,7 +1404,7 @@ b1snode:
 	MOVQ first+24(FP), BX
 	MOVQ (BX)(CX*8), AX // f
 	MOVQ dinv+64(FP), BX
-	VBROADCASTSD (BX)(AX*8), Y9
+	LEAQ (BX)(AX*8), R13 // &dinv[f]
 	IMULQ R12, AX
 	ADDQ x+0(FP), AX // x_f
 	MOVQ rowPtr+32(FP), BX
@@ -1380,6 +1416,13 @@ b1snode:
 	SHLQ $3, SI
 	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
 	MOVQ rows+40(FP), R10
+	CMPB wide+80(FP), $0
+	JEQ b1quads
+	CMPQ R11, $4
+	JEQ b1wide
+
+b1quads:
+	VBROADCASTSD (R13), Y9
 	XORQ BX, BX // the quad's byte offset
 	MOVQ R11, R13
 
@@ -1406,6 +1449,36 @@ b1sub:
 	ADDQ $32, BX
 	DECQ R13
 	JNZ b1quad
+	JMP b1snode
+
+b1wide:
+	// Rows of 16 values (R12 = 128 bytes), the sums in Z0 and Z1.
+	VBROADCASTSD (R13), Z9
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ R9, DX
+
+b1wrow:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1wsub
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ x+0(FP), DI
+	VFMADD231PD 0(DI), Z10, Z0
+	VFMADD231PD 64(DI), Z10, Z1
+	JMP b1wrow
+
+b1wsub:
+	VMOVUPD 0(AX), Z8
+	VSUBPD Z0, Z8, Z8
+	VMULPD Z9, Z8, Z8
+	VMOVUPD Z8, 0(AX)
+	VMOVUPD 64(AX), Z8
+	VSUBPD Z1, Z8, Z8
+	VMULPD Z9, Z8, Z8
+	VMOVUPD Z8, 64(AX)
 	JMP b1snode
 
 b1done:
