@@ -121,7 +121,10 @@
 // learner's blocks of 13 to 16 right-hand sides (a row of two 8-wide
 // registers) they take eight rows (forward, panels of up to 64 columns)
 // or eight columns (backward, and a supernode's last two or three
-// together) at a time, so that each row loaded serves more of them. Every
+// together) at a time, so that each row loaded serves more of them; in a
+// run of one-column supernodes the pivot row stays in its two registers
+// while the rows below take it (forward), and both halves of each row
+// below are summed in one pass over the rows (backward). Every
 // lane does the same operations: the results are bitwise those of the
 // 4-wide code (TestWideBitwise), and SolveKernels names both "avx2-fma";
 // VectorWidth tells them apart. The adjoint's edge sums take the products
