@@ -147,23 +147,7 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	nq := cw / 4
 	if nb := len(below); nb > 0 {
 		_ = x[int(below[nb-1]+1)*cw-1] // rows are sorted: the last is the largest
-		l21 := ls[w*w:]
-		k := 0
-		if useWide && cw == 16 {
-			for ; k+8 <= w; k += 8 {
-				bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, 8)
-			}
-		}
-		for ; k+4 <= w; k += 4 {
-			bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq, useWide)
-		}
-		if useWide && cw == 16 && w-k >= 2 {
-			bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, w-k)
-			k = w
-		}
-		for ; k < w; k++ {
-			bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l21[k], w, cw, nq)
-		}
+		bwdColsAVX(x1, x, below, ls[w*w:], w, 0, w, cw)
 	}
 	// The diagonal block, four columns at a time from the last: the
 	// block's rows after the four through bwd4AVX, then their own triangle.
@@ -211,31 +195,40 @@ func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []flo
 	fwdBlockAVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
 }
 
-// topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4): eight
-// columns at a time through bwdNx16AVX on AVX-512 at 16 values a row, then
-// four through bwd4AVX, the last two or three there through bwdNx16AVX,
-// the rest through bwd1AVX.
+// topBwdColsAVX is topBwdCols on rows of cw values (a multiple of 4),
+// through bwdColsAVX.
 func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
 	x1 := x[f*cw : (f+w)*cw]
 	_ = ls[(p1-1)*w+k1-1]
-	nq := cw / 4
+	bwdColsAVX(x1, x, rows[p0:p1], ls[p0*w:], w, k0, k1, cw)
+}
+
+// bwdColsAVX subtracts from the columns k0..k1−1 of a supernode (rows of
+// x1, cw values each) their products with the rows below[r] of x: column
+// k takes Σ_r l[r·w+k]·x_{below[r]}, summed from the last row to the
+// first (bwd4AVX). Eight columns at a time through bwdNx16AVX on AVX-512
+// at 16 values a row, then four through bwd4AVX, the last two or three
+// there through bwdNx16AVX, the rest through bwd1AVX. below must not be
+// empty.
+func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) {
+	nb, nq := len(below), cw/4
 	k := k0
 	if useWide && cw == 16 {
 		for ; k+8 <= k1; k += 8 {
-			bwdNx16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, 8)
+			bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, 8)
 		}
 	}
 	for ; k+4 <= k1; k += 4 {
-		bwd4AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq, useWide)
+		bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq, useWide)
 	}
 	if useWide && cw == 16 && k1-k >= 2 {
-		bwdNx16AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, k1-k)
+		bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, k1-k)
 		k = k1
 	}
 	for ; k < k1; k++ {
-		bwd1AVX(&x1[k*cw], &x[0], &rows[p0], p1-p0, &ls[p0*w+k], w, cw, nq)
+		bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq)
 	}
 }
 
