@@ -127,7 +127,9 @@
 // below are summed in one pass over the rows (backward). Every
 // lane does the same operations: the results are bitwise those of the
 // 4-wide code (TestWideBitwise), and SolveKernels names both "avx2-fma";
-// VectorWidth tells them apart. The adjoint's edge sums take the products
+// VectorWidth tells them apart. The buffered updates (see Parallelism) are
+// added to their rows a quad at a time, in the same order as one value at
+// a time (TestSumRowsBitwise). The adjoint's edge sums take the products
 // of an edge's two rows a quad at a time and add the four lanes at the
 // end. Elsewhere ("scalar") portable Go kernels do the same substitutions
 // and sums; the two agree to rounding (TestKernelsAgree), not bitwise.

@@ -42,10 +42,25 @@ func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw
 func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int)
 
 //go:noescape
+func addRowsAVX(x *float64, buf *float64, rows *int32, ptr *int, src *int32, j0 int, j1 int, nq int)
+
+//go:noescape
 func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
 
 //go:noescape
 func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
+
+// sumRowsAVX is sumRowsGo on rows of cw values (a multiple of 4), a
+// quad at a time: the same additions in the same order.
+func sumRowsAVX(sym *symbolic, x, buf []float64, j0, j1, cw int) {
+	if j0 >= j1 {
+		return
+	}
+	checkBlock(x, sym.n, cw)
+	checkBlock(buf, sym.maxBuf, cw)
+	_, _ = sym.sumRows[j1-1], sym.sumPtr[j1]
+	addRowsAVX(&x[0], &buf[0], &sym.sumRows[0], &sym.sumPtr[0], &sym.sumSrc[0], j0, j1, cw/4)
+}
 
 // forward1AVX eliminates the one-column supernodes s0..s1-1 (sym.single)
 // in x, rows of cw values (a multiple of 4), in one call: in 2-D most

@@ -1484,3 +1484,55 @@ b1wsub:
 b1done:
 	VZEROUPPER
 	RET
+
+// func addRowsAVX(x *float64, buf *float64, rows *int32, ptr *int, src *int32, j0 int, j1 int, nq int)
+//
+// For j0 ≤ j < j1: row rows[j] of x (4·nq values a row) += the rows
+// src[ptr[j]], …, src[ptr[j+1]−1] of buf, one after the other, a quad at a
+// time, so that each value takes the same additions in the same order as
+// one at a time.
+TEXT ·addRowsAVX(SB), NOSPLIT, $0-64
+	MOVQ x+0(FP), DI
+	MOVQ buf+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ ptr+24(FP), R9
+	MOVQ src+32(FP), R10
+	MOVQ j0+40(FP), CX
+	MOVQ nq+56(FP), R11
+	SHLQ $5, R11 // bytes of a row
+
+arow:
+	CMPQ CX, j1+48(FP)
+	JGE adone
+	MOVLQSX (R8)(CX*4), AX
+	IMULQ R11, AX
+	ADDQ DI, AX // row rows[j] of x
+	MOVQ (R9)(CX*8), BX // first source
+	MOVQ 8(R9)(CX*8), DX // end of the sources
+	XORQ R12, R12 // byte offset of the quad
+
+aquad:
+	VMOVUPD (AX)(R12*1), Y0
+	MOVQ BX, R13
+
+asrc:
+	CMPQ R13, DX
+	JGE astore
+	MOVLQSX (R10)(R13*4), R14
+	IMULQ R11, R14
+	ADDQ SI, R14
+	VADDPD (R14)(R12*1), Y0, Y0
+	INCQ R13
+	JMP asrc
+
+astore:
+	VMOVUPD Y0, (AX)(R12*1)
+	ADDQ $32, R12
+	CMPQ R12, R11
+	JLT aquad
+	INCQ CX
+	JMP arow
+
+adone:
+	VZEROUPPER
+	RET

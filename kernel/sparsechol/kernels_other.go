@@ -40,3 +40,7 @@ func topBwdColsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, int)
 func topBwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
+
+func sumRowsAVX(*symbolic, []float64, []float64, int, int, int) {
+	panic("sparsechol: vector kernels on a processor without them")
+}

@@ -473,15 +473,8 @@ func (ws *solveWork) sums(j0, j1 int) {
 // sumTask adds the buffer rows of chunk k of the current sums to the
 // block.
 func (ws *solveWork) sumTask(_, k int) {
-	sym, cw := ws.sym, ws.cw
-	for j := ws.sum0 + k*sumChunk; j < min(ws.sum0+(k+1)*sumChunk, ws.sum1); j++ {
-		xi := ws.x[int(sym.sumRows[j])*cw : int(sym.sumRows[j]+1)*cw]
-		for _, src := range sym.sumSrc[sym.sumPtr[j]:sym.sumPtr[j+1]] {
-			for c, v := range ws.wbuf[int(src)*cw : int(src+1)*cw] {
-				xi[c] += v
-			}
-		}
-	}
+	j0 := ws.sum0 + k*sumChunk
+	sumRows(ws.sym, ws.x, ws.wbuf, j0, min(j0+sumChunk, ws.sum1), ws.cw)
 }
 
 // bwdDiagTask solves a panel's transposed triangle.

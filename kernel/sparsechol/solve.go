@@ -52,6 +52,29 @@ func forward(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32
 	}
 }
 
+// sumRows adds the buffer rows of sums j0..j1-1 to the block x (see
+// sumRowsGo).
+func sumRows(sym *symbolic, x, buf []float64, j0, j1, cw int) {
+	if useAVX {
+		sumRowsAVX(sym, x, buf, j0, j1, cw)
+	} else {
+		sumRowsGo(sym, x, buf, j0, j1, cw)
+	}
+}
+
+// sumRowsGo adds to row sumRows[j] of x, for j0 ≤ j < j1, the buffer rows
+// sumSrc[sumPtr[j]:sumPtr[j+1]] of buf in that order (rows of cw values).
+func sumRowsGo(sym *symbolic, x, buf []float64, j0, j1, cw int) {
+	for j := j0; j < j1; j++ {
+		xi := x[int(sym.sumRows[j])*cw : int(sym.sumRows[j]+1)*cw]
+		for _, src := range sym.sumSrc[sym.sumPtr[j]:sym.sumPtr[j+1]] {
+			for c, v := range buf[int(src)*cw : int(src+1)*cw] {
+				xi[c] += v
+			}
+		}
+	}
+}
+
 // forwardRange eliminates supernodes s0..s1-1 in order (see forward); the
 // vector kernels take each run of sym.single supernodes in one call.
 func forwardRange(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32, cw int, pack []float64) {

@@ -749,3 +749,27 @@ func TestVectorWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestSumRowsBitwise checks the vector kernel of the buffered sums against
+// the portable loop, bitwise: both add each buffer row in the same order.
+func TestSumRowsBitwise(t *testing.T) {
+	if !useAVX {
+		t.Skip("no vector kernels on this processor")
+	}
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 1)
+		sym := f.(*chol).sym
+		for _, cw := range []int{4, 12, 16, 32} {
+			rng := rand.New(rand.NewPCG(7, 7))
+			x := randomBlock(rng, sym.n*cw)
+			buf := randomBlock(rng, sym.maxBuf*cw)
+			want := slices.Clone(x)
+			sumRowsGo(sym, want, buf, 0, len(sym.sumRows), cw)
+			sumRowsAVX(sym, x, buf, 0, len(sym.sumRows), cw)
+			if i := firstBitDiff(x, want); i >= 0 {
+				t.Errorf("%s/cw=%d: sums[%d] = %v vector, %v portable", tc.name, cw, i, x[i], want[i])
+			}
+		}
+		f.Close()
+	}
+}
