@@ -11,10 +11,11 @@ import (
 // off to compare the two.
 var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-// useWide lets the two kernels that do most of the work (fwdBlockAVX and
-// bwd4AVX) hold two quads of a row in one 8-wide AVX-512 register, on
-// processors that have AVX-512. Each lane does the same operations in the
-// same order either way, so the results are bitwise the same.
+// useWide lets the kernels that do most of the work hold two quads of a
+// row in one 8-wide AVX-512 register, on processors that have AVX-512, and
+// at 16 values a row run the forward substitution on forward16AVX's
+// kernels. Each lane does the same operations in the same order either
+// way, so the results are bitwise the same.
 var useWide = useAVX && cpu.X86.HasAVX512F
 
 // Implemented in kernels_amd64.s; see there. The pointers must address
@@ -22,6 +23,12 @@ var useWide = useAVX && cpu.X86.HasAVX512F
 
 //go:noescape
 func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
+
+//go:noescape
+func fwdBlock16AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+
+//go:noescape
+func fwdDiag16AVX(x1 *float64, l *float64, w int, ld int, dinv *float64)
 
 //go:noescape
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
@@ -106,7 +113,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
 // reads are adjacent; the rows below then take Σ_k l[k]·x_k four rows by
 // three quads at a time, held in registers (fwdBlockAVX). The diagonal
-// block is blocked the same way, four rows at a time. It is
+// block is blocked the same way, four rows at a time. Rows of 16 values
+// on AVX-512 go to forward16AVX instead. forwardAVX is
 // topFwdDiagAVX and topFwdRowsAVX for one panel of all the supernode's
 // columns, with the same arithmetic, written as one function because the
 // groups call it for every supernode: composed of those two, a solve took
@@ -117,11 +125,15 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
 	ls := num.lx[sym.off[s]:sym.off[s+1]]
 	x1 := x[f*cw : (f+w)*cw]
+	dinv := num.dinv[f : f+w]
+	if useWide && cw == 16 {
+		forward16AVX(sym, s, x, x1, tgt, trows, rows, ls, dinv)
+		return
+	}
 	nq := cw / 4
 	pk := pack[:w*cw]
 	// The diagonal block, four rows at a time: the columns before them
 	// through fwdBlockAVX, then their own triangle.
-	dinv := num.dinv[f : f+w]
 	for r := 0; r < w; r += 4 {
 		b := min(4, w-r)
 		if r > 0 {
@@ -140,6 +152,31 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 		_ = tgt[(int(trows[h-1])+1)*cw-1]
 		_ = tgt[int(trows[split])*cw]
 		fwdBlockAVX(&tgt[0], &trows[split], h-split, &ls[split*w], &pk[0], w, w, nq, useWide)
+	}
+}
+
+// forward16AVX is forwardAVX for rows of 16 values on processors with
+// AVX-512: each row is two 8-wide registers, which load the solved rows of
+// x1 where they are, so that nothing is packed.
+func forward16AVX(sym *symbolic, s int, x, x1, tgt []float64, trows, rows []int32, ls, dinv []float64) {
+	w := len(dinv)
+	for r := 0; r < w; r += 4 {
+		b := min(4, w-r)
+		if r > 0 {
+			fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w], &x1[0], r, w)
+		}
+		fwdDiag16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
+	}
+	split := sym.split[s]
+	if split > w {
+		_ = x[int(rows[split-1]+1)*16-1] // rows are sorted: the last is the largest
+		fwdBlock16AVX(&x[0], &rows[w], split-w, &ls[w*w], &x1[0], w, w)
+	}
+	if h := len(rows); h > split {
+		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
+		_ = tgt[(int(trows[h-1])+1)*16-1]
+		_ = tgt[int(trows[split])*16]
+		fwdBlock16AVX(&tgt[0], &trows[split], h-split, &ls[split*w], &x1[0], w, w)
 	}
 }
 
@@ -185,8 +222,18 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
 	x1 := x[f*cw : (f+w)*cw]
-	pk := pack[:w*cw]
 	dinv := num.dinv[f : f+w]
+	if useWide && cw == 16 {
+		for r := p0; r < p1; r += 4 {
+			b := min(4, p1-r)
+			if r > p0 {
+				fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w+p0], &x1[p0*16], r-p0, w)
+			}
+			fwdDiag16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
+		}
+		return
+	}
+	pk := pack[:w*cw]
 	nq := cw / 4
 	for r := p0; r < p1; r += 4 {
 		b := min(4, p1-r)
@@ -198,15 +245,21 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 }
 
 // topFwdRowsAVX is topFwdRows on rows of cw values (a multiple of 4),
-// through fwdBlockAVX on the panel's part of pack.
-func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, tgt []float64, trows []int32, pack []float64, cw int) {
-	_, w, _, ls := supernode(sym, num, s)
-	pk := pack[:w*cw]
+// through fwdBlockAVX on the panel's part of pack, or through
+// fwdBlock16AVX on the panel's rows of x (see forward16AVX).
+func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []float64, trows []int32, pack []float64, cw int) {
+	f, w, _, ls := supernode(sym, num, s)
 	_ = ls[(r1-1)*w+p1-1]
 	trows = trows[:r1-r0]
 	for _, i := range trows {
 		_ = tgt[int(i+1)*cw-1]
 	}
+	if useWide && cw == 16 {
+		xs := x[(f+p0)*16 : (f+p1)*16]
+		fwdBlock16AVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &xs[0], p1-p0, w)
+		return
+	}
+	pk := pack[:w*cw]
 	fwdBlockAVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &pk[4*p0], p1-p0, w, cw/4, useWide)
 }
 

@@ -1536,3 +1536,290 @@ astore:
 adone:
 	VZEROUPPER
 	RET
+
+// FWD16HEAD, FWD16PAIR and FWD16TAIL apply a chunk of columns to one
+// 8-wide half (at byte off) of the row at DI, as fwdrow<> does to each of
+// its quads: the even columns subtracted from the row in Z8, the odd ones
+// summed in Z9 from a product, then Z9 subtracted; column k's half at
+// off+128k(DX), its entry of l in Zk. A pair takes the columns whose
+// halves are at odd+off and even+off.
+#define FWD16HEAD(off) \
+	VMOVUPD off(DI), Z8 \
+	VMULPD (128+off)(DX), Z1, Z9 \
+	VFNMADD231PD off(DX), Z0, Z8
+
+#define FWD16PAIR(off, odd, even, zodd, zeven) \
+	VFMADD231PD (odd+off)(DX), zodd, Z9 \
+	VFNMADD231PD (even+off)(DX), zeven, Z8
+
+#define FWD16TAIL(off) \
+	VSUBPD Z9, Z8, Z8 \
+	VMOVUPD Z8, off(DI)
+
+#define FWD16H1(off) \
+	VMOVUPD off(DI), Z8 \
+	VFNMADD231PD off(DX), Z0, Z8 \
+	VMOVUPD Z8, off(DI)
+
+// fwdrow16<> is fwdrow<> for a row of 16 values (AVX-512) whose columns
+// x_k are the rows of 16 values at DX + 128k, with the same operations in
+// every lane: y = DI −= Σ_{k<nl} l[k]·x_k, l = SI, nl = CX. It clobbers
+// CX, DX, SI and Z0-Z9.
+TEXT fwdrow16<>(SB), NOSPLIT|NOFRAME, $0
+f16chunk8:
+	CMPQ CX, $8
+	JLT f16chunk4
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	VBROADCASTSD 32(SI), Z4
+	VBROADCASTSD 40(SI), Z5
+	VBROADCASTSD 48(SI), Z6
+	VBROADCASTSD 56(SI), Z7
+	FWD16HEAD(0)
+	FWD16PAIR(0, 384, 256, Z3, Z2)
+	FWD16PAIR(0, 640, 512, Z5, Z4)
+	FWD16PAIR(0, 896, 768, Z7, Z6)
+	FWD16TAIL(0)
+	FWD16HEAD(64)
+	FWD16PAIR(64, 384, 256, Z3, Z2)
+	FWD16PAIR(64, 640, 512, Z5, Z4)
+	FWD16PAIR(64, 896, 768, Z7, Z6)
+	FWD16TAIL(64)
+	ADDQ $64, SI
+	ADDQ $1024, DX
+	SUBQ $8, CX
+	JMP f16chunk8
+
+f16chunk4:
+	// As in fwdrow<>: four columns, then three, two or one; or, with
+	// fewer than four left after the chunks of eight, one at a time.
+	CMPQ CX, $4
+	JLT f16one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	FWD16HEAD(0)
+	FWD16PAIR(0, 384, 256, Z3, Z2)
+	FWD16TAIL(0)
+	FWD16HEAD(64)
+	FWD16PAIR(64, 384, 256, Z3, Z2)
+	FWD16TAIL(64)
+	ADDQ $32, SI
+	ADDQ $512, DX
+	SUBQ $4, CX
+	CMPQ CX, $3
+	JLT f16chunk2
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	FWD16HEAD(0)
+	VFNMADD231PD 256(DX), Z2, Z8
+	FWD16TAIL(0)
+	FWD16HEAD(64)
+	VFNMADD231PD 320(DX), Z2, Z8
+	FWD16TAIL(64)
+	RET
+
+f16chunk2:
+	CMPQ CX, $2
+	JLT f16one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	FWD16HEAD(0)
+	FWD16TAIL(0)
+	FWD16HEAD(64)
+	FWD16TAIL(64)
+	RET
+
+f16one:
+	TESTQ CX, CX
+	JEQ f16done
+	VBROADCASTSD 0(SI), Z0
+	FWD16H1(0)
+	FWD16H1(64)
+	ADDQ $8, SI
+	ADDQ $128, DX
+	DECQ CX
+	JMP f16one
+
+f16done:
+	RET
+
+// func fwdDiag16AVX(x1 *float64, l *float64, w int, ld int, dinv *float64)
+//
+// fwdDiagAVX for rows of 16 values (AVX-512), with the same operations in
+// every lane and no packed copy: the rows below read the solved rows of
+// x1 where they are.
+TEXT ·fwdDiag16AVX(SB), NOSPLIT, $0-40
+	MOVQ x1+0(FP), R11
+	MOVQ R11, DI // x_r
+	MOVQ l+8(FP), R10 // &l[r·ld]
+	MOVQ ld+24(FP), R12
+	SHLQ $3, R12 // bytes per row of l
+	MOVQ dinv+32(FP), BX
+	XORQ AX, AX // r
+
+fd16loop:
+	CMPQ AX, w+16(FP)
+	JGE fd16done
+	MOVQ R10, SI
+	MOVQ AX, CX
+	MOVQ R11, DX
+	CALL fwdrow16<>(SB)
+	VBROADCASTSD (BX)(AX*8), Z0
+	VMULPD 0(DI), Z0, Z1
+	VMULPD 64(DI), Z0, Z2
+	VMOVUPD Z1, 0(DI)
+	VMOVUPD Z2, 64(DI)
+	ADDQ $128, DI
+	ADDQ R12, R10
+	INCQ AX
+	JMP fd16loop
+
+fd16done:
+	VZEROUPPER
+	RET
+
+// ROW16ADDR sets AX to row rows[j+a] of x (128 bytes a row): BX =
+// &rows[j], R9 = x.
+#define ROW16ADDR(a) \
+	MOVLQSX (4*(a))(BX), AX \
+	SHLQ $7, AX \
+	ADDQ R9, AX
+
+// LOAD16X4 loads the rows rows[j+a], …, rows[j+a+3] of x into the register
+// pairs (z0, z1), …, (z6, z7); STORE16X4 stores them there.
+#define LOAD16X4(a, z0, z1, z2, z3, z4, z5, z6, z7) \
+	ROW16ADDR(a) \
+	VMOVUPD 0(AX), z0 \
+	VMOVUPD 64(AX), z1 \
+	ROW16ADDR(a+1) \
+	VMOVUPD 0(AX), z2 \
+	VMOVUPD 64(AX), z3 \
+	ROW16ADDR(a+2) \
+	VMOVUPD 0(AX), z4 \
+	VMOVUPD 64(AX), z5 \
+	ROW16ADDR(a+3) \
+	VMOVUPD 0(AX), z6 \
+	VMOVUPD 64(AX), z7
+
+#define STORE16X4(a, z0, z1, z2, z3, z4, z5, z6, z7) \
+	ROW16ADDR(a) \
+	VMOVUPD z0, 0(AX) \
+	VMOVUPD z1, 64(AX) \
+	ROW16ADDR(a+1) \
+	VMOVUPD z2, 0(AX) \
+	VMOVUPD z3, 64(AX) \
+	ROW16ADDR(a+2) \
+	VMOVUPD z4, 0(AX) \
+	VMOVUPD z5, 64(AX) \
+	ROW16ADDR(a+3) \
+	VMOVUPD z6, 0(AX) \
+	VMOVUPD z7, 64(AX)
+
+// FNMA16X4 subtracts the column in Z16 and Z17 from four rows held in
+// (z0, z1), …, (z6, z7), their entries of l at p, p+R8, p+2·R8, p+R11.
+#define FNMA16X4(p, z0, z1, z2, z3, z4, z5, z6, z7) \
+	FNMAZ2((p), Z18, z0, z1) \
+	FNMAZ2((p)(R8*1), Z19, z2, z3) \
+	FNMAZ2((p)(R8*2), Z20, z4, z5) \
+	FNMAZ2((p)(R11*1), Z21, z6, z7)
+
+// func fwdBlock16AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+//
+// fwdBlockAVX for rows of 16 values (AVX-512), reading the columns where
+// they were solved, as rows of 16 values from xk (row k at xk[16k:]), with
+// the same operations in every lane: for j < nr, row rows[j] of x −=
+// Σ_{k<nk} l[j·w+k]·x_k. Each row takes two 8-wide registers, one chain of
+// multiply-adds in k order each; eight rows at a time while eight are
+// left and nk ≤ 64, four while four are left, then one at a time as
+// fwdrow16<> takes them.
+TEXT ·fwdBlock16AVX(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), R9
+	MOVQ w+48(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	LEAQ (R8)(R8*2), R11
+	XORQ R13, R13 // j
+
+fb16rows:
+	MOVQ nr+16(FP), R10
+	SUBQ R13, R10 // rows left
+	CMPQ R10, $4
+	JLT fb16one
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX // &rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	LOAD16X4(0, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	CMPQ R10, $8
+	JLT fb16four
+	CMPQ CX, $64
+	JLE fb16eight
+
+fb16four:
+	TESTQ CX, CX
+	JEQ fb16store4
+
+fb16col4:
+	VMOVUPD (DX), Z16
+	VMOVUPD 64(DX), Z17
+	FNMA16X4(SI, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	ADDQ $8, SI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ fb16col4
+
+fb16store4:
+	STORE16X4(0, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	ADDQ $4, R13
+	JMP fb16rows
+
+fb16eight:
+	LOAD16X4(4, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	LEAQ (SI)(R8*4), DI // &l[(j+4)·w]
+	TESTQ CX, CX
+	JEQ fb16store8
+
+fb16col8:
+	VMOVUPD (DX), Z16
+	VMOVUPD 64(DX), Z17
+	FNMA16X4(SI, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	FNMA16X4(DI, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ fb16col8
+
+fb16store8:
+	STORE16X4(0, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	STORE16X4(4, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	ADDQ $8, R13
+	JMP fb16rows
+
+fb16one:
+	CMPQ R13, nr+16(FP)
+	JGE fb16done
+	MOVQ rows+8(FP), BX
+	MOVLQSX (BX)(R13*4), DI
+	SHLQ $7, DI
+	ADDQ R9, DI // row rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	CALL fwdrow16<>(SB)
+	INCQ R13
+	JMP fb16one
+
+fb16done:
+	VZEROUPPER
+	RET

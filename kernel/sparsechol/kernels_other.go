@@ -29,7 +29,7 @@ func topFwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, []float64, int
 	panic("sparsechol: vector kernels on a processor without them")
 }
 
-func topFwdRowsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, []int32, []float64, int) {
+func topFwdRowsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, []float64, []int32, []float64, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
 

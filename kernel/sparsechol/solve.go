@@ -35,9 +35,10 @@ func vecWidth() int {
 }
 
 // packSize is the scratch the forward kernels take: the widest supernode's
-// rows for the vector kernels (see forwardAVX), none for the others.
+// rows for the vector kernels (see forwardAVX), none for the others nor
+// for rows of 16 values on AVX-512 (see forward16AVX).
 func packSize(sym *symbolic, cw int) int {
-	if useAVX {
+	if useAVX && !(useWide && cw == 16) {
 		return sym.maxW * cw
 	}
 	return 0
@@ -365,7 +366,7 @@ func topFwdDiag(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, c
 // being row trows[k] of tgt.
 func topFwdRows(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []float64, trows []int32, pack []float64, cw int) {
 	if useAVX {
-		topFwdRowsAVX(sym, num, s, p0, p1, r0, r1, tgt, trows, pack, cw)
+		topFwdRowsAVX(sym, num, s, p0, p1, r0, r1, x, tgt, trows, pack, cw)
 		return
 	}
 	f, w, _, ls := supernode(sym, num, s)
