@@ -120,12 +120,13 @@
 // register (forward, four rows by four quads at a time), and with the
 // learner's blocks of 13 to 16 right-hand sides (a row of two 8-wide
 // registers) they take eight rows (forward, panels of up to 64 columns)
-// or eight columns (backward, and a supernode's last two or three
+// or eight columns (backward, then four, then the last one to three
 // together) at a time, so that each row loaded serves more of them. At
 // that width the forward kernels read the solved rows where they are, as
 // two 8-wide registers each, instead of a quad-by-quad copy (no copy, and
 // half the loads), and the rows left over after the groups of four and
-// the triangles' rows take two 8-wide registers too; in a
+// the triangles' rows take two 8-wide registers too, forward and
+// backward; in a
 // run of one-column supernodes the pivot row stays in its two registers
 // while the rows below take it (forward), and both halves of each row
 // below are summed in one pass over the rows (backward). Every

@@ -43,6 +43,9 @@ func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw
 func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64, cw int)
 
 //go:noescape
+func bwdDiag16AVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64)
+
+//go:noescape
 func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
 
 //go:noescape
@@ -183,12 +186,11 @@ func forward16AVX(sym *symbolic, s int, x, x1, tgt []float64, trows, rows []int3
 // backwardAVX is backwardGo on rows of cw values (a multiple of 4): x1 −=
 // L21ᵀ x2, in groups of columns as topBwdColsAVX takes them, each column's
 // products summed from its farthest row to its nearest and subtracted
-// once; then the transposed diagonal block, four columns at a time from
-// the last: the block's rows after them the same way, then their own
-// triangle (bwdDiagAVX), so that most of the triangle's products run four
-// columns at a time too. It is topBwdColsAVX and topBwdDiagAVX for one
-// panel of all the supernode's columns, with the same arithmetic, kept
-// whole for the reason given at forwardAVX.
+// once; then the transposed diagonal block (bwdDiagBlockAVX), so that
+// most of the triangle's products run four columns at a time too. It is
+// topBwdColsAVX and topBwdDiagAVX for one panel of all the supernode's
+// columns, with the same arithmetic, without their checks and slicing,
+// for the reason given at forwardAVX.
 func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
@@ -196,23 +198,43 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 	below := sym.rows[sym.rowPtr[s]+w : sym.rowPtr[s+1]]
 	ls := num.lx[sym.off[s]:sym.off[s+1]]
 	x1 := x[f*cw : (f+w)*cw]
-	nq := cw / 4
 	if nb := len(below); nb > 0 {
 		_ = x[int(below[nb-1]+1)*cw-1] // rows are sorted: the last is the largest
 		bwdColsAVX(x1, x, below, ls[w*w:], w, 0, w, cw)
 	}
-	// The diagonal block, four columns at a time from the last: the
-	// block's rows after the four through bwd4AVX, then their own triangle.
-	dinv := num.dinv[f : f+w]
-	k := w &^ 3
-	if k < w {
-		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], w-k, w, &dinv[k], cw)
+	bwdDiagBlockAVX(x, x1, own, ls, num.dinv[f:f+w], 0, w, cw)
+}
+
+// bwdDiagBlockAVX solves with the transpose of the columns p0..p1-1 of a
+// supernode's diagonal block (own, ls, dinv as in backwardAVX), four
+// columns at a time from the last: the block's rows after the four
+// through bwd4AVX, then their own triangle (bwdDiagAVX); at 16 values a
+// row on AVX-512 through bwdNx16AVX and bwdDiag16AVX, the same arithmetic
+// in 8-wide registers.
+func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, cw int) {
+	w, nq := len(dinv), cw/4
+	wide16 := useWide && cw == 16
+	k := p0 + (p1-p0)&^3
+	if k < p1 {
+		if wide16 {
+			bwdDiag16AVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k])
+		} else {
+			bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k], cw)
+		}
 	}
-	for k -= 4; k >= 0; k -= 4 {
-		if nr := w - k - 4; nr > 0 {
+	for k -= 4; k >= p0; k -= 4 {
+		nr := p1 - k - 4
+		switch {
+		case nr > 0 && wide16:
+			bwdNx16AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, 4)
+		case nr > 0:
 			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq, useWide)
 		}
-		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
+		if wide16 {
+			bwdDiag16AVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k])
+		} else {
+			bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
+		}
 	}
 }
 
@@ -276,24 +298,29 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 // bwdColsAVX subtracts from the columns k0..k1−1 of a supernode (rows of
 // x1, cw values each) their products with the rows below[r] of x: column
 // k takes Σ_r l[r·w+k]·x_{below[r]}, summed from the last row to the
-// first (bwd4AVX). Eight columns at a time through bwdNx16AVX on AVX-512
-// at 16 values a row, then four through bwd4AVX, the last two or three
-// there through bwdNx16AVX, the rest through bwd1AVX. below must not be
-// empty.
+// first (bwd4AVX): four columns at a time through bwd4AVX, the rest
+// through bwd1AVX; at 16 values a row on AVX-512, eight at a time through
+// bwdNx16AVX, then four, then those left, the same arithmetic in 8-wide
+// registers. below must not be empty.
 func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) {
 	nb, nq := len(below), cw/4
 	k := k0
 	if useWide && cw == 16 {
-		for ; k+8 <= k1; k += 8 {
-			bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, 8)
+		for k < k1 {
+			n := k1 - k
+			switch {
+			case n >= 8:
+				n = 8
+			case n > 4:
+				n = 4
+			}
+			bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, n)
+			k += n
 		}
+		return
 	}
 	for ; k+4 <= k1; k += 4 {
 		bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq, useWide)
-	}
-	if useWide && cw == 16 && k1-k >= 2 {
-		bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, k1-k)
-		k = k1
 	}
 	for ; k < k1; k++ {
 		bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq)
@@ -305,18 +332,5 @@ func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) 
 func topBwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
-	own := rows[:w]
-	x1 := x[f*cw : (f+w)*cw]
-	dinv := num.dinv[f : f+w]
-	nq := cw / 4
-	k := p0 + (p1-p0)&^3
-	if k < p1 {
-		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k], cw)
-	}
-	for k -= 4; k >= p0; k -= 4 {
-		if nr := p1 - k - 4; nr > 0 {
-			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq, useWide)
-		}
-		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
-	}
+	bwdDiagBlockAVX(x, x[f*cw:(f+w)*cw], rows[:w], ls, num.dinv[f:f+w], p0, p1, cw)
 }

@@ -681,14 +681,14 @@ fddone:
 
 // func bwdNx16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 //
-// bwd4AVX's 8-wide path for n = 2, 3 or 8 rows of two 8-wide registers
-// (cw = 16, AVX-512): for j < n, a[16j:16j+16] -= Σ_{r<nr}
+// bwd4AVX's 8-wide path for n = 1, 2, 3, 4 or 8 rows of two 8-wide
+// registers (cw = 16, AVX-512): for j < n, a[16j:16j+16] -= Σ_{r<nr}
 // l[r·w+j]·x[below[r]·16:+16], each sum taken from r = nr−1 down to 0
 // (nr ≥ 1) in an accumulator of its own and subtracted once, the
 // arithmetic of bwd4AVX and bwd1AVX in every lane. One pass over the rows
 // below serves the n rows and both registers, where bwd4AVX makes two
-// passes for each four rows and bwd1AVX one for each row: eight rows at a
-// time, and the two or three left after the groups of four.
+// passes for each four rows and bwd1AVX one pass of four quads for each
+// row.
 TEXT ·bwdNx16AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -722,6 +722,8 @@ TEXT ·bwdNx16AVX(SB), NOSPLIT, $0-56
 bnrows:
 	ROW16
 	FMAZ2(0(DX), Z18, Z0, Z1)
+	CMPQ R9, $1
+	JEQ bnnext
 	FMAZ2(8(DX), Z19, Z2, Z3)
 	CMPQ R9, $2
 	JEQ bnnext
@@ -729,6 +731,8 @@ bnrows:
 	CMPQ R9, $3
 	JEQ bnnext
 	FMAZ2(24(DX), Z21, Z6, Z7)
+	CMPQ R9, $4
+	JEQ bnnext
 	FMAZ2(32(DX), Z22, Z8, Z9)
 	FMAZ2(40(DX), Z23, Z10, Z11)
 	FMAZ2(48(DX), Z24, Z12, Z13)
@@ -739,6 +743,8 @@ bnnext:
 	TESTQ CX, CX
 	JNZ bnrows
 	SUBZ2(0, Z0, Z1)
+	CMPQ R9, $1
+	JEQ bndone
 	SUBZ2(128, Z2, Z3)
 	CMPQ R9, $2
 	JEQ bndone
@@ -746,6 +752,8 @@ bnnext:
 	CMPQ R9, $3
 	JEQ bndone
 	SUBZ2(384, Z6, Z7)
+	CMPQ R9, $4
+	JEQ bndone
 	SUBZ2(512, Z8, Z9)
 	SUBZ2(640, Z10, Z11)
 	SUBZ2(768, Z12, Z13)
@@ -1648,6 +1656,14 @@ f16one:
 f16done:
 	RET
 
+// SCALE16 multiplies the row of 16 values at DI by the value at addr.
+#define SCALE16(addr) \
+	VBROADCASTSD addr, Z2 \
+	VMULPD 0(DI), Z2, Z3 \
+	VMULPD 64(DI), Z2, Z4 \
+	VMOVUPD Z3, 0(DI) \
+	VMOVUPD Z4, 64(DI)
+
 // func fwdDiag16AVX(x1 *float64, l *float64, w int, ld int, dinv *float64)
 //
 // fwdDiagAVX for rows of 16 values (AVX-512), with the same operations in
@@ -1669,11 +1685,7 @@ fd16loop:
 	MOVQ AX, CX
 	MOVQ R11, DX
 	CALL fwdrow16<>(SB)
-	VBROADCASTSD (BX)(AX*8), Z0
-	VMULPD 0(DI), Z0, Z1
-	VMULPD 64(DI), Z0, Z2
-	VMOVUPD Z1, 0(DI)
-	VMOVUPD Z2, 64(DI)
+	SCALE16((BX)(AX*8))
 	ADDQ $128, DI
 	ADDQ R12, R10
 	INCQ AX
@@ -1821,5 +1833,60 @@ fb16one:
 	JMP fb16one
 
 fb16done:
+	VZEROUPPER
+	RET
+
+// func bwdDiag16AVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64)
+//
+// bwdDiagAVX for rows of 16 values (AVX-512), with the same operations in
+// every lane: each row's sum over the rows after it taken in two 8-wide
+// registers, as bwdNx16AVX takes one row.
+TEXT ·bwdDiag16AVX(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), SI
+	MOVQ ld+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ dinv+48(FP), R10
+	MOVQ w+32(FP), R11
+	DECQ R11 // r
+	MOVQ R11, DI
+	SHLQ $7, DI
+	ADDQ x1+16(FP), DI // x_r
+	MOVQ R11, R9
+	IMULQ R8, R9
+	LEAQ (R9)(R11*8), R9
+	ADDQ l+24(FP), R9 // &l[(w−1)·ld+r]
+	MOVQ own+8(FP), R12
+	LEAQ 4(R12)(R11*4), R12 // &own[r+1]
+	XORQ R13, R13 // the rows after r
+
+bd16loop:
+	TESTQ R11, R11
+	JLT bd16done
+	TESTQ R13, R13
+	JEQ bd16scale
+	MOVQ R13, CX
+	MOVQ R12, BX
+	MOVQ R9, DX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+
+bd16rows:
+	ROW16
+	FMAZ2(0(DX), Z18, Z0, Z1)
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bd16rows
+	SUBZ2(0, Z0, Z1)
+
+bd16scale:
+	SCALE16((R10)(R11*8))
+	SUBQ $128, DI
+	SUBQ $8, R9
+	SUBQ $4, R12
+	INCQ R13
+	DECQ R11
+	JMP bd16loop
+
+bd16done:
 	VZEROUPPER
 	RET
