@@ -124,10 +124,11 @@
 // together) at a time, so that each row loaded serves more of them. At
 // that width the forward kernels read the solved rows where they are, as
 // two 8-wide registers each, instead of a quad-by-quad copy (no copy, and
-// half the loads), and the rows left over after the groups of four and
-// the triangles' rows take two 8-wide registers too, forward and
-// backward; in a
-// run of one-column supernodes the pivot row stays in its two registers
+// half the loads), the rows left over after the groups of four take two
+// 8-wide registers too, and the diagonal blocks' triangles of up to four
+// rows stay in registers from load to store, forward and backward (each
+// of their rows waits for the one before, and registers keep a store and
+// a load out of that wait); in a run of one-column supernodes the pivot row stays in its two registers
 // while the rows below take it (forward), and both halves of each row
 // below are summed in one pass over the rows (backward). Every
 // lane does the same operations: the results are bitwise those of the

@@ -28,7 +28,7 @@ func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk in
 func fwdBlock16AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
 
 //go:noescape
-func fwdDiag16AVX(x1 *float64, l *float64, w int, ld int, dinv *float64)
+func fwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
@@ -43,7 +43,7 @@ func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw
 func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64, cw int)
 
 //go:noescape
-func bwdDiag16AVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64)
+func bwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
 func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
@@ -168,7 +168,7 @@ func forward16AVX(sym *symbolic, s int, x, x1, tgt []float64, trows, rows []int3
 		if r > 0 {
 			fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w], &x1[0], r, w)
 		}
-		fwdDiag16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
+		fwdTri16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
 	}
 	split := sym.split[s]
 	if split > w {
@@ -209,7 +209,7 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 // supernode's diagonal block (own, ls, dinv as in backwardAVX), four
 // columns at a time from the last: the block's rows after the four
 // through bwd4AVX, then their own triangle (bwdDiagAVX); at 16 values a
-// row on AVX-512 through bwdNx16AVX and bwdDiag16AVX, the same arithmetic
+// row on AVX-512 through bwdNx16AVX and bwdTri16AVX, the same arithmetic
 // in 8-wide registers.
 func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, cw int) {
 	w, nq := len(dinv), cw/4
@@ -217,7 +217,7 @@ func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, c
 	k := p0 + (p1-p0)&^3
 	if k < p1 {
 		if wide16 {
-			bwdDiag16AVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k])
+			bwdTri16AVX(&x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k])
 		} else {
 			bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k], cw)
 		}
@@ -231,7 +231,7 @@ func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, c
 			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq, useWide)
 		}
 		if wide16 {
-			bwdDiag16AVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k])
+			bwdTri16AVX(&x1[k*cw], &ls[k*w+k], 4, w, &dinv[k])
 		} else {
 			bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
 		}
@@ -251,7 +251,7 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 			if r > p0 {
 				fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w+p0], &x1[p0*16], r-p0, w)
 			}
-			fwdDiag16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
+			fwdTri16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
 		}
 		return
 	}

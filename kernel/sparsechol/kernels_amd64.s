@@ -1656,45 +1656,6 @@ f16one:
 f16done:
 	RET
 
-// SCALE16 multiplies the row of 16 values at DI by the value at addr.
-#define SCALE16(addr) \
-	VBROADCASTSD addr, Z2 \
-	VMULPD 0(DI), Z2, Z3 \
-	VMULPD 64(DI), Z2, Z4 \
-	VMOVUPD Z3, 0(DI) \
-	VMOVUPD Z4, 64(DI)
-
-// func fwdDiag16AVX(x1 *float64, l *float64, w int, ld int, dinv *float64)
-//
-// fwdDiagAVX for rows of 16 values (AVX-512), with the same operations in
-// every lane and no packed copy: the rows below read the solved rows of
-// x1 where they are.
-TEXT ·fwdDiag16AVX(SB), NOSPLIT, $0-40
-	MOVQ x1+0(FP), R11
-	MOVQ R11, DI // x_r
-	MOVQ l+8(FP), R10 // &l[r·ld]
-	MOVQ ld+24(FP), R12
-	SHLQ $3, R12 // bytes per row of l
-	MOVQ dinv+32(FP), BX
-	XORQ AX, AX // r
-
-fd16loop:
-	CMPQ AX, w+16(FP)
-	JGE fd16done
-	MOVQ R10, SI
-	MOVQ AX, CX
-	MOVQ R11, DX
-	CALL fwdrow16<>(SB)
-	SCALE16((BX)(AX*8))
-	ADDQ $128, DI
-	ADDQ R12, R10
-	INCQ AX
-	JMP fd16loop
-
-fd16done:
-	VZEROUPPER
-	RET
-
 // ROW16ADDR sets AX to row rows[j+a] of x (128 bytes a row): BX =
 // &rows[j], R9 = x.
 #define ROW16ADDR(a) \
@@ -1836,57 +1797,135 @@ fb16done:
 	VZEROUPPER
 	RET
 
-// func bwdDiag16AVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64)
+// FNMAZ subtracts the products of the factor entry at addr with the row
+// in (x0, x1) from the row in (y0, y1).
+#define FNMAZ(addr, x0, x1, y0, y1) \
+	VBROADCASTSD addr, Z21 \
+	VFNMADD231PD x0, Z21, y0 \
+	VFNMADD231PD x1, Z21, y1
+
+// ROWZ loads the row of 16 values at byte off of DI into (y0, y1);
+// SCALEZ multiplies it by the value at addr and stores it back.
+#define ROWZ(off, y0, y1) \
+	VMOVUPD off(DI), y0 \
+	VMOVUPD (off+64)(DI), y1
+
+#define SCALEZ(off, addr, y0, y1) \
+	VBROADCASTSD addr, Z20 \
+	VMULPD y0, Z20, y0 \
+	VMULPD y1, Z20, y1 \
+	VMOVUPD y0, off(DI) \
+	VMOVUPD y1, (off+64)(DI)
+
+// FTRINEXT ends fwdTri16AVX after row k, else moves SI to the next row of
+// l and loads the next row of the block (at byte off of DI) into (y0, y1).
+#define FTRINEXT(k, off, y0, y1) \
+	CMPQ CX, $k \
+	JEQ ft16done \
+	ADDQ R8, SI \
+	ROWZ(off, y0, y1)
+
+// func fwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 //
-// bwdDiagAVX for rows of 16 values (AVX-512), with the same operations in
-// every lane: each row's sum over the rows after it taken in two 8-wide
-// registers, as bwdNx16AVX takes one row.
-TEXT ·bwdDiag16AVX(SB), NOSPLIT, $0-56
-	MOVQ x+0(FP), SI
-	MOVQ ld+40(FP), R8
+// fwdDiagAVX for a triangle of b ≤ 4 rows of 16 values (AVX-512), the
+// rows held in two 8-wide registers each from load to store: for r < b,
+// x_r = (x_r − l[r·ld]·x_0 − … − l[r·ld+r−1]·x_{r−1})·dinv[r], each
+// product subtracted from the row in that order, as fwdrow<> takes fewer
+// than four columns.
+TEXT ·fwdTri16AVX(SB), NOSPLIT, $0-40
+	MOVQ x1+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ b+16(FP), CX
+	MOVQ ld+24(FP), R8
 	SHLQ $3, R8 // bytes per row of l
-	MOVQ dinv+48(FP), R10
-	MOVQ w+32(FP), R11
-	DECQ R11 // r
-	MOVQ R11, DI
+	MOVQ dinv+32(FP), BX
+	ROWZ(0, Z0, Z1)
+	SCALEZ(0, 0(BX), Z0, Z1)
+	FTRINEXT(1, 128, Z2, Z3)
+	FNMAZ(0(SI), Z0, Z1, Z2, Z3)
+	SCALEZ(128, 8(BX), Z2, Z3)
+	FTRINEXT(2, 256, Z4, Z5)
+	FNMAZ(0(SI), Z0, Z1, Z4, Z5)
+	FNMAZ(8(SI), Z2, Z3, Z4, Z5)
+	SCALEZ(256, 16(BX), Z4, Z5)
+	FTRINEXT(3, 384, Z6, Z7)
+	FNMAZ(0(SI), Z0, Z1, Z6, Z7)
+	FNMAZ(8(SI), Z2, Z3, Z6, Z7)
+	FNMAZ(16(SI), Z4, Z5, Z6, Z7)
+	SCALEZ(384, 24(BX), Z6, Z7)
+
+ft16done:
+	VZEROUPPER
+	RET
+
+// ACCZ starts the accumulator (Z8, Z9) at zero and adds the products of
+// the factor entry at addr with the row in (x0, x1); FMAZ adds more.
+// SUBSCALEZ sets the row in (y0, y1) to (y − the accumulator)·(the value
+// at addr) and stores it at byte off of DI, as bwd1<> and bwdDiagAVX do.
+#define ACCZ(addr, x0, x1) \
+	VPXORQ Z8, Z8, Z8 \
+	VPXORQ Z9, Z9, Z9 \
+	FMAZ(addr, x0, x1)
+
+#define FMAZ(addr, x0, x1) \
+	VBROADCASTSD addr, Z21 \
+	VFMADD231PD x0, Z21, Z8 \
+	VFMADD231PD x1, Z21, Z9
+
+#define SUBSCALEZ(off, addr, y0, y1) \
+	VSUBPD Z8, y0, y0 \
+	VSUBPD Z9, y1, y1 \
+	SCALEZ(off, addr, y0, y1)
+
+// BTRINEXT ends bwdTri16AVX after k rows, else loads the row at byte off
+// of DI into (y0, y1).
+#define BTRINEXT(k, off, y0, y1) \
+	CMPQ CX, $k \
+	JEQ bt16done \
+	ROWZ(off, y0, y1)
+
+// func bwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// bwdDiagAVX for the transposed triangle of b ≤ 4 columns of rows of 16
+// values (AVX-512), the rows held in two 8-wide registers each: for r
+// from b−1 down to 0, x_r = (x_r − Σ_{r<i<b} l[i·ld+r]·x_i)·dinv[r], the
+// sum taken from i = b−1 down in an accumulator that starts at zero and
+// subtracted once, as bwd1<> takes it. The addresses are taken from the
+// last row, so that the code for the row j places before the last is the
+// same whatever b is.
+TEXT ·bwdTri16AVX(SB), NOSPLIT, $0-40
+	MOVQ b+16(FP), CX
+	LEAQ -1(CX), AX // b−1
+	MOVQ AX, DI
 	SHLQ $7, DI
-	ADDQ x1+16(FP), DI // x_r
-	MOVQ R11, R9
+	ADDQ x1+0(FP), DI // the last row
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ AX, R9
 	IMULQ R8, R9
-	LEAQ (R9)(R11*8), R9
-	ADDQ l+24(FP), R9 // &l[(w−1)·ld+r]
-	MOVQ own+8(FP), R12
-	LEAQ 4(R12)(R11*4), R12 // &own[r+1]
-	XORQ R13, R13 // the rows after r
+	LEAQ (R9)(AX*8), R9
+	ADDQ l+8(FP), R9 // &l[(b−1)·ld+b−1]
+	MOVQ R9, R10
+	SUBQ R8, R10 // one row of l up
+	MOVQ R10, R11
+	SUBQ R8, R11 // two rows up
+	MOVQ dinv+32(FP), BX
+	LEAQ (BX)(AX*8), BX // &dinv[b−1]
+	ROWZ(0, Z0, Z1)
+	SCALEZ(0, 0(BX), Z0, Z1)
+	BTRINEXT(1, -128, Z2, Z3)
+	ACCZ(-8(R9), Z0, Z1)
+	SUBSCALEZ(-128, -8(BX), Z2, Z3)
+	BTRINEXT(2, -256, Z4, Z5)
+	ACCZ(-16(R9), Z0, Z1)
+	FMAZ(-16(R10), Z2, Z3)
+	SUBSCALEZ(-256, -16(BX), Z4, Z5)
+	BTRINEXT(3, -384, Z6, Z7)
+	ACCZ(-24(R9), Z0, Z1)
+	FMAZ(-24(R10), Z2, Z3)
+	FMAZ(-24(R11), Z4, Z5)
+	SUBSCALEZ(-384, -24(BX), Z6, Z7)
 
-bd16loop:
-	TESTQ R11, R11
-	JLT bd16done
-	TESTQ R13, R13
-	JEQ bd16scale
-	MOVQ R13, CX
-	MOVQ R12, BX
-	MOVQ R9, DX
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-
-bd16rows:
-	ROW16
-	FMAZ2(0(DX), Z18, Z0, Z1)
-	SUBQ R8, DX
-	TESTQ CX, CX
-	JNZ bd16rows
-	SUBZ2(0, Z0, Z1)
-
-bd16scale:
-	SCALE16((R10)(R11*8))
-	SUBQ $128, DI
-	SUBQ $8, R9
-	SUBQ $4, R12
-	INCQ R13
-	DECQ R11
-	JMP bd16loop
-
-bd16done:
+bt16done:
 	VZEROUPPER
 	RET
