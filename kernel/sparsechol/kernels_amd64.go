@@ -13,9 +13,10 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // useWide lets the kernels that do most of the work hold two quads of a
 // row in one 8-wide AVX-512 register, on processors that have AVX-512, and
-// at 16 values a row run the forward substitution on forward16AVX's
-// kernels. Each lane does the same operations in the same order either
-// way, so the results are bitwise the same.
+// at 16 values a row run the substitutions on the 16-value kernels
+// (forward16AVX, bwdDiagBlockAVX, bwdColsAVX). Each lane does the same
+// operations in the same order either way, so the results are bitwise the
+// same.
 var useWide = useAVX && cpu.X86.HasAVX512F
 
 // Implemented in kernels_amd64.s; see there. The pointers must address
@@ -163,13 +164,7 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 // x1 where they are, so that nothing is packed.
 func forward16AVX(sym *symbolic, s int, x, x1, tgt []float64, trows, rows []int32, ls, dinv []float64) {
 	w := len(dinv)
-	for r := 0; r < w; r += 4 {
-		b := min(4, w-r)
-		if r > 0 {
-			fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w], &x1[0], r, w)
-		}
-		fwdTri16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
-	}
+	fwdDiag16(x, x1, rows, ls, dinv, 0, w)
 	split := sym.split[s]
 	if split > w {
 		_ = x[int(rows[split-1]+1)*16-1] // rows are sorted: the last is the largest
@@ -180,6 +175,21 @@ func forward16AVX(sym *symbolic, s int, x, x1, tgt []float64, trows, rows []int3
 		_ = tgt[(int(trows[h-1])+1)*16-1]
 		_ = tgt[int(trows[split])*16]
 		fwdBlock16AVX(&tgt[0], &trows[split], h-split, &ls[split*w], &x1[0], w, w)
+	}
+}
+
+// fwdDiag16 solves the rows p0..p1-1 of a supernode's diagonal block
+// with its columns from p0 on (rows, ls and dinv as in forwardAVX), at 16
+// values a row on AVX-512, four rows at a time: the columns before them
+// through fwdBlock16AVX, then their own triangle through fwdTri16AVX.
+func fwdDiag16(x, x1 []float64, rows []int32, ls, dinv []float64, p0, p1 int) {
+	w := len(dinv)
+	for r := p0; r < p1; r += 4 {
+		b := min(4, p1-r)
+		if r > p0 {
+			fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w+p0], &x1[p0*16], r-p0, w)
+		}
+		fwdTri16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
 	}
 }
 
@@ -239,20 +249,15 @@ func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, c
 }
 
 // topFwdDiagAVX is topFwdDiag on rows of cw values (a multiple of 4), four
-// rows at a time as in forwardAVX; the solved rows go to pack.
+// rows at a time as in forwardAVX; the solved rows go to pack, except at
+// 16 values a row on AVX-512 (fwdDiag16).
 func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
 	x1 := x[f*cw : (f+w)*cw]
 	dinv := num.dinv[f : f+w]
 	if useWide && cw == 16 {
-		for r := p0; r < p1; r += 4 {
-			b := min(4, p1-r)
-			if r > p0 {
-				fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w+p0], &x1[p0*16], r-p0, w)
-			}
-			fwdTri16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
-		}
+		fwdDiag16(x, x1, rows, ls, dinv, p0, p1)
 		return
 	}
 	pk := pack[:w*cw]
