@@ -14,7 +14,7 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // useWide lets the kernels that do most of the work hold two quads of a
 // row in one 8-wide AVX-512 register, on processors that have AVX-512, and
 // at 16 values a row run the substitutions on the 16-value kernels
-// (forward16AVX, bwdDiagBlockAVX, bwdColsAVX). Each lane does the same
+// (forwardRange16, fwdDiag16, bwdCols16, bwdDiag16). Each lane does the same
 // operations in the same order either way, so the results are bitwise the
 // same.
 var useWide = useAVX && cpu.X86.HasAVX512F
@@ -117,8 +117,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
 // reads are adjacent; the rows below then take Σ_k l[k]·x_k four rows by
 // three quads at a time, held in registers (fwdBlockAVX). The diagonal
-// block is blocked the same way, four rows at a time. Rows of 16 values
-// on AVX-512 go to forward16AVX instead. forwardAVX is
+// block is blocked the same way, four rows at a time. (Rows of 16 values
+// on AVX-512 go through forwardRange16 instead.) forwardAVX is
 // topFwdDiagAVX and topFwdRowsAVX for one panel of all the supernode's
 // columns, with the same arithmetic, written as one function because the
 // groups call it for every supernode: composed of those two, a solve took
@@ -130,10 +130,6 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	ls := num.lx[sym.off[s]:sym.off[s+1]]
 	x1 := x[f*cw : (f+w)*cw]
 	dinv := num.dinv[f : f+w]
-	if useWide && cw == 16 {
-		forward16AVX(sym, s, x, x1, tgt, trows, rows, ls, dinv)
-		return
-	}
 	nq := cw / 4
 	pk := pack[:w*cw]
 	// The diagonal block, four rows at a time: the columns before them
@@ -159,22 +155,44 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	}
 }
 
-// forward16AVX is forwardAVX for rows of 16 values on processors with
-// AVX-512: each row is two 8-wide registers, which load the solved rows of
-// x1 where they are, so that nothing is packed.
-func forward16AVX(sym *symbolic, s int, x, x1, tgt []float64, trows, rows []int32, ls, dinv []float64) {
-	w := len(dinv)
-	fwdDiag16(x, x1, rows, ls, dinv, 0, w)
-	split := sym.split[s]
-	if split > w {
-		_ = x[int(rows[split-1]+1)*16-1] // rows are sorted: the last is the largest
-		fwdBlock16AVX(&x[0], &rows[w], split-w, &ls[w*w], &x1[0], w, w)
-	}
-	if h := len(rows); h > split {
-		trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
-		_ = tgt[(int(trows[h-1])+1)*16-1]
-		_ = tgt[int(trows[split])*16]
-		fwdBlock16AVX(&tgt[0], &trows[split], h-split, &ls[split*w], &x1[0], w, w)
+// forwardRange16 is forwardRange at 16 values a row on AVX-512: each run
+// of one-column supernodes through fwd1RunAVX, the others as forwardAVX
+// takes them, but with each row in two 8-wide registers, which load the
+// solved rows of x1 where they are, so that nothing is packed (the
+// diagonal block through fwdDiag16, the rows below through fwdBlock16AVX).
+// It walks the supernodes itself rather than through forward and
+// forwardAVX: at this width the calls and slicing of those layers took 5%
+// of a one-thread solve on 50², 100² and 16³.
+func forwardRange16(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32) {
+	checkBlock(x, sym.n, 16)
+	first, rowPtr, off, split, single := sym.first[s0:s1+1], sym.rowPtr[s0:s1+1], sym.off[s0:s1+1], sym.split[s0:s1], sym.single[s0:s1]
+	lx, dinv := num.lx, num.dinv
+	for i := 0; i < len(single); i++ {
+		if single[i] {
+			e := i + 1
+			for e < len(single) && single[e] {
+				e++
+			}
+			fwd1RunAVX(&x[0], s0+i, s0+e, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &lx[0], &dinv[0], 4, true)
+			i = e - 1
+			continue
+		}
+		f, w := first[i], first[i+1]-first[i]
+		rows := sym.rows[rowPtr[i]:rowPtr[i+1]]
+		ls := lx[off[i]:off[i+1]]
+		x1 := x[f*16 : (f+w)*16]
+		fwdDiag16(x, x1, rows, ls, dinv[f:f+w], 0, w)
+		sp := split[i]
+		if sp > w {
+			_ = x[int(rows[sp-1]+1)*16-1] // rows are sorted: the last is the largest
+			fwdBlock16AVX(&x[0], &rows[w], sp-w, &ls[w*w], &x1[0], w, w)
+		}
+		if h := len(rows); h > sp {
+			tr := trows[rowPtr[i]:rowPtr[i+1]]
+			_ = tgt[(int(tr[h-1])+1)*16-1]
+			_ = tgt[int(tr[sp])*16]
+			fwdBlock16AVX(&tgt[0], &tr[sp], h-sp, &ls[sp*w], &x1[0], w, w)
+		}
 	}
 }
 
@@ -219,32 +237,39 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 // supernode's diagonal block (own, ls, dinv as in backwardAVX), four
 // columns at a time from the last: the block's rows after the four
 // through bwd4AVX, then their own triangle (bwdDiagAVX); at 16 values a
-// row on AVX-512 through bwdNx16AVX and bwdTri16AVX, the same arithmetic
-// in 8-wide registers.
+// row on AVX-512 through bwdDiag16.
 func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, cw int) {
+	if useWide && cw == 16 {
+		bwdDiag16(x1, x, own, ls, dinv, p0, p1)
+		return
+	}
 	w, nq := len(dinv), cw/4
-	wide16 := useWide && cw == 16
 	k := p0 + (p1-p0)&^3
 	if k < p1 {
-		if wide16 {
-			bwdTri16AVX(&x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k])
-		} else {
-			bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k], cw)
-		}
+		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k], cw)
 	}
 	for k -= 4; k >= p0; k -= 4 {
-		nr := p1 - k - 4
-		switch {
-		case nr > 0 && wide16:
-			bwdNx16AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, 4)
-		case nr > 0:
+		if nr := p1 - k - 4; nr > 0 {
 			bwd4AVX(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, cw, nq, useWide)
 		}
-		if wide16 {
-			bwdTri16AVX(&x1[k*cw], &ls[k*w+k], 4, w, &dinv[k])
-		} else {
-			bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
+		bwdDiagAVX(&x[0], &own[k], &x1[k*cw], &ls[k*w+k], 4, w, &dinv[k], cw)
+	}
+}
+
+// bwdDiag16 is bwdDiagBlockAVX at 16 values a row on AVX-512: the rows
+// after each four columns through bwdNx16AVX, the triangles through
+// bwdTri16AVX, the same arithmetic in 8-wide registers.
+func bwdDiag16(x1, x []float64, own []int32, ls, dinv []float64, p0, p1 int) {
+	w := len(dinv)
+	k := p0 + (p1-p0)&^3
+	if k < p1 {
+		bwdTri16AVX(&x1[k*16], &ls[k*w+k], p1-k, w, &dinv[k])
+	}
+	for k -= 4; k >= p0; k -= 4 {
+		if nr := p1 - k - 4; nr > 0 {
+			bwdNx16AVX(&x1[k*16], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, 4)
 		}
+		bwdTri16AVX(&x1[k*16], &ls[k*w+k], 4, w, &dinv[k])
 	}
 }
 
@@ -273,7 +298,7 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 
 // topFwdRowsAVX is topFwdRows on rows of cw values (a multiple of 4),
 // through fwdBlockAVX on the panel's part of pack, or through
-// fwdBlock16AVX on the panel's rows of x (see forward16AVX).
+// fwdBlock16AVX on the panel's rows of x (see forwardRange16).
 func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []float64, trows []int32, pack []float64, cw int) {
 	f, w, _, ls := supernode(sym, num, s)
 	_ = ls[(r1-1)*w+p1-1]
@@ -308,27 +333,34 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 // bwdNx16AVX, then four, then those left, the same arithmetic in 8-wide
 // registers. below must not be empty.
 func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) {
-	nb, nq := len(below), cw/4
-	k := k0
 	if useWide && cw == 16 {
-		for k < k1 {
-			n := k1 - k
-			switch {
-			case n >= 8:
-				n = 8
-			case n > 4:
-				n = 4
-			}
-			bwdNx16AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, n)
-			k += n
-		}
+		bwdCols16(x1, x, below, l, w, k0, k1)
 		return
 	}
+	nb, nq := len(below), cw/4
+	k := k0
 	for ; k+4 <= k1; k += 4 {
 		bwd4AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq, useWide)
 	}
 	for ; k < k1; k++ {
 		bwd1AVX(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, cw, nq)
+	}
+}
+
+// bwdCols16 is bwdColsAVX at 16 values a row on AVX-512: eight columns at
+// a time through bwdNx16AVX, then four, then those left.
+func bwdCols16(x1, x []float64, below []int32, l []float64, w, k0, k1 int) {
+	nb := len(below)
+	for k := k0; k < k1; {
+		n := k1 - k
+		switch {
+		case n >= 8:
+			n = 8
+		case n > 4:
+			n = 4
+		}
+		bwdNx16AVX(&x1[k*16], &x[0], &below[0], nb, &l[k], w, n)
+		k += n
 	}
 }
 

@@ -44,3 +44,7 @@ func topBwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, int) {
 func sumRowsAVX(*symbolic, []float64, []float64, int, int, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
+
+func forwardRange16(*symbolic, *numeric, int, int, []float64, []float64, []int32) {
+	panic("sparsechol: vector kernels on a processor without them")
+}

@@ -36,7 +36,7 @@ func vecWidth() int {
 
 // packSize is the scratch the forward kernels take: the widest supernode's
 // rows for the vector kernels (see forwardAVX), none for the others nor
-// for rows of 16 values on AVX-512 (see forward16AVX).
+// for rows of 16 values on AVX-512 (see forwardRange16).
 func packSize(sym *symbolic, cw int) int {
 	if useAVX && !(useWide && cw == 16) {
 		return sym.maxW * cw
@@ -79,6 +79,10 @@ func sumRowsGo(sym *symbolic, x, buf []float64, j0, j1, cw int) {
 // forwardRange eliminates supernodes s0..s1-1 in order (see forward); the
 // vector kernels take each run of sym.single supernodes in one call.
 func forwardRange(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32, cw int, pack []float64) {
+	if useWide && cw == 16 {
+		forwardRange16(sym, num, s0, s1, x, tgt, trows)
+		return
+	}
 	for s := s0; s < s1; s++ {
 		if useAVX && sym.single[s] {
 			e := s + 1
