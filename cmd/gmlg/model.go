@@ -101,7 +101,9 @@ func applyThreads(n int) {
 // manyThreads is the thread count from which a run that CHOLMOD solves by
 // default is told of the pure-Go backend: on a 16-core machine the pure-Go
 // team beat CHOLMOD's two solve threads at 8 and 16 (BENCHMARKS.md,
-// "Threads and processors"); on two cores CHOLMOD is the faster on most rows.
+// "Threads and processors"). On two cores the two backends are within a
+// tenth or so of each other ("Backends side by side"), so the hint waits
+// for the cores that only the pure-Go team uses.
 const manyThreads = 8
 
 // manyThreadsHint returns a line for a run on the named backend, chosen by
