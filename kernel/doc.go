@@ -63,7 +63,8 @@
 // instead, in the solves' interleaved layout (no column-major copy of
 // either chain, each pair summed while one of its steps is in cache):
 // 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded up to a multiple of 4 (at
-// most 32 per panel for CHOLMOD), kept with the backend's workspace.
+// most 32 per panel for CHOLMOD; for the pure-Go factor on AVX-512, 16
+// from 5 to 16 columns), kept with the backend's workspace.
 // Memory = Store records every forward chain instead (the reference's
 // strategy).
 //

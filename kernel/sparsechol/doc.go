@@ -99,8 +99,10 @@
 //
 // On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma")
 // the substitutions run on assembly kernels (kernels_amd64.s), in every
-// build: the block's rows are padded with zeros to a multiple of 4 values,
-// and every factor entry is broadcast and applied to a row four right-hand
+// build: the block's rows are padded with zeros to a multiple of 4 values
+// (to 16 from 5 to 16 right-hand sides on processors with AVX-512, whose
+// 16-value kernels below solve such a block faster than the kernels for
+// 8 or 12 values a row), and every factor entry is broadcast and applied to a row four right-hand
 // sides at a time with fused multiply-adds. Forward, the solved rows of a
 // supernode are first copied into a scratch block quad by quad, so that
 // the update of the rows below reads them at fixed offsets; four rows by

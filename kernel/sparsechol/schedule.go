@@ -211,8 +211,7 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 	sym := c.sym
 	n := sym.n
 	ws := c.getWork()
-	vw := vecWidth()
-	cw := (cols + vw - 1) / vw * vw
+	cw := blockWidth(cols)
 	if cap(ws.x) < n*cw {
 		ws.x = make([]float64, n*cw)
 	}

@@ -773,3 +773,23 @@ func TestSumRowsBitwise(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestBlockWidth checks the workspace's row width for each kernel set.
+func TestBlockWidth(t *testing.T) {
+	defer func(avx, wide bool) { useAVX, useWide = avx, wide }(useAVX, useWide)
+	for _, tc := range []struct {
+		avx, wide bool
+		cols      int
+		want      int
+	}{
+		{false, false, 5, 5}, {false, true, 12, 12},
+		{true, false, 1, 4}, {true, false, 5, 8}, {true, false, 11, 12}, {true, false, 16, 16},
+		{true, true, 1, 4}, {true, true, 4, 4}, {true, true, 5, 16}, {true, true, 8, 16},
+		{true, true, 11, 16}, {true, true, 16, 16}, {true, true, 17, 20}, {true, true, 32, 32},
+	} {
+		useAVX, useWide = tc.avx, tc.wide
+		if got := blockWidth(tc.cols); got != tc.want {
+			t.Errorf("avx=%v wide=%v: blockWidth(%d) = %d, want %d", tc.avx, tc.wide, tc.cols, got, tc.want)
+		}
+	}
+}
