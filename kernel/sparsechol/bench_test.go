@@ -157,9 +157,9 @@ func BenchmarkSolve20(b *testing.B) {
 }
 
 // BenchmarkSolveSteps times 20 heat sub-steps (SolveSteps) of blocks of 8,
-// 11 and 15 columns and reports ns/col-step, the time per column and
-// sub-step. The learner's blocks have about 15 columns, which both
-// backends solve whole. Run it with -cpu 1 to compare the kernels (the
+// 11, 15, 20, 24 and 32 columns and reports ns/col-step, the time per
+// column and sub-step. The learner's blocks have about 15 columns with
+// ten frames (more with more frames), which both backends solve whole. Run it with -cpu 1 to compare the kernels (the
 // single-threaded backends are then alone on one core), with -cpu 2 to see
 // the pure-Go team on two workers.
 func BenchmarkSolveSteps(b *testing.B) {
@@ -172,7 +172,7 @@ func BenchmarkSolveSteps(b *testing.B) {
 			b.Skip("no SolveSteps")
 		}
 		n := m.pat.N
-		for _, cols := range []int{8, 11, 15} {
+		for _, cols := range []int{8, 11, 15, 20, 24, 32} {
 			b.Run(fmt.Sprintf("cols=%d", cols), func(b *testing.B) {
 				rhs := randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)
 				x := make([]float64, n*cols)
