@@ -101,46 +101,47 @@
 // the substitutions run on assembly kernels (kernels_amd64.s), in every
 // build: the block's rows are padded with zeros to a multiple of 4 values
 // (to 16 from 5 to 16 right-hand sides on processors with AVX-512, whose
-// 16-value kernels below solve such a block faster than the kernels for
-// 8 or 12 values a row), and every factor entry is broadcast and applied to a row four right-hand
-// sides at a time with fused multiply-adds. Forward, the solved rows of a
-// supernode are first copied into a scratch block quad by quad, so that
-// the update of the rows below reads them at fixed offsets; four rows by
-// three quads (twelve right-hand sides) stay in registers while every
-// column of the supernode is applied, so that each quad loaded serves four
-// rows and each row is loaded and stored once. Backward, each column's
-// products with the rows below are summed in registers, four columns by
-// three quads at a time, and subtracted once. The diagonal blocks are cut
-// the same way, four rows (forward) or columns (backward) at a time, so
-// that only their small triangles run row by row. One call covers a run of
-// rows, and one call a whole run of consecutive one-column supernodes
-// (most of them in 2-D, where a call each would cost more than their few
-// rows of arithmetic). Each lane does the same arithmetic whatever the
-// width of the block, so the solution does not depend on the number of
-// right-hand sides solved with it. On processors with AVX-512 the two
-// kernels that do most of the work hold two quads of a row in one 8-wide
-// register (forward, four rows by four quads at a time), and with the
-// learner's blocks of 13 to 16 right-hand sides (a row of two 8-wide
-// registers) they take eight rows (forward, panels of up to 64 columns)
-// or eight columns (backward, then four, then the last one to three
-// together) at a time, so that each row loaded serves more of them. At
-// that width the forward kernels read the solved rows where they are, as
-// two 8-wide registers each, instead of a quad-by-quad copy (no copy, and
-// half the loads), the rows left over after the groups of four take two
-// 8-wide registers too, and the diagonal blocks' triangles of up to four
-// rows stay in registers from load to store, forward and backward (each
-// of their rows waits for the one before, and registers keep a store and
-// a load out of that wait); in a run of one-column supernodes the pivot row stays in its two registers
+// 16-value kernels below solve such a block faster than the kernels for 8
+// or 12 values a row), and every factor entry is broadcast and applied to
+// a row four right-hand sides at a time with fused multiply-adds. Forward,
+// the solved rows of a supernode are first copied into a scratch block
+// quad by quad, so that the update of the rows below reads them at fixed
+// offsets; four rows by three quads (twelve right-hand sides) stay in
+// registers while every column of the supernode is applied, so that each
+// quad loaded serves four rows and each row is loaded and stored once.
+// Backward, each column's products with the rows below are summed in
+// registers, four columns by three quads at a time, and subtracted once.
+// The diagonal blocks are cut the same way, four rows (forward) or columns
+// (backward) at a time, so that only their small triangles run row by row.
+// One call covers a run of rows, and one call a whole run of consecutive
+// one-column supernodes (most of them in 2-D, where a call each would cost
+// more than their few rows of arithmetic). Each lane does the same
+// arithmetic whatever the width of the block, so the solution does not
+// depend on the number of right-hand sides solved with it. On processors
+// with AVX-512 the two kernels that do most of the work hold two quads of
+// a row in one 8-wide register (forward, four rows by four quads at a
+// time), and with blocks of 5 to 16 right-hand sides (a row of two 8-wide
+// registers; the learner's have 15 with ten frames) they take eight rows
+// (forward, panels of up to 64 columns) or eight columns (backward, then
+// four, then the last one to three together) at a time, so that each row
+// loaded serves more of them. At that width the forward kernels read the
+// solved rows where they are, as two 8-wide registers each, instead of a
+// quad-by-quad copy (no copy, and half the loads), the rows left over
+// after the groups of four take two 8-wide registers too, and the diagonal
+// blocks' triangles of up to four rows stay in registers from load to
+// store, forward and backward (each of their rows waits for the one
+// before, and registers keep a store and a load out of that wait); in a
+// run of one-column supernodes the pivot row stays in its two registers
 // while the rows below take it (forward), and both halves of each row
-// below are summed in one pass over the rows (backward). Every
-// lane does the same operations: the results are bitwise those of the
-// 4-wide code (TestWideBitwise), and SolveKernels names both "avx2-fma";
-// VectorWidth tells them apart. The buffered updates (see Parallelism) are
-// added to their rows a quad at a time, in the same order as one value at
-// a time (TestSumRowsBitwise). The adjoint's edge sums take the products
-// of an edge's two rows a quad at a time and add the four lanes at the
-// end. Elsewhere ("scalar") portable Go kernels do the same substitutions
-// and sums; the two agree to rounding (TestKernelsAgree), not bitwise.
+// below are summed in one pass over the rows (backward). Every lane does
+// the same operations: the results are bitwise those of the 4-wide code
+// (TestWideBitwise), and SolveKernels names both "avx2-fma"; VectorWidth
+// tells them apart. The buffered updates (see Parallelism) are added to
+// their rows a quad at a time, in the same order as one value at a time
+// (TestSumRowsBitwise). The adjoint's edge sums take the products of an
+// edge's two rows a quad at a time and add the four lanes at the end.
+// Elsewhere ("scalar") portable Go kernels do the same substitutions and
+// sums; the two agree to rounding (TestKernelsAgree), not bitwise.
 //
 // # Benchmarks
 //
