@@ -1298,6 +1298,17 @@ edone:
 // (AVX-512) and rows of 16 values, x_f stays in two 8-wide registers while
 // the rows below take it, each row one load, update and store per half.
 TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-81
+// F1ROW moves to the next row below (position DX, done at R8: to next),
+// broadcasts its entry of l into b and points DI at the row x_i.
+#define F1ROW(next, b) \
+	CMPQ DX, R8 \
+	JGE next \
+	ADDQ $8, SI \
+	VBROADCASTSD 0(SI), b \
+	MOVLQSX (R10)(DX*4), DI \
+	IMULQ R12, DI \
+	ADDQ x+0(FP), DI
+
 	MOVQ s0+8(FP), CX
 	MOVQ nq+72(FP), R11
 	MOVQ R11, R12
@@ -1339,13 +1350,7 @@ f1scale:
 	JNZ f1scale
 
 f1row:
-	CMPQ DX, R8
-	JGE f1next
-	ADDQ $8, SI
-	VBROADCASTSD 0(SI), Y0
-	MOVLQSX (R10)(DX*4), DI
-	IMULQ R12, DI
-	ADDQ x+0(FP), DI // x_i
+	F1ROW(f1next, Y0)
 	MOVQ AX, R9
 	MOVQ R11, R13
 
@@ -1369,13 +1374,7 @@ f1wide:
 	VMOVUPD Z2, 64(AX)
 
 f1wrow:
-	CMPQ DX, R8
-	JGE f1next
-	ADDQ $8, SI
-	VBROADCASTSD 0(SI), Z0
-	MOVLQSX (R10)(DX*4), DI
-	IMULQ R12, DI
-	ADDQ x+0(FP), DI // x_i
+	F1ROW(f1next, Z0)
 	VMOVUPD 0(DI), Z8
 	VMOVUPD 64(DI), Z9
 	VFNMADD231PD Z1, Z0, Z8
@@ -1402,6 +1401,25 @@ f1done:
 // Quad by quad, or with wide (AVX-512) and rows of 16 values in one pass
 // over the rows, both halves of each row summed in two 8-wide registers.
 TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-81
+// B1ROW moves to the row above (position DX, done at R8: to sub),
+// broadcasts its entry of l into b and points DI at the row x_i.
+#define B1ROW(sub, b) \
+	DECQ DX \
+	CMPQ DX, R8 \
+	JLE sub \
+	VBROADCASTSD (SI)(DX*8), b \
+	MOVLQSX (R10)(DX*4), DI \
+	IMULQ R12, DI \
+	ADDQ x+0(FP), DI
+
+// B1SUBZ subtracts the sum in z from the 8 values at byte off of x_f (AX)
+// and scales them by 1/l_ff (Z9).
+#define B1SUBZ(off, z) \
+	VMOVUPD off(AX), Z8 \
+	VSUBPD z, Z8, Z8 \
+	VMULPD Z9, Z8, Z8 \
+	VMOVUPD Z8, off(AX)
+
 	MOVQ s1+16(FP), CX
 	MOVQ nq+72(FP), R11
 	MOVQ R11, R12
@@ -1441,13 +1459,7 @@ b1quad:
 	MOVQ R9, DX
 
 b1row:
-	DECQ DX
-	CMPQ DX, R8
-	JLE b1sub
-	VBROADCASTSD (SI)(DX*8), Y10
-	MOVLQSX (R10)(DX*4), DI
-	IMULQ R12, DI
-	ADDQ x+0(FP), DI
+	B1ROW(b1sub, Y10)
 	VFMADD231PD (DI)(BX*1), Y10, Y0
 	JMP b1row
 
@@ -1469,26 +1481,14 @@ b1wide:
 	MOVQ R9, DX
 
 b1wrow:
-	DECQ DX
-	CMPQ DX, R8
-	JLE b1wsub
-	VBROADCASTSD (SI)(DX*8), Z10
-	MOVLQSX (R10)(DX*4), DI
-	IMULQ R12, DI
-	ADDQ x+0(FP), DI
+	B1ROW(b1wsub, Z10)
 	VFMADD231PD 0(DI), Z10, Z0
 	VFMADD231PD 64(DI), Z10, Z1
 	JMP b1wrow
 
 b1wsub:
-	VMOVUPD 0(AX), Z8
-	VSUBPD Z0, Z8, Z8
-	VMULPD Z9, Z8, Z8
-	VMOVUPD Z8, 0(AX)
-	VMOVUPD 64(AX), Z8
-	VSUBPD Z1, Z8, Z8
-	VMULPD Z9, Z8, Z8
-	VMOVUPD Z8, 64(AX)
+	B1SUBZ(0, Z0)
+	B1SUBZ(64, Z1)
 	JMP b1snode
 
 b1done:
