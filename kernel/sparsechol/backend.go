@@ -24,18 +24,28 @@ type Backend struct {
 	// side without a process-wide setting.
 	BLAS blas.Float64
 	// Label is the name the backend reports (Name, Info, errors); empty
-	// means "go". Variants registered side by side need distinct labels.
+	// means the Supplier's name, or "go" without one. Variants registered
+	// side by side need distinct labels.
 	Label string
+	// Supplier, when non-nil, orders the pattern and computes L's values
+	// in place of the pure-Go ordering and factorisation (BLAS is then not
+	// used); the analysis, the layout of L, the solves and their adjoint
+	// stay the engine's. The cgo build's "cholmod" backend is this engine
+	// with CHOLMOD as its supplier.
+	Supplier factor.Supplier
 }
 
 var _ factor.Factorizer = Backend{}
 
-// Name returns Label, "go" when it is empty.
+// Name returns Label, or when it is empty the Supplier's name, or "go".
 func (b Backend) Name() string {
-	if b.Label == "" {
-		return "go"
+	switch {
+	case b.Label != "":
+		return b.Label
+	case b.Supplier != nil:
+		return b.Supplier.Name()
 	}
-	return b.Label
+	return "go"
 }
 
 // impl returns the BLAS implementation the factorisation calls.
@@ -46,15 +56,22 @@ func (b Backend) impl() blas.Float64 {
 	return b.BLAS
 }
 
-// Analyze orders p (see Order), computes the elimination tree, the column
-// counts and the supernodal structure of L, cuts the tree into groups and
-// hands them to opt.Threads workers (default GOMAXPROCS); no result
-// depends on the count. The pattern is copied; p may be
-// modified afterwards.
+// Analyze orders p (see Order, or the Supplier's), computes the
+// elimination tree, the column counts and the supernodal structure of L,
+// cuts the tree into groups and hands them to opt.Threads workers (default
+// GOMAXPROCS); no result depends on the count. The pattern is copied; p
+// may be modified afterwards.
 func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
-	perm, name, err := Order(p, opt)
+	order := Order
+	if b.Supplier != nil {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: analyze: %w", b.Name(), err)
+		}
+		order = b.Supplier.Order
+	}
+	perm, name, err := order(p, opt)
 	if err != nil {
-		return nil, fmt.Errorf("sparsechol: analyze: %w", err)
+		return nil, fmt.Errorf("%s: analyze: %w", b.Name(), err)
 	}
 	nw := runtime.GOMAXPROCS(0)
 	if opt != nil && opt.Threads > 0 {
@@ -72,8 +89,18 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 	}
 	c.threads = max(nw, 1)
 	c.helpers.Store(int32(c.threads - 1))
-	c.num = newNumeric(sym, b.impl())
 	c.team = c.teamSizes()
+	if b.Supplier == nil {
+		c.num = newNumeric(sym, b.impl())
+		return c, nil
+	}
+	c.num = &numeric{lx: make([]float64, sym.lsize), dinv: make([]float64, sym.n)}
+	// The supplier reads the copies, which live as long as the factor.
+	pc := &factor.Pattern{N: p.N, ColPtr: c.colPtr, RowIdx: c.rowIdx}
+	lay := &factor.Layout{Perm: sym.perm, First: sym.first, RowPtr: sym.rowPtr, Rows: sym.rows, Off: sym.off}
+	if c.supplied, err = b.Supplier.Prepare(pc, lay); err != nil {
+		return nil, fmt.Errorf("%s: analyze: %w", b.Name(), err)
+	}
 	return c, nil
 }
 
@@ -86,11 +113,12 @@ type chol struct {
 	nnz      int
 	rowIdx   []int
 	colPtr   []int
-	pinv     []int        // pinv[v] = pivot of vertex v
-	threads  int          // the workers of a solve
-	team     []int        // team[p]: the workers a team of p takes (teamSize)
-	helpers  atomic.Int32 // helpers not taken by a running solve: threads−1 when idle
-	valid    bool         // a successful Factorize has happened
+	pinv     []int          // pinv[v] = pivot of vertex v
+	supplied factor.Numeric // the Supplier's factorisation; nil for the engine's own
+	threads  int            // the workers of a solve
+	team     []int          // team[p]: the workers a team of p takes (teamSize)
+	helpers  atomic.Int32   // helpers not taken by a running solve: threads−1 when idle
+	valid    bool           // a successful Factorize has happened
 	closed   bool
 	mu       sync.Mutex   // guards free
 	free     []*solveWork // idle Solve workspaces
@@ -120,6 +148,16 @@ func (c *chol) Factorize(values []float64) error {
 			}
 			return fmt.Errorf("sparsechol: factorize: value %d (row %d, column %d) is %v", k, c.rowIdx[k], j, v)
 		}
+	}
+	if c.supplied != nil {
+		if err := c.supplied.Fill(c.num.lx, values); err != nil {
+			return fmt.Errorf("%s: factorize: %w", c.name, err)
+		}
+		if col := c.num.invertDiagonal(c.sym); col >= 0 {
+			return fmt.Errorf("%s: factorize: the supplied L has a diagonal entry that is not positive and finite in column %d", c.name, c.sym.perm[col])
+		}
+		c.valid = true
+		return nil
 	}
 	if col := c.num.factorize(c.sym, values); col >= 0 {
 		return fmt.Errorf("sparsechol: factorize: %w", &factor.NotPosDefError{Backend: c.name, Column: c.sym.perm[col]})
@@ -223,5 +261,10 @@ func (c *chol) Close() error {
 	c.num = nil
 	c.valid = false
 	c.free = nil
+	if c.supplied != nil {
+		err := c.supplied.Close()
+		c.supplied = nil
+		return err
+	}
 	return nil
 }

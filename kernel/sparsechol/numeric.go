@@ -94,22 +94,28 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 		num.eliminate(sym, w, s, 0, sym.ng)
 	}
 	if fail = w.fail; fail < 0 {
-		num.invertDiagonal(sym)
+		fail = num.invertDiagonal(sym)
 	}
 	return fail
 }
 
 // invertDiagonal stores the reciprocals of L's diagonal in dinv: the solves
-// multiply by them.
-func (num *numeric) invertDiagonal(sym *symbolic) {
+// multiply by them. It returns the first column whose diagonal entry is not
+// positive and finite, or -1.
+func (num *numeric) invertDiagonal(sym *symbolic) int {
 	for s := range sym.ns {
 		f := sym.first[s]
 		w := sym.first[s+1] - f
 		ls := num.lx[sym.off[s]:]
 		for r := range w {
-			num.dinv[f+r] = 1 / ls[r*w+r]
+			d := ls[r*w+r]
+			if !(d > 0 && d <= math.MaxFloat64) {
+				return f + r
+			}
+			num.dinv[f+r] = 1 / d
 		}
 	}
+	return -1
 }
 
 // run factorises the groups of worker t with its workspace, up to the
