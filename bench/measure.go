@@ -446,11 +446,11 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 // countingStepFactor is countingFactor for a factor with the multi-step
 // interfaces (factor.StepSolver, ParallelStepSolver and AdjointStepper),
 // which it forwards. A call of S steps counts S solves (2·S for an adjoint,
-// which runs two chains) and its wall time once per thread it ran on: two
-// for CHOLMOD's tree split and a parallel adjoint, and for a factor whose
-// solves run on a team of workers (the pure-Go one, which reports its
-// schedule) the team's size for GOMAXPROCS within the CPUs, or the sum of
-// the two half-teams' for a parallel adjoint.
+// which runs two chains) and its wall time once per thread it ran on: for
+// a factor whose solves run on a team of workers (the engine, which
+// reports its schedule) the team's size for GOMAXPROCS within the CPUs,
+// or the sum of the two half-teams' for a parallel adjoint; two for a
+// parallel adjoint's chains on another factor.
 type countingStepFactor struct {
 	countingFactor
 	ss   factor.StepSolver
@@ -460,7 +460,7 @@ type countingStepFactor struct {
 }
 
 // threads is the number of threads a call ran on: split when it ran on
-// two (CHOLMOD's tree split, or a parallel adjoint's two chains).
+// two halves (a parallel adjoint's two chains).
 func (c *countingStepFactor) threads(split bool) int {
 	switch p := min(runtime.GOMAXPROCS(0), runtime.NumCPU()); {
 	case c.team != nil && split:

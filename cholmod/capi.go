@@ -2,11 +2,8 @@
 
 package cholmod
 
-// This file is the whole C surface of the package but one: a handful of small
-// C helpers in the preamble, and thin Go wrappers around them. The exception
-// is the block solve kernel in blocksolve.c (with blocksolve.h), plain C
-// that reads a cholmod_factor and is called only from gl_block_solve here.
-// The other files of the cgo build work with the Go types declared here (cCtx,
+// This file is the whole C surface of the package: a handful of small C
+// helpers in the preamble, and thin Go wrappers around them. The other files of the cgo build work with the Go types declared here (cCtx,
 // cSparse, cFactor) and with Go slices viewing CHOLMOD-allocated memory;
 // stub.go replaces all of them in a build without cgo.
 //
@@ -21,23 +18,18 @@ package cholmod
 #include <stdlib.h>
 #include <string.h>
 #include "cholmod.h"
-#include "blocksolve.h"
 
-// gl_ctx is one cholmod_common plus the dense workspaces of cholmod_solve2,
-// the interleaved workspace of gl_bsolve (bw, bwcap doubles) and the text of
-// the first CHOLMOD error reported during the last call.
+// gl_ctx is one cholmod_common plus the dense workspaces of cholmod_solve2
+// and the text of the first CHOLMOD error reported during the last call.
 typedef struct gl_ctx {
 	cholmod_common c;
 	cholmod_dense *X, *Y, *E;
-	double *bw;
-	size_t bwcap;
-	struct gl_helper *helper; // the block kernel's second thread, NULL until used
-	struct gl_offs *offs;     // the block kernel's row offsets, NULL until used
 	char msg[256];
 } gl_ctx;
 
-// Orderings understood by gl_analyze (the Go Ordering values).
-enum { GL_NATURAL = 1, GL_AMD, GL_METIS, GL_NESDIS, GL_CHOLMOD, GL_BEST };
+// Orderings understood by gl_analyze (the Go Ordering values, and GL_GIVEN
+// for a caller's permutation).
+enum { GL_NATURAL = 1, GL_AMD, GL_METIS, GL_NESDIS, GL_CHOLMOD, GL_BEST, GL_GIVEN };
 
 // CHOLMOD's error handler has no user pointer, so the message goes to a
 // thread-local buffer first; every helper clears it on entry and copies it
@@ -97,9 +89,6 @@ static void gl_free(gl_ctx *ctx) {
 	cholmod_l_free_dense(&ctx->Y, &ctx->c);
 	cholmod_l_free_dense(&ctx->E, &ctx->c);
 	cholmod_l_finish(&ctx->c);
-	gl_helper_free(ctx->helper);
-	gl_offs_free(ctx->offs);
-	free(ctx->bw);
 	free(ctx);
 }
 
@@ -116,23 +105,15 @@ static void gl_free_sparse(gl_ctx *ctx, cholmod_sparse *A) {
 	gl_end(ctx);
 }
 
-static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal, double sswitch, int fundamental) {
+// gl_analyze orders A (perm: the pivot order for GL_GIVEN, NULL otherwise)
+// and computes its symbolic factorisation. A given order is kept as it is:
+// no postorder.
+static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal, SuiteSparse_long *perm) {
 	cholmod_common *c = &ctx->c;
 	gl_begin();
 	cholmod_l_defaults(c);
 	gl_config(ctx);
 	c->supernodal = supernodal;
-	if (fundamental) {
-		// No relaxed amalgamation: supernodes merge only where no zero
-		// entry is added (every merge rule of nrelax/zrelax is off).
-		for (int k = 0; k < 3; k++) {
-			c->nrelax[k] = 0;
-			c->zrelax[k] = 0;
-		}
-	}
-	if (sswitch > 0) {
-		c->supernodal_switch = sswitch;
-	}
 	c->postorder = 1;
 	switch (ordering) {
 	case GL_NATURAL:
@@ -158,12 +139,17 @@ static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, 
 	case GL_BEST:
 		c->nmethods = CHOLMOD_MAXMETHODS;
 		break;
+	case GL_GIVEN:
+		c->nmethods = 1;
+		c->method[0].ordering = CHOLMOD_GIVEN;
+		c->postorder = 0;
+		break;
 	default:
 		c->status = CHOLMOD_INVALID;
 		snprintf(ctx->msg, sizeof ctx->msg, "unknown ordering %d", ordering);
 		return NULL;
 	}
-	cholmod_factor *L = cholmod_l_analyze(A, c);
+	cholmod_factor *L = cholmod_l_analyze_p(A, ordering == GL_GIVEN ? perm : NULL, NULL, 0, c);
 	gl_end(ctx);
 	return L;
 }
@@ -213,68 +199,6 @@ static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_
 	} else if (ws->c.status == CHOLMOD_OK) {
 		ws->c.status = CHOLMOD_INVALID;
 	}
-	gl_end(ws);
-	return ws->c.status;
-}
-
-// gl_reserve grows the interleaved workspace of ws to need doubles (64-byte
-// aligned, so that the rows of the interleaved blocks start on cache-line
-// boundaries whenever their width allows). On failure it sets the status
-// and message and returns 0.
-static int gl_reserve(gl_ctx *ws, size_t need) {
-	if (ws->bwcap >= need) {
-		return 1;
-	}
-	free(ws->bw);
-	ws->bw = aligned_alloc(64, (need * sizeof(double) + 63) & ~(size_t) 63);
-	ws->bwcap = ws->bw != NULL ? need : 0;
-	if (ws->bw == NULL) {
-		ws->c.status = CHOLMOD_OUT_OF_MEMORY;
-		snprintf(ws->msg, sizeof ws->msg, "block solve workspace of %zu doubles", need);
-		return 0;
-	}
-	return 1;
-}
-
-// gl_block_check reports whether the block kernel can use L, setting the
-// status and message if not.
-static int gl_block_check(gl_ctx *ws, cholmod_factor *L, size_t n) {
-	if (!gl_bsolve_supported(L) || L->n != n) {
-		ws->c.status = CHOLMOD_INVALID;
-		snprintf(ws->msg, sizeof ws->msg, "block solve needs a numeric LL' factor of order %zu", n);
-		return 0;
-	}
-	return 1;
-}
-
-// gl_block_solve is gl_solve with gmlg's interleaved kernel (blocksolve.c)
-// instead of cholmod_solve2. It needs an LL' factor (gl_bsolve_supported).
-// With steps > 1 it is gl_bsolve_steps (keep, reverse, threads and plan as
-// there). With steps = 0 it only computes L's plan into *plan.
-static int gl_block_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols, int steps, int keep, int reverse, int threads, gl_bplan *plan) {
-	gl_begin();
-	ws->c.status = CHOLMOD_OK;
-	if (!gl_block_check(ws, L, n) || !gl_reserve(ws, gl_bsolve_workspace(n))) {
-		return ws->c.status;
-	}
-	if (steps == 0) {
-		*plan = gl_bsolve_plan(L, ws->bw);
-	} else {
-		gl_bsolve_steps(L, b, dst, cols, steps, keep, reverse, threads, plan, ws->bw, &ws->helper, &ws->offs);
-	}
-	gl_end(ws);
-	return ws->c.status;
-}
-
-// gl_block_adjoint is gl_adjoint_steps with the workspace of ws.
-static int gl_block_adjoint(gl_ctx *ws, cholmod_factor *L, double *src, double *g, double *gsrc, size_t n, size_t cols, int steps,
-		SuiteSparse_long *from, SuiteSparse_long *to, size_t ne, double coef, double *gw, int threads) {
-	gl_begin();
-	ws->c.status = CHOLMOD_OK;
-	if (!gl_block_check(ws, L, n) || !gl_reserve(ws, gl_adjoint_workspace(n, cols, steps, ne))) {
-		return ws->c.status;
-	}
-	gl_adjoint_steps(L, src, g, gsrc, cols, steps, from, to, ne, coef, gw, threads, ws->bw, &ws->helper, &ws->offs);
 	gl_end(ws);
 	return ws->c.status;
 }
@@ -356,6 +280,7 @@ const (
 	cNESDIS  = C.GL_NESDIS
 	cCHOLMOD = C.GL_CHOLMOD
 	cBest    = C.GL_BEST
+	cGiven   = C.GL_GIVEN
 )
 
 // code returns the helpers' ordering code for o, resolving OrderDefault.
@@ -453,10 +378,14 @@ func allocLower(ctx *cCtx, n, nnz int) (a *cSparse, p, i []int64, x []float64, e
 
 func freeSparse(ctx *cCtx, a *cSparse) { C.gl_free_sparse(ctx, a) }
 
-// analyze runs cholmod_l_analyze; sswitch > 0 overrides
-// Common->supernodal_switch (used when supernodal is cAuto).
-func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, sswitch float64, fundamental bool, op string) (*cFactor, error) {
-	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), C.double(sswitch), cBool(fundamental))
+// analyze runs cholmod_l_analyze_p; perm is the pivot order for cGiven
+// (n entries), nil otherwise.
+func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, perm []int64, op string) (*cFactor, error) {
+	var p *C.SuiteSparse_long
+	if ordering == cGiven {
+		p = (*C.SuiteSparse_long)(unsafe.Pointer(&perm[0]))
+	}
+	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), p)
 	if L == nil {
 		if err := check(ctx, op, nil); err != nil {
 			return nil, err
@@ -478,61 +407,6 @@ func freeFactor(ctx *cCtx, L *cFactor) { C.gl_free_factor(ctx, L) }
 func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
 	C.gl_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols))
 	return check(ws, "solve", nil)
-}
-
-// blockPlan is the block kernel's split of L's elimination tree
-// (gl_bplan): it depends only on L's structure, so a Factor computes it once.
-type blockPlan = C.gl_bplan
-
-// planSplits reports whether p splits the tree for two threads.
-func planSplits(p *blockPlan) bool { return p.kx < p.k2 }
-
-// blockSolve is solve with the interleaved kernel of blocksolve.c, applied
-// steps times (gl_bsolve_steps; dst holds steps blocks when keep), on up to
-// threads threads, following L's plan.
-func blockSolve(ws *cCtx, L *cFactor, dst, b []float64, n, cols, steps int, keep, reverse bool, threads int, plan *blockPlan) error {
-	C.gl_block_solve(ws, L, (*C.double)(unsafe.Pointer(&b[0])), (*C.double)(unsafe.Pointer(&dst[0])), C.size_t(n), C.size_t(cols),
-		C.int(steps), cBool(keep), cBool(reverse), C.int(threads), plan)
-	return check(ws, "block solve", nil)
-}
-
-// blockAdjoint is gl_adjoint_steps (see blocksolve.h) with the workspace of
-// ws: from and to are the edges' endpoints, gsrc may be nil.
-func blockAdjoint(ws *cCtx, L *cFactor, gsrc, gw, src, g []float64, n, cols, steps int, from, to []int64, coef float64, threads int) error {
-	var gs *C.double
-	if gsrc != nil {
-		gs = (*C.double)(unsafe.Pointer(&gsrc[0]))
-	}
-	var fp, tp *C.SuiteSparse_long
-	if len(from) > 0 {
-		fp, tp = (*C.SuiteSparse_long)(unsafe.Pointer(&from[0])), (*C.SuiteSparse_long)(unsafe.Pointer(&to[0]))
-	}
-	var gp *C.double
-	if len(gw) > 0 {
-		gp = (*C.double)(unsafe.Pointer(&gw[0]))
-	}
-	C.gl_block_adjoint(ws, L, (*C.double)(unsafe.Pointer(&src[0])), (*C.double)(unsafe.Pointer(&g[0])), gs, C.size_t(n), C.size_t(cols),
-		C.int(steps), fp, tp, C.size_t(len(from)), C.double(coef), gp, C.int(threads))
-	return check(ws, "block adjoint", nil)
-}
-
-// setSpins sets how many pauses a waiting solve thread spins before it
-// sleeps on a futex (gl_set_spins; 4000 by default). For tests: 0 makes
-// every wait between the two threads sleep.
-func setSpins(n int) { C.gl_set_spins(C.int(n)) }
-
-// computePlan computes L's plan with the workspace of ws.
-func computePlan(ws *cCtx, L *cFactor, n int) (blockPlan, error) {
-	var p blockPlan
-	C.gl_block_solve(ws, L, nil, nil, C.size_t(n), 0, 0, 0, 0, 1, &p)
-	return p, check(ws, "block solve plan", nil)
-}
-
-func cBool(b bool) C.int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // factorStats reads the descriptive fields of an analysed factor.
@@ -574,20 +448,17 @@ const (
 	cSupernodal = C.CHOLMOD_SUPERNODAL
 )
 
-// code returns CHOLMOD's Common->supernodal value and the
-// supernodal_switch to use (0: CHOLMOD's default).
-func (m Mode) code() (int, float64, error) {
+// code returns CHOLMOD's Common->supernodal value.
+func (m Mode) code() (int, error) {
 	switch m {
 	case Supernodal:
-		return cSupernodal, 0, nil
+		return cSupernodal, nil
 	case Simplicial:
-		return cSimplicial, 0, nil
+		return cSimplicial, nil
 	case Auto:
-		return cAuto, 0, nil
-	case AutoSolve:
-		return cAuto, AutoSolveSwitch, nil // Analyze adjusts it for CHOLMODKernel
+		return cAuto, nil
 	}
-	return 0, 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
+	return 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
 }
 
 // exportSimplicial copies L into a packed simplicial LL' factor and returns
@@ -623,17 +494,7 @@ func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []flo
 			}
 		}
 	}
-	perm = make([]int, n)
-	if S.Perm != nil {
-		for k, v := range unsafe.Slice((*int64)(S.Perm), n) {
-			perm[k] = int(v)
-		}
-	} else {
-		for k := range perm {
-			perm[k] = k
-		}
-	}
-	return colPtr, rowIdx, values, perm, nil
+	return colPtr, rowIdx, values, factorPerm(S), nil
 }
 
 // factorTree reads the supernodal tree of L: CHOLMOD's supernodes when L is
@@ -688,9 +549,44 @@ func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
 
 func blasThreads() int { return int(C.gl_blas_get_threads()) }
 
-func vectorWidth() int {
-	if C.gl_wide() != 0 {
-		return 8
+// supernodes views the arrays of a numeric supernodal factor L: supernode
+// S holds columns super[S]..super[S+1]−1, the rows s[pi[S]:pi[S+1]] (its
+// own columns first) and a column-major block of those rows at x[px[S]:].
+// The views are valid until L is freed or changed.
+type supernodes struct {
+	super, pi, px, s []int64
+	x                []float64
+}
+
+func superView(L *cFactor) supernodes {
+	ns := int(L.nsuper)
+	v := supernodes{
+		super: unsafe.Slice((*int64)(L.super), ns+1),
+		pi:    unsafe.Slice((*int64)(L.pi), ns+1),
+		px:    unsafe.Slice((*int64)(L.px), ns+1),
 	}
-	return 4
+	v.s = unsafe.Slice((*int64)(L.s), int(v.pi[ns]))
+	v.x = unsafe.Slice((*float64)(L.x), int(L.xsize))
+	return v
+}
+
+// supernodalLL reports whether L is a numeric supernodal LL' factor.
+func supernodalLL(L *cFactor) bool {
+	return L.is_super != 0 && L.is_ll != 0 && L.xtype == C.CHOLMOD_REAL && L.x != nil
+}
+
+// factorPerm copies L's pivot order (the identity when L has none).
+func factorPerm(L *cFactor) []int {
+	n := int(L.n)
+	perm := make([]int, n)
+	if L.Perm == nil {
+		for k := range perm {
+			perm[k] = k
+		}
+		return perm
+	}
+	for k, v := range unsafe.Slice((*int64)(L.Perm), n) {
+		perm[k] = int(v)
+	}
+	return perm
 }

@@ -19,21 +19,17 @@ import (
 // each concurrent call borrows its own set of CHOLMOD workspaces. Factorize
 // and Free must not run concurrently with any other method.
 type Factor struct {
-	cc      *Common
-	lf      *cFactor
-	n       int
-	hash    uint64 // pattern fingerprint of the analysed matrix
-	nnzA    int
-	info    Info
-	kernel  SolveKernel
-	valid   bool      // holds a usable numeric factorisation
-	plan    blockPlan // block kernel's split of the elimination tree, once hasPlan
-	hasPlan bool
-	mu      sync.Mutex
-	idle    []*cCtx // solve workspaces not in use
-	adjIdle []*cCtx // AdjointSteps' workspaces not in use
-	allWS   []*cCtx
-	closed  bool
+	cc     *Common
+	lf     *cFactor
+	n      int
+	hash   uint64 // pattern fingerprint of the analysed matrix
+	nnzA   int
+	info   Info
+	valid  bool // holds a usable numeric factorisation
+	mu     sync.Mutex
+	idle   []*cCtx // solve workspaces not in use
+	allWS  []*cCtx
+	closed bool
 }
 
 // Analyze chooses the ordering and computes the symbolic factorisation of a
@@ -52,24 +48,27 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if err != nil {
 		return nil, err
 	}
-	mode, sswitch, err := o.Mode.code()
+	var perm []int64
+	if o.Perm != nil {
+		if o.Ordering != OrderDefault {
+			return nil, fmt.Errorf("cholmod: analyze: a given Perm and the ordering %v", o.Ordering)
+		}
+		if err := checkPerm(o.Perm, a.n); err != nil {
+			return nil, fmt.Errorf("cholmod: analyze: %w", err)
+		}
+		ord, perm = cGiven, int64s(o.Perm)
+	}
+	mode, err := o.Mode.code()
 	if err != nil {
 		return nil, err
 	}
-	if o.Kernel != BlockKernel && o.Kernel != CHOLMODKernel {
-		return nil, fmt.Errorf("cholmod: unknown solve kernel %d", int(o.Kernel))
-	}
-	if o.Mode == AutoSolve && o.Kernel == CHOLMODKernel {
-		sswitch = AutoSolveSwitchCHOLMOD
-	}
-	fundamental := o.Kernel == BlockKernel && a.n <= FundamentalMaxN
-	L, err := analyze(c.ctx, a.a, ord, mode, sswitch, fundamental, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
+	L, err := analyze(c.ctx, a.a, ord, mode, perm, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
 	if err != nil {
 		return nil, err
 	}
 	used, super, nnzL, fl, sel := factorStats(c.ctx, L)
 	f := &Factor{
-		cc: c, lf: L, n: a.n, hash: a.hash, nnzA: len(a.i), kernel: o.Kernel,
+		cc: c, lf: L, n: a.n, hash: a.hash, nnzA: len(a.i),
 		info: Info{
 			Requested: o.Ordering, Used: orderingName(used), Selected: sel,
 			NNZL: nnzL, Flops: fl, Supernodal: super,
@@ -111,9 +110,8 @@ func isWarning(err error) bool {
 }
 
 // Solve solves A X = B for the N×cols block b, stored column-major (column k
-// is b[k*N:(k+1)*N]), and writes X into dst, with the SolveKernel chosen in
-// AnalyzeOptions (gmlg's block kernel by default, or one cholmod_solve2
-// call). dst and b may be the same slice. It panics if len(b) or len(dst) is not
+// is b[k*N:(k+1)*N]), and writes X into dst, with one cholmod_solve2 call.
+// dst and b may be the same slice. It panics if len(b) or len(dst) is not
 // N*cols, and returns ErrNotFactorized when there is no valid factorisation.
 //
 // Solve is safe to call from several goroutines at once. Once each
@@ -134,176 +132,24 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 	if err != nil {
 		return err
 	}
-	if f.kernel == BlockKernel {
-		var plan *blockPlan
-		if plan, err = f.treePlan(ws); err == nil {
-			err = blockSolve(ws, f.lf, dst, b, f.n, cols, 1, false, false, 1, plan)
-		}
-	} else {
-		err = solve(ws, f.lf, dst, b, f.n, cols)
-	}
+	err = solve(ws, f.lf, dst, b, f.n, cols)
 	f.putWorkspace(ws)
 	return err
 }
 
-// SolveSteps applies A⁻¹ steps times to the N×cols column-major block b:
-// x_0 = b, x_l = A⁻¹ x_{l−1}. Without keep, out (N·cols) receives
-// x_steps; with keep, out (steps·N·cols) receives every iterate, x_l in
-// block l−1, or in block steps−l when reverse. out must not overlap b,
-// except out == b without keep.
-//
-// With the BlockKernel the block stays in the kernel's interleaved layout
-// between the steps: one gather per call instead of one per step, and one
-// scatter per call (per step with keep). With CHOLMODKernel it is steps
-// Solve calls. Concurrency and allocation are as for Solve.
-func (f *Factor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
-	f.mustBeOpen("SolveSteps")
-	return f.solveSteps(out, b, cols, steps, keep, reverse, 1)
-}
-
-// SolveStepsParallel is SolveSteps on two threads: with the BlockKernel and
-// a factor whose elimination tree splits into two balanced subtrees below
-// a top part (TreeSplits; nested-dissection orderings of grids do), a
-// second thread solves one subtree while the calling one solves the other.
-// Every column keeps the block's full width, unlike splitting the columns
-// between two SolveSteps calls, and the factor is read once per step, not
-// twice. The result is bitwise that of SolveSteps, which follows the same
-// split on one thread. Otherwise it is SolveSteps.
-func (f *Factor) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
-	f.mustBeOpen("SolveStepsParallel")
-	return f.solveSteps(out, b, cols, steps, keep, reverse, 2)
-}
-
-// TreeSplits reports whether SolveStepsParallel runs on two threads: the
-// BlockKernel and an elimination tree that splits (see SolveStepsParallel).
-// It is false until the first successful Factorize.
-func (f *Factor) TreeSplits() bool {
-	f.mustBeOpen("TreeSplits")
-	if f.kernel != BlockKernel || !f.valid {
-		return false
+// checkPerm reports whether perm is a permutation of 0..n−1.
+func checkPerm(perm []int, n int) error {
+	if len(perm) != n {
+		return fmt.Errorf("permutation of %d entries for order %d", len(perm), n)
 	}
-	ws, err := f.workspace()
-	if err != nil {
-		return false
-	}
-	defer f.putWorkspace(ws)
-	plan, err := f.treePlan(ws)
-	return err == nil && planSplits(plan)
-}
-
-// treePlan returns the block kernel's plan of the factor, computing it with
-// the workspace ws the first time: it depends only on the factor's
-// structure, which Factorize keeps.
-func (f *Factor) treePlan(ws *cCtx) (*blockPlan, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.hasPlan {
-		p, err := computePlan(ws, f.lf, f.n)
-		if err != nil {
-			return nil, err
+	seen := make([]bool, n)
+	for k, v := range perm {
+		if v < 0 || v >= n || seen[v] {
+			return fmt.Errorf("perm[%d] = %d: not a permutation of 0..%d", k, v, n-1)
 		}
-		f.plan, f.hasPlan = p, true
+		seen[v] = true
 	}
-	return &f.plan, nil
-}
-
-func (f *Factor) solveSteps(out, b []float64, cols, steps int, keep, reverse bool, threads int) error {
-	nb := f.n * cols
-	want := nb
-	if keep {
-		want = steps * nb
-	}
-	if cols < 0 || steps < 1 || len(b) != nb || len(out) != want {
-		panic(fmt.Sprintf("cholmod: SolveSteps: len(out)=%d, len(b)=%d, cols=%d, steps=%d, keep=%v: want len(b)=N*cols=%d*%d, len(out)=%d, steps ≥ 1",
-			len(out), len(b), cols, steps, keep, f.n, cols, want))
-	}
-	if !f.valid {
-		return fmt.Errorf("cholmod: solve: %w", ErrNotFactorized)
-	}
-	if cols == 0 {
-		return nil
-	}
-	if f.kernel != BlockKernel {
-		src := b
-		for l := 1; l <= steps; l++ {
-			dst := out
-			if keep {
-				blk := l - 1
-				if reverse {
-					blk = steps - l
-				}
-				dst = out[blk*nb : (blk+1)*nb]
-			}
-			if err := f.Solve(dst, src, cols); err != nil {
-				return err
-			}
-			src = dst
-		}
-		return nil
-	}
-	ws, err := f.workspace()
-	if err != nil {
-		return err
-	}
-	plan, err := f.treePlan(ws)
-	if err == nil {
-		err = blockSolve(ws, f.lf, out, b, f.n, cols, steps, keep, reverse, threads, plan)
-	}
-	f.putWorkspace(ws)
-	return err
-}
-
-// AdjointSteps differentiates out = A⁻ˢ·src (S = steps solves, the heat
-// kernel's backward Euler chain) with respect to a weighted graph's edge
-// weights. With u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g, where g (N×cols, like src)
-// is the gradient of out, it adds
-//
-//	coef · Σ_{l=1..S} Σ_cols (u_l[from[e]] − u_l[to[e]]) · (w_{S−l+1}[from[e]] − w_{S−l+1}[to[e]])
-//
-// to gw[e] for every edge e, and writes A⁻ˢ·g into gsrc unless gsrc is nil.
-// Both chains stay in the block kernel's interleaved layout, so neither is
-// scattered to column-major blocks, and each pair is summed while one of
-// its two steps is in cache: only the first ⌈S/2⌉ steps of each chain are
-// kept, 2·(⌈S/2⌉+1)·N·C′ floats with C′ = cols rounded up to a multiple of 4
-// (at most 32, the panel width), held with a workspace for the next call.
-// With threads > 1 a second thread runs chain w beside chain u; the result
-// is bitwise the same.
-//
-// It needs the BlockKernel (AdjointSupported); concurrency is as for Solve.
-func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, threads int) error {
-	f.mustBeOpen("AdjointSteps")
-	nb := f.n * cols
-	if cols < 0 || steps < 1 || len(src) != nb || len(g) != nb || (gsrc != nil && len(gsrc) != nb) || len(from) != len(to) || len(gw) != len(from) {
-		panic(fmt.Sprintf("cholmod: AdjointSteps: len(gsrc)=%d, len(gw)=%d, len(src)=%d, len(g)=%d, cols=%d, steps=%d, %d and %d endpoints: want blocks of N*cols=%d*%d, one gradient per edge, cols ≥ 0, steps ≥ 1",
-			len(gsrc), len(gw), len(src), len(g), cols, steps, len(from), len(to), f.n, cols))
-	}
-	for e := range from {
-		if from[e] < 0 || from[e] >= f.n || to[e] < 0 || to[e] >= f.n {
-			panic(fmt.Sprintf("cholmod: AdjointSteps: edge %d joins %d and %d, outside 0..%d", e, from[e], to[e], f.n-1))
-		}
-	}
-	if f.kernel != BlockKernel {
-		return fmt.Errorf("cholmod: AdjointSteps needs the block kernel, the factor uses %v", f.kernel)
-	}
-	if !f.valid {
-		return fmt.Errorf("cholmod: adjoint: %w", ErrNotFactorized)
-	}
-	if cols == 0 {
-		return nil // as SolveSteps: nothing to solve, nothing to add
-	}
-	ws, err := f.adjointWorkspace()
-	if err != nil {
-		return err
-	}
-	defer f.putAdjointWorkspace(ws)
-	return blockAdjoint(ws, f.lf, gsrc, gw, src, g, f.n, cols, steps, int64s(from), int64s(to), coef, threads)
-}
-
-// AdjointSupported reports whether AdjointSteps can run: the factor uses
-// the BlockKernel.
-func (f *Factor) AdjointSupported() bool {
-	f.mustBeOpen("AdjointSupported")
-	return f.kernel == BlockKernel
+	return nil
 }
 
 // int64s views x as []int64 (SuiteSparse_long), copying only where int is
@@ -329,15 +175,6 @@ func (f *Factor) workspace() (*cCtx, error) { return f.takeWS(&f.idle) }
 // (which has room for every workspace, so this never allocates).
 func (f *Factor) putWorkspace(ws *cCtx) { f.putWS(&f.idle, ws) }
 
-// adjointWorkspace is workspace for AdjointSteps, from a separate pool: its
-// buffer holds half of two chains (2·(⌈S/2⌉+1)·N·C′ floats), and drawn from the
-// solve pool it would in time be grown in every workspace that concurrent
-// solves use (two, with the heat kernel's column split), doubling the
-// memory held.
-func (f *Factor) adjointWorkspace() (*cCtx, error) { return f.takeWS(&f.adjIdle) }
-
-func (f *Factor) putAdjointWorkspace(ws *cCtx) { f.putWS(&f.adjIdle, ws) }
-
 func (f *Factor) takeWS(pool *[]*cCtx) (*cCtx, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -351,13 +188,11 @@ func (f *Factor) takeWS(pool *[]*cCtx) (*cCtx, error) {
 		return nil, fmt.Errorf("cholmod: solve workspace: %w", ErrOutOfMemory)
 	}
 	f.allWS = append(f.allWS, ws)
-	for _, p := range []*[]*cCtx{&f.idle, &f.adjIdle} {
-		if cap(*p) < len(f.allWS) {
-			// Room for every workspace, so returning one never allocates.
-			grown := make([]*cCtx, len(*p), 2*len(f.allWS))
-			copy(grown, *p)
-			*p = grown
-		}
+	if cap(*pool) < len(f.allWS) {
+		// Room for every workspace, so returning one never allocates.
+		grown := make([]*cCtx, len(*pool), 2*len(f.allWS))
+		copy(grown, *pool)
+		*pool = grown
 	}
 	return ws, nil
 }
@@ -391,7 +226,7 @@ func (f *Factor) release() {
 	for _, ws := range f.allWS {
 		freeCtx(ws)
 	}
-	f.allWS, f.idle, f.adjIdle = nil, nil, nil
+	f.allWS, f.idle = nil, nil
 	freeFactor(f.cc.ctx, f.lf)
 	f.lf = nil
 	f.valid = false

@@ -4,7 +4,6 @@ package cholmod
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -17,7 +16,7 @@ import (
 )
 
 var allOrderings = []Ordering{OrderDefault, OrderNatural, OrderAMD, OrderMETIS, OrderNESDIS, OrderCHOLMOD, OrderBest}
-var allModes = []Mode{Supernodal, Simplicial, Auto, AutoSolve}
+var allModes = []Mode{Supernodal, Simplicial, Auto}
 
 // TestSolveResidualAndOrderings solves a 7-column block on every test
 // matrix with every ordering and mode, checks ‖AX−B‖/‖B‖ ≤ 1e-12, and checks
@@ -442,58 +441,6 @@ func TestExportL(t *testing.T) {
 	}
 }
 
-// TestBackend exercises the factor.Factorizer adapter.
-func TestBackend(t *testing.T) {
-	m := testMatrices()[0].m
-	var fz factor.Factorizer = Backend{}
-	if fz.Name() != "cholmod" {
-		t.Errorf("Name()=%q", fz.Name())
-	}
-	p := &factor.Pattern{N: m.n, ColPtr: m.colPtr, RowIdx: m.rowIdx}
-	for _, ord := range []factor.Ordering{factor.OrderingDefault, factor.OrderingNatural, factor.OrderingAMD, factor.OrderingNestedDissection} {
-		f, err := fz.Analyze(p, &factor.Options{Ordering: ord})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Factorize(m.values); err != nil {
-			t.Fatal(err)
-		}
-		b := randomBlock(m.n, 3, rand.New(rand.NewPCG(1, 1)))
-		x := make([]float64, len(b))
-		if err := f.Solve(x, b, 3); err != nil {
-			t.Fatal(err)
-		}
-		if r := m.relResidual(x, b, 3); !(r <= 1e-12) {
-			t.Errorf("%v: residual %.3g", ord, r)
-		}
-		in := f.Info()
-		if in.Backend != "cholmod" || in.NNZL < m.n || !in.Supernodal {
-			t.Errorf("%v: info %+v", ord, in)
-		}
-		bad := append([]float64(nil), m.values...)
-		bad[m.diagIndex(5)] = -2
-		err = f.Factorize(bad)
-		var npd *factor.NotPosDefError
-		if !errors.As(err, &npd) || npd.Column != 5 {
-			t.Errorf("%v: not-SPD error %v", ord, err)
-		}
-		bad[0] = math.NaN()
-		if err := f.Factorize(bad); !errors.Is(err, ErrNonFinite) {
-			t.Errorf("%v: NaN values: %v", ord, err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-		mustPanic(t, "adapter Solve after Close", func() { f.Solve(x, b, 3) })
-	}
-	if _, err := fz.Analyze(&factor.Pattern{N: 2, ColPtr: []int{0, 1}}, nil); err == nil {
-		t.Error("invalid pattern accepted")
-	}
-}
-
 // TestBLASThreads checks the OpenBLAS thread control (OpenBLAS is the BLAS
 // of Debian's libcholmod; the test skips elsewhere).
 func TestBLASThreads(t *testing.T) {
@@ -520,32 +467,6 @@ func TestStatusError(t *testing.T) {
 	}
 	if e.Error() != "cholmod: analyze: out of memory: out of memory" {
 		t.Errorf("message %q", e.Error())
-	}
-}
-
-// TestAutoSolve checks that AutoSolve picks a simplicial factor for a small
-// 2-D grid (flops/nnz(L) ≈ 30) and a supernodal one for 20³ (≈ 290).
-func TestAutoSolve(t *testing.T) {
-	for _, tc := range []struct {
-		d, n   int
-		kernel SolveKernel
-		super  bool
-	}{
-		{2, 30, BlockKernel, false}, {3, 16, BlockKernel, true}, {3, 20, BlockKernel, true},
-		{2, 30, CHOLMODKernel, false}, {3, 16, CHOLMODKernel, false}, {3, 20, CHOLMODKernel, true},
-	} {
-		m := benchSystem(tc.d, tc.n)
-		cc, _ := NewCommon()
-		a := mustSparse(t, cc, m)
-		f, err := cc.Analyze(a, &AnalyzeOptions{Mode: AutoSolve, Kernel: tc.kernel})
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := f.Info()
-		if in.Supernodal != tc.super {
-			t.Errorf("d=%d n=%d %v: supernodal=%v (flops/nnzL=%.0f), want %v", tc.d, tc.n, tc.kernel, in.Supernodal, in.Flops/float64(in.NNZL), tc.super)
-		}
-		cc.Close()
 	}
 }
 
@@ -631,108 +552,4 @@ func TestStatusFromCHOLMOD(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "cholmod: factorize: invalid input: ") {
 		t.Errorf("message %q", err.Error())
 	}
-}
-
-// TestBlockKernel checks gmlg's interleaved block solve against
-// cholmod_solve2 on every test matrix, both factor kinds, a natural and a
-// nested-dissection ordering, and column counts that exercise the padding
-// to multiples of 4, the 32-column panels and their remainders: the same X
-// to 1e-13 relative, residual ≤ 1e-12, in place as well.
-func TestBlockKernel(t *testing.T) {
-	eachMatrix(t, func(t *testing.T, m matrix, cc *Common, a *Sparse) {
-		for _, ord := range []Ordering{OrderNatural, OrderNESDIS} {
-			for _, mode := range []Mode{Supernodal, Simplicial} {
-				var fs [2]*Factor
-				for i, k := range []SolveKernel{BlockKernel, CHOLMODKernel} {
-					f, err := cc.Analyze(a, &AnalyzeOptions{Ordering: ord, Mode: mode, Kernel: k})
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer f.Free()
-					if err := f.Factorize(a); err != nil {
-						t.Fatal(err)
-					}
-					fs[i] = f
-				}
-				for _, cols := range []int{1, 2, 3, 4, 5, 8, 10, 13, 20, 27, 32, 33, 70} {
-					name := fmt.Sprintf("%v/%v/cols=%d", ord, mode, cols)
-					b := randomBlock(m.n, cols, rand.New(rand.NewPCG(uint64(cols), 7)))
-					x := make([]float64, len(b))
-					ref := make([]float64, len(b))
-					if err := fs[0].Solve(x, b, cols); err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					if err := fs[1].Solve(ref, b, cols); err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					// Same factor, same operations in another order (SIMD
-					// across columns, supernodes four columns at a time):
-					// round-off of a well-conditioned I + cL solve.
-					if d := relDiff(x, ref); !(d <= 1e-13) {
-						t.Errorf("%s: block kernel differs from cholmod_solve2 by %.3g", name, d)
-					}
-					if r := m.relResidual(x, b, cols); !(r <= 1e-12) {
-						t.Errorf("%s: relative residual %.3g", name, r)
-					}
-					inPlace := append([]float64(nil), b...)
-					if err := fs[0].Solve(inPlace, inPlace, cols); err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					if d := relDiff(inPlace, x); d != 0 {
-						t.Errorf("%s: in-place solve differs by %.3g", name, d)
-					}
-				}
-			}
-		}
-	})
-}
-
-// TestSolveSteps checks SolveSteps against repeated Solve calls for both
-// kernels, with and without keeping the iterates, in both block orders, on
-// column counts below, at and above one 32-column panel.
-func TestSolveSteps(t *testing.T) {
-	const steps = 5
-	eachMatrix(t, func(t *testing.T, m matrix, cc *Common, a *Sparse) {
-		for _, k := range []SolveKernel{BlockKernel, CHOLMODKernel} {
-			f, err := cc.Analyze(a, &AnalyzeOptions{Mode: Supernodal, Kernel: k})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Free()
-			if err := f.Factorize(a); err != nil {
-				t.Fatal(err)
-			}
-			for _, cols := range []int{3, 20, 40} {
-				nb := m.n * cols
-				b := randomBlock(m.n, cols, rand.New(rand.NewPCG(uint64(cols), 9)))
-				want := repeatedSolves(t, f, b, cols, steps)
-				name := fmt.Sprintf("%v/cols=%d", k, cols)
-				last := make([]float64, nb)
-				if err := f.SolveSteps(last, b, cols, steps, false, false); err != nil {
-					t.Fatal(err)
-				}
-				// SolveSteps and repeated Solve do the same arithmetic
-				// (only the copies between steps differ), so the bound is
-				// round-off headroom; equality is what both kernels give.
-				if d := relDiff(last, want[(steps-1)*nb:]); !(d <= 1e-14) {
-					t.Errorf("%s: final iterate differs by %.3g", name, d)
-				}
-				for _, reverse := range []bool{false, true} {
-					all := make([]float64, steps*nb)
-					if err := f.SolveSteps(all, b, cols, steps, true, reverse); err != nil {
-						t.Fatal(err)
-					}
-					for l := 1; l <= steps; l++ {
-						blk := l - 1
-						if reverse {
-							blk = steps - l
-						}
-						if d := relDiff(all[blk*nb:(blk+1)*nb], want[(l-1)*nb:l*nb]); !(d <= 1e-14) {
-							t.Errorf("%s reverse=%v: iterate %d differs by %.3g", name, reverse, l, d)
-						}
-					}
-				}
-			}
-		}
-	})
 }

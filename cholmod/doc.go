@@ -24,12 +24,10 @@
 // A runtime cleanup reports a Common that was garbage collected without
 // Close on stderr; it frees nothing.
 //
-// Solve runs gmlg's own block kernel by default (AnalyzeOptions.Kernel,
-// see "Solve kernels" below), or one cholmod_solve2 call for the whole
-// block (CHOLMODKernel): the right-hand side is then described to CHOLMOD
-// by a header on the C stack that points into the Go slice only during the
-// call. Either way the workspaces stay in C memory and are reused, so Solve
-// allocates nothing after warm-up.
+// Solve is one cholmod_solve2 call for the whole block: the right-hand
+// side is described to CHOLMOD by a header on the C stack that points into
+// the Go slice only during the call. The workspaces stay in C memory and
+// are reused, so Solve allocates nothing after warm-up.
 // Solve is safe for concurrent use on one factor: each concurrent call takes
 // its own workspace set (with its own cholmod_common) from a free list, and
 // L is only read. Factorize and Free must not overlap other calls, and a
@@ -72,101 +70,10 @@
 //
 // AnalyzeOptions.Mode is Supernodal by default (dense BLAS kernels on
 // supernodes), or Simplicial (column by column), or Auto (CHOLMOD's choice,
-// simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D grids),
-// or AutoSolve (the same test with a threshold tuned for many solves per
-// factorisation: AutoSolveSwitch = 120 for the block kernel, which makes
-// 2-D grids simplicial and 3-D grids from 16³ on supernodal, and
-// AutoSolveSwitchCHOLMOD = 250 for cholmod_solve2, with which a simplicial
-// factor solves faster on 2-D grids up to 200² and on 16³, while
-// supernodal wins by far on 32³). Supernodal factorises faster on 3-D
-// grids; see the benchmarks in bench_test.go.
-//
-// # Solve kernels
-//
-// cholmod_solve2 treats the right-hand sides as the slow index and, for a
-// simplicial factor, walks L once per column of the block. The heat kernel
-// solves blocks of 8–32 columns thousands of times per factorisation, so
-// the package has its own solve on CHOLMOD's factor (blocksolve.c, the
-// default BlockKernel): the block is gathered once per Solve into a
-// permuted, interleaved workspace (row k of P B holds the block's entries
-// of row k side by side, padded to a multiple of 4, at most 32 per pass),
-// both triangular solves run on it with the width a compile-time constant,
-// so each factor entry becomes a few SIMD fused multiply-adds on a row
-// held in registers, and the result is scattered back. Supernodes are
-// walked 8 (up to 16 right-hand sides) or 4 columns at a time, so each row
-// below a block of columns is read (and written) once per block instead of
-// once per column. The workspace is 64-byte aligned; rows are held in quads
-// (4 doubles), except that where the processor has AVX-512 rows of an even
-// number of quads are held as 8-wide vectors (without AVX-512, GCC lowers
-// those to far slower code), and the diagonal's reciprocals are computed once per call
-// (a division costs a dozen multiply-adds). With a simplicial factor and a
-// width of 4, 12, 20 or 28 columns, each entry's row address comes from an
-// array of byte offsets kept with the workspace (8 bytes per entry of L for
-// each of its last two widths) instead of a multiplication by the width:
-// 7–24% less time per pass on a 50² grid, bitwise the same result. The
-// backward solve sums each column's products from its farthest row to its
-// nearest, so that the nearest rows, solved just before, are needed last
-// and consecutive columns overlap (2-9% per solve at narrow widths). The
-// kernel is compiled for the x86-64-v4 (AVX-512 with VL and FMA) and
-// x86-64-v3 (AVX2, FMA) levels and baseline x86-64; the processor picks at
-// load time. Factors analysed for it, up to FundamentalMaxN vertices, have
-// fundamental supernodes: CHOLMOD's relaxed amalgamation stores explicit
-// zeros (64 700 entries for nnz(L) = 38 300 on a 50² grid) that these loops
-// would multiply through. It reads the factor in place and never changes
-// it; TestBlockKernel checks it against cholmod_solve2 to 1e-13 on every
-// ordering and column count (run under valgrind, which presents a processor
-// without AVX-512, the same tests exercise the AVX2 clone).
-//
-// Factor.SolveSteps (factor.StepSolver, used by the heat kernel for
-// backward Euler) applies A⁻¹ several times in one call: the block is
-// gathered once, stays interleaved between the steps, and is scattered once
-// (or once per step when the iterates are kept, walking the destination in
-// order so that the stores stream). In one toydataF4 evaluation (S = 20)
-// the permutation copies took 27% of the CPU time with a gather and a
-// scatter per Solve and 11% with SolveSteps.
-//
-// Factor.AdjointSteps (factor.AdjointStepper, the heat kernel's adjoint)
-// differentiates a backward Euler chain for a graph's edge weights without
-// leaving that layout: a chain from the input and one from the output's
-// gradient run on two threads, each pair of their steps is multiplied
-// across the edges (endpoints mapped to the permuted rows once per call,
-// visited in row order) while one of the two steps is in cache, and only
-// the first half of each chain is kept. A column-major accumulation had to
-// scatter both chains out at every step; in one toydataF4 evaluation the
-// adjoint's scatters and accumulation took a fifth of the CPU time, its
-// pair sums now under a tenth (TestAdjointSteps checks it against
-// SolveSteps' chains to 1e-12).
-//
-// The kernel splits the elimination tree for two threads where it can: in
-// CHOLMOD's postorder, the top of the tree (the chain from the root down to
-// the first node with two or more children, e.g. the top separator of a
-// nested dissection) is preceded by whole subtrees, which fall into two
-// contiguous groups of about equal work. The forward solves of the two
-// groups touch disjoint rows except the top ones, whose updates go to two
-// private copies added afterwards; the backward solves of the groups, after
-// the top's, are independent. Factor.SolveStepsParallel
-// (factor.ParallelStepSolver) runs the groups on two threads, each at the
-// block's full width; SolveSteps and Solve follow the same split on one
-// thread, so the result is bitwise the same either way (TestSolveStepsParallel).
-// TreeSplits says whether a factor splits (nested-dissection orderings of
-// grids do; a chain, e.g. a path in its natural order, does not). On the
-// 2-core machine, 5 steps on 16 columns at 32³ took 61–62 ms split this way,
-// 65–88 ms as two 8-column solves on two threads and 73–92 ms on one thread
-// (BenchmarkSolveParallel, one run).
-//
-// One 20-column Solve in ms (BenchmarkSolve20, NESDIS, one BLAS thread,
-// best of 3 in one run on a 2-core Xeon at 2.8 GHz with AVX-512; the
-// machine was loaded, so compare within a row):
-//
-//	         block kernel              cholmod_solve2
-//	grid     simplicial supernodal     simplicial supernodal
-//	50²         0.51       0.43           1.66       1.59
-//	100²        2.77       3.58           7.19      15.2
-//	200²       20.9       20.1           46.3       60.4
-//	16³         1.57       1.30           3.46       6.93
-//	32³        54.3       27.8          126         54.1
-//
-// Refactorisation (ms, same machine, earlier run, ±20%):
+// simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D
+// grids). Supernodal factorises faster on 3-D grids; see the benchmarks in
+// bench_test.go. Refactorisation in ms (NESDIS, one BLAS thread, a 2-core
+// Xeon at 2.8 GHz, ±20%):
 //
 //	grid     supernodal simplicial
 //	50²         2.5        1.0
@@ -175,26 +82,34 @@
 //	16³        12         21
 //	32³       270      12000
 //
+// # A supplier of factors
+//
+// Supplier is CHOLMOD as a factor.Supplier: package sparsechol's engine
+// lays L out, schedules and runs the solves and their adjoint on any number
+// of workers, and CHOLMOD computes the numbers. Supplier.Order runs
+// CHOLMOD's ordering (NESDIS by default); the engine postorders it and
+// forms its own supernodes. Supplier.Prepare then analyses the pattern
+// again with the engine's final pivot order given (AnalyzeOptions.Perm: no
+// postorder, so L is the same matrix), supernodal. Each Fill refactorises
+// and copies L, column by column, into the engine's row-major blocks; an
+// entry that CHOLMOD stores and the engine does not is one of the explicit
+// zeros of CHOLMOD's relaxed supernodes, and Fill checks that it is zero.
+// The copy costs one pass over L, small beside the factorisation, and
+// holds a second copy of L's values (8 bytes per entry) for the solves.
+//
 // # Threads
 //
 // CHOLMOD's supernodal kernels call the BLAS. SetBLASThreads sets OpenBLAS's
 // thread count for the whole process (found at run time through
 // openblas_set_num_threads; with another BLAS it returns false and the
 // library's own variable applies); BLASThreads reads it. The environment
-// variable OPENBLAS_NUM_THREADS sets the initial value. Backend.Analyze sets
-// it to 1, whatever factor.Options.Threads says: the factor is then the
-// same bits for any thread count (threaded OpenBLAS products round
-// differently for each count), and the concurrent solves of the heat kernel
-// keep the cores. The package never touches other OpenBLAS
+// variable OPENBLAS_NUM_THREADS sets the initial value. Supplier.Prepare
+// sets it to 1, whatever factor.Options.Threads says: the factor is then
+// the same bits for any thread count (threaded OpenBLAS products round
+// differently for each count), and the engine's solves keep the cores. The package never touches other OpenBLAS
 // settings such as OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE.
 //
-// # Using it as a factor.Factorizer
-//
-// Backend implements factor.Factorizer; each Factor it returns owns its own
-// Common, so factors are independent:
-//
-//	var fz factor.Factorizer = cholmod.Backend{}                   // NESDIS, supernodal
-//	var fz2 factor.Factorizer = cholmod.Backend{Mode: cholmod.Simplicial}
+// # Exporting a factor
 //
 // Factor.ExportL copies a numeric factor out as a simplicial LLᵀ matrix in
 // CSC form plus its permutation, for solvers written in Go.
@@ -213,7 +128,7 @@
 // the header's, when it is initialised.
 //
 // A build without cgo (CGO_ENABLED=0) gives a stub with the same exported
-// API (stub.go), in which NewCommon, Backend.Analyze and every other method
+// API (stub.go), in which NewCommon, Supplier.Order and every other method
 // with an error result return ErrNoCgo, so that importers still compile and
 // package kernel falls back to its pure-Go backend.
 //

@@ -47,7 +47,7 @@ var (
 	// sparsity pattern differs from the analysed one.
 	ErrPatternMismatch = errors.New("cholmod: pattern differs from the analysed one")
 
-	// ErrNoCgo is returned by NewCommon, Backend.Analyze and every other
+	// ErrNoCgo is returned by NewCommon, Supplier.Order and every other
 	// method that returns an error in a build without cgo, where CHOLMOD
 	// is not linked (see stub.go). A cgo build never returns it.
 	ErrNoCgo = errors.New("cholmod: built without cgo (CGO_ENABLED=0); the pure-Go backend is used instead")

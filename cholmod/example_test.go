@@ -9,6 +9,7 @@ import (
 
 	"github.com/gmlg/gmlg/cholmod"
 	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/kernel/sparsechol"
 )
 
 // pathSystem returns the lower triangle of A = I + L for the path graph
@@ -73,9 +74,11 @@ func Example() {
 	// x1 = [0.5000 0.5000 0.5000 0.5000 0.5000]
 }
 
-func ExampleBackend() {
+// CHOLMOD factorises, and package sparsechol's engine lays L out and
+// solves with it: the "cholmod" backend of package kernel.
+func ExampleSupplier() {
 	n, colPtr, rowIdx, values := pathSystem()
-	var fz factor.Factorizer = cholmod.Backend{} // NESDIS, supernodal
+	var fz factor.Factorizer = sparsechol.Backend{Supplier: cholmod.Supplier{}} // NESDIS
 	f, err := fz.Analyze(&factor.Pattern{N: n, ColPtr: colPtr, RowIdx: rowIdx}, nil)
 	if err != nil {
 		log.Fatal(err)

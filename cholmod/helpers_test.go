@@ -15,16 +15,6 @@ type edge struct {
 	w    float64
 }
 
-// endpoints returns the two endpoints of every edge of es, as the
-// AdjointSteps arguments from and to.
-func endpoints(es []edge) (from, to []int) {
-	from, to = make([]int, len(es)), make([]int, len(es))
-	for e, ed := range es {
-		from[e], to[e] = ed.u, ed.v
-	}
-	return from, to
-}
-
 // gridEdges returns the edges of a d-dimensional grid with n vertices per
 // axis (axis 0 has stride 1), weights drawn uniformly from [0.5, 1.5).
 func gridEdges(d, n int, rng *rand.Rand) (int, []edge) {
@@ -215,21 +205,4 @@ func eachMatrix(t *testing.T, body func(t *testing.T, m matrix, cc *Common, a *S
 			body(t, tc.m, cc, mustSparse(t, cc, tc.m))
 		})
 	}
-}
-
-// repeatedSolves returns the iterates x_1..x_steps of x_l = A⁻¹ x_{l−1},
-// x_0 = b, by single Solve calls, x_l in block l−1: the reference for
-// SolveSteps.
-func repeatedSolves(t *testing.T, f *Factor, b []float64, cols, steps int) []float64 {
-	t.Helper()
-	nb := len(b)
-	out := make([]float64, steps*nb)
-	src := b
-	for l := 0; l < steps; l++ {
-		if err := f.Solve(out[l*nb:(l+1)*nb], src, cols); err != nil {
-			t.Fatal(err)
-		}
-		src = out[l*nb : (l+1)*nb]
-	}
-	return out
 }

@@ -5,7 +5,7 @@ package cholmod
 // This file is the package in a build without cgo, where CHOLMOD cannot be
 // linked. It declares the same exported API as the cgo files, so that code
 // importing the package still compiles, but nothing can be factorised:
-// NewCommon and Backend.Analyze return ErrNoCgo, and so does every other
+// NewCommon and Supplier.Order return ErrNoCgo, and so does every other
 // method with an error result. No Common, Sparse or Factor can be created,
 // so the methods without an error result panic with ErrNoCgo, except Free
 // and Close, which do nothing. TestStubAPI keeps this file's API equal to the
@@ -13,7 +13,7 @@ package cholmod
 
 import "github.com/gmlg/gmlg/kernel/factor"
 
-var _ factor.Factorizer = Backend{}
+var _ factor.Supplier = Supplier{}
 
 // Version is empty: no CHOLMOD library is linked.
 var Version string
@@ -64,32 +64,11 @@ func (f *Factor) Factorize(a *Sparse) error { return ErrNoCgo }
 // Solve returns ErrNoCgo.
 func (f *Factor) Solve(dst, b []float64, cols int) error { return ErrNoCgo }
 
-// SolveSteps returns ErrNoCgo.
-func (f *Factor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
-	return ErrNoCgo
-}
-
-// SolveStepsParallel returns ErrNoCgo.
-func (f *Factor) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
-	return ErrNoCgo
-}
-
-// AdjointSteps returns ErrNoCgo.
-func (f *Factor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, threads int) error {
-	return ErrNoCgo
-}
-
 // ExportL returns ErrNoCgo.
 func (f *Factor) ExportL() (*LFactor, error) { return nil, ErrNoCgo }
 
 // Tree returns ErrNoCgo.
 func (f *Factor) Tree() (factor.Tree, error) { return factor.Tree{}, ErrNoCgo }
-
-// TreeSplits panics with ErrNoCgo.
-func (f *Factor) TreeSplits() bool { panic(ErrNoCgo) }
-
-// AdjointSupported panics with ErrNoCgo.
-func (f *Factor) AdjointSupported() bool { panic(ErrNoCgo) }
 
 // N panics with ErrNoCgo.
 func (f *Factor) N() int { panic(ErrNoCgo) }
@@ -103,9 +82,14 @@ func (f *Factor) Valid() bool { panic(ErrNoCgo) }
 // Free does nothing.
 func (f *Factor) Free() {}
 
-// Analyze returns ErrNoCgo: the "go" backend of package kernel is the one
-// to use in this build.
-func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
+// Order returns ErrNoCgo: the "go" backend of package kernel is the one to
+// use in this build.
+func (s Supplier) Order(p *factor.Pattern, opt *factor.Options) (perm []int, ordering string, err error) {
+	return nil, "", ErrNoCgo
+}
+
+// Prepare returns ErrNoCgo.
+func (s Supplier) Prepare(p *factor.Pattern, lay *factor.Layout) (factor.Numeric, error) {
 	return nil, ErrNoCgo
 }
 
@@ -114,6 +98,3 @@ func blasSetThreads(n int) bool { return false }
 
 // blasThreads reports that OpenBLAS is not linked.
 func blasThreads() int { return 0 }
-
-// vectorWidth reports that the block kernel is not compiled in.
-func vectorWidth() int { return 0 }

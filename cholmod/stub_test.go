@@ -23,9 +23,14 @@ func TestStubErrors(t *testing.T) {
 		call func() error
 	}{
 		{"NewCommon", func() error { _, err := NewCommon(); return err }},
-		{"Backend.Analyze", func() error {
+		{"Supplier.Order", func() error {
 			p := &factor.Pattern{N: 1, ColPtr: []int{0, 1}, RowIdx: []int{0}}
-			_, err := Backend{}.Analyze(p, nil)
+			_, _, err := Supplier{}.Order(p, nil)
+			return err
+		}},
+		{"Supplier.Prepare", func() error {
+			p := &factor.Pattern{N: 1, ColPtr: []int{0, 1}, RowIdx: []int{0}}
+			_, err := Supplier{}.Prepare(p, &factor.Layout{Perm: []int{0}})
 			return err
 		}},
 		{"Common.NewSparse", func() error { _, err := c.NewSparse(1, []int{0, 1}, []int{0}, nil); return err }},
@@ -33,9 +38,6 @@ func TestStubErrors(t *testing.T) {
 		{"Sparse.SetValues", func() error { return s.SetValues(x[:1]) }},
 		{"Factor.Factorize", func() error { return f.Factorize(s) }},
 		{"Factor.Solve", func() error { return f.Solve(x, x, 1) }},
-		{"Factor.SolveSteps", func() error { return f.SolveSteps(x, x, 1, 1, false, false) }},
-		{"Factor.SolveStepsParallel", func() error { return f.SolveStepsParallel(x, x, 1, 1, false, false) }},
-		{"Factor.AdjointSteps", func() error { return f.AdjointSteps(x, nil, x, x, 1, 1, nil, nil, 1, 1) }},
 		{"Factor.ExportL", func() error { _, err := f.ExportL(); return err }},
 	}
 	for _, tc := range tests {
@@ -65,8 +67,6 @@ func TestStubPanics(t *testing.T) {
 		{"Factor.N", func() { f.N() }, true},
 		{"Factor.Info", func() { f.Info() }, true},
 		{"Factor.Valid", func() { f.Valid() }, true},
-		{"Factor.TreeSplits", func() { f.TreeSplits() }, true},
-		{"Factor.AdjointSupported", func() { f.AdjointSupported() }, true},
 		{"Sparse.Free", func() { s.Free() }, false},
 		{"Factor.Free", func() { f.Free() }, false},
 		{"Common.Close", func() {
@@ -110,19 +110,11 @@ func TestStubInfo(t *testing.T) {
 	if n := BLASThreads(); n != 0 {
 		t.Errorf("BLASThreads = %d, want 0", n)
 	}
-	if got := (Backend{}).Name(); got != "cholmod" {
+	if got := (Supplier{}).Name(); got != "cholmod" {
 		t.Errorf("Name = %q, want cholmod", got)
 	}
 	const want = "cholmod: built without cgo (CGO_ENABLED=0); the pure-Go backend is used instead"
 	if ErrNoCgo.Error() != want {
 		t.Errorf("ErrNoCgo = %q, want %q", ErrNoCgo, want)
-	}
-}
-
-// TestStubVectorWidth checks that a build without cgo reports no block
-// kernel.
-func TestStubVectorWidth(t *testing.T) {
-	if w := VectorWidth(); w != 0 {
-		t.Errorf("VectorWidth() = %d without cgo, want 0", w)
 	}
 }

@@ -18,10 +18,3 @@ func SetBLASThreads(n int) bool {
 // BLASThreads returns OpenBLAS's current thread count, or 0 when OpenBLAS is
 // not the BLAS in the process.
 func BLASThreads() int { return blasThreads() }
-
-// VectorWidth returns how many doubles the block kernel holds in one SIMD
-// vector for the rows of even width: 8 where the processor has AVX-512 (F
-// and VL), 4 elsewhere, and 0 in a build without cgo. It is what a timing
-// depends on beyond the processor's speed: the even widths run on 512-bit
-// registers only where they exist.
-func VectorWidth() int { return vectorWidth() }

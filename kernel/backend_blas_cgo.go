@@ -23,11 +23,10 @@ var goBackend factor.Factorizer = openBLASBackend{sparsechol.Backend{BLAS: netli
 func init() { registerBackend(sparsechol.Backend{Label: "go-purego"}) }
 
 // openBLASBackend is a sparsechol.Backend whose BLAS is OpenBLAS. Its
-// Analyze sets OpenBLAS to one thread, process-wide, as cholmod.Backend's
-// Analyze sets it to factor.Options.Threads (1 when zero): the
-// factorisation already runs one worker per thread, and OpenBLAS starting
-// threads of its own inside every worker's calls oversubscribes the cores
-// and slows the factorisation down.
+// Analyze sets OpenBLAS to one thread, process-wide, as cholmod.Supplier
+// does: the factorisation already runs one worker per thread, and OpenBLAS
+// starting threads of its own inside every worker's calls oversubscribes
+// the cores and slows the factorisation down.
 type openBLASBackend struct{ sparsechol.Backend }
 
 // Analyze sets OpenBLAS's thread count to 1 (cholmod.SetBLASThreads) and

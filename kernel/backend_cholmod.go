@@ -2,12 +2,15 @@
 
 package kernel
 
-import "github.com/gmlg/gmlg/cholmod"
+import (
+	"github.com/gmlg/gmlg/cholmod"
+	"github.com/gmlg/gmlg/kernel/sparsechol"
+)
 
-// In cgo builds CHOLMOD is compiled in and is the default backend, with
-// gmlg's block solve kernel. AutoSolve picks a simplicial factor where its
-// solves are as fast (2-D grids) and a supernodal one beyond (measured in
-// cholmod's benchmarks). Without cgo package cholmod still builds, as a
-// stub whose Analyze returns cholmod.ErrNoCgo, so this build tag, not a
-// run-time test, keeps it out of the backends offered there.
-func init() { registerBackend(cholmod.Backend{Mode: cholmod.AutoSolve}) }
+// In cgo builds CHOLMOD is compiled in and is the default backend: it
+// orders the graph (NESDIS) and computes the numeric factorisation, and
+// package sparsechol's engine solves with its factor, as it does with the
+// pure-Go one. Without cgo package cholmod still builds, as a stub whose
+// Supplier returns cholmod.ErrNoCgo, so this build tag, not a run-time
+// test, keeps it out of the backends offered there.
+func init() { registerBackend(sparsechol.Backend{Supplier: cholmod.Supplier{}}) }

@@ -58,28 +58,30 @@
 // on a worker goroutine while the adjoint chain runs on the caller's, so the
 // transient memory is 2·S·N·C floats (S·N·C with Serial) and Apply+Adjoint
 // costs 3·S solves in about 2·S solve times on two cores. When the backend
-// differentiates the chain itself (a factor.AdjointStepper: CHOLMOD's block
-// kernel and the pure-Go factor), both chains and the edge sums run there
-// instead, in the solves' interleaved layout (no column-major copy of
-// either chain, each pair summed while one of its steps is in cache):
-// 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded up to a multiple of 4 (at
-// most 32 per panel for CHOLMOD; for the pure-Go factor on AVX-512, 16
-// from 5 to 16 columns), kept with the backend's workspace.
+// differentiates the chain itself (a factor.AdjointStepper: package
+// sparsechol's engine, which solves for "cholmod" and "go" alike), both
+// chains and the edge sums run there instead, in the solves' interleaved
+// layout (no column-major copy of either chain, each pair summed while one
+// of its steps is in cache): 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded
+// up to a multiple of 4 (16 from 5 to 16 columns on AVX-512), kept with
+// the backend's workspace.
 // Memory = Store records every forward chain instead (the reference's
 // strategy).
 //
 // # Backends
 //
-// The factorisation backend is a factor.Factorizer: "cholmod" (SuiteSparse,
-// cgo builds, the default there), "go" (the pure-Go sparse Cholesky, the
-// default without cgo) or "dense" (gonum, small graphs, the test oracle).
+// The factorisation backend is a factor.Factorizer: "cholmod" (SuiteSparse
+// CHOLMOD orders and factorises, package sparsechol's engine solves; cgo
+// builds, the default there), "go" (the pure-Go sparse Cholesky and the
+// same engine, the default without cgo) or "dense" (gonum, small graphs,
+// the test oracle).
 // Backend(name) selects one; Backends lists what this binary has. The "go"
 // backend's dense supernode updates run on OpenBLAS, through gonum's netlib
 // bindings, in cgo builds and on gonum's pure-Go BLAS without cgo; cgo
 // builds also offer "go-purego", the same factorisation on gonum's BLAS, to
 // compare the two. Only these backends see the choice: no process-wide
 // BLAS setting (blas64.Use) is made. When the factor implements
-// factor.StepSolver (CHOLMOD's and the pure-Go one do) and the scheme is
+// factor.StepSolver (the engine's does) and the scheme is
 // backward Euler, the S sub-steps of an application, a recomputed chain
 // or an adjoint chain are one SolveSteps call, so the backend keeps the
 // block in its own (interleaved, permuted) layout between the sub-steps.
@@ -88,20 +90,19 @@
 //
 // Apply keeps the block whole and runs on the factor's threads (unless
 // Serial or GOMAXPROCS < 2) when the factor is a factor.ParallelStepSolver
-// that splits: CHOLMOD splits its elimination tree between two threads
-// (nested-dissection orderings of grids do), and the pure-Go factor runs
-// every solve on a team of HeatOptions.Threads workers (package
-// sparsechol, "Parallelism"). Otherwise Apply gives part of the block's
-// columns to a worker goroutine. The choice is a rule of the factor alone,
+// that splits: the engine of "cholmod" and "go" runs every solve on a team
+// of HeatOptions.Threads workers (package sparsechol, "Parallelism").
+// Otherwise (one worker, or the dense oracle) Apply gives part of the
+// block's columns to a worker goroutine. The choice is a rule of the factor alone,
 // and the result does not depend on it: the kernel's arithmetic is the same
 // either way.
 //
-// Adjoint runs its two chains concurrently instead (with the pure-Go
-// factor, each on half the workers).
+// Adjoint runs its two chains concurrently instead (with the engine, each
+// on half the workers).
 //
 // Every value Apply and Adjoint return is bitwise the same for any
 // GOMAXPROCS and HeatOptions.Threads, on either backend: CHOLMOD
-// factorises on one BLAS thread, and the pure-Go backend cuts its tree the
-// same way for any number of workers (package sparsechol, "Parallelism").
+// factorises on one BLAS thread, and the engine cuts its tree the same way
+// for any number of workers (package sparsechol, "Parallelism").
 // learn's TestEvalThreadsBitwise checks F and ∇F for 1 to 16 threads.
 package kernel

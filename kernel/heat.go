@@ -49,8 +49,8 @@ const (
 	// Recompute (default) keeps nothing per application: Adjoint recomputes
 	// the forward chain of the application it differentiates. Transient
 	// memory is O(Steps·N·cols), and nothing of an application outlives the
-	// call (the buffers are reused by the next one: the Heat's, or with
-	// CHOLMOD the backend's, see factor.AdjointStepper). Apply+Adjoint
+	// call (the buffers are reused by the next one: the Heat's, or the
+	// backend's, see factor.AdjointStepper). Apply+Adjoint
 	// costs 3·Steps solves.
 	Recompute Memory = iota
 	// Store records the forward chain of every Apply on a LIFO tape (cleared
@@ -80,9 +80,9 @@ type HeatOptions struct {
 	Ordering factor.Ordering
 	// Memory is the adjoint's memory strategy; zero is Recompute.
 	Memory Memory
-	// Threads bounds the goroutines of the pure-Go backend's
-	// factorisation and solves; zero means GOMAXPROCS. CHOLMOD factorises
-	// on one BLAS thread whatever it says. Results do not depend on it.
+	// Threads bounds the goroutines of the solves (and of the pure-Go
+	// factorisation); zero means GOMAXPROCS. CHOLMOD factorises on one
+	// BLAS thread whatever it says. Results do not depend on it.
 	Threads int
 	// Serial keeps all of Heat's own work on the caller's goroutine (the
 	// pure-Go factor's solves still run on its Threads workers). By
@@ -520,10 +520,9 @@ func splitColumns(cols int) int {
 //
 // Apply then always keeps the block whole: it reads the factor once per
 // step at the block's full width, where two column streams read it twice
-// at half the width. On two separate cores it was as fast as the columns
-// or faster on every grid measured, with CHOLMOD (BENCHMARKS.md, "Threads
-// and processors") and with the pure-Go factor's team, and it is the only
-// way past two threads.
+// at half the width. On two separate cores the engine's team was as fast
+// as the columns or faster on every grid measured, and it is the only way
+// past two threads.
 func (h *Heat) treeSolver() factor.ParallelStepSolver {
 	if h.tree == 0 {
 		pss, ok := h.ss.(factor.ParallelStepSolver)

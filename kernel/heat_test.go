@@ -622,8 +622,8 @@ func TestSplitColumns(t *testing.T) {
 	}
 }
 
-// TestApplyWaysAgree checks that Apply on a factor whose tree does not
-// split (a 1-D path in its natural order, a chain) splits the block's
+// TestApplyWaysAgree checks that Apply on a factor that solves on one
+// worker (a 1-D path in its natural order, a chain) splits the block's
 // columns between two streams, and that on a 2-D 20² grid it splits the
 // tree; both bit for bit a serial Apply's, for widths that split into
 // equal and unequal parts.
@@ -639,14 +639,15 @@ func TestApplyWaysAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name  string
-		g     *Graph
-		order factor.Ordering
-		tree  bool
-	}{{"grid", grid, factor.OrderingDefault, true}, {"path", chain, factor.OrderingNatural, false}} {
+		name    string
+		g       *Graph
+		order   factor.Ordering
+		threads int
+		tree    bool
+	}{{"grid", grid, factor.OrderingDefault, 0, true}, {"path", chain, factor.OrderingNatural, 1, false}} {
 		rng := rand.New(rand.NewPCG(9, 9))
 		w := randWeights(rng, tc.g.NumEdges(), 0.3, 3)
-		opt := HeatOptions{T: 3e-3, Steps: 6, Backend: b, Ordering: tc.order}
+		opt := HeatOptions{T: 3e-3, Steps: 6, Backend: b, Ordering: tc.order, Threads: tc.threads}
 		par := newHeat(t, tc.g, opt, w)
 		opt.Serial = true
 		ser := newHeat(t, tc.g, opt, w)

@@ -350,16 +350,3 @@ func Test3D(t *testing.T) {
 	mustGmlg(t, "interp", "--run", runDir, data, "-o", interpDir, "--frames", "3")
 	sameShape(t, readNpy(t, filepath.Join(interpDir, "interp-01.npy")), n, n, n)
 }
-
-// TestKernelVectors checks gmlg version's description of each vector
-// width cholmod.VectorWidth reports.
-func TestKernelVectors(t *testing.T) {
-	for _, tc := range []struct {
-		width int
-		want  string
-	}{{8, "8-wide vectors (AVX-512), up to 2 threads"}, {4, "4-wide vectors (no AVX-512), up to 2 threads"}, {0, "built without cgo"}} {
-		if got := kernelVectors(tc.width); !strings.Contains(got, tc.want) {
-			t.Errorf("kernelVectors(%d) = %q, want it to say %q", tc.width, got, tc.want)
-		}
-	}
-}

@@ -256,9 +256,6 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 		}
 	}
 	applyThreads(o.threads)
-	if hint := manyThreadsHint(backend.Name(), o.Backend != ""); hint != "" {
-		fmt.Fprintln(logw, "colorlearn: "+hint)
-	}
 	if err := o.record(dir, col, backend.Name()); err != nil {
 		return err
 	}

@@ -369,10 +369,6 @@ func (r *learnRun) LevelStart(level int, _ []int, obj *learn.Objective) {
 	}
 	r.p.Kernel = runlog.NewKernelInfo(obj, r.ds.Alpha())
 	r.log.Info("kernel", "params", r.p.Kernel.Params, "backend", r.p.Kernel.Backend, "ordering", r.p.Kernel.Ordering, "nnz_l", r.p.Kernel.NNZL)
-	if hint := manyThreadsHint(r.p.Kernel.Backend, r.p.Model.Backend != "auto" && r.p.Model.Backend != ""); hint != "" {
-		r.log.Info("threads", "hint", hint)
-		r.note(hint)
-	}
 	if err := rundir.WriteChecked(filepath.Join(r.dir, "params.json"), r.p); err != nil {
 		r.log.Error("params.json", "err", err)
 	}

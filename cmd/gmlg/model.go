@@ -33,7 +33,7 @@ func kernelFlags(m *modelParams, fs *flag.FlagSet) {
 	fs.IntVar(&m.SinkhornIters, "sinkhorn-iters", m.SinkhornIters, "Sinkhorn `iterations` L per barycenter, ≥ 1")
 	fs.StringVar(&m.Backend, "backend", m.Backend, backendHelp("auto"))
 	fs.StringVar(&m.Ordering, "ordering", m.Ordering, "fill-reducing ordering: default, natural, amd or nd")
-	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the pure-Go backend's workers (cholmod factorises on one BLAS thread); 0 = all cores; results are the same for any count; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU (more is a usage error)")
+	fs.IntVar(&m.Threads, "threads", m.Threads, "number of CPU `threads`: Go's GOMAXPROCS and the solves' workers (CHOLMOD factorises on one BLAS thread); 0 = all cores; results are the same for any count; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU (more is a usage error)")
 }
 
 // objectiveFlags declares the kernel options and those of the objective.
@@ -96,27 +96,6 @@ func applyThreads(n int) {
 	if n > 0 {
 		runtime.GOMAXPROCS(n)
 	}
-}
-
-// manyThreads is the thread count from which a run that CHOLMOD solves by
-// default is told of the pure-Go backend: on a 16-core machine the pure-Go
-// team beat CHOLMOD's two solve threads at 8 and 16 (BENCHMARKS.md,
-// "Threads and processors"). On two cores the two backends are within a
-// tenth or so of each other ("Backends side by side"), so the hint waits
-// for the cores that only the pure-Go team uses.
-const manyThreads = 8
-
-// manyThreadsHint returns a line for a run on the named backend, chosen by
-// the user or not: when CHOLMOD got it by default and the run has
-// manyThreads threads or more, that its solves use two of them and
-// --backend go up to all; "" otherwise.
-func manyThreadsHint(backend string, chosen bool) string {
-	p := runtime.GOMAXPROCS(0)
-	if chosen || backend != "cholmod" || p < manyThreads {
-		return ""
-	}
-	return fmt.Sprintf("CHOLMOD (the default) solves on 2 of the %d threads; --backend go solves on up to all of them, "+
-		"faster on large grids with this many cores (BENCHMARKS.md, \"Threads and processors\")", p)
 }
 
 // dataFolder is a loaded folder of frames and the grid or graph they live

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/gmlg/gmlg/cholmod"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/sparsechol"
 	"github.com/gmlg/gmlg/learn/rundir"
@@ -27,22 +26,10 @@ func init() {
 				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", rundir.Version(),
 					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
 				p := runtime.GOMAXPROCS(0)
-				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); %s; pure-Go solves on %s kernels, %d-wide, on a team of up to %d workers\n",
-					runtime.NumCPU(), p, kernelVectors(cholmod.VectorWidth()), sparsechol.SolveKernels(), sparsechol.VectorWidth(), p)
+				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); solves on %s kernels, %d-wide, on a team of up to %d workers\n",
+					runtime.NumCPU(), p, sparsechol.SolveKernels(), sparsechol.VectorWidth(), p)
 				return nil
 			}
 		},
 	})
-}
-
-// kernelVectors describes the cholmod block kernel's SIMD vectors of the
-// given width (cholmod.VectorWidth) and its threads.
-func kernelVectors(width int) string {
-	switch width {
-	case 8:
-		return "cholmod block kernel on 8-wide vectors (AVX-512), up to 2 threads"
-	case 4:
-		return "cholmod block kernel on 4-wide vectors (no AVX-512), up to 2 threads"
-	}
-	return "no cholmod block kernel (built without cgo)"
 }

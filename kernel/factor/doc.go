@@ -10,9 +10,20 @@
 // values (each new weight vector) with Factorize, and solves dense blocks of
 // right-hand sides stored column-major with Solve.
 //
-// Backends: package cholmod (SuiteSparse CHOLMOD through cgo), package
-// sparsechol (pure Go) and a dense gonum Cholesky used as a test oracle for
-// small graphs (in package kernel).
+// Backends: package sparsechol's engine, which factorises in pure Go or
+// takes its factor's values from a Supplier (package cholmod: SuiteSparse
+// CHOLMOD through cgo), and a dense gonum Cholesky used as a test oracle
+// for small graphs (in package kernel).
+//
+// # Suppliers
+//
+// A Supplier orders a pattern and computes numeric factorisations for a
+// backend that keeps the rest: the backend postorders the supplier's
+// order, forms its supernodes and hands the supplier a Layout (the final
+// pivot order and where each supernode's rows and values live); each
+// Numeric.Fill then factorises one matrix and writes L into the backend's
+// value slice at those places. So one engine schedules and runs the solves
+// and their adjoint whatever computes L.
 //
 // # Tree and span
 //

@@ -103,9 +103,9 @@ type Options struct {
 	// geometric nested dissection. nil means a general graph.
 	Grid []int
 	// Threads bounds the goroutines a backend may use; zero means the
-	// backend default (GOMAXPROCS for pure Go). A backend's results must
-	// not depend on it. CHOLMOD does not use it: it factorises on one
-	// BLAS thread.
+	// backend default (GOMAXPROCS for package sparsechol's engine, which
+	// solves for both "go" and "cholmod"). A backend's results must not
+	// depend on it. CHOLMOD's own factorisation runs on one BLAS thread.
 	Threads int
 }
 
@@ -169,7 +169,7 @@ type StepSolver interface {
 // ParallelStepSolver is an optional interface of a StepSolver that can run
 // SolveSteps on several threads by scheduling the factor's elimination
 // tree (the block keeps its full width, and the result is bitwise that of
-// SolveSteps): two for CHOLMOD, Options.Threads for the pure-Go backend.
+// SolveSteps): Options.Threads for package sparsechol's engine.
 // TreeSplits reports whether it will (otherwise SolveStepsParallel is
 // SolveSteps on one thread); it is valid after a successful Factorize. A
 // caller that has such a factor solves a block whole rather than splitting

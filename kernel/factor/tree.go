@@ -131,7 +131,7 @@ func (t Tree) Span() (work, span float64, err error) {
 }
 
 // ScheduleReporter is an optional interface of a Factor whose solves run
-// on a schedule of their own (the pure-Go backend's team of workers).
+// on a schedule of their own (the engine's team of workers).
 // ScheduleTime returns the work of one solve and the time its schedule
 // takes on p workers, in entries of L, with synchronisation and memory
 // free: work/time bounds the speed-up of the factor's own solves on p
