@@ -87,8 +87,9 @@
 // Supplier is CHOLMOD as a factor.Supplier: package sparsechol's engine
 // lays L out, schedules and runs the solves and their adjoint on any number
 // of workers, and CHOLMOD computes the numbers. Supplier.Order runs
-// CHOLMOD's ordering (NESDIS by default); the engine postorders it and
-// forms its own supernodes. Supplier.Prepare then analyses the pattern
+// CHOLMOD's ordering (NESDIS by default), which the engine takes for
+// general graphs (grids take its own geometric nested dissection, with
+// less fill); the engine postorders it and forms its own supernodes. Supplier.Prepare then analyses the pattern
 // again with the engine's final pivot order given (AnalyzeOptions.Perm: no
 // postorder, so L is the same matrix), supernodal. Each Fill refactorises
 // and copies L, column by column, into the engine's row-major blocks; an

@@ -13,9 +13,9 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// Backend is the pure-Go sparse Cholesky factor.Factorizer. Its zero value is
-// ready to use: it names itself "go" and runs its dense kernels on gonum's
-// pure-Go BLAS.
+// Backend is the engine's factor.Factorizer. Its zero value is ready to
+// use: the pure-Go sparse Cholesky, named "go", whose dense kernels run on
+// gonum's pure-Go BLAS.
 type Backend struct {
 	// BLAS runs the dense products of the supernode updates (Dsyrk, Dgemm
 	// and Dtrsm on row-major blocks). Nil means gonum's pure-Go
@@ -27,11 +27,13 @@ type Backend struct {
 	// means the Supplier's name, or "go" without one. Variants registered
 	// side by side need distinct labels.
 	Label string
-	// Supplier, when non-nil, orders the pattern and computes L's values
-	// in place of the pure-Go ordering and factorisation (BLAS is then not
-	// used); the analysis, the layout of L, the solves and their adjoint
-	// stay the engine's. The cgo build's "cholmod" backend is this engine
-	// with CHOLMOD as its supplier.
+	// Supplier, when non-nil, computes L's values in place of the pure-Go
+	// factorisation (BLAS is then not used), and orders the pattern unless
+	// factor.Options.Grid is set: grids take the engine's own ordering,
+	// whose geometric nested dissection fills less than CHOLMOD's (Order).
+	// The analysis, the layout of L, the solves and their adjoint stay the
+	// engine's. The cgo build's "cholmod" backend is this engine with
+	// CHOLMOD as its supplier.
 	Supplier factor.Supplier
 }
 
@@ -56,14 +58,14 @@ func (b Backend) impl() blas.Float64 {
 	return b.BLAS
 }
 
-// Analyze orders p (see Order, or the Supplier's), computes the
-// elimination tree, the column counts and the supernodal structure of L,
-// cuts the tree into groups and hands them to opt.Threads workers (default
-// GOMAXPROCS); no result depends on the count. The pattern is copied; p
-// may be modified afterwards.
+// Analyze orders p (see Order; the Supplier's order for a general graph),
+// computes the elimination tree, the column counts and the supernodal
+// structure of L, cuts the tree into groups and hands them to opt.Threads
+// workers (default GOMAXPROCS); no result depends on the count. The
+// pattern is copied; p may be modified afterwards.
 func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
 	order := Order
-	if b.Supplier != nil {
+	if b.Supplier != nil && (opt == nil || opt.Grid == nil) {
 		if err := p.Validate(); err != nil {
 			return nil, fmt.Errorf("%s: analyze: %w", b.Name(), err)
 		}
@@ -104,7 +106,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 	return c, nil
 }
 
-// chol is the pure-Go factor.Factor.
+// chol is the engine's factor.Factor.
 type chol struct {
 	sym      *symbolic
 	num      *numeric

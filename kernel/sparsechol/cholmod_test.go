@@ -106,23 +106,28 @@ func cholmodSolve(t *testing.T, m *testMatrix, b []float64, cols int) []float64 
 }
 
 // TestSuppliedInfo checks what the "cholmod" backend reports: its name,
-// CHOLMOD's ordering, the engine's kernels.
+// the engine's kernels, and the ordering: CHOLMOD's for a general graph,
+// the engine's geometric nested dissection for a grid.
 func TestSuppliedInfo(t *testing.T) {
 	m := testCases()[1].m
-	f, err := withCHOLMOD.Analyze(m.pat, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	in := f.Info()
-	if in.Backend != "cholmod" || in.Ordering != "nesdis" || in.Kernels != SolveKernels() || in.NNZL < m.pat.N {
-		t.Errorf("Info() = %+v", in)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatalf("second Close: %v", err)
+	for _, tc := range []struct {
+		opt      *factor.Options
+		ordering string
+	}{{nil, "nesdis"}, {&factor.Options{Grid: m.grid}, "nd-geometric"}} {
+		f, err := withCHOLMOD.Analyze(m.pat, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := f.Info()
+		if in.Backend != "cholmod" || in.Ordering != tc.ordering || in.Kernels != SolveKernels() || in.NNZL < m.pat.N {
+			t.Errorf("Info() = %+v, want ordering %s", in, tc.ordering)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatalf("second Close: %v", err)
+		}
 	}
 }
 
