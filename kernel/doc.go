@@ -71,8 +71,8 @@
 // # Backends
 //
 // The factorisation backend is a factor.Factorizer: "cholmod" (SuiteSparse
-// CHOLMOD orders and factorises, package sparsechol's engine solves; cgo
-// builds, the default there), "go" (the pure-Go sparse Cholesky and the
+// CHOLMOD factorises, and orders general graphs; package sparsechol's
+// engine orders grids and solves; cgo builds, the default there), "go" (the pure-Go sparse Cholesky and the
 // same engine, the default without cgo) or "dense" (gonum, small graphs,
 // the test oracle).
 // Backend(name) selects one; Backends lists what this binary has. The "go"

@@ -1,6 +1,9 @@
-// Package sparsechol is a pure-Go sparse Cholesky factorisation, the backend
-// gmlg uses where SuiteSparse CHOLMOD is not available (CGO_ENABLED=0, other
-// platforms) and the cross-check of the cgo backend.
+// Package sparsechol is gmlg's sparse Cholesky engine: the analysis, the
+// layout of L, the solves on a team of workers and their adjoint, for
+// every backend. It factorises in pure Go (the "go" backend, and the only
+// one where SuiteSparse CHOLMOD is not available: CGO_ENABLED=0, other
+// platforms), or takes L's values from a factor.Supplier (Backend.Supplier:
+// the cgo build's "cholmod" backend, with package cholmod's Supplier).
 //
 // # Usage
 //
@@ -30,7 +33,10 @@
 // CHOLMOD's relaxed amalgamation rules) and stores each supernode as a dense
 // row-major block. Factorize is a left-looking supernodal factorisation: the
 // dense products (Syrk, Gemm, Trsm) go through Backend.BLAS, small ones
-// through inline loops. It does not allocate.
+// through inline loops. It does not allocate. With a Supplier, a general
+// graph takes the supplier's order (grids keep the engine's), postordered
+// the same way, and Factorize has the supplier write L into the blocks
+// (factor.Layout) instead.
 //
 // # BLAS
 //
@@ -146,7 +152,8 @@
 // # Benchmarks
 //
 // The benchmarks compare the backends side by side in one run; with cgo
-// they include CHOLMOD (package cholmod, default ordering, one BLAS thread):
+// they include "cholmod" (this engine on CHOLMOD's ordering and
+// factorisation, one BLAS thread):
 //
 //	go test -run '^$' -bench . -count 3 ./kernel/sparsechol
 //
