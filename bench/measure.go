@@ -404,11 +404,9 @@ func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (fa
 	cf := countingFactor{Factor: f, stats: c.stats}
 	if ss, ok := f.(factor.StepSolver); ok {
 		// Forward the optional interfaces, so that the heat kernel takes
-		// the paths it takes without the counters (multi-step solves, the
-		// tree split, the backend's own adjoint).
+		// the paths it takes without the counters (multi-step solves on
+		// the whole block, the backend's own adjoint).
 		sf := &countingStepFactor{countingFactor: cf, ss: ss}
-		sf.ps, _ = f.(factor.ParallelStepSolver)
-		sf.as, _ = f.(factor.AdjointStepper)
 		sf.team, _ = f.(factor.ScheduleReporter)
 		return sf, nil
 	}
@@ -443,9 +441,8 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 	s.solveNanos.Add(int64(threads) * int64(d))
 }
 
-// countingStepFactor is countingFactor for a factor with the multi-step
-// interfaces (factor.StepSolver, ParallelStepSolver and AdjointStepper),
-// which it forwards. A call of S steps counts S solves (2·S for an adjoint,
+// countingStepFactor is countingFactor for a factor.StepSolver, which it
+// forwards. A call of S steps counts S solves (2·S for an adjoint,
 // which runs two chains) and its wall time once per thread it ran on: for
 // a factor whose solves run on a team of workers (the engine, which
 // reports its schedule) the team's size for GOMAXPROCS within the CPUs,
@@ -454,9 +451,7 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 type countingStepFactor struct {
 	countingFactor
 	ss   factor.StepSolver
-	ps   factor.ParallelStepSolver // nil if the factor has none
-	as   factor.AdjointStepper     // nil if the factor has none
-	team factor.ScheduleReporter   // nil if the factor has none
+	team factor.ScheduleReporter // nil if the factor has none
 }
 
 // threads is the number of threads a call ran on: split when it ran on
@@ -480,27 +475,14 @@ func (c *countingStepFactor) SolveSteps(out, b []float64, cols, steps int, keep,
 	return err
 }
 
-func (c *countingStepFactor) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
-	if c.ps == nil {
-		return c.SolveSteps(out, b, cols, steps, keep, reverse)
-	}
-	t := time.Now()
-	err := c.ps.SolveStepsParallel(out, b, cols, steps, keep, reverse)
-	// A team's solves run on one team, split or not.
-	c.stats.count(steps, cols, c.threads(c.team == nil && c.ps.TreeSplits()), time.Since(t))
-	return err
-}
-
-func (c *countingStepFactor) TreeSplits() bool { return c.ps != nil && c.ps.TreeSplits() }
+func (c *countingStepFactor) Workers() int { return c.ss.Workers() }
 
 func (c *countingStepFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	t := time.Now()
-	err := c.as.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
+	err := c.ss.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
 	c.stats.count(2*steps, cols, c.threads(parallel), time.Since(t))
 	return err
 }
-
-func (c *countingStepFactor) AdjointSupported() bool { return c.as != nil && c.as.AdjointSupported() }
 
 func availableBackends() []string { return kernel.Backends() }
 

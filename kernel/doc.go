@@ -58,7 +58,7 @@
 // on a worker goroutine while the adjoint chain runs on the caller's, so the
 // transient memory is 2·S·N·C floats (S·N·C with Serial) and Apply+Adjoint
 // costs 3·S solves in about 2·S solve times on two cores. When the backend
-// differentiates the chain itself (a factor.AdjointStepper: package
+// differentiates the chain itself (a factor.StepSolver: package
 // sparsechol's engine, which solves for "cholmod" and "go" alike), both
 // chains and the edge sums run there instead, in the solves' interleaved
 // layout (no column-major copy of either chain, each pair summed while one
@@ -88,14 +88,14 @@
 //
 // # Threads
 //
-// Apply keeps the block whole and runs on the factor's threads (unless
-// Serial or GOMAXPROCS < 2) when the factor is a factor.ParallelStepSolver
-// that splits: the engine of "cholmod" and "go" runs every solve on a team
-// of HeatOptions.Threads workers (package sparsechol, "Parallelism").
+// Apply keeps the block whole and runs on the factor's workers (unless
+// Serial or GOMAXPROCS < 2) when the factor is a factor.StepSolver with
+// more than one: the engine of "cholmod" and "go" runs every solve on a
+// team of HeatOptions.Threads workers (package sparsechol, "Parallelism").
 // Otherwise (one worker, or the dense oracle) Apply gives part of the
-// block's columns to a worker goroutine. The choice is a rule of the factor alone,
-// and the result does not depend on it: the kernel's arithmetic is the same
-// either way.
+// block's columns to a worker goroutine. The choice is a rule of the
+// factor alone, and the result does not depend on it: the kernel's
+// arithmetic is the same either way.
 //
 // Adjoint runs its two chains concurrently instead (with the engine, each
 // on half the workers).

@@ -50,7 +50,7 @@ const (
 	// the forward chain of the application it differentiates. Transient
 	// memory is O(Steps·N·cols), and nothing of an application outlives the
 	// call (the buffers are reused by the next one: the Heat's, or the
-	// backend's, see factor.AdjointStepper). Apply+Adjoint
+	// backend's, see factor.StepSolver). Apply+Adjoint
 	// costs 3·Steps solves.
 	Recompute Memory = iota
 	// Store records the forward chain of every Apply on a LIFO tape (cleared
@@ -119,9 +119,7 @@ type Heat struct {
 	values []float64
 	w      []float64
 	fac    factor.Factor
-	ss     factor.StepSolver     // fac's multi-step solve, for backward Euler; nil otherwise
-	as     factor.AdjointStepper // fac's own adjoint of the chain, for backward Euler; nil otherwise
-	tree   int8                  // whether fac's tree splits (treeSolver): 0 unknown, 1 yes, -1 no
+	ss     factor.StepSolver // fac's own chains and their adjoint, for backward Euler; nil otherwise
 	ready  bool
 	closed bool
 
@@ -239,9 +237,6 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 	h.fac = fac
 	if ss, ok := fac.(factor.StepSolver); ok && o.Scheme == BackwardEuler {
 		h.ss = ss
-		if as, ok := ss.(factor.AdjointStepper); ok && as.AdjointSupported() {
-			h.as = as
-		}
 	}
 	h.runs2 = splitRuns(g.runs, g.NumEdges())
 	h.w = make([]float64, g.NumEdges())
@@ -466,8 +461,8 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 		h.tape = append(h.tape, ent)
 		return nil
 	}
-	if pss := h.treeSolver(); pss != nil {
-		return h.applyTree(pss, dst, src, cols)
+	if h.wholeBlock() {
+		return h.applyWhole(dst, src, cols)
 	}
 	if cols >= 2 && h.concurrent() {
 		return h.applyColumns(dst, src, cols)
@@ -476,10 +471,10 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 	return h.steps(dst, src, cols, h.tmp)
 }
 
-// applyTree runs Apply's S sub-steps with both cores on the whole block,
-// each on one half of the factor's elimination tree.
-func (h *Heat) applyTree(pss factor.ParallelStepSolver, dst, src []float64, cols int) error {
-	if err := pss.SolveStepsParallel(dst, src, cols, h.opt.Steps, false, false); err != nil {
+// applyWhole runs Apply's S sub-steps on the factor's workers with the
+// block whole.
+func (h *Heat) applyWhole(dst, src []float64, cols int) error {
+	if err := h.ss.SolveSteps(dst, src, cols, h.opt.Steps, false, false); err != nil {
 		return fmt.Errorf("kernel: solve: %w", err)
 	}
 	return nil
@@ -513,28 +508,17 @@ func splitColumns(cols int) int {
 	return half
 }
 
-// treeSolver returns the factor as a ParallelStepSolver when Apply can
-// run on the factor's threads with the block whole, nil otherwise. Whether
-// it can depends only on the factor's structure and threads and is
-// computed once, after the first successful factorisation.
+// wholeBlock reports whether Apply runs on the factor's workers with the
+// block whole: when the factor solves on more than one (a rule of the
+// factor's threads alone) and Heat may use more than one goroutine.
 //
 // Apply then always keeps the block whole: it reads the factor once per
 // step at the block's full width, where two column streams read it twice
 // at half the width. On two separate cores the engine's team was as fast
 // as the columns or faster on every grid measured, and it is the only way
 // past two threads.
-func (h *Heat) treeSolver() factor.ParallelStepSolver {
-	if h.tree == 0 {
-		pss, ok := h.ss.(factor.ParallelStepSolver)
-		h.tree = -1
-		if ok && pss.TreeSplits() {
-			h.tree = 1
-		}
-	}
-	if h.tree < 0 || !h.concurrent() {
-		return nil
-	}
-	return h.ss.(factor.ParallelStepSolver)
+func (h *Heat) wholeBlock() bool {
+	return h.ss != nil && h.ss.Workers() > 1 && h.concurrent()
 }
 
 // steps runs the S sub-steps from src into dst without keeping iterates (tmp,

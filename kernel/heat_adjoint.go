@@ -28,10 +28,10 @@ func (h *Heat) Adjoint(gsrc, gw, src, gdst []float64, cols int) error {
 	var u []float64
 	recompute := true
 	ent, ok := h.popTape(src, cols)
-	if !ok && h.as != nil {
+	if !ok && h.ss != nil {
 		// The backend runs both chains and sums the edges in its own
-		// layout (see factor.AdjointStepper): the same sums as below.
-		if err := h.as.AdjointSteps(gsrc, gw, src, gdst, cols, s, h.g.from, h.g.to, -h.c, h.concurrent()); err != nil {
+		// layout (see factor.StepSolver): the same sums as below.
+		if err := h.ss.AdjointSteps(gsrc, gw, src, gdst, cols, s, h.g.from, h.g.to, -h.c, h.concurrent()); err != nil {
 			return fmt.Errorf("kernel: adjoint: %w", err)
 		}
 		return nil

@@ -61,8 +61,8 @@ func TestAccumulateSplit(t *testing.T) {
 }
 
 // TestAdjointInBackend checks Adjoint through the backend's own adjoint
-// (factor.AdjointStepper: CHOLMOD's block kernel, the pure-Go solves)
-// against the kernel's column-major chains and accumulation: the weight
+// (factor.StepSolver: the engine, on CHOLMOD's factor and on the pure-Go
+// one) against the kernel's column-major chains and accumulation: the weight
 // gradient to 1e-12 of its largest entry (the same products summed in
 // another order), K·gdst to 1e-14, on a 2-D and a 3-D grid and a general
 // graph (S = 5, 4 and 4), for one panel of columns and two; concurrent and
@@ -97,19 +97,19 @@ func testAdjointInBackend(t *testing.T, b factor.Factorizer) {
 		par := newHeat(t, g, opt, w)
 		opt.Serial = true
 		ser := newHeat(t, g, opt, w)
-		if par.as == nil || ser.as == nil {
-			t.Fatalf("the %s backend's factor is not used as an AdjointStepper", b.Name())
+		if par.ss == nil || ser.ss == nil {
+			t.Fatalf("the %s backend's factor is not used as a StepSolver", b.Name())
 		}
 		for _, cols := range []int{3, 40} {
 			name := fmt.Sprintf("N=%d/cols=%d", g.N(), cols)
 			x := randBlock(rng, g.N()*cols)
 			gy := randBlock(rng, g.N()*cols)
 			run := func(h *Heat, own bool) ([]float64, []float64) {
-				as := h.as
+				ss := h.ss
 				if !own {
-					h.as = nil
+					h.ss = nil
 				}
-				defer func() { h.as = as }()
+				defer func() { h.ss = ss }()
 				gx, gw := make([]float64, len(x)), make([]float64, g.NumEdges())
 				if err := h.Adjoint(gx, gw, x, gy, cols); err != nil {
 					t.Fatal(err)

@@ -600,8 +600,8 @@ func TestApplyTreeSplit(t *testing.T) {
 	if err := par.Apply(y2, x, cols); err != nil {
 		t.Fatal(err)
 	}
-	if par.treeSolver() == nil {
-		t.Fatalf("nnz(L)=%d: Apply does not split the tree", par.Info().NNZL)
+	if !par.wholeBlock() {
+		t.Fatalf("nnz(L)=%d: Apply does not keep the block whole", par.Info().NNZL)
 	}
 	for i := range y1 {
 		if y1[i] != y2[i] {
@@ -651,8 +651,8 @@ func TestApplyWaysAgree(t *testing.T) {
 		par := newHeat(t, tc.g, opt, w)
 		opt.Serial = true
 		ser := newHeat(t, tc.g, opt, w)
-		if got := par.treeSolver() != nil; got != tc.tree {
-			t.Fatalf("%s: Apply splits the tree: %v, want %v", tc.name, got, tc.tree)
+		if got := par.wholeBlock(); got != tc.tree {
+			t.Fatalf("%s: Apply keeps the block whole: %v, want %v", tc.name, got, tc.tree)
 		}
 		for _, cols := range []int{2, 5, 18} {
 			x := randBlock(rng, tc.g.N()*cols)

@@ -155,47 +155,34 @@ type Factor interface {
 	Close() error
 }
 
-// StepSolver is an optional interface of a Factor whose backend can run
-// successive solves without leaving its internal layout (the heat kernel's
-// sub-steps): SolveSteps applies A⁻¹ steps times to the N×cols column-major
-// block b, x_0 = b, x_l = A⁻¹ x_{l−1}. Without keep, out (N·cols) receives
-// x_steps; with keep, out (steps·N·cols) receives every iterate, x_l in
-// block l−1, or in block steps−l when reverse. out must not overlap b,
-// except out == b without keep. It is safe for concurrent use, as Solve.
-type StepSolver interface {
-	SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error
-}
-
-// ParallelStepSolver is an optional interface of a StepSolver that can run
-// SolveSteps on several threads by scheduling the factor's elimination
-// tree (the block keeps its full width, and the result is bitwise that of
-// SolveSteps): Options.Threads for package sparsechol's engine.
-// TreeSplits reports whether it will (otherwise SolveStepsParallel is
-// SolveSteps on one thread); it is valid after a successful Factorize. A
-// caller that has such a factor solves a block whole rather than splitting
-// its columns between threads.
-type ParallelStepSolver interface {
-	StepSolver
-	SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error
-	TreeSplits() bool
-}
-
-// AdjointStepper is an optional interface of a StepSolver that
-// differentiates the backward Euler chain out = A⁻ˢ·src itself, for the
-// edge weights of a graph whose edge e joins from[e] and to[e]. With
-// u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g (g, N×cols like src, the gradient of out)
-// AdjointSteps adds
+// StepSolver is an optional interface of a Factor whose backend runs the
+// heat kernel's backward Euler chains itself, without leaving its internal
+// layout (package sparsechol's engine, which solves for every sparse
+// backend). Its methods are safe for concurrent use, as Solve.
+//
+// SolveSteps applies A⁻¹ steps times to the N×cols column-major block b,
+// x_0 = b, x_l = A⁻¹ x_{l−1}. Without keep, out (N·cols) receives x_steps;
+// with keep, out (steps·N·cols) receives every iterate, x_l in block l−1,
+// or in block steps−l when reverse. out must not overlap b, except
+// out == b without keep.
+//
+// AdjointSteps differentiates the chain out = A⁻ˢ·src for the edge weights
+// of a graph whose edge e joins from[e] and to[e]. With u_l = A⁻ˡ·src and
+// w_k = A⁻ᵏ·g (g, N×cols like src, the gradient of out) it adds
 //
 //	coef · Σ_{l=1..S} Σ_cols (u_l[from[e]] − u_l[to[e]]) · (w_{S−l+1}[from[e]] − w_{S−l+1}[to[e]])
 //
 // to gw[e] and writes A⁻ˢ·g into gsrc unless gsrc is nil. With parallel it
-// may use a second thread (the result does not depend on it).
-// AdjointSupported reports whether AdjointSteps can run on this factor; it
-// is safe for concurrent use, as Solve.
-type AdjointStepper interface {
-	StepSolver
+// may run the two chains side by side (the result does not depend on it).
+//
+// Workers is the number of workers each call runs on, with the block whole
+// (Options.Threads): with more than one, a caller solves a block whole
+// rather than splitting its columns between threads. Results do not
+// depend on it.
+type StepSolver interface {
+	SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error
 	AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error
-	AdjointSupported() bool
+	Workers() int
 }
 
 // ErrNotPosDef is matched (errors.Is) by every not-positive-definite error.

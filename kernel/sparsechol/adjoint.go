@@ -5,17 +5,10 @@ import (
 	"fmt"
 	"math"
 	"sync"
-
-	"github.com/gmlg/gmlg/kernel/factor"
 )
 
-var _ factor.AdjointStepper = (*chol)(nil)
-
-// AdjointSupported reports that AdjointSteps runs on every factor.
-func (c *chol) AdjointSupported() bool { return true }
-
 // AdjointSteps differentiates the backward Euler chain out = A⁻ˢ·src
-// (factor.AdjointStepper): with u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g it adds
+// (factor.StepSolver): with u_l = A⁻ˡ·src and w_k = A⁻ᵏ·g it adds
 //
 //	coef · Σ_{l=1..S} Σ_cols (u_l[from[e]] − u_l[to[e]]) · (w_{S−l+1}[from[e]] − w_{S−l+1}[to[e]])
 //

@@ -211,19 +211,11 @@ func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 	return nil
 }
 
-var _ factor.ParallelStepSolver = (*chol)(nil)
-
-// SolveStepsParallel is SolveSteps (factor.ParallelStepSolver): every solve
-// of the pure-Go factor runs on its Threads workers.
-func (c *chol) SolveStepsParallel(out, b []float64, cols, steps int, keep, reverse bool) error {
-	return c.SolveSteps(out, b, cols, steps, keep, reverse)
-}
-
-// TreeSplits reports whether solves run on more than one worker: whether
-// Threads is more than one.
-func (c *chol) TreeSplits() bool {
+// Workers is the number of workers a solve runs on (factor.StepSolver):
+// Threads.
+func (c *chol) Workers() int {
 	c.check()
-	return c.threads > 1
+	return c.threads
 }
 
 // Tree returns the factor's supernodal tree (factor.TreeReporter).

@@ -94,7 +94,7 @@
 //
 // # Adjoint
 //
-// AdjointSteps (factor.AdjointStepper) differentiates a backward Euler chain
+// AdjointSteps (factor.StepSolver) differentiates a backward Euler chain
 // A⁻ˢ·src for the edge weights: the forward chain and the adjoint one run
 // side by side in the solve's layout, each keeping its first ⌈S/2⌉
 // iterates and pairing each later one with a kept iterate of the other, so

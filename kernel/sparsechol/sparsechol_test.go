@@ -447,7 +447,7 @@ func TestKernelsAgree(t *testing.T) {
 				gw := [2][]float64{make([]float64, len(from)), make([]float64, len(from))}
 				for k, avx := range []bool{true, false} {
 					useAVX = avx
-					if err := f.(factor.AdjointStepper).AdjointSteps(nil, gw[k], b, g, cols, 3, from, to, 1, false); err != nil {
+					if err := f.(factor.StepSolver).AdjointSteps(nil, gw[k], b, g, cols, 3, from, to, 1, false); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -577,7 +577,7 @@ func solveAndAdjoint(t *testing.T, f factor.Factor, b, g []float64, cols, steps 
 	if err := f.Solve(x, b, cols); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.(factor.AdjointStepper).AdjointSteps(gsrc, gw, b, g, cols, steps, from, to, 1, parallel); err != nil {
+	if err := f.(factor.StepSolver).AdjointSteps(gsrc, gw, b, g, cols, steps, from, to, 1, parallel); err != nil {
 		t.Fatal(err)
 	}
 	return x, gsrc, gw
@@ -628,7 +628,7 @@ func TestAdjointEdgeOutside(t *testing.T) {
 			from2 := slices.Clone(from)
 			from2[3] = bad
 			gw := make([]float64, len(from))
-			f.(factor.AdjointStepper).AdjointSteps(nil, gw, b, g, 5, 3, from2, to, 1, false)
+			f.(factor.StepSolver).AdjointSteps(nil, gw, b, g, 5, 3, from2, to, 1, false)
 		}()
 	}
 }

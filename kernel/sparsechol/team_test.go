@@ -271,7 +271,7 @@ func TestSolveAllocatesNothing(t *testing.T) {
 		if w := f.(*chol).workers(cols); w != threads {
 			t.Fatalf("%d threads: a solve of %d columns runs on %d workers", threads, cols, w)
 		}
-		as := f.(factor.AdjointStepper)
+		as := f.(factor.StepSolver)
 		for _, parallel := range []bool{false, true} {
 			solve := func() {
 				if err := as.SolveSteps(x, b, cols, steps, false, false); err != nil {
