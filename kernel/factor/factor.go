@@ -116,8 +116,8 @@ type Info struct {
 	NNZL       int    // entries of the Cholesky factor L (lower triangle, diagonal included)
 	Supernodal bool
 	// Kernels names the solve kernels, for a backend whose results depend
-	// on them at rounding level (the pure-Go one: "avx2-fma" or "scalar");
-	// empty otherwise.
+	// on them at rounding level (package sparsechol's engine:
+	// "avx512-fma", "avx2-fma" or "scalar"); empty otherwise.
 	Kernels string
 }
 

@@ -103,8 +103,9 @@
 //
 // # Kernels
 //
-// On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma")
-// the substitutions run on assembly kernels (kernels_amd64.s), in every
+// On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma",
+// or "avx512-fma" where they have AVX-512) the substitutions run on
+// assembly kernels (kernels_amd64.s), in every
 // build: the block's rows are padded with zeros to a multiple of 4 values
 // (to 16 from 5 to 16 right-hand sides on processors with AVX-512, whose
 // 16-value kernels below solve such a block faster than the kernels for 8
@@ -139,10 +140,15 @@
 // before, and registers keep a store and a load out of that wait); in a
 // run of one-column supernodes the pivot row stays in its two registers
 // while the rows below take it (forward), and both halves of each row
-// below are summed in one pass over the rows (backward). Every lane does
-// the same operations: the results are bitwise those of the 4-wide code
-// (TestWideBitwise), and SolveKernels names both "avx2-fma"; VectorWidth
-// tells them apart. The buffered updates (see Parallelism) are added to
+// below are summed in one pass over the rows (backward). Blocks of more
+// than 20 right-hand sides are solved there in strips of 16 (the last one
+// what is left), each on those kernels: two strips of 16 take less time
+// than the 4-wide kernels on 32 at once. Every lane does the same
+// operations: the solutions are bitwise those of the 4-wide code
+// (TestWideBitwise), and so is the adjoint's gradient up to 20 right-hand
+// sides; beyond, its edge sums are added to the gradient strip by strip
+// (TestStrips), which rounds differently from the sums over whole rows,
+// so SolveKernels names the two kinds of processor apart. The buffered updates (see Parallelism) are added to
 // their rows a quad at a time, in the same order as one value at a time
 // (TestSumRowsBitwise). The adjoint's edge sums take the products of an
 // edge's two rows a quad at a time and add the four lanes at the end.

@@ -708,7 +708,9 @@ func TestColumnsBitwise(t *testing.T) {
 
 // TestWideBitwise checks that the AVX-512 paths of the vector kernels give
 // the AVX2 paths' results bit for bit (Solve and AdjointSteps, on block
-// widths that use every group of quads).
+// widths that use every group of quads): all of them up to 20 columns;
+// beyond, where AVX-512 solves in strips (stripWidth), the solves bit for
+// bit and the edge sums, added strip by strip, to rounding.
 func TestWideBitwise(t *testing.T) {
 	if !useWide {
 		t.Skip("no AVX-512 on this processor")
@@ -721,16 +723,69 @@ func TestWideBitwise(t *testing.T) {
 		for _, cols := range []int{3, 8, 11, 13, 20, 24, 28} {
 			rng := rand.New(rand.NewPCG(6, 6))
 			b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
-			var x, gw [2][]float64
+			var x, gsrc, gw [2][]float64
 			for k, wide := range []bool{true, false} {
 				useWide = wide
-				x[k], _, gw[k] = solveAndAdjoint(t, f, b, g, cols, 3, from, to, false)
+				x[k], gsrc[k], gw[k] = solveAndAdjoint(t, f, b, g, cols, 3, from, to, false)
 			}
+			useWide = true
 			if i := firstBitDiff(x[0], x[1]); i >= 0 {
 				t.Errorf("%s/cols=%d: Solve[%d] = %v wide, %v narrow", tc.name, cols, i, x[0][i], x[1][i])
 			}
-			if i := firstBitDiff(gw[0], gw[1]); i >= 0 {
-				t.Errorf("%s/cols=%d: AdjointSteps' gw[%d] = %v wide, %v narrow", tc.name, cols, i, gw[0][i], gw[1][i])
+			if i := firstBitDiff(gsrc[0], gsrc[1]); i >= 0 {
+				t.Errorf("%s/cols=%d: AdjointSteps' gsrc[%d] = %v wide, %v narrow", tc.name, cols, i, gsrc[0][i], gsrc[1][i])
+			}
+			if stripWidth(cols) == 0 {
+				if i := firstBitDiff(gw[0], gw[1]); i >= 0 {
+					t.Errorf("%s/cols=%d: AdjointSteps' gw[%d] = %v wide, %v narrow", tc.name, cols, i, gw[0][i], gw[1][i])
+				}
+				continue
+			}
+			var scale, diff float64
+			for e := range gw[1] {
+				scale = max(scale, math.Abs(gw[1][e]))
+				diff = max(diff, math.Abs(gw[0][e]-gw[1][e]))
+			}
+			if !(diff <= 1e-13*scale) {
+				t.Errorf("%s/cols=%d: AdjointSteps' gw differs by %g (largest entry %g) wide and narrow", tc.name, cols, diff, scale)
+			}
+		}
+		f.Close()
+	}
+}
+
+// TestStrips checks that a block solved in strips (stripWidth, AVX-512)
+// gives what its strips give solved on their own, bit for bit, the
+// adjoint's edge sums included: gw takes each strip's sums in turn.
+func TestStrips(t *testing.T) {
+	const cols = 37 // strips of 16, 16 and 5
+	if stripWidth(cols) == 0 {
+		t.Skip("no strips without AVX-512")
+	}
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 2)
+		ss := f.(factor.StepSolver)
+		n := tc.m.pat.N
+		from, to := patternEdges(tc.m.pat)
+		rng := rand.New(rand.NewPCG(7, 7))
+		b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
+		x, gsrc, gw := solveAndAdjoint(t, f, b, g, cols, 3, from, to, true)
+		xs, gsrcs, gws := make([]float64, n*cols), make([]float64, n*cols), make([]float64, len(from))
+		for _, k := range [][2]int{{0, 16}, {16, 32}, {32, cols}} {
+			lo, hi := k[0]*n, k[1]*n
+			if err := ss.SolveSteps(xs[lo:hi], b[lo:hi], k[1]-k[0], 1, false, false); err != nil {
+				t.Fatal(err)
+			}
+			if err := ss.AdjointSteps(gsrcs[lo:hi], gws, b[lo:hi], g[lo:hi], k[1]-k[0], 3, from, to, 1, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range []struct {
+			what       string
+			got, strip []float64
+		}{{"Solve", x, xs}, {"gsrc", gsrc, gsrcs}, {"gw", gw, gws}} {
+			if i := firstBitDiff(c.got, c.strip); i >= 0 {
+				t.Errorf("%s: %s[%d] = %v, by strips %v", tc.name, c.what, i, c.got[i], c.strip[i])
 			}
 		}
 		f.Close()

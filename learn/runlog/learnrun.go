@@ -193,8 +193,8 @@ type KernelInfo struct {
 	Params   int     `json:"metric_params"`
 	Threads  int     `json:"threads"`
 	// Kernels names the backend's solve kernels where its results depend
-	// on them (factor.Info.Kernels: the pure-Go backend's "avx2-fma" or
-	// "scalar"); omitted otherwise.
+	// on them (factor.Info.Kernels: the engine's "avx512-fma", "avx2-fma"
+	// or "scalar"); omitted otherwise.
 	Kernels string `json:"solve_kernels,omitempty"`
 }
 
