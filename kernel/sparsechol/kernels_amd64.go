@@ -32,6 +32,12 @@ func fwdBlock16AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk 
 func fwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
+func fwdBlock20AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+
+//go:noescape
+func fwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+//go:noescape
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
 
 //go:noescape
@@ -45,6 +51,43 @@ func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, 
 
 //go:noescape
 func bwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+//go:noescape
+func bwdNx20AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+
+//go:noescape
+func bwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+// rowKernels are the AVX-512 kernels for rows of cw values that stay in
+// registers whole: 16 (two 8-wide registers) or 20 (two and a 4-wide
+// one). Each does in every lane what the 4-wide kernels do in theirs.
+type rowKernels struct {
+	cw       int
+	fwdBlock func(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+	fwdTri   func(x1 *float64, l *float64, b int, ld int, dinv *float64)
+	bwdNx    func(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+	bwdTri   func(x1 *float64, l *float64, b int, ld int, dinv *float64)
+}
+
+var (
+	rows16 = rowKernels{16, fwdBlock16AVX, fwdTri16AVX, bwdNx16AVX, bwdTri16AVX}
+	rows20 = rowKernels{20, fwdBlock20AVX, fwdTri20AVX, bwdNx20AVX, bwdTri20AVX}
+)
+
+// wideRows returns the kernels for rows of cw values, or nil where there
+// are none (other widths, or no AVX-512).
+func wideRows(cw int) *rowKernels {
+	if !useAVX || !useWide {
+		return nil
+	}
+	switch cw {
+	case 16:
+		return &rows16
+	case 20:
+		return &rows20
+	}
+	return nil
+}
 
 //go:noescape
 func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
@@ -155,16 +198,17 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	}
 }
 
-// forwardRange16 is forwardRange at 16 values a row on AVX-512: each run
-// of one-column supernodes through fwd1RunAVX, the others as forwardAVX
-// takes them, but with each row in two 8-wide registers, which load the
-// solved rows of x1 where they are, so that nothing is packed (the
-// diagonal block through fwdDiag16, the rows below through fwdBlock16AVX).
-// It walks the supernodes itself rather than through forward and
-// forwardAVX: at this width the calls and slicing of those layers took 5%
-// of a one-thread solve on 50², 100² and 16³.
-func forwardRange16(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32) {
-	checkBlock(x, sym.n, 16)
+// forwardRangeRows is forwardRange at k.cw values a row on AVX-512 (16 or
+// 20): each run of one-column supernodes through fwd1RunAVX, the others as
+// forwardAVX takes them, but with each row whole in registers, which load
+// the solved rows of x1 where they are, so that nothing is packed (the
+// diagonal block through fwdDiagRows, the rows below through
+// k.fwdBlock). It walks the supernodes itself rather than through forward
+// and forwardAVX: at this width the calls and slicing of those layers took
+// 5% of a one-thread solve on 50², 100² and 16³.
+func forwardRangeRows(k *rowKernels, sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32) {
+	cw := k.cw
+	checkBlock(x, sym.n, cw)
 	first, rowPtr, off, split, single := sym.first[s0:s1+1], sym.rowPtr[s0:s1+1], sym.off[s0:s1+1], sym.split[s0:s1], sym.single[s0:s1]
 	lx, dinv := num.lx, num.dinv
 	for i := 0; i < len(single); i++ {
@@ -173,41 +217,41 @@ func forwardRange16(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, t
 			for e < len(single) && single[e] {
 				e++
 			}
-			fwd1RunAVX(&x[0], s0+i, s0+e, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &lx[0], &dinv[0], 4, true)
+			fwd1RunAVX(&x[0], s0+i, s0+e, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &lx[0], &dinv[0], cw/4, true)
 			i = e - 1
 			continue
 		}
 		f, w := first[i], first[i+1]-first[i]
 		rows := sym.rows[rowPtr[i]:rowPtr[i+1]]
 		ls := lx[off[i]:off[i+1]]
-		x1 := x[f*16 : (f+w)*16]
-		fwdDiag16(x, x1, rows, ls, dinv[f:f+w], 0, w)
+		x1 := x[f*cw : (f+w)*cw]
+		fwdDiagRows(k, x, x1, rows, ls, dinv[f:f+w], 0, w)
 		sp := split[i]
 		if sp > w {
-			_ = x[int(rows[sp-1]+1)*16-1] // rows are sorted: the last is the largest
-			fwdBlock16AVX(&x[0], &rows[w], sp-w, &ls[w*w], &x1[0], w, w)
+			_ = x[int(rows[sp-1]+1)*cw-1] // rows are sorted: the last is the largest
+			k.fwdBlock(&x[0], &rows[w], sp-w, &ls[w*w], &x1[0], w, w)
 		}
 		if h := len(rows); h > sp {
 			tr := trows[rowPtr[i]:rowPtr[i+1]]
-			_ = tgt[(int(tr[h-1])+1)*16-1]
-			_ = tgt[int(tr[sp])*16]
-			fwdBlock16AVX(&tgt[0], &tr[sp], h-sp, &ls[sp*w], &x1[0], w, w)
+			_ = tgt[(int(tr[h-1])+1)*cw-1]
+			_ = tgt[int(tr[sp])*cw]
+			k.fwdBlock(&tgt[0], &tr[sp], h-sp, &ls[sp*w], &x1[0], w, w)
 		}
 	}
 }
 
-// fwdDiag16 solves the rows p0..p1-1 of a supernode's diagonal block
-// with its columns from p0 on (rows, ls and dinv as in forwardAVX), at 16
-// values a row on AVX-512, four rows at a time: the columns before them
-// through fwdBlock16AVX, then their own triangle through fwdTri16AVX.
-func fwdDiag16(x, x1 []float64, rows []int32, ls, dinv []float64, p0, p1 int) {
-	w := len(dinv)
+// fwdDiagRows solves the rows p0..p1-1 of a supernode's diagonal block
+// with its columns from p0 on (rows, ls and dinv as in forwardAVX), at
+// k.cw values a row on AVX-512, four rows at a time: the columns before
+// them through k.fwdBlock, then their own triangle through k.fwdTri.
+func fwdDiagRows(k *rowKernels, x, x1 []float64, rows []int32, ls, dinv []float64, p0, p1 int) {
+	w, cw := len(dinv), k.cw
 	for r := p0; r < p1; r += 4 {
 		b := min(4, p1-r)
 		if r > p0 {
-			fwdBlock16AVX(&x[0], &rows[r], b, &ls[r*w+p0], &x1[p0*16], r-p0, w)
+			k.fwdBlock(&x[0], &rows[r], b, &ls[r*w+p0], &x1[p0*cw], r-p0, w)
 		}
-		fwdTri16AVX(&x1[r*16], &ls[r*w+r], b, w, &dinv[r])
+		k.fwdTri(&x1[r*cw], &ls[r*w+r], b, w, &dinv[r])
 	}
 }
 
@@ -236,11 +280,11 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 // bwdDiagBlockAVX solves with the transpose of the columns p0..p1-1 of a
 // supernode's diagonal block (own, ls, dinv as in backwardAVX), four
 // columns at a time from the last: the block's rows after the four
-// through bwd4AVX, then their own triangle (bwdDiagAVX); at 16 values a
-// row on AVX-512 through bwdDiag16.
+// through bwd4AVX, then their own triangle (bwdDiagAVX); at 16 or 20
+// values a row on AVX-512 through bwdDiagRows.
 func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, cw int) {
-	if useWide && cw == 16 {
-		bwdDiag16(x1, x, own, ls, dinv, p0, p1)
+	if k := wideRows(cw); k != nil {
+		bwdDiagRows(k, x1, x, own, ls, dinv, p0, p1)
 		return
 	}
 	w, nq := len(dinv), cw/4
@@ -256,33 +300,33 @@ func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, c
 	}
 }
 
-// bwdDiag16 is bwdDiagBlockAVX at 16 values a row on AVX-512: the rows
-// after each four columns through bwdNx16AVX, the triangles through
-// bwdTri16AVX, the same arithmetic in 8-wide registers.
-func bwdDiag16(x1, x []float64, own []int32, ls, dinv []float64, p0, p1 int) {
-	w := len(dinv)
+// bwdDiagRows is bwdDiagBlockAVX at kr.cw values a row on AVX-512: the
+// rows after each four columns through kr.bwdNx, the triangles through
+// kr.bwdTri, the same arithmetic with each row whole in registers.
+func bwdDiagRows(kr *rowKernels, x1, x []float64, own []int32, ls, dinv []float64, p0, p1 int) {
+	w, cw := len(dinv), kr.cw
 	k := p0 + (p1-p0)&^3
 	if k < p1 {
-		bwdTri16AVX(&x1[k*16], &ls[k*w+k], p1-k, w, &dinv[k])
+		kr.bwdTri(&x1[k*cw], &ls[k*w+k], p1-k, w, &dinv[k])
 	}
 	for k -= 4; k >= p0; k -= 4 {
 		if nr := p1 - k - 4; nr > 0 {
-			bwdNx16AVX(&x1[k*16], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, 4)
+			kr.bwdNx(&x1[k*cw], &x[0], &own[k+4], nr, &ls[(k+4)*w+k], w, 4)
 		}
-		bwdTri16AVX(&x1[k*16], &ls[k*w+k], 4, w, &dinv[k])
+		kr.bwdTri(&x1[k*cw], &ls[k*w+k], 4, w, &dinv[k])
 	}
 }
 
 // topFwdDiagAVX is topFwdDiag on rows of cw values (a multiple of 4), four
 // rows at a time as in forwardAVX; the solved rows go to pack, except at
-// 16 values a row on AVX-512 (fwdDiag16).
+// 16 or 20 values a row on AVX-512 (fwdDiagRows).
 func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
 	x1 := x[f*cw : (f+w)*cw]
 	dinv := num.dinv[f : f+w]
-	if useWide && cw == 16 {
-		fwdDiag16(x, x1, rows, ls, dinv, p0, p1)
+	if k := wideRows(cw); k != nil {
+		fwdDiagRows(k, x, x1, rows, ls, dinv, p0, p1)
 		return
 	}
 	pk := pack[:w*cw]
@@ -297,8 +341,8 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 }
 
 // topFwdRowsAVX is topFwdRows on rows of cw values (a multiple of 4),
-// through fwdBlockAVX on the panel's part of pack, or through
-// fwdBlock16AVX on the panel's rows of x (see forwardRange16).
+// through fwdBlockAVX on the panel's part of pack, or at 16 or 20 values a
+// row on AVX-512 on the panel's rows of x (see forwardRangeRows).
 func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []float64, trows []int32, pack []float64, cw int) {
 	f, w, _, ls := supernode(sym, num, s)
 	_ = ls[(r1-1)*w+p1-1]
@@ -306,9 +350,9 @@ func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []
 	for _, i := range trows {
 		_ = tgt[int(i+1)*cw-1]
 	}
-	if useWide && cw == 16 {
-		xs := x[(f+p0)*16 : (f+p1)*16]
-		fwdBlock16AVX(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &xs[0], p1-p0, w)
+	if k := wideRows(cw); k != nil {
+		xs := x[(f+p0)*cw : (f+p1)*cw]
+		k.fwdBlock(&tgt[0], &trows[0], r1-r0, &ls[r0*w+p0], &xs[0], p1-p0, w)
 		return
 	}
 	pk := pack[:w*cw]
@@ -329,12 +373,11 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 // x1, cw values each) their products with the rows below[r] of x: column
 // k takes Σ_r l[r·w+k]·x_{below[r]}, summed from the last row to the
 // first (bwd4AVX): four columns at a time through bwd4AVX, the rest
-// through bwd1AVX; at 16 values a row on AVX-512, eight at a time through
-// bwdNx16AVX, then four, then those left, the same arithmetic in 8-wide
-// registers. below must not be empty.
+// through bwd1AVX; at 16 or 20 values a row on AVX-512 through
+// bwdColsRows. below must not be empty.
 func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) {
-	if useWide && cw == 16 {
-		bwdCols16(x1, x, below, l, w, k0, k1)
+	if k := wideRows(cw); k != nil {
+		bwdColsRows(k, x1, x, below, l, w, k0, k1)
 		return
 	}
 	nb, nq := len(below), cw/4
@@ -347,10 +390,10 @@ func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) 
 	}
 }
 
-// bwdCols16 is bwdColsAVX at 16 values a row on AVX-512: eight columns at
-// a time through bwdNx16AVX, then four, then those left.
-func bwdCols16(x1, x []float64, below []int32, l []float64, w, k0, k1 int) {
-	nb := len(below)
+// bwdColsRows is bwdColsAVX at kr.cw values a row on AVX-512: eight
+// columns at a time through kr.bwdNx, then four, then those left.
+func bwdColsRows(kr *rowKernels, x1, x []float64, below []int32, l []float64, w, k0, k1 int) {
+	nb, cw := len(below), kr.cw
 	for k := k0; k < k1; {
 		n := k1 - k
 		switch {
@@ -359,7 +402,7 @@ func bwdCols16(x1, x []float64, below []int32, l []float64, w, k0, k1 int) {
 		case n > 4:
 			n = 4
 		}
-		bwdNx16AVX(&x1[k*16], &x[0], &below[0], nb, &l[k], w, n)
+		kr.bwdNx(&x1[k*cw], &x[0], &below[0], nb, &l[k], w, n)
 		k += n
 	}
 }

@@ -1931,3 +1931,526 @@ TEXT ·bwdTri16AVX(SB), NOSPLIT, $0-40
 bt16done:
 	VZEROUPPER
 	RET
+
+// The kernels named …20AVX are the …16AVX ones for rows of 20 values
+// (AVX-512): two 8-wide registers and a 4-wide one a row, the rows 160
+// bytes apart, with the same operations in every lane. Every 4-wide
+// operation keeps its registers below 16, so that it needs no more than
+// AVX-512F (VEX encodings).
+
+// FWD20H, FWD20P and FWD20T are FWD16HEAD, FWD16PAIR and FWD16TAIL for
+// the part of a row at byte off (0 and 64: 8-wide, a, b and r… Z
+// registers; 128: 4-wide, Y registers), column k's part at off+160k(DX).
+// FWD20ONE is FWD16H1 for one part.
+#define FWD20H(off, a, b, r0, r1) \
+	VMOVUPD off(DI), a \
+	VMULPD (160+off)(DX), r1, b \
+	VFNMADD231PD off(DX), r0, a
+
+#define FWD20P(off, odd, even, rodd, reven, a, b) \
+	VFMADD231PD (odd+off)(DX), rodd, b \
+	VFNMADD231PD (even+off)(DX), reven, a
+
+#define FWD20T(off, a, b) \
+	VSUBPD b, a, a \
+	VMOVUPD a, off(DI)
+
+#define FWD20ONE(off, a, r0) \
+	VMOVUPD off(DI), a \
+	VFNMADD231PD off(DX), r0, a \
+	VMOVUPD a, off(DI)
+
+// FWD20CHUNK8 applies eight columns (entries of l in Z0-Z7) to the part
+// at byte off: FWD20CHUNK4 four, FWD20CHUNK3 three, FWD20CHUNK2 two.
+#define FWD20CHUNK8(off, a, b, r0, r1, r2, r3, r4, r5, r6, r7) \
+	FWD20H(off, a, b, r0, r1) \
+	FWD20P(off, 480, 320, r3, r2, a, b) \
+	FWD20P(off, 800, 640, r5, r4, a, b) \
+	FWD20P(off, 1120, 960, r7, r6, a, b) \
+	FWD20T(off, a, b)
+
+#define FWD20CHUNK4(off, a, b, r0, r1, r2, r3) \
+	FWD20H(off, a, b, r0, r1) \
+	FWD20P(off, 480, 320, r3, r2, a, b) \
+	FWD20T(off, a, b)
+
+#define FWD20CHUNK3(off, a, b, r0, r1, r2) \
+	FWD20H(off, a, b, r0, r1) \
+	VFNMADD231PD (320+off)(DX), r2, a \
+	FWD20T(off, a, b)
+
+#define FWD20CHUNK2(off, a, b, r0, r1) \
+	FWD20H(off, a, b, r0, r1) \
+	FWD20T(off, a, b)
+
+// fwdrow20<> is fwdrow16<> for a row of 20 values whose columns x_k are
+// the rows of 20 values at DX + 160k: y = DI −= Σ_{k<nl} l[k]·x_k, l = SI,
+// nl = CX. It clobbers CX, DX, SI and Z0-Z9.
+TEXT fwdrow20<>(SB), NOSPLIT|NOFRAME, $0
+f20chunk8:
+	CMPQ CX, $8
+	JLT f20chunk4
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	VBROADCASTSD 32(SI), Z4
+	VBROADCASTSD 40(SI), Z5
+	VBROADCASTSD 48(SI), Z6
+	VBROADCASTSD 56(SI), Z7
+	FWD20CHUNK8(0, Z8, Z9, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	FWD20CHUNK8(64, Z8, Z9, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	FWD20CHUNK8(128, Y8, Y9, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	ADDQ $64, SI
+	ADDQ $1280, DX
+	SUBQ $8, CX
+	JMP f20chunk8
+
+f20chunk4:
+	CMPQ CX, $4
+	JLT f20one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	FWD20CHUNK4(0, Z8, Z9, Z0, Z1, Z2, Z3)
+	FWD20CHUNK4(64, Z8, Z9, Z0, Z1, Z2, Z3)
+	FWD20CHUNK4(128, Y8, Y9, Y0, Y1, Y2, Y3)
+	ADDQ $32, SI
+	ADDQ $640, DX
+	SUBQ $4, CX
+	CMPQ CX, $3
+	JLT f20chunk2
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	FWD20CHUNK3(0, Z8, Z9, Z0, Z1, Z2)
+	FWD20CHUNK3(64, Z8, Z9, Z0, Z1, Z2)
+	FWD20CHUNK3(128, Y8, Y9, Y0, Y1, Y2)
+	RET
+
+f20chunk2:
+	CMPQ CX, $2
+	JLT f20one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	FWD20CHUNK2(0, Z8, Z9, Z0, Z1)
+	FWD20CHUNK2(64, Z8, Z9, Z0, Z1)
+	FWD20CHUNK2(128, Y8, Y9, Y0, Y1)
+	RET
+
+f20one:
+	TESTQ CX, CX
+	JEQ f20done
+	VBROADCASTSD 0(SI), Z0
+	FWD20ONE(0, Z8, Z0)
+	FWD20ONE(64, Z8, Z0)
+	FWD20ONE(128, Y8, Y0)
+	ADDQ $8, SI
+	ADDQ $160, DX
+	DECQ CX
+	JMP f20one
+
+f20done:
+	RET
+
+// ROW20ADDR sets AX to row rows[j+a] of x (160 bytes a row): BX =
+// &rows[j], R9 = x.
+#define ROW20ADDR(a) \
+	MOVLQSX (4*(a))(BX), AX \
+	LEAQ (AX)(AX*4), AX \
+	SHLQ $5, AX \
+	ADDQ R9, AX
+
+// LOAD20 loads the row rows[j+a] of x into (z0, z1, y2); STORE20 stores
+// it there.
+#define LOAD20(a, z0, z1, y2) \
+	ROW20ADDR(a) \
+	VMOVUPD 0(AX), z0 \
+	VMOVUPD 64(AX), z1 \
+	VMOVUPD 128(AX), y2
+
+#define STORE20(a, z0, z1, y2) \
+	ROW20ADDR(a) \
+	VMOVUPD z0, 0(AX) \
+	VMOVUPD z1, 64(AX) \
+	VMOVUPD y2, 128(AX)
+
+// FNMA20 broadcasts the factor entry at addr into b (y: its 4-wide half)
+// and subtracts its products with the column in (Z29, Z30, Y8) from the
+// row in (z0, z1, y2).
+#define FNMA20(addr, b, y, z0, z1, y2) \
+	VBROADCASTSD addr, b \
+	VFNMADD231PD Z29, b, z0 \
+	VFNMADD231PD Z30, b, z1 \
+	VFNMADD231PD Y8, y, y2
+
+// FNMA20X4 is FNMA16X4 for rows of 20 values: the four rows of l at p,
+// p+R8, p+2·R8, p+R11.
+#define FNMA20X4(p, a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2) \
+	FNMA20((p), Z9, Y9, a0, a1, a2) \
+	FNMA20((p)(R8*1), Z10, Y10, b0, b1, b2) \
+	FNMA20((p)(R8*2), Z11, Y11, c0, c1, c2) \
+	FNMA20((p)(R11*1), Z12, Y12, d0, d1, d2)
+
+// func fwdBlock20AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+//
+// fwdBlock16AVX for rows of 20 values (row k of the solved columns at
+// xk[20k:]): rows in (Z13, Z14, Y0), …, (Z27, Z28, Y7), the column in
+// (Z29, Z30, Y8), the factor entries in Z9-Z12; the rows left over after
+// the groups of four through fwdrow20<>.
+TEXT ·fwdBlock20AVX(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), R9
+	MOVQ w+48(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	LEAQ (R8)(R8*2), R11
+	XORQ R13, R13 // j
+
+fb20rows:
+	MOVQ nr+16(FP), R10
+	SUBQ R13, R10 // rows left
+	CMPQ R10, $4
+	JLT fb20one
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX // &rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	LOAD20(0, Z13, Z14, Y0)
+	LOAD20(1, Z15, Z16, Y1)
+	LOAD20(2, Z17, Z18, Y2)
+	LOAD20(3, Z19, Z20, Y3)
+	CMPQ R10, $8
+	JLT fb20four
+	CMPQ CX, $64
+	JLE fb20eight
+
+fb20four:
+	TESTQ CX, CX
+	JEQ fb20store4
+
+fb20col4:
+	VMOVUPD (DX), Z29
+	VMOVUPD 64(DX), Z30
+	VMOVUPD 128(DX), Y8
+	FNMA20X4(SI, Z13, Z14, Y0, Z15, Z16, Y1, Z17, Z18, Y2, Z19, Z20, Y3)
+	ADDQ $8, SI
+	ADDQ $160, DX
+	DECQ CX
+	JNZ fb20col4
+
+fb20store4:
+	STORE20(0, Z13, Z14, Y0)
+	STORE20(1, Z15, Z16, Y1)
+	STORE20(2, Z17, Z18, Y2)
+	STORE20(3, Z19, Z20, Y3)
+	ADDQ $4, R13
+	JMP fb20rows
+
+fb20eight:
+	LOAD20(4, Z21, Z22, Y4)
+	LOAD20(5, Z23, Z24, Y5)
+	LOAD20(6, Z25, Z26, Y6)
+	LOAD20(7, Z27, Z28, Y7)
+	LEAQ (SI)(R8*4), DI // &l[(j+4)·w]
+	TESTQ CX, CX
+	JEQ fb20store8
+
+fb20col8:
+	VMOVUPD (DX), Z29
+	VMOVUPD 64(DX), Z30
+	VMOVUPD 128(DX), Y8
+	FNMA20X4(SI, Z13, Z14, Y0, Z15, Z16, Y1, Z17, Z18, Y2, Z19, Z20, Y3)
+	FNMA20X4(DI, Z21, Z22, Y4, Z23, Z24, Y5, Z25, Z26, Y6, Z27, Z28, Y7)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	ADDQ $160, DX
+	DECQ CX
+	JNZ fb20col8
+
+fb20store8:
+	STORE20(0, Z13, Z14, Y0)
+	STORE20(1, Z15, Z16, Y1)
+	STORE20(2, Z17, Z18, Y2)
+	STORE20(3, Z19, Z20, Y3)
+	STORE20(4, Z21, Z22, Y4)
+	STORE20(5, Z23, Z24, Y5)
+	STORE20(6, Z25, Z26, Y6)
+	STORE20(7, Z27, Z28, Y7)
+	ADDQ $8, R13
+	JMP fb20rows
+
+fb20one:
+	CMPQ R13, nr+16(FP)
+	JGE fb20done
+	MOVQ rows+8(FP), BX
+	MOVLQSX (BX)(R13*4), DI
+	LEAQ (DI)(DI*4), DI
+	SHLQ $5, DI
+	ADDQ R9, DI // row rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	CALL fwdrow20<>(SB)
+	INCQ R13
+	JMP fb20one
+
+fb20done:
+	VZEROUPPER
+	RET
+
+// ROW20 loads the row of 20 values at byte off of DI into (z0, z1, y2);
+// SCALE20 multiplies it by the value at addr (broadcast into Z15) and
+// stores it back.
+#define ROW20(off, z0, z1, y2) \
+	VMOVUPD off(DI), z0 \
+	VMOVUPD (off+64)(DI), z1 \
+	VMOVUPD (off+128)(DI), y2
+
+#define SCALE20(off, addr, z0, z1, y2) \
+	VBROADCASTSD addr, Z15 \
+	VMULPD z0, Z15, z0 \
+	VMULPD z1, Z15, z1 \
+	VMULPD y2, Y15, y2 \
+	VMOVUPD z0, off(DI) \
+	VMOVUPD z1, (off+64)(DI) \
+	VMOVUPD y2, (off+128)(DI)
+
+// FNMA20T subtracts the products of the factor entry at addr (broadcast
+// into Z12) with the row in (x0, x1, x2) from the row in (y0, y1, y2).
+#define FNMA20T(addr, x0, x1, x2, y0, y1, y2) \
+	VBROADCASTSD addr, Z12 \
+	VFNMADD231PD x0, Z12, y0 \
+	VFNMADD231PD x1, Z12, y1 \
+	VFNMADD231PD x2, Y12, y2
+
+// FTRI20NEXT ends fwdTri20AVX after row k, else moves SI to the next row
+// of l and loads the next row of the block (at byte off of DI).
+#define FTRI20NEXT(k, off, z0, z1, y2) \
+	CMPQ CX, $k \
+	JEQ ft20done \
+	ADDQ R8, SI \
+	ROW20(off, z0, z1, y2)
+
+// func fwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// fwdTri16AVX for rows of 20 values, in (Z4, Z5, Y0), …, (Z10, Z11, Y3).
+TEXT ·fwdTri20AVX(SB), NOSPLIT, $0-40
+	MOVQ x1+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ b+16(FP), CX
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ dinv+32(FP), BX
+	ROW20(0, Z4, Z5, Y0)
+	SCALE20(0, 0(BX), Z4, Z5, Y0)
+	FTRI20NEXT(1, 160, Z6, Z7, Y1)
+	FNMA20T(0(SI), Z4, Z5, Y0, Z6, Z7, Y1)
+	SCALE20(160, 8(BX), Z6, Z7, Y1)
+	FTRI20NEXT(2, 320, Z8, Z9, Y2)
+	FNMA20T(0(SI), Z4, Z5, Y0, Z8, Z9, Y2)
+	FNMA20T(8(SI), Z6, Z7, Y1, Z8, Z9, Y2)
+	SCALE20(320, 16(BX), Z8, Z9, Y2)
+	FTRI20NEXT(3, 480, Z10, Z11, Y3)
+	FNMA20T(0(SI), Z4, Z5, Y0, Z10, Z11, Y3)
+	FNMA20T(8(SI), Z6, Z7, Y1, Z10, Z11, Y3)
+	FNMA20T(16(SI), Z8, Z9, Y2, Z10, Z11, Y3)
+	SCALE20(480, 24(BX), Z10, Z11, Y3)
+
+ft20done:
+	VZEROUPPER
+	RET
+
+// ACC20 starts the accumulator (Z12, Z13, Y14) at zero and adds the
+// products of the factor entry at addr with the row in (x0, x1, x2);
+// FMA20 adds more. SUBSCALE20 sets the row in (y0, y1, y2) to (y − the
+// accumulator)·(the value at addr) and stores it at byte off of DI.
+#define ACC20(addr, x0, x1, x2) \
+	VPXORQ Z12, Z12, Z12 \
+	VPXORQ Z13, Z13, Z13 \
+	VPXORQ Z14, Z14, Z14 \
+	FMA20(addr, x0, x1, x2)
+
+#define FMA20(addr, x0, x1, x2) \
+	VBROADCASTSD addr, Z15 \
+	VFMADD231PD x0, Z15, Z12 \
+	VFMADD231PD x1, Z15, Z13 \
+	VFMADD231PD x2, Y15, Y14
+
+#define SUBSCALE20(off, addr, y0, y1, y2) \
+	VSUBPD Z12, y0, y0 \
+	VSUBPD Z13, y1, y1 \
+	VSUBPD Y14, y2, y2 \
+	SCALE20(off, addr, y0, y1, y2)
+
+// BTRI20NEXT ends bwdTri20AVX after k rows, else loads the row at byte
+// off of DI.
+#define BTRI20NEXT(k, off, z0, z1, y2) \
+	CMPQ CX, $k \
+	JEQ bt20done \
+	ROW20(off, z0, z1, y2)
+
+// func bwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// bwdTri16AVX for rows of 20 values, in (Z4, Z5, Y0), …, (Z10, Z11, Y3).
+TEXT ·bwdTri20AVX(SB), NOSPLIT, $0-40
+	MOVQ b+16(FP), CX
+	LEAQ -1(CX), AX // b−1
+	LEAQ (AX)(AX*4), DI
+	SHLQ $5, DI
+	ADDQ x1+0(FP), DI // the last row
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ AX, R9
+	IMULQ R8, R9
+	LEAQ (R9)(AX*8), R9
+	ADDQ l+8(FP), R9 // &l[(b−1)·ld+b−1]
+	MOVQ R9, R10
+	SUBQ R8, R10 // one row of l up
+	MOVQ R10, R11
+	SUBQ R8, R11 // two rows up
+	MOVQ dinv+32(FP), BX
+	LEAQ (BX)(AX*8), BX // &dinv[b−1]
+	ROW20(0, Z4, Z5, Y0)
+	SCALE20(0, 0(BX), Z4, Z5, Y0)
+	BTRI20NEXT(1, -160, Z6, Z7, Y1)
+	ACC20(-8(R9), Z4, Z5, Y0)
+	SUBSCALE20(-160, -8(BX), Z6, Z7, Y1)
+	BTRI20NEXT(2, -320, Z8, Z9, Y2)
+	ACC20(-16(R9), Z4, Z5, Y0)
+	FMA20(-16(R10), Z6, Z7, Y1)
+	SUBSCALE20(-320, -16(BX), Z8, Z9, Y2)
+	BTRI20NEXT(3, -480, Z10, Z11, Y3)
+	ACC20(-24(R9), Z4, Z5, Y0)
+	FMA20(-24(R10), Z6, Z7, Y1)
+	FMA20(-24(R11), Z8, Z9, Y2)
+	SUBSCALE20(-480, -24(BX), Z10, Z11, Y3)
+
+bt20done:
+	VZEROUPPER
+	RET
+
+// ROW20B takes the next row below, r = CX−1, into (Z8, Z9, Y10): row
+// below[r] of x = SI (20 values a row), with below = BX.
+#define ROW20B \
+	DECQ CX \
+	MOVLQSX (BX)(CX*4), AX \
+	LEAQ (AX)(AX*4), AX \
+	SHLQ $5, AX \
+	ADDQ SI, AX \
+	VMOVUPD 0(AX), Z8 \
+	VMOVUPD 64(AX), Z9 \
+	VMOVUPD 128(AX), Y10
+
+// FMA20B broadcasts the factor entry at addr into b (y: its 4-wide half)
+// and adds its products with the row in (Z8, Z9, Y10) to (z0, z1, y2);
+// SUB20B subtracts (z0, z1, y2) from the row of 20 values at byte off of
+// DI.
+#define FMA20B(addr, b, y, z0, z1, y2) \
+	VBROADCASTSD addr, b \
+	VFMADD231PD Z8, b, z0 \
+	VFMADD231PD Z9, b, z1 \
+	VFMADD231PD Y10, y, y2
+
+#define SUB20B(off, z0, z1, y2) \
+	VMOVUPD off(DI), Z8 \
+	VSUBPD z0, Z8, Z8 \
+	VMOVUPD Z8, off(DI) \
+	VMOVUPD (off+64)(DI), Z9 \
+	VSUBPD z1, Z9, Z9 \
+	VMOVUPD Z9, (off+64)(DI) \
+	VMOVUPD (off+128)(DI), Y10 \
+	VSUBPD y2, Y10, Y10 \
+	VMOVUPD Y10, (off+128)(DI)
+
+// func bwdNx20AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+//
+// bwdNx16AVX for rows of 20 values: the n accumulators in (Z16, Z17, Y0),
+// …, (Z30, Z31, Y7), the row below in (Z8, Z9, Y10), the factor entries
+// in Z11-Z14.
+TEXT ·bwdNx20AVX(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ R13, DX // &l[(nr-1)·w]
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VPXORQ Z28, Z28, Z28
+	VPXORQ Z29, Z29, Z29
+	VPXORQ Z30, Z30, Z30
+	VPXORQ Z31, Z31, Z31
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ n+48(FP), R9
+
+bn20rows:
+	ROW20B
+	FMA20B(0(DX), Z11, Y11, Z16, Z17, Y0)
+	CMPQ R9, $1
+	JEQ bn20next
+	FMA20B(8(DX), Z12, Y12, Z18, Z19, Y1)
+	CMPQ R9, $2
+	JEQ bn20next
+	FMA20B(16(DX), Z13, Y13, Z20, Z21, Y2)
+	CMPQ R9, $3
+	JEQ bn20next
+	FMA20B(24(DX), Z14, Y14, Z22, Z23, Y3)
+	CMPQ R9, $4
+	JEQ bn20next
+	FMA20B(32(DX), Z11, Y11, Z24, Z25, Y4)
+	FMA20B(40(DX), Z12, Y12, Z26, Z27, Y5)
+	FMA20B(48(DX), Z13, Y13, Z28, Z29, Y6)
+	FMA20B(56(DX), Z14, Y14, Z30, Z31, Y7)
+
+bn20next:
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bn20rows
+	SUB20B(0, Z16, Z17, Y0)
+	CMPQ R9, $1
+	JEQ bn20done
+	SUB20B(160, Z18, Z19, Y1)
+	CMPQ R9, $2
+	JEQ bn20done
+	SUB20B(320, Z20, Z21, Y2)
+	CMPQ R9, $3
+	JEQ bn20done
+	SUB20B(480, Z22, Z23, Y3)
+	CMPQ R9, $4
+	JEQ bn20done
+	SUB20B(640, Z24, Z25, Y4)
+	SUB20B(800, Z26, Z27, Y5)
+	SUB20B(960, Z28, Z29, Y6)
+	SUB20B(1120, Z30, Z31, Y7)
+
+bn20done:
+	VZEROUPPER
+	RET

@@ -45,6 +45,12 @@ func sumRowsAVX(*symbolic, []float64, []float64, int, int, int) {
 	panic("sparsechol: vector kernels on a processor without them")
 }
 
-func forwardRange16(*symbolic, *numeric, int, int, []float64, []float64, []int32) {
+// rowKernels are the AVX-512 kernels of kernels_amd64.go; there are none
+// here.
+type rowKernels struct{}
+
+func wideRows(int) *rowKernels { return nil }
+
+func forwardRangeRows(*rowKernels, *symbolic, *numeric, int, int, []float64, []float64, []int32) {
 	panic("sparsechol: vector kernels on a processor without them")
 }

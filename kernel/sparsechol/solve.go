@@ -74,9 +74,9 @@ func stripWidth(cols int) int {
 
 // packSize is the scratch the forward kernels take: the widest supernode's
 // rows for the vector kernels (see forwardAVX), none for the others nor
-// for rows of 16 values on AVX-512 (see forwardRange16).
+// for rows of 16 or 20 values on AVX-512 (see forwardRangeRows).
 func packSize(sym *symbolic, cw int) int {
-	if useAVX && !(useWide && cw == 16) {
+	if useAVX && wideRows(cw) == nil {
 		return sym.maxW * cw
 	}
 	return 0
@@ -117,8 +117,8 @@ func sumRowsGo(sym *symbolic, x, buf []float64, j0, j1, cw int) {
 // forwardRange eliminates supernodes s0..s1-1 in order (see forward); the
 // vector kernels take each run of sym.single supernodes in one call.
 func forwardRange(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32, cw int, pack []float64) {
-	if useAVX && useWide && cw == 16 {
-		forwardRange16(sym, num, s0, s1, x, tgt, trows)
+	if k := wideRows(cw); k != nil {
+		forwardRangeRows(k, sym, num, s0, s1, x, tgt, trows)
 		return
 	}
 	for s := s0; s < s1; s++ {
