@@ -2454,3 +2454,481 @@ bn20next:
 bn20done:
 	VZEROUPPER
 	RET
+
+// The kernels named …8AVX are the …16AVX ones for rows of 8 values
+// (AVX-512): one 8-wide register a row, the rows 64 bytes apart, with the
+// same operations in every lane.
+
+// FWD8H, FWD8P and FWD8T are FWD16HEAD, FWD16PAIR and FWD16TAIL for a row
+// of 8 values, column k at 64k(DX).
+#define FWD8H \
+	VMOVUPD 0(DI), Z8 \
+	VMULPD 64(DX), Z1, Z9 \
+	VFNMADD231PD 0(DX), Z0, Z8
+
+#define FWD8P(odd, even, rodd, reven) \
+	VFMADD231PD odd(DX), rodd, Z9 \
+	VFNMADD231PD even(DX), reven, Z8
+
+#define FWD8T \
+	VSUBPD Z9, Z8, Z8 \
+	VMOVUPD Z8, 0(DI)
+
+// fwdrow8<> is fwdrow16<> for a row of 8 values whose columns x_k are the
+// rows of 8 values at DX + 64k: y = DI −= Σ_{k<nl} l[k]·x_k, l = SI, nl =
+// CX. It clobbers CX, DX, SI and Z0-Z9.
+TEXT fwdrow8<>(SB), NOSPLIT|NOFRAME, $0
+f8chunk8:
+	CMPQ CX, $8
+	JLT f8chunk4
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	VBROADCASTSD 32(SI), Z4
+	VBROADCASTSD 40(SI), Z5
+	VBROADCASTSD 48(SI), Z6
+	VBROADCASTSD 56(SI), Z7
+	FWD8H
+	FWD8P(192, 128, Z3, Z2)
+	FWD8P(320, 256, Z5, Z4)
+	FWD8P(448, 384, Z7, Z6)
+	FWD8T
+	ADDQ $64, SI
+	ADDQ $512, DX
+	SUBQ $8, CX
+	JMP f8chunk8
+
+f8chunk4:
+	CMPQ CX, $4
+	JLT f8one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	FWD8H
+	FWD8P(192, 128, Z3, Z2)
+	FWD8T
+	ADDQ $32, SI
+	ADDQ $256, DX
+	SUBQ $4, CX
+	CMPQ CX, $3
+	JLT f8chunk2
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	FWD8H
+	VFNMADD231PD 128(DX), Z2, Z8
+	FWD8T
+	RET
+
+f8chunk2:
+	CMPQ CX, $2
+	JLT f8one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	FWD8H
+	FWD8T
+	RET
+
+f8one:
+	TESTQ CX, CX
+	JEQ f8done
+	VBROADCASTSD 0(SI), Z0
+	VMOVUPD 0(DI), Z8
+	VFNMADD231PD 0(DX), Z0, Z8
+	VMOVUPD Z8, 0(DI)
+	ADDQ $8, SI
+	ADDQ $64, DX
+	DECQ CX
+	JMP f8one
+
+f8done:
+	RET
+
+// ROW8ADDR sets AX to row rows[j+a] of x (64 bytes a row): BX = &rows[j],
+// R9 = x. LOAD8 and STORE8 load and store that row.
+#define ROW8ADDR(a) \
+	MOVLQSX (4*(a))(BX), AX \
+	SHLQ $6, AX \
+	ADDQ R9, AX
+
+#define LOAD8(a, z) \
+	ROW8ADDR(a) \
+	VMOVUPD 0(AX), z
+
+#define STORE8(a, z) \
+	ROW8ADDR(a) \
+	VMOVUPD z, 0(AX)
+
+// FNMA8X4 is FNMA16X4 for rows of 8 values: the column in Z16, the rows
+// in z0..z3, their entries of l at p, p+R8, p+2·R8, p+R11.
+#define FNMA8X4(p, z0, z1, z2, z3) \
+	VBROADCASTSD (p), Z18 \
+	VFNMADD231PD Z16, Z18, z0 \
+	VBROADCASTSD (p)(R8*1), Z19 \
+	VFNMADD231PD Z16, Z19, z1 \
+	VBROADCASTSD (p)(R8*2), Z20 \
+	VFNMADD231PD Z16, Z20, z2 \
+	VBROADCASTSD (p)(R11*1), Z21 \
+	VFNMADD231PD Z16, Z21, z3
+
+// func fwdBlock8AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+//
+// fwdBlock16AVX for rows of 8 values (row k of the solved columns at
+// xk[8k:]), in Z0-Z7; the rows left over after the groups of four
+// through fwdrow8<>.
+TEXT ·fwdBlock8AVX(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), R9
+	MOVQ w+48(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	LEAQ (R8)(R8*2), R11
+	XORQ R13, R13 // j
+
+fb8rows:
+	MOVQ nr+16(FP), R10
+	SUBQ R13, R10 // rows left
+	CMPQ R10, $4
+	JLT fb8one
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX // &rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	LOAD8(0, Z0)
+	LOAD8(1, Z1)
+	LOAD8(2, Z2)
+	LOAD8(3, Z3)
+	CMPQ R10, $8
+	JLT fb8four
+	CMPQ CX, $64
+	JLE fb8eight
+
+fb8four:
+	TESTQ CX, CX
+	JEQ fb8store4
+
+fb8col4:
+	VMOVUPD (DX), Z16
+	FNMA8X4(SI, Z0, Z1, Z2, Z3)
+	ADDQ $8, SI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ fb8col4
+
+fb8store4:
+	STORE8(0, Z0)
+	STORE8(1, Z1)
+	STORE8(2, Z2)
+	STORE8(3, Z3)
+	ADDQ $4, R13
+	JMP fb8rows
+
+fb8eight:
+	LOAD8(4, Z4)
+	LOAD8(5, Z5)
+	LOAD8(6, Z6)
+	LOAD8(7, Z7)
+	LEAQ (SI)(R8*4), DI // &l[(j+4)·w]
+	TESTQ CX, CX
+	JEQ fb8store8
+
+fb8col8:
+	VMOVUPD (DX), Z16
+	FNMA8X4(SI, Z0, Z1, Z2, Z3)
+	FNMA8X4(DI, Z4, Z5, Z6, Z7)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	ADDQ $64, DX
+	DECQ CX
+	JNZ fb8col8
+
+fb8store8:
+	STORE8(0, Z0)
+	STORE8(1, Z1)
+	STORE8(2, Z2)
+	STORE8(3, Z3)
+	STORE8(4, Z4)
+	STORE8(5, Z5)
+	STORE8(6, Z6)
+	STORE8(7, Z7)
+	ADDQ $8, R13
+	JMP fb8rows
+
+fb8one:
+	CMPQ R13, nr+16(FP)
+	JGE fb8done
+	MOVQ rows+8(FP), BX
+	MOVLQSX (BX)(R13*4), DI
+	SHLQ $6, DI
+	ADDQ R9, DI // row rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	CALL fwdrow8<>(SB)
+	INCQ R13
+	JMP fb8one
+
+fb8done:
+	VZEROUPPER
+	RET
+
+// SCALE8 multiplies the row in z by the value at addr (broadcast into
+// Z20) and stores it at byte off of DI.
+#define SCALE8(off, addr, z) \
+	VBROADCASTSD addr, Z20 \
+	VMULPD z, Z20, z \
+	VMOVUPD z, off(DI)
+
+// FNMA8T subtracts the products of the factor entry at addr (broadcast
+// into Z21) with the row in x from the row in y.
+#define FNMA8T(addr, x, y) \
+	VBROADCASTSD addr, Z21 \
+	VFNMADD231PD x, Z21, y
+
+// FTRI8NEXT ends fwdTri8AVX after row k, else moves SI to the next row of
+// l and loads the next row of the block (at byte off of DI) into z.
+#define FTRI8NEXT(k, off, z) \
+	CMPQ CX, $k \
+	JEQ ft8done \
+	ADDQ R8, SI \
+	VMOVUPD off(DI), z
+
+// func fwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// fwdTri16AVX for rows of 8 values, in Z0-Z3.
+TEXT ·fwdTri8AVX(SB), NOSPLIT, $0-40
+	MOVQ x1+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ b+16(FP), CX
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ dinv+32(FP), BX
+	VMOVUPD 0(DI), Z0
+	SCALE8(0, 0(BX), Z0)
+	FTRI8NEXT(1, 64, Z1)
+	FNMA8T(0(SI), Z0, Z1)
+	SCALE8(64, 8(BX), Z1)
+	FTRI8NEXT(2, 128, Z2)
+	FNMA8T(0(SI), Z0, Z2)
+	FNMA8T(8(SI), Z1, Z2)
+	SCALE8(128, 16(BX), Z2)
+	FTRI8NEXT(3, 192, Z3)
+	FNMA8T(0(SI), Z0, Z3)
+	FNMA8T(8(SI), Z1, Z3)
+	FNMA8T(16(SI), Z2, Z3)
+	SCALE8(192, 24(BX), Z3)
+
+ft8done:
+	VZEROUPPER
+	RET
+
+// ACC8 starts the accumulator Z8 at zero and adds the product of the
+// factor entry at addr with the row in x; FMA8 adds more. SUBSCALE8 sets
+// the row in y to (y − Z8)·(the value at addr) and stores it at byte off
+// of DI.
+#define ACC8(addr, x) \
+	VPXORQ Z8, Z8, Z8 \
+	FMA8(addr, x)
+
+#define FMA8(addr, x) \
+	VBROADCASTSD addr, Z21 \
+	VFMADD231PD x, Z21, Z8
+
+#define SUBSCALE8(off, addr, y) \
+	VSUBPD Z8, y, y \
+	SCALE8(off, addr, y)
+
+// BTRI8NEXT ends bwdTri8AVX after k rows, else loads the row at byte off
+// of DI into z.
+#define BTRI8NEXT(k, off, z) \
+	CMPQ CX, $k \
+	JEQ bt8done \
+	VMOVUPD off(DI), z
+
+// func bwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// bwdTri16AVX for rows of 8 values, in Z0-Z3.
+TEXT ·bwdTri8AVX(SB), NOSPLIT, $0-40
+	MOVQ b+16(FP), CX
+	LEAQ -1(CX), AX // b−1
+	MOVQ AX, DI
+	SHLQ $6, DI
+	ADDQ x1+0(FP), DI // the last row
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ AX, R9
+	IMULQ R8, R9
+	LEAQ (R9)(AX*8), R9
+	ADDQ l+8(FP), R9 // &l[(b−1)·ld+b−1]
+	MOVQ R9, R10
+	SUBQ R8, R10 // one row of l up
+	MOVQ R10, R11
+	SUBQ R8, R11 // two rows up
+	MOVQ dinv+32(FP), BX
+	LEAQ (BX)(AX*8), BX // &dinv[b−1]
+	VMOVUPD 0(DI), Z0
+	SCALE8(0, 0(BX), Z0)
+	BTRI8NEXT(1, -64, Z1)
+	ACC8(-8(R9), Z0)
+	SUBSCALE8(-64, -8(BX), Z1)
+	BTRI8NEXT(2, -128, Z2)
+	ACC8(-16(R9), Z0)
+	FMA8(-16(R10), Z1)
+	SUBSCALE8(-128, -16(BX), Z2)
+	BTRI8NEXT(3, -192, Z3)
+	ACC8(-24(R9), Z0)
+	FMA8(-24(R10), Z1)
+	FMA8(-24(R11), Z2)
+	SUBSCALE8(-192, -24(BX), Z3)
+
+bt8done:
+	VZEROUPPER
+	RET
+
+// FMA8B broadcasts the factor entry at addr into b and adds its products
+// with the row below in Z16 to z; SUB8B subtracts z from the row of 8
+// values at byte off of DI.
+#define FMA8B(addr, b, z) \
+	VBROADCASTSD addr, b \
+	VFMADD231PD Z16, b, z
+
+#define SUB8B(off, z) \
+	VMOVUPD off(DI), Z16 \
+	VSUBPD z, Z16, Z16 \
+	VMOVUPD Z16, off(DI)
+
+// func bwdNx8AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+//
+// bwdNx16AVX for rows of 8 values: the n accumulators in Z0-Z7, the row
+// below in Z16, the factor entries in Z18-Z25.
+TEXT ·bwdNx8AVX(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ R13, DX // &l[(nr-1)·w]
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	MOVQ n+48(FP), R9
+
+bn8rows:
+	DECQ CX
+	MOVLQSX (BX)(CX*4), AX
+	SHLQ $6, AX
+	ADDQ SI, AX
+	VMOVUPD 0(AX), Z16
+	FMA8B(0(DX), Z18, Z0)
+	CMPQ R9, $1
+	JEQ bn8next
+	FMA8B(8(DX), Z19, Z1)
+	CMPQ R9, $2
+	JEQ bn8next
+	FMA8B(16(DX), Z20, Z2)
+	CMPQ R9, $3
+	JEQ bn8next
+	FMA8B(24(DX), Z21, Z3)
+	CMPQ R9, $4
+	JEQ bn8next
+	FMA8B(32(DX), Z22, Z4)
+	FMA8B(40(DX), Z23, Z5)
+	FMA8B(48(DX), Z24, Z6)
+	FMA8B(56(DX), Z25, Z7)
+
+bn8next:
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bn8rows
+	SUB8B(0, Z0)
+	CMPQ R9, $1
+	JEQ bn8done
+	SUB8B(64, Z1)
+	CMPQ R9, $2
+	JEQ bn8done
+	SUB8B(128, Z2)
+	CMPQ R9, $3
+	JEQ bn8done
+	SUB8B(192, Z3)
+	CMPQ R9, $4
+	JEQ bn8done
+	SUB8B(256, Z4)
+	SUB8B(320, Z5)
+	SUB8B(384, Z6)
+	SUB8B(448, Z7)
+
+bn8done:
+	VZEROUPPER
+	RET
+
+// The …RowsAVX entry points take the row width cw (8, 16 or 20) as a last
+// argument and jump to that width's kernel, whose arguments lie at the
+// same places: one call from Go whatever the width.
+
+// func fwdBlockRowsAVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int, cw int)
+TEXT ·fwdBlockRowsAVX(SB), NOSPLIT, $0-64
+	MOVQ cw+56(FP), AX
+	CMPQ AX, $16
+	JNE fbr1
+	JMP ·fwdBlock16AVX(SB)
+fbr1:
+	CMPQ AX, $20
+	JNE fbr2
+	JMP ·fwdBlock20AVX(SB)
+fbr2:
+	JMP ·fwdBlock8AVX(SB)
+
+// func fwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
+TEXT ·fwdTriRowsAVX(SB), NOSPLIT, $0-48
+	MOVQ cw+40(FP), AX
+	CMPQ AX, $16
+	JNE ftr1
+	JMP ·fwdTri16AVX(SB)
+ftr1:
+	CMPQ AX, $20
+	JNE ftr2
+	JMP ·fwdTri20AVX(SB)
+ftr2:
+	JMP ·fwdTri8AVX(SB)
+
+// func bwdNxRowsAVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int, cw int)
+TEXT ·bwdNxRowsAVX(SB), NOSPLIT, $0-64
+	MOVQ cw+56(FP), AX
+	CMPQ AX, $16
+	JNE bnr1
+	JMP ·bwdNx16AVX(SB)
+bnr1:
+	CMPQ AX, $20
+	JNE bnr2
+	JMP ·bwdNx20AVX(SB)
+bnr2:
+	JMP ·bwdNx8AVX(SB)
+
+// func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
+TEXT ·bwdTriRowsAVX(SB), NOSPLIT, $0-48
+	MOVQ cw+40(FP), AX
+	CMPQ AX, $16
+	JNE btr1
+	JMP ·bwdTri16AVX(SB)
+btr1:
+	CMPQ AX, $20
+	JNE btr2
+	JMP ·bwdTri20AVX(SB)
+btr2:
+	JMP ·bwdTri8AVX(SB)

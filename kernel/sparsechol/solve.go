@@ -42,15 +42,15 @@ func vecWidth() int {
 
 // blockWidth is the values a row of the solve's vertex-major workspace
 // holds for cols right-hand sides: cols rounded up to vecWidth, and on
-// processors with AVX-512 to 16 from 5 to 16 columns, where the 16-value
-// kernels (two 8-wide registers a row) solve a block of 8 or 12 values a
-// row in less time than the kernels for those widths. The columns added
-// are zero, and every lane does the same arithmetic whatever the width, so
-// no value changes.
+// processors with AVX-512 to 16 from 9 to 12, as the kernels that hold a
+// row whole in registers (rowKernels: 8, 16 and 20 values) solve a block
+// of 12 values a row in less time as 16 than the 4-wide kernels do as 12. The columns added are zero,
+// and every lane does the same arithmetic whatever the width, so no value
+// changes.
 func blockWidth(cols int) int {
 	vw := vecWidth()
 	cw := (cols + vw - 1) / vw * vw
-	if useAVX && useWide && cw > 4 && cw < 16 {
+	if useAVX && useWide && cw == 12 {
 		return 16
 	}
 	return cw

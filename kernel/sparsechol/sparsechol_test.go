@@ -839,7 +839,7 @@ func TestBlockWidth(t *testing.T) {
 	}{
 		{false, false, 5, 5}, {false, true, 12, 12},
 		{true, false, 1, 4}, {true, false, 5, 8}, {true, false, 11, 12}, {true, false, 16, 16},
-		{true, true, 1, 4}, {true, true, 4, 4}, {true, true, 5, 16}, {true, true, 8, 16},
+		{true, true, 1, 4}, {true, true, 4, 4}, {true, true, 5, 8}, {true, true, 8, 8}, {true, true, 9, 16},
 		{true, true, 11, 16}, {true, true, 16, 16}, {true, true, 17, 20}, {true, true, 32, 32},
 	} {
 		useAVX, useWide = tc.avx, tc.wide
