@@ -63,7 +63,7 @@
 // chains and the edge sums run there instead, in the solves' interleaved
 // layout (no column-major copy of either chain, each pair summed while one
 // of its steps is in cache): 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded
-// up to a multiple of 4 (16 from 5 to 16 columns on AVX-512), kept with
+// up to a multiple of 4 (16 from 9 to 12 columns on AVX-512), kept with
 // the backend's workspace.
 // Memory = Store records every forward chain instead (the reference's
 // strategy).

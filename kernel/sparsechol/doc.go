@@ -107,10 +107,10 @@
 // or "avx512-fma" where they have AVX-512) the substitutions run on
 // assembly kernels (kernels_amd64.s), in every
 // build: the block's rows are padded with zeros to a multiple of 4 values
-// (to 16 from 5 to 16 right-hand sides on processors with AVX-512, whose
-// 16-value kernels below solve such a block faster than the kernels for 8
-// or 12 values a row), and every factor entry is broadcast and applied to
-// a row four right-hand sides at a time with fused multiply-adds. Forward,
+// (to 16 from 9 to 12 right-hand sides on processors with AVX-512, whose
+// 16-value kernels below solve such a block faster than the kernels for
+// 12 values a row), and every factor entry is broadcast and applied to a
+// row four right-hand sides at a time with fused multiply-adds. Forward,
 // the solved rows of a supernode are first copied into a scratch block
 // quad by quad, so that the update of the rows below reads them at fixed
 // offsets; four rows by three quads (twelve right-hand sides) stay in
@@ -127,25 +127,26 @@
 // depend on the number of right-hand sides solved with it. On processors
 // with AVX-512 the two kernels that do most of the work hold two quads of
 // a row in one 8-wide register (forward, four rows by four quads at a
-// time), and with blocks of 5 to 16 right-hand sides (a row of two 8-wide
-// registers; the learner's have 15 with ten frames) they take eight rows
-// (forward, panels of up to 64 columns) or eight columns (backward, then
-// four, then the last one to three together) at a time, so that each row
-// loaded serves more of them. At that width the forward kernels read the
-// solved rows where they are, as two 8-wide registers each, instead of a
-// quad-by-quad copy (no copy, and half the loads), the rows left over
-// after the groups of four take two 8-wide registers too, and the diagonal
-// blocks' triangles of up to four rows stay in registers from load to
-// store, forward and backward (each of their rows waits for the one
-// before, and registers keep a store and a load out of that wait); in a
-// run of one-column supernodes the pivot row stays in its two registers
-// while the rows below take it (forward), and both halves of each row
-// below are summed in one pass over the rows (backward). Blocks of more
-// than 20 right-hand sides are solved there in strips of 16 (the last one
+// time), and with rows of 8, 16, 20 or 24 values (5 to 8, 9 to 16, 17 to
+// 20 and 21 to 24 right-hand sides; the learner's have 15 with ten frames)
+// every kernel holds a row whole in registers (one 8-wide register, two,
+// two and a 4-wide one, or three: rowKernels) and takes eight rows (forward, panels of up to
+// 64 columns) or eight columns (backward, then four, then the last one to
+// three together) at a time, so that each row loaded serves more of them.
+// At those widths the forward kernels read the solved rows where they
+// are, instead of a quad-by-quad copy (no copy, and half the loads), the
+// rows left over after the groups of four stay whole too, and the
+// diagonal blocks' triangles of up to four rows stay in registers from
+// load to store, forward and backward (each of their rows waits for the
+// one before, and registers keep a store and a load out of that wait); in
+// a run of one-column supernodes the pivot row stays in its registers
+// while the rows below take it (forward), and every part of each row
+// below is summed in one pass over the rows (backward). Blocks of more
+// than 24 right-hand sides are solved there in strips of 16 (the last one
 // what is left), each on those kernels: two strips of 16 take less time
 // than the 4-wide kernels on 32 at once. Every lane does the same
 // operations: the solutions are bitwise those of the 4-wide code
-// (TestWideBitwise), and so is the adjoint's gradient up to 20 right-hand
+// (TestWideBitwise), and so is the adjoint's gradient up to 24 right-hand
 // sides; beyond, its edge sums are added to the gradient strip by strip
 // (TestStrips), which rounds differently from the sums over whole rows,
 // so SolveKernels names the two kinds of processor apart. The buffered updates (see Parallelism) are added to

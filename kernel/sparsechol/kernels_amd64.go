@@ -13,10 +13,10 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // useWide lets the kernels that do most of the work hold two quads of a
 // row in one 8-wide AVX-512 register, on processors that have AVX-512, and
-// at 16 values a row run the substitutions on the 16-value kernels
-// (forwardRange16, fwdDiag16, bwdCols16, bwdDiag16). Each lane does the same
-// operations in the same order either way, so the results are bitwise the
-// same.
+// at 8, 16, 20 or 24 values a row run the substitutions on the kernels that
+// hold a row whole (rowKernels: forwardRangeRows, fwdDiagRows,
+// bwdColsRows, bwdDiagRows). Each lane does the same operations in the
+// same order either way, so the solutions are bitwise the same.
 var useWide = useAVX && cpu.X86.HasAVX512F
 
 // Implemented in kernels_amd64.s; see there. The pointers must address
@@ -36,6 +36,12 @@ func fwdBlock8AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk i
 
 //go:noescape
 func fwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+//go:noescape
+func fwdBlock24AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+
+//go:noescape
+func fwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
 func fwdBlock20AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
@@ -65,6 +71,12 @@ func bwdNx8AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, 
 func bwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
+func bwdNx24AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+
+//go:noescape
+func bwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+//go:noescape
 func bwdNx20AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 
 //go:noescape
@@ -83,8 +95,8 @@ func bwdNxRowsAVX(a *float64, x *float64, below *int32, nr int, l *float64, w in
 func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
 
 // rowKernels are the AVX-512 kernels for rows of cw values that stay in
-// registers whole: 8 (one 8-wide register), 16 (two) or 20 (two and a
-// 4-wide one). Each does in every lane what the 4-wide kernels do in
+// registers whole: 8 (one 8-wide register), 16 (two), 20 (two and a
+// 4-wide one) or 24 (three). Each does in every lane what the 4-wide kernels do in
 // theirs. The methods call the …RowsAVX entry points, which jump to the
 // width's kernel: a Go-level switch or function values cost 2-6% of a
 // one-thread solve on 50² and 16³ at 15 columns.
@@ -94,6 +106,7 @@ var (
 	rows8  = rowKernels{8}
 	rows16 = rowKernels{16}
 	rows20 = rowKernels{20}
+	rows24 = rowKernels{24}
 )
 
 func (k *rowKernels) fwdBlock(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int) {
@@ -125,6 +138,8 @@ func wideRows(cw int) *rowKernels {
 		return &rows16
 	case 20:
 		return &rows20
+	case 24:
+		return &rows24
 	}
 	return nil
 }
@@ -200,8 +215,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
 // reads are adjacent; the rows below then take Σ_k l[k]·x_k four rows by
 // three quads at a time, held in registers (fwdBlockAVX). The diagonal
-// block is blocked the same way, four rows at a time. (Rows of 16 values
-// on AVX-512 go through forwardRange16 instead.) forwardAVX is
+// block is blocked the same way, four rows at a time. (Rows of 8, 16 or
+// 20 values on AVX-512 go through forwardRangeRows instead.) forwardAVX is
 // topFwdDiagAVX and topFwdRowsAVX for one panel of all the supernode's
 // columns, with the same arithmetic, written as one function because the
 // groups call it for every supernode: composed of those two, a solve took

@@ -2877,7 +2877,7 @@ bn8done:
 	VZEROUPPER
 	RET
 
-// The …RowsAVX entry points take the row width cw (8, 16 or 20) as a last
+// The …RowsAVX entry points take the row width cw (8, 16, 20 or 24) as a last
 // argument and jump to that width's kernel, whose arguments lie at the
 // same places: one call from Go whatever the width.
 
@@ -2892,6 +2892,10 @@ fbr1:
 	JNE fbr2
 	JMP ·fwdBlock20AVX(SB)
 fbr2:
+	CMPQ AX, $24
+	JNE fbr3
+	JMP ·fwdBlock24AVX(SB)
+fbr3:
 	JMP ·fwdBlock8AVX(SB)
 
 // func fwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
@@ -2905,6 +2909,10 @@ ftr1:
 	JNE ftr2
 	JMP ·fwdTri20AVX(SB)
 ftr2:
+	CMPQ AX, $24
+	JNE ftr3
+	JMP ·fwdTri24AVX(SB)
+ftr3:
 	JMP ·fwdTri8AVX(SB)
 
 // func bwdNxRowsAVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int, cw int)
@@ -2918,6 +2926,10 @@ bnr1:
 	JNE bnr2
 	JMP ·bwdNx20AVX(SB)
 bnr2:
+	CMPQ AX, $24
+	JNE bnr3
+	JMP ·bwdNx24AVX(SB)
+bnr3:
 	JMP ·bwdNx8AVX(SB)
 
 // func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
@@ -2931,4 +2943,521 @@ btr1:
 	JNE btr2
 	JMP ·bwdTri20AVX(SB)
 btr2:
+	CMPQ AX, $24
+	JNE btr3
+	JMP ·bwdTri24AVX(SB)
+btr3:
 	JMP ·bwdTri8AVX(SB)
+
+// The kernels named …24AVX are the …16AVX ones for rows of 24 values
+// (AVX-512): three 8-wide registers a row, the rows 192 bytes apart, with
+// the same operations in every lane.
+
+// FWD24H, FWD24P and FWD24T are FWD20H, FWD20P and FWD20T for rows 192
+// bytes apart (the parts at byte off 0, 64 and 128).
+#define FWD24H(off, r0, r1) \
+	VMOVUPD off(DI), Z8 \
+	VMULPD (192+off)(DX), r1, Z9 \
+	VFNMADD231PD off(DX), r0, Z8
+
+#define FWD24P(off, odd, even, rodd, reven) \
+	VFMADD231PD (odd+off)(DX), rodd, Z9 \
+	VFNMADD231PD (even+off)(DX), reven, Z8
+
+#define FWD24T(off) \
+	VSUBPD Z9, Z8, Z8 \
+	VMOVUPD Z8, off(DI)
+
+#define FWD24CHUNK8(off) \
+	FWD24H(off, Z0, Z1) \
+	FWD24P(off, 576, 384, Z3, Z2) \
+	FWD24P(off, 960, 768, Z5, Z4) \
+	FWD24P(off, 1344, 1152, Z7, Z6) \
+	FWD24T(off)
+
+#define FWD24CHUNK4(off) \
+	FWD24H(off, Z0, Z1) \
+	FWD24P(off, 576, 384, Z3, Z2) \
+	FWD24T(off)
+
+#define FWD24CHUNK3(off) \
+	FWD24H(off, Z0, Z1) \
+	VFNMADD231PD (384+off)(DX), Z2, Z8 \
+	FWD24T(off)
+
+#define FWD24CHUNK2(off) \
+	FWD24H(off, Z0, Z1) \
+	FWD24T(off)
+
+#define FWD24ONE(off) \
+	VMOVUPD off(DI), Z8 \
+	VFNMADD231PD off(DX), Z0, Z8 \
+	VMOVUPD Z8, off(DI)
+
+// fwdrow24<> is fwdrow16<> for a row of 24 values whose columns x_k are
+// the rows of 24 values at DX + 192k: y = DI −= Σ_{k<nl} l[k]·x_k, l = SI,
+// nl = CX. It clobbers CX, DX, SI and Z0-Z9.
+TEXT fwdrow24<>(SB), NOSPLIT|NOFRAME, $0
+f24chunk8:
+	CMPQ CX, $8
+	JLT f24chunk4
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	VBROADCASTSD 32(SI), Z4
+	VBROADCASTSD 40(SI), Z5
+	VBROADCASTSD 48(SI), Z6
+	VBROADCASTSD 56(SI), Z7
+	FWD24CHUNK8(0)
+	FWD24CHUNK8(64)
+	FWD24CHUNK8(128)
+	ADDQ $64, SI
+	ADDQ $1536, DX
+	SUBQ $8, CX
+	JMP f24chunk8
+
+f24chunk4:
+	CMPQ CX, $4
+	JLT f24one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	FWD24CHUNK4(0)
+	FWD24CHUNK4(64)
+	FWD24CHUNK4(128)
+	ADDQ $32, SI
+	ADDQ $768, DX
+	SUBQ $4, CX
+	CMPQ CX, $3
+	JLT f24chunk2
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	FWD24CHUNK3(0)
+	FWD24CHUNK3(64)
+	FWD24CHUNK3(128)
+	RET
+
+f24chunk2:
+	CMPQ CX, $2
+	JLT f24one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	FWD24CHUNK2(0)
+	FWD24CHUNK2(64)
+	FWD24CHUNK2(128)
+	RET
+
+f24one:
+	TESTQ CX, CX
+	JEQ f24done
+	VBROADCASTSD 0(SI), Z0
+	FWD24ONE(0)
+	FWD24ONE(64)
+	FWD24ONE(128)
+	ADDQ $8, SI
+	ADDQ $192, DX
+	DECQ CX
+	JMP f24one
+
+f24done:
+	RET
+
+// ROW24ADDR sets AX to row rows[j+a] of x (192 bytes a row): BX =
+// &rows[j], R9 = x. LOAD24 and STORE24 load and store that row.
+#define ROW24ADDR(a) \
+	MOVLQSX (4*(a))(BX), AX \
+	LEAQ (AX)(AX*2), AX \
+	SHLQ $6, AX \
+	ADDQ R9, AX
+
+#define LOAD24(a, z0, z1, z2) \
+	ROW24ADDR(a) \
+	VMOVUPD 0(AX), z0 \
+	VMOVUPD 64(AX), z1 \
+	VMOVUPD 128(AX), z2
+
+#define STORE24(a, z0, z1, z2) \
+	ROW24ADDR(a) \
+	VMOVUPD z0, 0(AX) \
+	VMOVUPD z1, 64(AX) \
+	VMOVUPD z2, 128(AX)
+
+// FNMA24 broadcasts the factor entry at addr into b and subtracts its
+// products with the column in (Z24, Z25, Z26) from the row in (z0, z1,
+// z2); FNMA24X4 does it for four rows, their entries of l at p, p+R8,
+// p+2·R8, p+R11.
+#define FNMA24(addr, b, z0, z1, z2) \
+	VBROADCASTSD addr, b \
+	VFNMADD231PD Z24, b, z0 \
+	VFNMADD231PD Z25, b, z1 \
+	VFNMADD231PD Z26, b, z2
+
+#define FNMA24X4(p, a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2) \
+	FNMA24((p), Z27, a0, a1, a2) \
+	FNMA24((p)(R8*1), Z28, b0, b1, b2) \
+	FNMA24((p)(R8*2), Z29, c0, c1, c2) \
+	FNMA24((p)(R11*1), Z30, d0, d1, d2)
+
+// func fwdBlock24AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+//
+// fwdBlock16AVX for rows of 24 values (row k of the solved columns at
+// xk[24k:]): rows in (Z0, Z1, Z2), …, (Z21, Z22, Z23), the column in
+// (Z24, Z25, Z26), the factor entries in Z27-Z30; the rows left over after
+// the groups of four through fwdrow24<>.
+TEXT ·fwdBlock24AVX(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), R9
+	MOVQ w+48(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	LEAQ (R8)(R8*2), R11
+	XORQ R13, R13 // j
+
+fb24rows:
+	MOVQ nr+16(FP), R10
+	SUBQ R13, R10 // rows left
+	CMPQ R10, $4
+	JLT fb24one
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX // &rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	LOAD24(0, Z0, Z1, Z2)
+	LOAD24(1, Z3, Z4, Z5)
+	LOAD24(2, Z6, Z7, Z8)
+	LOAD24(3, Z9, Z10, Z11)
+	CMPQ R10, $8
+	JLT fb24four
+	CMPQ CX, $64
+	JLE fb24eight
+
+fb24four:
+	TESTQ CX, CX
+	JEQ fb24store4
+
+fb24col4:
+	VMOVUPD (DX), Z24
+	VMOVUPD 64(DX), Z25
+	VMOVUPD 128(DX), Z26
+	FNMA24X4(SI, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
+	ADDQ $8, SI
+	ADDQ $192, DX
+	DECQ CX
+	JNZ fb24col4
+
+fb24store4:
+	STORE24(0, Z0, Z1, Z2)
+	STORE24(1, Z3, Z4, Z5)
+	STORE24(2, Z6, Z7, Z8)
+	STORE24(3, Z9, Z10, Z11)
+	ADDQ $4, R13
+	JMP fb24rows
+
+fb24eight:
+	LOAD24(4, Z12, Z13, Z14)
+	LOAD24(5, Z15, Z16, Z17)
+	LOAD24(6, Z18, Z19, Z20)
+	LOAD24(7, Z21, Z22, Z23)
+	LEAQ (SI)(R8*4), DI // &l[(j+4)·w]
+	TESTQ CX, CX
+	JEQ fb24store8
+
+fb24col8:
+	VMOVUPD (DX), Z24
+	VMOVUPD 64(DX), Z25
+	VMOVUPD 128(DX), Z26
+	FNMA24X4(SI, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
+	FNMA24X4(DI, Z12, Z13, Z14, Z15, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	ADDQ $192, DX
+	DECQ CX
+	JNZ fb24col8
+
+fb24store8:
+	STORE24(0, Z0, Z1, Z2)
+	STORE24(1, Z3, Z4, Z5)
+	STORE24(2, Z6, Z7, Z8)
+	STORE24(3, Z9, Z10, Z11)
+	STORE24(4, Z12, Z13, Z14)
+	STORE24(5, Z15, Z16, Z17)
+	STORE24(6, Z18, Z19, Z20)
+	STORE24(7, Z21, Z22, Z23)
+	ADDQ $8, R13
+	JMP fb24rows
+
+fb24one:
+	CMPQ R13, nr+16(FP)
+	JGE fb24done
+	MOVQ rows+8(FP), BX
+	MOVLQSX (BX)(R13*4), DI
+	LEAQ (DI)(DI*2), DI
+	SHLQ $6, DI
+	ADDQ R9, DI // row rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	CALL fwdrow24<>(SB)
+	INCQ R13
+	JMP fb24one
+
+fb24done:
+	VZEROUPPER
+	RET
+
+// ROW24 loads the row of 24 values at byte off of DI into (z0, z1, z2);
+// SCALE24 multiplies it by the value at addr (broadcast into Z15) and
+// stores it back.
+#define ROW24(off, z0, z1, z2) \
+	VMOVUPD off(DI), z0 \
+	VMOVUPD (off+64)(DI), z1 \
+	VMOVUPD (off+128)(DI), z2
+
+#define SCALE24(off, addr, z0, z1, z2) \
+	VBROADCASTSD addr, Z15 \
+	VMULPD z0, Z15, z0 \
+	VMULPD z1, Z15, z1 \
+	VMULPD z2, Z15, z2 \
+	VMOVUPD z0, off(DI) \
+	VMOVUPD z1, (off+64)(DI) \
+	VMOVUPD z2, (off+128)(DI)
+
+// FNMA24T subtracts the products of the factor entry at addr (broadcast
+// into Z12) with the row in (x0, x1, x2) from the row in (y0, y1, y2).
+#define FNMA24T(addr, x0, x1, x2, y0, y1, y2) \
+	VBROADCASTSD addr, Z12 \
+	VFNMADD231PD x0, Z12, y0 \
+	VFNMADD231PD x1, Z12, y1 \
+	VFNMADD231PD x2, Z12, y2
+
+// FTRI24NEXT ends fwdTri24AVX after row k, else moves SI to the next row
+// of l and loads the next row of the block (at byte off of DI).
+#define FTRI24NEXT(k, off, z0, z1, z2) \
+	CMPQ CX, $k \
+	JEQ ft24done \
+	ADDQ R8, SI \
+	ROW24(off, z0, z1, z2)
+
+// func fwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// fwdTri16AVX for rows of 24 values, in (Z0, Z1, Z2), …, (Z9, Z10, Z11).
+TEXT ·fwdTri24AVX(SB), NOSPLIT, $0-40
+	MOVQ x1+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ b+16(FP), CX
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ dinv+32(FP), BX
+	ROW24(0, Z0, Z1, Z2)
+	SCALE24(0, 0(BX), Z0, Z1, Z2)
+	FTRI24NEXT(1, 192, Z3, Z4, Z5)
+	FNMA24T(0(SI), Z0, Z1, Z2, Z3, Z4, Z5)
+	SCALE24(192, 8(BX), Z3, Z4, Z5)
+	FTRI24NEXT(2, 384, Z6, Z7, Z8)
+	FNMA24T(0(SI), Z0, Z1, Z2, Z6, Z7, Z8)
+	FNMA24T(8(SI), Z3, Z4, Z5, Z6, Z7, Z8)
+	SCALE24(384, 16(BX), Z6, Z7, Z8)
+	FTRI24NEXT(3, 576, Z9, Z10, Z11)
+	FNMA24T(0(SI), Z0, Z1, Z2, Z9, Z10, Z11)
+	FNMA24T(8(SI), Z3, Z4, Z5, Z9, Z10, Z11)
+	FNMA24T(16(SI), Z6, Z7, Z8, Z9, Z10, Z11)
+	SCALE24(576, 24(BX), Z9, Z10, Z11)
+
+ft24done:
+	VZEROUPPER
+	RET
+
+// ACC24 starts the accumulator (Z12, Z13, Z14) at zero and adds the
+// products of the factor entry at addr with the row in (x0, x1, x2);
+// FMA24 adds more. SUBSCALE24 sets the row in (y0, y1, y2) to (y − the
+// accumulator)·(the value at addr) and stores it at byte off of DI.
+#define ACC24(addr, x0, x1, x2) \
+	VPXORQ Z12, Z12, Z12 \
+	VPXORQ Z13, Z13, Z13 \
+	VPXORQ Z14, Z14, Z14 \
+	FMA24(addr, x0, x1, x2)
+
+#define FMA24(addr, x0, x1, x2) \
+	VBROADCASTSD addr, Z15 \
+	VFMADD231PD x0, Z15, Z12 \
+	VFMADD231PD x1, Z15, Z13 \
+	VFMADD231PD x2, Z15, Z14
+
+#define SUBSCALE24(off, addr, y0, y1, y2) \
+	VSUBPD Z12, y0, y0 \
+	VSUBPD Z13, y1, y1 \
+	VSUBPD Z14, y2, y2 \
+	SCALE24(off, addr, y0, y1, y2)
+
+// BTRI24NEXT ends bwdTri24AVX after k rows, else loads the row at byte
+// off of DI.
+#define BTRI24NEXT(k, off, z0, z1, z2) \
+	CMPQ CX, $k \
+	JEQ bt24done \
+	ROW24(off, z0, z1, z2)
+
+// func bwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// bwdTri16AVX for rows of 24 values, in (Z0, Z1, Z2), …, (Z9, Z10, Z11).
+TEXT ·bwdTri24AVX(SB), NOSPLIT, $0-40
+	MOVQ b+16(FP), CX
+	LEAQ -1(CX), AX // b−1
+	LEAQ (AX)(AX*2), DI
+	SHLQ $6, DI
+	ADDQ x1+0(FP), DI // the last row
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ AX, R9
+	IMULQ R8, R9
+	LEAQ (R9)(AX*8), R9
+	ADDQ l+8(FP), R9 // &l[(b−1)·ld+b−1]
+	MOVQ R9, R10
+	SUBQ R8, R10 // one row of l up
+	MOVQ R10, R11
+	SUBQ R8, R11 // two rows up
+	MOVQ dinv+32(FP), BX
+	LEAQ (BX)(AX*8), BX // &dinv[b−1]
+	ROW24(0, Z0, Z1, Z2)
+	SCALE24(0, 0(BX), Z0, Z1, Z2)
+	BTRI24NEXT(1, -192, Z3, Z4, Z5)
+	ACC24(-8(R9), Z0, Z1, Z2)
+	SUBSCALE24(-192, -8(BX), Z3, Z4, Z5)
+	BTRI24NEXT(2, -384, Z6, Z7, Z8)
+	ACC24(-16(R9), Z0, Z1, Z2)
+	FMA24(-16(R10), Z3, Z4, Z5)
+	SUBSCALE24(-384, -16(BX), Z6, Z7, Z8)
+	BTRI24NEXT(3, -576, Z9, Z10, Z11)
+	ACC24(-24(R9), Z0, Z1, Z2)
+	FMA24(-24(R10), Z3, Z4, Z5)
+	FMA24(-24(R11), Z6, Z7, Z8)
+	SUBSCALE24(-576, -24(BX), Z9, Z10, Z11)
+
+bt24done:
+	VZEROUPPER
+	RET
+
+// ROW24B takes the next row below, r = CX−1, into (Z24, Z25, Z26): row
+// below[r] of x = SI (24 values a row), with below = BX.
+#define ROW24B \
+	DECQ CX \
+	MOVLQSX (BX)(CX*4), AX \
+	LEAQ (AX)(AX*2), AX \
+	SHLQ $6, AX \
+	ADDQ SI, AX \
+	VMOVUPD 0(AX), Z24 \
+	VMOVUPD 64(AX), Z25 \
+	VMOVUPD 128(AX), Z26
+
+// FMA24B broadcasts the factor entry at addr into b and adds its products
+// with the row in (Z24, Z25, Z26) to (z0, z1, z2); SUB24B subtracts (z0,
+// z1, z2) from the row of 24 values at byte off of DI.
+#define FMA24B(addr, b, z0, z1, z2) \
+	VBROADCASTSD addr, b \
+	VFMADD231PD Z24, b, z0 \
+	VFMADD231PD Z25, b, z1 \
+	VFMADD231PD Z26, b, z2
+
+#define SUB24B(off, z0, z1, z2) \
+	VMOVUPD off(DI), Z24 \
+	VSUBPD z0, Z24, Z24 \
+	VMOVUPD Z24, off(DI) \
+	VMOVUPD (off+64)(DI), Z25 \
+	VSUBPD z1, Z25, Z25 \
+	VMOVUPD Z25, (off+64)(DI) \
+	VMOVUPD (off+128)(DI), Z26 \
+	VSUBPD z2, Z26, Z26 \
+	VMOVUPD Z26, (off+128)(DI)
+
+// func bwdNx24AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+//
+// bwdNx16AVX for rows of 24 values: the n accumulators in (Z0, Z1, Z2),
+// …, (Z21, Z22, Z23), the row below in (Z24, Z25, Z26), the factor
+// entries in Z27-Z30.
+TEXT ·bwdNx24AVX(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ R13, DX // &l[(nr-1)·w]
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	MOVQ n+48(FP), R9
+
+bn24rows:
+	ROW24B
+	FMA24B(0(DX), Z27, Z0, Z1, Z2)
+	CMPQ R9, $1
+	JEQ bn24next
+	FMA24B(8(DX), Z28, Z3, Z4, Z5)
+	CMPQ R9, $2
+	JEQ bn24next
+	FMA24B(16(DX), Z29, Z6, Z7, Z8)
+	CMPQ R9, $3
+	JEQ bn24next
+	FMA24B(24(DX), Z30, Z9, Z10, Z11)
+	CMPQ R9, $4
+	JEQ bn24next
+	FMA24B(32(DX), Z27, Z12, Z13, Z14)
+	FMA24B(40(DX), Z28, Z15, Z16, Z17)
+	FMA24B(48(DX), Z29, Z18, Z19, Z20)
+	FMA24B(56(DX), Z30, Z21, Z22, Z23)
+
+bn24next:
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bn24rows
+	SUB24B(0, Z0, Z1, Z2)
+	CMPQ R9, $1
+	JEQ bn24done
+	SUB24B(192, Z3, Z4, Z5)
+	CMPQ R9, $2
+	JEQ bn24done
+	SUB24B(384, Z6, Z7, Z8)
+	CMPQ R9, $3
+	JEQ bn24done
+	SUB24B(576, Z9, Z10, Z11)
+	CMPQ R9, $4
+	JEQ bn24done
+	SUB24B(768, Z12, Z13, Z14)
+	SUB24B(960, Z15, Z16, Z17)
+	SUB24B(1152, Z18, Z19, Z20)
+	SUB24B(1344, Z21, Z22, Z23)
+
+bn24done:
+	VZEROUPPER
+	RET

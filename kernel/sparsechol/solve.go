@@ -4,7 +4,7 @@ package sparsechol
 // process: "avx512-fma" (assembly, on amd64 processors with AVX-512),
 // "avx2-fma" (the same with AVX2 and FMA only) or "scalar" (portable Go).
 // They agree to rounding, not bitwise: the solves of the first two are
-// bitwise the same, the adjoint's edge sums of blocks of more than 20
+// bitwise the same, the adjoint's edge sums of blocks of more than 24
 // columns are not (stripWidth).
 func SolveKernels() string {
 	switch {
@@ -57,16 +57,15 @@ func blockWidth(cols int) int {
 }
 
 // stripWidth is the widest block the solves take at once: on processors
-// with AVX-512, blocks of more than 20 columns are solved in strips of 16
+// with AVX-512, blocks of more than 24 columns are solved in strips of 16
 // (the last one what is left), each on the 16-value kernels, which take
 // less time for two strips of 16 than the 4-wide kernels take for 32
-// columns at once (BENCHMARKS.md, "What did not pay" has the figures). Up
-// to 20 columns the strips would gain nothing. Every lane does the same
-// arithmetic either way, so only the adjoint's edge sums, added strip by
-// strip, round differently; that is why SolveKernels names these kernels
-// apart. 0 means no strips.
+// columns at once; up to 24 columns the kernels of rowKernels hold a row
+// whole. Every lane does the same arithmetic either way, so only the
+// adjoint's edge sums, added strip by strip, round differently; that is
+// why SolveKernels names these kernels apart. 0 means no strips.
 func stripWidth(cols int) int {
-	if useAVX && useWide && cols > 20 {
+	if useAVX && useWide && cols > 24 {
 		return 16
 	}
 	return 0

@@ -720,7 +720,7 @@ func TestWideBitwise(t *testing.T) {
 		f := factorCase(t, tc, 1)
 		n := tc.m.pat.N
 		from, to := patternEdges(tc.m.pat)
-		for _, cols := range []int{3, 8, 11, 13, 18, 20, 24, 28} {
+		for _, cols := range []int{3, 8, 11, 13, 18, 20, 22, 24, 28} {
 			rng := rand.New(rand.NewPCG(6, 6))
 			b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
 			var x, gsrc, gw [2][]float64
