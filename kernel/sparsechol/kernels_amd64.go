@@ -38,6 +38,12 @@ func fwdBlock8AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk i
 func fwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
+func fwdBlock32AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+
+//go:noescape
+func fwdTri32AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+//go:noescape
 func fwdBlock24AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
 
 //go:noescape
@@ -71,6 +77,12 @@ func bwdNx8AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, 
 func bwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 
 //go:noescape
+func bwdNx32AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+
+//go:noescape
+func bwdTri32AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+
+//go:noescape
 func bwdNx24AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 
 //go:noescape
@@ -96,17 +108,19 @@ func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int
 
 // rowKernels are the AVX-512 kernels for rows of cw values that stay in
 // registers whole: 8 (one 8-wide register), 16 (two), 20 (two and a
-// 4-wide one) or 24 (three). Each does in every lane what the 4-wide kernels do in
+// 4-wide one), 24 (three) or 32 (four; its bwdNx takes at most four
+// columns at a time, maxCols). Each does in every lane what the 4-wide kernels do in
 // theirs. The methods call the …RowsAVX entry points, which jump to the
 // width's kernel: a Go-level switch or function values cost 2-6% of a
 // one-thread solve on 50² and 16³ at 15 columns.
-type rowKernels struct{ cw int }
+type rowKernels struct{ cw, maxCols int }
 
 var (
-	rows8  = rowKernels{8}
-	rows16 = rowKernels{16}
-	rows20 = rowKernels{20}
-	rows24 = rowKernels{24}
+	rows8  = rowKernels{8, 8}
+	rows16 = rowKernels{16, 8}
+	rows20 = rowKernels{20, 8}
+	rows24 = rowKernels{24, 8}
+	rows32 = rowKernels{32, 4}
 )
 
 func (k *rowKernels) fwdBlock(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int) {
@@ -140,6 +154,8 @@ func wideRows(cw int) *rowKernels {
 		return &rows20
 	case 24:
 		return &rows24
+	case 32:
+		return &rows32
 	}
 	return nil
 }
@@ -452,7 +468,7 @@ func bwdColsRows(kr *rowKernels, x1, x []float64, below []int32, l []float64, w,
 	for k := k0; k < k1; {
 		n := k1 - k
 		switch {
-		case n >= 8:
+		case n >= 8 && kr.maxCols >= 8:
 			n = 8
 		case n > 4:
 			n = 4

@@ -2877,7 +2877,7 @@ bn8done:
 	VZEROUPPER
 	RET
 
-// The …RowsAVX entry points take the row width cw (8, 16, 20 or 24) as a last
+// The …RowsAVX entry points take the row width cw (8, 16, 20, 24 or 32) as a last
 // argument and jump to that width's kernel, whose arguments lie at the
 // same places: one call from Go whatever the width.
 
@@ -2896,6 +2896,10 @@ fbr2:
 	JNE fbr3
 	JMP ·fwdBlock24AVX(SB)
 fbr3:
+	CMPQ AX, $32
+	JNE fbr4
+	JMP ·fwdBlock32AVX(SB)
+fbr4:
 	JMP ·fwdBlock8AVX(SB)
 
 // func fwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
@@ -2913,6 +2917,10 @@ ftr2:
 	JNE ftr3
 	JMP ·fwdTri24AVX(SB)
 ftr3:
+	CMPQ AX, $32
+	JNE ftr4
+	JMP ·fwdTri32AVX(SB)
+ftr4:
 	JMP ·fwdTri8AVX(SB)
 
 // func bwdNxRowsAVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int, cw int)
@@ -2930,6 +2938,10 @@ bnr2:
 	JNE bnr3
 	JMP ·bwdNx24AVX(SB)
 bnr3:
+	CMPQ AX, $32
+	JNE bnr4
+	JMP ·bwdNx32AVX(SB)
+bnr4:
 	JMP ·bwdNx8AVX(SB)
 
 // func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
@@ -2947,6 +2959,10 @@ btr2:
 	JNE btr3
 	JMP ·bwdTri24AVX(SB)
 btr3:
+	CMPQ AX, $32
+	JNE btr4
+	JMP ·bwdTri32AVX(SB)
+btr4:
 	JMP ·bwdTri8AVX(SB)
 
 // The kernels named …24AVX are the …16AVX ones for rows of 24 values
@@ -3459,5 +3475,474 @@ bn24next:
 	SUB24B(1344, Z21, Z22, Z23)
 
 bn24done:
+	VZEROUPPER
+	RET
+
+// The kernels named …32AVX are the …16AVX ones for rows of 32 values
+// (AVX-512): four 8-wide registers a row, the rows 256 bytes apart, with
+// the same operations in every lane. With four registers a row, the block
+// kernels take four rows (fwdBlock32AVX) or four columns (bwdNx32AVX, n ≤
+// 4) at a time.
+
+// FWD32H, FWD32P and FWD32T are FWD20H, FWD20P and FWD20T for rows 256
+// bytes apart (the parts at byte off 0, 64, 128 and 192).
+#define FWD32H(off) \
+	VMOVUPD off(DI), Z8 \
+	VMULPD (256+off)(DX), Z1, Z9 \
+	VFNMADD231PD off(DX), Z0, Z8
+
+#define FWD32P(off, odd, even, rodd, reven) \
+	VFMADD231PD (odd+off)(DX), rodd, Z9 \
+	VFNMADD231PD (even+off)(DX), reven, Z8
+
+#define FWD32T(off) \
+	VSUBPD Z9, Z8, Z8 \
+	VMOVUPD Z8, off(DI)
+
+#define FWD32CHUNK8(off) \
+	FWD32H(off) \
+	FWD32P(off, 768, 512, Z3, Z2) \
+	FWD32P(off, 1280, 1024, Z5, Z4) \
+	FWD32P(off, 1792, 1536, Z7, Z6) \
+	FWD32T(off)
+
+#define FWD32CHUNK4(off) \
+	FWD32H(off) \
+	FWD32P(off, 768, 512, Z3, Z2) \
+	FWD32T(off)
+
+#define FWD32CHUNK3(off) \
+	FWD32H(off) \
+	VFNMADD231PD (512+off)(DX), Z2, Z8 \
+	FWD32T(off)
+
+#define FWD32CHUNK2(off) \
+	FWD32H(off) \
+	FWD32T(off)
+
+#define FWD32ONE(off) \
+	VMOVUPD off(DI), Z8 \
+	VFNMADD231PD off(DX), Z0, Z8 \
+	VMOVUPD Z8, off(DI)
+
+// fwdrow32<> is fwdrow16<> for a row of 32 values whose columns x_k are
+// the rows of 32 values at DX + 256k: y = DI −= Σ_{k<nl} l[k]·x_k, l = SI,
+// nl = CX. It clobbers CX, DX, SI and Z0-Z9.
+TEXT fwdrow32<>(SB), NOSPLIT|NOFRAME, $0
+f32chunk8:
+	CMPQ CX, $8
+	JLT f32chunk4
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	VBROADCASTSD 32(SI), Z4
+	VBROADCASTSD 40(SI), Z5
+	VBROADCASTSD 48(SI), Z6
+	VBROADCASTSD 56(SI), Z7
+	FWD32CHUNK8(0)
+	FWD32CHUNK8(64)
+	FWD32CHUNK8(128)
+	FWD32CHUNK8(192)
+	ADDQ $64, SI
+	ADDQ $2048, DX
+	SUBQ $8, CX
+	JMP f32chunk8
+
+f32chunk4:
+	CMPQ CX, $4
+	JLT f32one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	VBROADCASTSD 24(SI), Z3
+	FWD32CHUNK4(0)
+	FWD32CHUNK4(64)
+	FWD32CHUNK4(128)
+	FWD32CHUNK4(192)
+	ADDQ $32, SI
+	ADDQ $1024, DX
+	SUBQ $4, CX
+	CMPQ CX, $3
+	JLT f32chunk2
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	FWD32CHUNK3(0)
+	FWD32CHUNK3(64)
+	FWD32CHUNK3(128)
+	FWD32CHUNK3(192)
+	RET
+
+f32chunk2:
+	CMPQ CX, $2
+	JLT f32one
+	VBROADCASTSD 0(SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	FWD32CHUNK2(0)
+	FWD32CHUNK2(64)
+	FWD32CHUNK2(128)
+	FWD32CHUNK2(192)
+	RET
+
+f32one:
+	TESTQ CX, CX
+	JEQ f32done
+	VBROADCASTSD 0(SI), Z0
+	FWD32ONE(0)
+	FWD32ONE(64)
+	FWD32ONE(128)
+	FWD32ONE(192)
+	ADDQ $8, SI
+	ADDQ $256, DX
+	DECQ CX
+	JMP f32one
+
+f32done:
+	RET
+
+// ROW32ADDR sets AX to row rows[j+a] of x (256 bytes a row): BX =
+// &rows[j], R9 = x. LOAD32 and STORE32 load and store that row.
+#define ROW32ADDR(a) \
+	MOVLQSX (4*(a))(BX), AX \
+	SHLQ $8, AX \
+	ADDQ R9, AX
+
+#define LOAD32(a, z0, z1, z2, z3) \
+	ROW32ADDR(a) \
+	VMOVUPD 0(AX), z0 \
+	VMOVUPD 64(AX), z1 \
+	VMOVUPD 128(AX), z2 \
+	VMOVUPD 192(AX), z3
+
+#define STORE32(a, z0, z1, z2, z3) \
+	ROW32ADDR(a) \
+	VMOVUPD z0, 0(AX) \
+	VMOVUPD z1, 64(AX) \
+	VMOVUPD z2, 128(AX) \
+	VMOVUPD z3, 192(AX)
+
+// FNMA32 broadcasts the factor entry at addr into b and subtracts its
+// products with the column in (Z16, …, Z19) from the row in (z0, …, z3).
+#define FNMA32(addr, b, z0, z1, z2, z3) \
+	VBROADCASTSD addr, b \
+	VFNMADD231PD Z16, b, z0 \
+	VFNMADD231PD Z17, b, z1 \
+	VFNMADD231PD Z18, b, z2 \
+	VFNMADD231PD Z19, b, z3
+
+// func fwdBlock32AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
+//
+// fwdBlock16AVX for rows of 32 values (row k of the solved columns at
+// xk[32k:]), four rows at a time: the rows in (Z0, …, Z3), …, (Z12, …,
+// Z15), the column in (Z16, …, Z19), the factor entries in Z20-Z23; the
+// rows left over after the groups of four through fwdrow32<>.
+TEXT ·fwdBlock32AVX(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), R9
+	MOVQ w+48(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	LEAQ (R8)(R8*2), R11
+	XORQ R13, R13 // j
+
+fb32rows:
+	MOVQ nr+16(FP), R10
+	SUBQ R13, R10 // rows left
+	CMPQ R10, $4
+	JLT fb32one
+	MOVQ R13, BX
+	SHLQ $2, BX
+	ADDQ rows+8(FP), BX // &rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	LOAD32(0, Z0, Z1, Z2, Z3)
+	LOAD32(1, Z4, Z5, Z6, Z7)
+	LOAD32(2, Z8, Z9, Z10, Z11)
+	LOAD32(3, Z12, Z13, Z14, Z15)
+	TESTQ CX, CX
+	JEQ fb32store
+
+fb32col:
+	VMOVUPD (DX), Z16
+	VMOVUPD 64(DX), Z17
+	VMOVUPD 128(DX), Z18
+	VMOVUPD 192(DX), Z19
+	FNMA32((SI), Z20, Z0, Z1, Z2, Z3)
+	FNMA32((SI)(R8*1), Z21, Z4, Z5, Z6, Z7)
+	FNMA32((SI)(R8*2), Z22, Z8, Z9, Z10, Z11)
+	FNMA32((SI)(R11*1), Z23, Z12, Z13, Z14, Z15)
+	ADDQ $8, SI
+	ADDQ $256, DX
+	DECQ CX
+	JNZ fb32col
+
+fb32store:
+	STORE32(0, Z0, Z1, Z2, Z3)
+	STORE32(1, Z4, Z5, Z6, Z7)
+	STORE32(2, Z8, Z9, Z10, Z11)
+	STORE32(3, Z12, Z13, Z14, Z15)
+	ADDQ $4, R13
+	JMP fb32rows
+
+fb32one:
+	CMPQ R13, nr+16(FP)
+	JGE fb32done
+	MOVQ rows+8(FP), BX
+	MOVLQSX (BX)(R13*4), DI
+	SHLQ $8, DI
+	ADDQ R9, DI // row rows[j]
+	MOVQ R13, SI
+	IMULQ R8, SI
+	ADDQ l+24(FP), SI // &l[j·w]
+	MOVQ xk+32(FP), DX
+	MOVQ nk+40(FP), CX
+	CALL fwdrow32<>(SB)
+	INCQ R13
+	JMP fb32one
+
+fb32done:
+	VZEROUPPER
+	RET
+
+// ROW32 loads the row of 32 values at byte off of DI into (z0, …, z3);
+// SCALE32 multiplies it by the value at addr (broadcast into Z20) and
+// stores it back.
+#define ROW32(off, z0, z1, z2, z3) \
+	VMOVUPD off(DI), z0 \
+	VMOVUPD (off+64)(DI), z1 \
+	VMOVUPD (off+128)(DI), z2 \
+	VMOVUPD (off+192)(DI), z3
+
+#define SCALE32(off, addr, z0, z1, z2, z3) \
+	VBROADCASTSD addr, Z20 \
+	VMULPD z0, Z20, z0 \
+	VMULPD z1, Z20, z1 \
+	VMULPD z2, Z20, z2 \
+	VMULPD z3, Z20, z3 \
+	VMOVUPD z0, off(DI) \
+	VMOVUPD z1, (off+64)(DI) \
+	VMOVUPD z2, (off+128)(DI) \
+	VMOVUPD z3, (off+192)(DI)
+
+// FNMA32T subtracts the products of the factor entry at addr (broadcast
+// into Z21) with the row in (x0, …, x3) from the row in (y0, …, y3).
+#define FNMA32T(addr, x0, x1, x2, x3, y0, y1, y2, y3) \
+	VBROADCASTSD addr, Z21 \
+	VFNMADD231PD x0, Z21, y0 \
+	VFNMADD231PD x1, Z21, y1 \
+	VFNMADD231PD x2, Z21, y2 \
+	VFNMADD231PD x3, Z21, y3
+
+// FTRI32NEXT ends fwdTri32AVX after row k, else moves SI to the next row
+// of l and loads the next row of the block (at byte off of DI).
+#define FTRI32NEXT(k, off, z0, z1, z2, z3) \
+	CMPQ CX, $k \
+	JEQ ft32done \
+	ADDQ R8, SI \
+	ROW32(off, z0, z1, z2, z3)
+
+// func fwdTri32AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// fwdTri16AVX for rows of 32 values, in (Z0, …, Z3), …, (Z12, …, Z15).
+TEXT ·fwdTri32AVX(SB), NOSPLIT, $0-40
+	MOVQ x1+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ b+16(FP), CX
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ dinv+32(FP), BX
+	ROW32(0, Z0, Z1, Z2, Z3)
+	SCALE32(0, 0(BX), Z0, Z1, Z2, Z3)
+	FTRI32NEXT(1, 256, Z4, Z5, Z6, Z7)
+	FNMA32T(0(SI), Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	SCALE32(256, 8(BX), Z4, Z5, Z6, Z7)
+	FTRI32NEXT(2, 512, Z8, Z9, Z10, Z11)
+	FNMA32T(0(SI), Z0, Z1, Z2, Z3, Z8, Z9, Z10, Z11)
+	FNMA32T(8(SI), Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
+	SCALE32(512, 16(BX), Z8, Z9, Z10, Z11)
+	FTRI32NEXT(3, 768, Z12, Z13, Z14, Z15)
+	FNMA32T(0(SI), Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15)
+	FNMA32T(8(SI), Z4, Z5, Z6, Z7, Z12, Z13, Z14, Z15)
+	FNMA32T(16(SI), Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	SCALE32(768, 24(BX), Z12, Z13, Z14, Z15)
+
+ft32done:
+	VZEROUPPER
+	RET
+
+// ACC32 starts the accumulator (Z16, …, Z19) at zero and adds the
+// products of the factor entry at addr with the row in (x0, …, x3); FMA32
+// adds more. SUBSCALE32 sets the row in (y0, …, y3) to (y − the
+// accumulator)·(the value at addr) and stores it at byte off of DI.
+#define ACC32(addr, x0, x1, x2, x3) \
+	VPXORQ Z16, Z16, Z16 \
+	VPXORQ Z17, Z17, Z17 \
+	VPXORQ Z18, Z18, Z18 \
+	VPXORQ Z19, Z19, Z19 \
+	FMA32(addr, x0, x1, x2, x3)
+
+#define FMA32(addr, x0, x1, x2, x3) \
+	VBROADCASTSD addr, Z21 \
+	VFMADD231PD x0, Z21, Z16 \
+	VFMADD231PD x1, Z21, Z17 \
+	VFMADD231PD x2, Z21, Z18 \
+	VFMADD231PD x3, Z21, Z19
+
+#define SUBSCALE32(off, addr, y0, y1, y2, y3) \
+	VSUBPD Z16, y0, y0 \
+	VSUBPD Z17, y1, y1 \
+	VSUBPD Z18, y2, y2 \
+	VSUBPD Z19, y3, y3 \
+	SCALE32(off, addr, y0, y1, y2, y3)
+
+// BTRI32NEXT ends bwdTri32AVX after k rows, else loads the row at byte
+// off of DI.
+#define BTRI32NEXT(k, off, z0, z1, z2, z3) \
+	CMPQ CX, $k \
+	JEQ bt32done \
+	ROW32(off, z0, z1, z2, z3)
+
+// func bwdTri32AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
+//
+// bwdTri16AVX for rows of 32 values, in (Z0, …, Z3), …, (Z12, …, Z15).
+TEXT ·bwdTri32AVX(SB), NOSPLIT, $0-40
+	MOVQ b+16(FP), CX
+	LEAQ -1(CX), AX // b−1
+	MOVQ AX, DI
+	SHLQ $8, DI
+	ADDQ x1+0(FP), DI // the last row
+	MOVQ ld+24(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ AX, R9
+	IMULQ R8, R9
+	LEAQ (R9)(AX*8), R9
+	ADDQ l+8(FP), R9 // &l[(b−1)·ld+b−1]
+	MOVQ R9, R10
+	SUBQ R8, R10 // one row of l up
+	MOVQ R10, R11
+	SUBQ R8, R11 // two rows up
+	MOVQ dinv+32(FP), BX
+	LEAQ (BX)(AX*8), BX // &dinv[b−1]
+	ROW32(0, Z0, Z1, Z2, Z3)
+	SCALE32(0, 0(BX), Z0, Z1, Z2, Z3)
+	BTRI32NEXT(1, -256, Z4, Z5, Z6, Z7)
+	ACC32(-8(R9), Z0, Z1, Z2, Z3)
+	SUBSCALE32(-256, -8(BX), Z4, Z5, Z6, Z7)
+	BTRI32NEXT(2, -512, Z8, Z9, Z10, Z11)
+	ACC32(-16(R9), Z0, Z1, Z2, Z3)
+	FMA32(-16(R10), Z4, Z5, Z6, Z7)
+	SUBSCALE32(-512, -16(BX), Z8, Z9, Z10, Z11)
+	BTRI32NEXT(3, -768, Z12, Z13, Z14, Z15)
+	ACC32(-24(R9), Z0, Z1, Z2, Z3)
+	FMA32(-24(R10), Z4, Z5, Z6, Z7)
+	FMA32(-24(R11), Z8, Z9, Z10, Z11)
+	SUBSCALE32(-768, -24(BX), Z12, Z13, Z14, Z15)
+
+bt32done:
+	VZEROUPPER
+	RET
+
+// ROW32B takes the next row below, r = CX−1, into (Z16, …, Z19): row
+// below[r] of x = SI (32 values a row), with below = BX.
+#define ROW32B \
+	DECQ CX \
+	MOVLQSX (BX)(CX*4), AX \
+	SHLQ $8, AX \
+	ADDQ SI, AX \
+	VMOVUPD 0(AX), Z16 \
+	VMOVUPD 64(AX), Z17 \
+	VMOVUPD 128(AX), Z18 \
+	VMOVUPD 192(AX), Z19
+
+// FMA32B broadcasts the factor entry at addr into b and adds its products
+// with the row in (Z16, …, Z19) to (z0, …, z3); SUB32B subtracts (z0, …,
+// z3) from the row of 32 values at byte off of DI.
+#define FMA32B(addr, b, z0, z1, z2, z3) \
+	VBROADCASTSD addr, b \
+	VFMADD231PD Z16, b, z0 \
+	VFMADD231PD Z17, b, z1 \
+	VFMADD231PD Z18, b, z2 \
+	VFMADD231PD Z19, b, z3
+
+#define SUB32B(off, z0, z1, z2, z3) \
+	VMOVUPD off(DI), Z16 \
+	VSUBPD z0, Z16, Z16 \
+	VMOVUPD Z16, off(DI) \
+	VMOVUPD (off+64)(DI), Z17 \
+	VSUBPD z1, Z17, Z17 \
+	VMOVUPD Z17, (off+64)(DI) \
+	VMOVUPD (off+128)(DI), Z18 \
+	VSUBPD z2, Z18, Z18 \
+	VMOVUPD Z18, (off+128)(DI) \
+	VMOVUPD (off+192)(DI), Z19 \
+	VSUBPD z3, Z19, Z19 \
+	VMOVUPD Z19, (off+192)(DI)
+
+// func bwdNx32AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
+//
+// bwdNx16AVX for rows of 32 values and n = 1, 2, 3 or 4: the accumulators
+// in (Z0, …, Z3), …, (Z12, …, Z15), the row below in (Z16, …, Z19), the
+// factor entries in Z20-Z23.
+TEXT ·bwdNx32AVX(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ below+16(FP), BX
+	MOVQ nr+24(FP), CX
+	MOVQ l+32(FP), DX
+	MOVQ w+40(FP), R8
+	SHLQ $3, R8 // bytes per row of l
+	MOVQ CX, R13
+	DECQ R13
+	IMULQ R8, R13
+	ADDQ R13, DX // &l[(nr-1)·w]
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	MOVQ n+48(FP), R9
+
+bn32rows:
+	ROW32B
+	FMA32B(0(DX), Z20, Z0, Z1, Z2, Z3)
+	CMPQ R9, $1
+	JEQ bn32next
+	FMA32B(8(DX), Z21, Z4, Z5, Z6, Z7)
+	CMPQ R9, $2
+	JEQ bn32next
+	FMA32B(16(DX), Z22, Z8, Z9, Z10, Z11)
+	CMPQ R9, $3
+	JEQ bn32next
+	FMA32B(24(DX), Z23, Z12, Z13, Z14, Z15)
+
+bn32next:
+	SUBQ R8, DX
+	TESTQ CX, CX
+	JNZ bn32rows
+	SUB32B(0, Z0, Z1, Z2, Z3)
+	CMPQ R9, $1
+	JEQ bn32done
+	SUB32B(256, Z4, Z5, Z6, Z7)
+	CMPQ R9, $2
+	JEQ bn32done
+	SUB32B(512, Z8, Z9, Z10, Z11)
+	CMPQ R9, $3
+	JEQ bn32done
+	SUB32B(768, Z12, Z13, Z14, Z15)
+
+bn32done:
 	VZEROUPPER
 	RET

@@ -4,7 +4,7 @@ package sparsechol
 // process: "avx512-fma" (assembly, on amd64 processors with AVX-512),
 // "avx2-fma" (the same with AVX2 and FMA only) or "scalar" (portable Go).
 // They agree to rounding, not bitwise: the solves of the first two are
-// bitwise the same, the adjoint's edge sums of blocks of more than 24
+// bitwise the same, the adjoint's edge sums of blocks of more than 32
 // columns are not (stripWidth).
 func SolveKernels() string {
 	switch {
@@ -42,31 +42,31 @@ func vecWidth() int {
 
 // blockWidth is the values a row of the solve's vertex-major workspace
 // holds for cols right-hand sides: cols rounded up to vecWidth, and on
-// processors with AVX-512 to 16 from 9 to 12, as the kernels that hold a
-// row whole in registers (rowKernels: 8, 16 and 20 values) solve a block
-// of 12 values a row in less time as 16 than the 4-wide kernels do as 12. The columns added are zero,
+// processors with AVX-512 to 16 from 9 to 12 and to 32 from 25 to 28, as
+// the kernels that hold a row whole in registers (rowKernels: 8, 16, 20,
+// 24 and 32 values) solve a block of 12 or 28 values a row in less time
+// as 16 or 32 than the 4-wide kernels do. The columns added are zero,
 // and every lane does the same arithmetic whatever the width, so no value
 // changes.
 func blockWidth(cols int) int {
 	vw := vecWidth()
 	cw := (cols + vw - 1) / vw * vw
-	if useAVX && useWide && cw == 12 {
-		return 16
+	if useAVX && useWide && (cw == 12 || cw == 28) {
+		return cw + 4
 	}
 	return cw
 }
 
 // stripWidth is the widest block the solves take at once: on processors
-// with AVX-512, blocks of more than 24 columns are solved in strips of 16
-// (the last one what is left), each on the 16-value kernels, which take
-// less time for two strips of 16 than the 4-wide kernels take for 32
-// columns at once; up to 24 columns the kernels of rowKernels hold a row
-// whole. Every lane does the same arithmetic either way, so only the
+// with AVX-512, blocks of more than 32 columns are solved in strips of 32
+// (the last one what is left), each on the kernels of rowKernels, which
+// hold a row of up to 32 values whole and take less time than the 4-wide
+// kernels on the whole block. Every lane does the same arithmetic either way, so only the
 // adjoint's edge sums, added strip by strip, round differently; that is
 // why SolveKernels names these kernels apart. 0 means no strips.
 func stripWidth(cols int) int {
-	if useAVX && useWide && cols > 24 {
-		return 16
+	if useAVX && useWide && cols > 32 {
+		return 32
 	}
 	return 0
 }

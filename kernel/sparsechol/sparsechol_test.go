@@ -720,7 +720,7 @@ func TestWideBitwise(t *testing.T) {
 		f := factorCase(t, tc, 1)
 		n := tc.m.pat.N
 		from, to := patternEdges(tc.m.pat)
-		for _, cols := range []int{3, 8, 11, 13, 18, 20, 22, 24, 28} {
+		for _, cols := range []int{3, 8, 11, 13, 18, 20, 22, 24, 28, 32, 40} {
 			rng := rand.New(rand.NewPCG(6, 6))
 			b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
 			var x, gsrc, gw [2][]float64
@@ -758,8 +758,9 @@ func TestWideBitwise(t *testing.T) {
 // gives what its strips give solved on their own, bit for bit, the
 // adjoint's edge sums included: gw takes each strip's sums in turn.
 func TestStrips(t *testing.T) {
-	const cols = 37 // strips of 16, 16 and 5
-	if stripWidth(cols) == 0 {
+	const cols = 37
+	sw := stripWidth(cols)
+	if sw == 0 {
 		t.Skip("no strips without AVX-512")
 	}
 	for _, tc := range testCases() {
@@ -771,12 +772,13 @@ func TestStrips(t *testing.T) {
 		b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
 		x, gsrc, gw := solveAndAdjoint(t, f, b, g, cols, 3, from, to, true)
 		xs, gsrcs, gws := make([]float64, n*cols), make([]float64, n*cols), make([]float64, len(from))
-		for _, k := range [][2]int{{0, 16}, {16, 32}, {32, cols}} {
-			lo, hi := k[0]*n, k[1]*n
-			if err := ss.SolveSteps(xs[lo:hi], b[lo:hi], k[1]-k[0], 1, false, false); err != nil {
+		for k0 := 0; k0 < cols; k0 += sw {
+			k1 := min(k0+sw, cols)
+			lo, hi := k0*n, k1*n
+			if err := ss.SolveSteps(xs[lo:hi], b[lo:hi], k1-k0, 1, false, false); err != nil {
 				t.Fatal(err)
 			}
-			if err := ss.AdjointSteps(gsrcs[lo:hi], gws, b[lo:hi], g[lo:hi], k[1]-k[0], 3, from, to, 1, true); err != nil {
+			if err := ss.AdjointSteps(gsrcs[lo:hi], gws, b[lo:hi], g[lo:hi], k1-k0, 3, from, to, 1, true); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -840,7 +842,8 @@ func TestBlockWidth(t *testing.T) {
 		{false, false, 5, 5}, {false, true, 12, 12},
 		{true, false, 1, 4}, {true, false, 5, 8}, {true, false, 11, 12}, {true, false, 16, 16},
 		{true, true, 1, 4}, {true, true, 4, 4}, {true, true, 5, 8}, {true, true, 8, 8}, {true, true, 9, 16},
-		{true, true, 11, 16}, {true, true, 16, 16}, {true, true, 17, 20}, {true, true, 32, 32},
+		{true, true, 11, 16}, {true, true, 16, 16}, {true, true, 17, 20}, {true, true, 21, 24},
+		{true, true, 25, 32}, {true, true, 32, 32}, {true, true, 36, 36},
 	} {
 		useAVX, useWide = tc.avx, tc.wide
 		if got := blockWidth(tc.cols); got != tc.want {
