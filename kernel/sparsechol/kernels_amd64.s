@@ -2,10 +2,11 @@
 
 // The solve's vector kernels (AVX2 and FMA, see kernels_amd64.go; with
 // AVX-512 paths in fwdBlockAVX, bwd4AVX and the one-column runs, and the
-// kernels named …16AVX, for rows of 16 values in two 8-wide registers,
-// AVX-512 only). Each ends with VZEROUPPER: the Go code around them is
-// scalar SSE, which runs slowly while the upper halves of the vector
-// registers are in use.
+// kernels named …8AVX, …16AVX, …20AVX, …24AVX and …32AVX, for rows of
+// that many values held whole in registers, AVX-512 only, reached through
+// the …RowsAVX entry points at the end). Each ends with VZEROUPPER: the Go
+// code around them is scalar SSE, which runs slowly while the upper halves
+// of the vector registers are in use.
 
 // fwdrow<> subtracts from the row y = DI, quad by quad (R9 = nq quads),
 // Σ_{k<nl} l[k]·x_k with l = SI and nl = CX, where quad q of x_k is at
