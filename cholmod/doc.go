@@ -51,8 +51,9 @@
 // OrderNESDIS (CHOLMOD's nested dissection: METIS node separators applied
 // recursively, then constrained minimum degree), OrderCHOLMOD (CHOLMOD's
 // default: AMD, plus METIS when AMD's fill is high) or OrderBest (all nine
-// of CHOLMOD's methods). Info reports the ordering actually used, nnz(L) and
-// the flop count. OrderDefault is NESDIS: on the grid Laplacians of this
+// of CHOLMOD's methods), or AnalyzeOptions.Perm gives the pivot order to
+// keep as it is (no postorder; Info.Used is "given"). Info reports the
+// ordering actually used, nnz(L) and the flop count. OrderDefault is NESDIS: on the grid Laplacians of this
 // project it gives the least fill of the single methods at every size but
 // the smallest (on a 50² grid AMD is 6% better), and OrderBest gains at most
 // 0.5% over it at a much higher analysis cost. CHOLMOD's own default picks
