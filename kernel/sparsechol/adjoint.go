@@ -37,20 +37,28 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 	if !c.valid {
 		return fmt.Errorf("sparsechol: adjoint: no valid factorisation (Factorize failed or was not called)")
 	}
-	if sw := stripWidth(cols); sw > 0 {
-		// Strips of whole columns, each adding its edge sums to gw.
-		for k0 := 0; k0 < cols; k0 += sw {
-			k1 := min(k0+sw, cols)
-			var gs []float64
-			if gsrc != nil {
-				gs = gsrc[k0*n : k1*n]
-			}
-			if err := c.AdjointSteps(gs, gw, src[k0*n:k1*n], g[k0*n:k1*n], k1-k0, steps, from, to, coef, parallel); err != nil {
-				return err
-			}
-		}
-		return nil
+	sw := stripWidth(cols)
+	if sw == 0 {
+		return c.adjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
 	}
+	// Strips of whole columns, each adding its edge sums to gw.
+	for k0 := 0; k0 < cols; k0 += sw {
+		k1 := min(k0+sw, cols)
+		var gs []float64
+		if gsrc != nil {
+			gs = gsrc[k0*n : k1*n]
+		}
+		if err := c.adjointSteps(gs, gw, src[k0*n:k1*n], g[k0*n:k1*n], k1-k0, steps, from, to, coef, parallel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adjointSteps is AdjointSteps on a block of at most one strip, its
+// arguments checked.
+func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
+	n := c.sym.n
 	wu, ww := c.prepare(src, cols), c.prepare(g, cols)
 	r := &wu.adj
 	*r = adjointRun{c: c, wu: wu, ww: ww, gsrc: gsrc, from: from, to: to, steps: steps, h: (steps + 1) / 2, nb: n * wu.cw}

@@ -205,17 +205,17 @@ func (c *chol) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool)
 	if cols == 0 {
 		return nil
 	}
+	finite := true
 	if sw := stripWidth(cols); sw > 0 && !keep {
 		// Strips of whole columns: contiguous in the column-major blocks.
 		for k0 := 0; k0 < cols; k0 += sw {
 			k1 := min(k0+sw, cols)
-			if err := c.SolveSteps(out[k0*n:k1*n], b[k0*n:k1*n], k1-k0, steps, false, reverse); err != nil {
-				return err
-			}
+			finite = c.solveSteps(out[k0*n:k1*n], b[k0*n:k1*n], k1-k0, steps, false, reverse) && finite
 		}
-		return nil
+	} else {
+		finite = c.solveSteps(out, b, cols, steps, keep, reverse)
 	}
-	if !c.solveSteps(out, b, cols, steps, keep, reverse) {
+	if !finite {
 		return errors.New("sparsechol: solve: solution is not finite (check the right-hand side b for NaN/Inf)")
 	}
 	return nil

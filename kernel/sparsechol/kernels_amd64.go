@@ -113,15 +113,24 @@ func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int
 // theirs. The methods call the …RowsAVX entry points, which jump to the
 // width's kernel: a Go-level switch or function values cost 2-6% of a
 // one-thread solve on 50² and 16³ at 15 columns.
-type rowKernels struct{ cw, maxCols int }
+type rowKernels struct{ cw int }
 
 var (
-	rows8  = rowKernels{8, 8}
-	rows16 = rowKernels{16, 8}
-	rows20 = rowKernels{20, 8}
-	rows24 = rowKernels{24, 8}
-	rows32 = rowKernels{32, 4}
+	rows8  = rowKernels{8}
+	rows16 = rowKernels{16}
+	rows20 = rowKernels{20}
+	rows24 = rowKernels{24}
+	rows32 = rowKernels{32}
 )
+
+// maxCols is the most columns bwdNx takes at once: 8, or 4 at 32 values a
+// row, whose eight accumulators would take every register.
+func (k *rowKernels) maxCols() int {
+	if k.cw == 32 {
+		return 4
+	}
+	return 8
+}
 
 func (k *rowKernels) fwdBlock(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int) {
 	fwdBlockRowsAVX(x, rows, nr, l, xk, nk, w, k.cw)
@@ -468,7 +477,7 @@ func bwdColsRows(kr *rowKernels, x1, x []float64, below []int32, l []float64, w,
 	for k := k0; k < k1; {
 		n := k1 - k
 		switch {
-		case n >= 8 && kr.maxCols >= 8:
+		case n >= 8 && kr.maxCols() >= 8:
 			n = 8
 		case n > 4:
 			n = 4
