@@ -127,6 +127,15 @@ func randomBlock(rng *rand.Rand, n int) []float64 {
 	return b
 }
 
+// maxDiff returns the largest |got[k] − want[k]| and the largest |want[k]|.
+func maxDiff(got, want []float64) (diff, scale float64) {
+	for k, v := range want {
+		scale = max(scale, math.Abs(v))
+		diff = max(diff, math.Abs(got[k]-v))
+	}
+	return diff, scale
+}
+
 // relDiff returns ‖got − want‖₂ / ‖want‖₂.
 func relDiff(got, want []float64) float64 {
 	var num, den float64
