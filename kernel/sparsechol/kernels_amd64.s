@@ -2205,38 +2205,71 @@ fb20done:
 	VZEROUPPER
 	RET
 
-// ROW20 loads the row of 20 values at byte off of DI into (z0, z1, y2);
-// SCALE20 multiplies it by the value at addr (broadcast into Z15) and
+// ROW3 loads the row of three registers at byte off of DI (the parts
+// at off, off+64 and off+128: two 8-wide and, for rows of 20 values, a
+// 4-wide third, or three 8-wide for rows of 24) into (r0, r1, r2). The
+// macros below serve both widths; s, b and a name the Z15, Z12 and Z14
+// they use in the width of the third part (Y15 or Z15, …). SCALE3
+// multiplies the row by the value at addr (broadcast into Z15) and
 // stores it back.
-#define ROW20(off, z0, z1, y2) \
-	VMOVUPD off(DI), z0 \
-	VMOVUPD (off+64)(DI), z1 \
-	VMOVUPD (off+128)(DI), y2
+#define ROW3(off, r0, r1, r2) \
+	VMOVUPD off(DI), r0 \
+	VMOVUPD (off+64)(DI), r1 \
+	VMOVUPD (off+128)(DI), r2
 
-#define SCALE20(off, addr, z0, z1, y2) \
+#define SCALE3(off, addr, s, r0, r1, r2) \
 	VBROADCASTSD addr, Z15 \
-	VMULPD z0, Z15, z0 \
-	VMULPD z1, Z15, z1 \
-	VMULPD y2, Y15, y2 \
-	VMOVUPD z0, off(DI) \
-	VMOVUPD z1, (off+64)(DI) \
-	VMOVUPD y2, (off+128)(DI)
+	VMULPD r0, Z15, r0 \
+	VMULPD r1, Z15, r1 \
+	VMULPD r2, s, r2 \
+	VMOVUPD r0, off(DI) \
+	VMOVUPD r1, (off+64)(DI) \
+	VMOVUPD r2, (off+128)(DI)
 
-// FNMA20T subtracts the products of the factor entry at addr (broadcast
+// FNMA3T subtracts the products of the factor entry at addr (broadcast
 // into Z12) with the row in (x0, x1, x2) from the row in (y0, y1, y2).
-#define FNMA20T(addr, x0, x1, x2, y0, y1, y2) \
+#define FNMA3T(addr, b, x0, x1, x2, y0, y1, y2) \
 	VBROADCASTSD addr, Z12 \
 	VFNMADD231PD x0, Z12, y0 \
 	VFNMADD231PD x1, Z12, y1 \
-	VFNMADD231PD x2, Y12, y2
+	VFNMADD231PD x2, b, y2
 
-// FTRI20NEXT ends fwdTri20AVX after row k, else moves SI to the next row
-// of l and loads the next row of the block (at byte off of DI).
-#define FTRI20NEXT(k, off, z0, z1, y2) \
+// FTRI3NEXT ends a forward triangle after row k (jumping to done), else
+// moves SI to the next row of l and loads the next row of the block (at
+// byte off of DI); BTRI3NEXT ends a backward one after k rows, else loads
+// the row at byte off of DI.
+#define FTRI3NEXT(k, off, done, r0, r1, r2) \
 	CMPQ CX, $k \
-	JEQ ft20done \
+	JEQ done \
 	ADDQ R8, SI \
-	ROW20(off, z0, z1, y2)
+	ROW3(off, r0, r1, r2)
+
+#define BTRI3NEXT(k, off, done, r0, r1, r2) \
+	CMPQ CX, $k \
+	JEQ done \
+	ROW3(off, r0, r1, r2)
+
+// ACC3 starts the accumulator (Z12, Z13, Z14) at zero and adds the
+// products of the factor entry at addr with the row in (x0, x1, x2);
+// FMA3 adds more. SUBSCALE3 sets the row in (y0, y1, y2) to (y − the
+// accumulator)·(the value at addr) and stores it at byte off of DI.
+#define ACC3(addr, b, a, x0, x1, x2) \
+	VPXORQ Z12, Z12, Z12 \
+	VPXORQ Z13, Z13, Z13 \
+	VPXORQ Z14, Z14, Z14 \
+	FMA3(addr, b, a, x0, x1, x2)
+
+#define FMA3(addr, b, a, x0, x1, x2) \
+	VBROADCASTSD addr, Z15 \
+	VFMADD231PD x0, Z15, Z12 \
+	VFMADD231PD x1, Z15, Z13 \
+	VFMADD231PD x2, b, a
+
+#define SUBSCALE3(off, addr, a, s, y0, y1, y2) \
+	VSUBPD Z12, y0, y0 \
+	VSUBPD Z13, y1, y1 \
+	VSUBPD a, y2, y2 \
+	SCALE3(off, addr, s, y0, y1, y2)
 
 // func fwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 //
@@ -2248,53 +2281,24 @@ TEXT ·fwdTri20AVX(SB), NOSPLIT, $0-40
 	MOVQ ld+24(FP), R8
 	SHLQ $3, R8 // bytes per row of l
 	MOVQ dinv+32(FP), BX
-	ROW20(0, Z4, Z5, Y0)
-	SCALE20(0, 0(BX), Z4, Z5, Y0)
-	FTRI20NEXT(1, 160, Z6, Z7, Y1)
-	FNMA20T(0(SI), Z4, Z5, Y0, Z6, Z7, Y1)
-	SCALE20(160, 8(BX), Z6, Z7, Y1)
-	FTRI20NEXT(2, 320, Z8, Z9, Y2)
-	FNMA20T(0(SI), Z4, Z5, Y0, Z8, Z9, Y2)
-	FNMA20T(8(SI), Z6, Z7, Y1, Z8, Z9, Y2)
-	SCALE20(320, 16(BX), Z8, Z9, Y2)
-	FTRI20NEXT(3, 480, Z10, Z11, Y3)
-	FNMA20T(0(SI), Z4, Z5, Y0, Z10, Z11, Y3)
-	FNMA20T(8(SI), Z6, Z7, Y1, Z10, Z11, Y3)
-	FNMA20T(16(SI), Z8, Z9, Y2, Z10, Z11, Y3)
-	SCALE20(480, 24(BX), Z10, Z11, Y3)
+	ROW3(0, Z4, Z5, Y0)
+	SCALE3(0, 0(BX), Y15, Z4, Z5, Y0)
+	FTRI3NEXT(1, 160, ft20done, Z6, Z7, Y1)
+	FNMA3T(0(SI), Y12, Z4, Z5, Y0, Z6, Z7, Y1)
+	SCALE3(160, 8(BX), Y15, Z6, Z7, Y1)
+	FTRI3NEXT(2, 320, ft20done, Z8, Z9, Y2)
+	FNMA3T(0(SI), Y12, Z4, Z5, Y0, Z8, Z9, Y2)
+	FNMA3T(8(SI), Y12, Z6, Z7, Y1, Z8, Z9, Y2)
+	SCALE3(320, 16(BX), Y15, Z8, Z9, Y2)
+	FTRI3NEXT(3, 480, ft20done, Z10, Z11, Y3)
+	FNMA3T(0(SI), Y12, Z4, Z5, Y0, Z10, Z11, Y3)
+	FNMA3T(8(SI), Y12, Z6, Z7, Y1, Z10, Z11, Y3)
+	FNMA3T(16(SI), Y12, Z8, Z9, Y2, Z10, Z11, Y3)
+	SCALE3(480, 24(BX), Y15, Z10, Z11, Y3)
 
 ft20done:
 	VZEROUPPER
 	RET
-
-// ACC20 starts the accumulator (Z12, Z13, Y14) at zero and adds the
-// products of the factor entry at addr with the row in (x0, x1, x2);
-// FMA20 adds more. SUBSCALE20 sets the row in (y0, y1, y2) to (y − the
-// accumulator)·(the value at addr) and stores it at byte off of DI.
-#define ACC20(addr, x0, x1, x2) \
-	VPXORQ Z12, Z12, Z12 \
-	VPXORQ Z13, Z13, Z13 \
-	VPXORQ Z14, Z14, Z14 \
-	FMA20(addr, x0, x1, x2)
-
-#define FMA20(addr, x0, x1, x2) \
-	VBROADCASTSD addr, Z15 \
-	VFMADD231PD x0, Z15, Z12 \
-	VFMADD231PD x1, Z15, Z13 \
-	VFMADD231PD x2, Y15, Y14
-
-#define SUBSCALE20(off, addr, y0, y1, y2) \
-	VSUBPD Z12, y0, y0 \
-	VSUBPD Z13, y1, y1 \
-	VSUBPD Y14, y2, y2 \
-	SCALE20(off, addr, y0, y1, y2)
-
-// BTRI20NEXT ends bwdTri20AVX after k rows, else loads the row at byte
-// off of DI.
-#define BTRI20NEXT(k, off, z0, z1, y2) \
-	CMPQ CX, $k \
-	JEQ bt20done \
-	ROW20(off, z0, z1, y2)
 
 // func bwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 //
@@ -2317,20 +2321,20 @@ TEXT ·bwdTri20AVX(SB), NOSPLIT, $0-40
 	SUBQ R8, R11 // two rows up
 	MOVQ dinv+32(FP), BX
 	LEAQ (BX)(AX*8), BX // &dinv[b−1]
-	ROW20(0, Z4, Z5, Y0)
-	SCALE20(0, 0(BX), Z4, Z5, Y0)
-	BTRI20NEXT(1, -160, Z6, Z7, Y1)
-	ACC20(-8(R9), Z4, Z5, Y0)
-	SUBSCALE20(-160, -8(BX), Z6, Z7, Y1)
-	BTRI20NEXT(2, -320, Z8, Z9, Y2)
-	ACC20(-16(R9), Z4, Z5, Y0)
-	FMA20(-16(R10), Z6, Z7, Y1)
-	SUBSCALE20(-320, -16(BX), Z8, Z9, Y2)
-	BTRI20NEXT(3, -480, Z10, Z11, Y3)
-	ACC20(-24(R9), Z4, Z5, Y0)
-	FMA20(-24(R10), Z6, Z7, Y1)
-	FMA20(-24(R11), Z8, Z9, Y2)
-	SUBSCALE20(-480, -24(BX), Z10, Z11, Y3)
+	ROW3(0, Z4, Z5, Y0)
+	SCALE3(0, 0(BX), Y15, Z4, Z5, Y0)
+	BTRI3NEXT(1, -160, bt20done, Z6, Z7, Y1)
+	ACC3(-8(R9), Y15, Y14, Z4, Z5, Y0)
+	SUBSCALE3(-160, -8(BX), Y14, Y15, Z6, Z7, Y1)
+	BTRI3NEXT(2, -320, bt20done, Z8, Z9, Y2)
+	ACC3(-16(R9), Y15, Y14, Z4, Z5, Y0)
+	FMA3(-16(R10), Y15, Y14, Z6, Z7, Y1)
+	SUBSCALE3(-320, -16(BX), Y14, Y15, Z8, Z9, Y2)
+	BTRI3NEXT(3, -480, bt20done, Z10, Z11, Y3)
+	ACC3(-24(R9), Y15, Y14, Z4, Z5, Y0)
+	FMA3(-24(R10), Y15, Y14, Z6, Z7, Y1)
+	FMA3(-24(R11), Y15, Y14, Z8, Z9, Y2)
+	SUBSCALE3(-480, -24(BX), Y14, Y15, Z10, Z11, Y3)
 
 bt20done:
 	VZEROUPPER
@@ -3229,39 +3233,6 @@ fb24done:
 	VZEROUPPER
 	RET
 
-// ROW24 loads the row of 24 values at byte off of DI into (z0, z1, z2);
-// SCALE24 multiplies it by the value at addr (broadcast into Z15) and
-// stores it back.
-#define ROW24(off, z0, z1, z2) \
-	VMOVUPD off(DI), z0 \
-	VMOVUPD (off+64)(DI), z1 \
-	VMOVUPD (off+128)(DI), z2
-
-#define SCALE24(off, addr, z0, z1, z2) \
-	VBROADCASTSD addr, Z15 \
-	VMULPD z0, Z15, z0 \
-	VMULPD z1, Z15, z1 \
-	VMULPD z2, Z15, z2 \
-	VMOVUPD z0, off(DI) \
-	VMOVUPD z1, (off+64)(DI) \
-	VMOVUPD z2, (off+128)(DI)
-
-// FNMA24T subtracts the products of the factor entry at addr (broadcast
-// into Z12) with the row in (x0, x1, x2) from the row in (y0, y1, y2).
-#define FNMA24T(addr, x0, x1, x2, y0, y1, y2) \
-	VBROADCASTSD addr, Z12 \
-	VFNMADD231PD x0, Z12, y0 \
-	VFNMADD231PD x1, Z12, y1 \
-	VFNMADD231PD x2, Z12, y2
-
-// FTRI24NEXT ends fwdTri24AVX after row k, else moves SI to the next row
-// of l and loads the next row of the block (at byte off of DI).
-#define FTRI24NEXT(k, off, z0, z1, z2) \
-	CMPQ CX, $k \
-	JEQ ft24done \
-	ADDQ R8, SI \
-	ROW24(off, z0, z1, z2)
-
 // func fwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 //
 // fwdTri16AVX for rows of 24 values, in (Z0, Z1, Z2), …, (Z9, Z10, Z11).
@@ -3272,53 +3243,24 @@ TEXT ·fwdTri24AVX(SB), NOSPLIT, $0-40
 	MOVQ ld+24(FP), R8
 	SHLQ $3, R8 // bytes per row of l
 	MOVQ dinv+32(FP), BX
-	ROW24(0, Z0, Z1, Z2)
-	SCALE24(0, 0(BX), Z0, Z1, Z2)
-	FTRI24NEXT(1, 192, Z3, Z4, Z5)
-	FNMA24T(0(SI), Z0, Z1, Z2, Z3, Z4, Z5)
-	SCALE24(192, 8(BX), Z3, Z4, Z5)
-	FTRI24NEXT(2, 384, Z6, Z7, Z8)
-	FNMA24T(0(SI), Z0, Z1, Z2, Z6, Z7, Z8)
-	FNMA24T(8(SI), Z3, Z4, Z5, Z6, Z7, Z8)
-	SCALE24(384, 16(BX), Z6, Z7, Z8)
-	FTRI24NEXT(3, 576, Z9, Z10, Z11)
-	FNMA24T(0(SI), Z0, Z1, Z2, Z9, Z10, Z11)
-	FNMA24T(8(SI), Z3, Z4, Z5, Z9, Z10, Z11)
-	FNMA24T(16(SI), Z6, Z7, Z8, Z9, Z10, Z11)
-	SCALE24(576, 24(BX), Z9, Z10, Z11)
+	ROW3(0, Z0, Z1, Z2)
+	SCALE3(0, 0(BX), Z15, Z0, Z1, Z2)
+	FTRI3NEXT(1, 192, ft24done, Z3, Z4, Z5)
+	FNMA3T(0(SI), Z12, Z0, Z1, Z2, Z3, Z4, Z5)
+	SCALE3(192, 8(BX), Z15, Z3, Z4, Z5)
+	FTRI3NEXT(2, 384, ft24done, Z6, Z7, Z8)
+	FNMA3T(0(SI), Z12, Z0, Z1, Z2, Z6, Z7, Z8)
+	FNMA3T(8(SI), Z12, Z3, Z4, Z5, Z6, Z7, Z8)
+	SCALE3(384, 16(BX), Z15, Z6, Z7, Z8)
+	FTRI3NEXT(3, 576, ft24done, Z9, Z10, Z11)
+	FNMA3T(0(SI), Z12, Z0, Z1, Z2, Z9, Z10, Z11)
+	FNMA3T(8(SI), Z12, Z3, Z4, Z5, Z9, Z10, Z11)
+	FNMA3T(16(SI), Z12, Z6, Z7, Z8, Z9, Z10, Z11)
+	SCALE3(576, 24(BX), Z15, Z9, Z10, Z11)
 
 ft24done:
 	VZEROUPPER
 	RET
-
-// ACC24 starts the accumulator (Z12, Z13, Z14) at zero and adds the
-// products of the factor entry at addr with the row in (x0, x1, x2);
-// FMA24 adds more. SUBSCALE24 sets the row in (y0, y1, y2) to (y − the
-// accumulator)·(the value at addr) and stores it at byte off of DI.
-#define ACC24(addr, x0, x1, x2) \
-	VPXORQ Z12, Z12, Z12 \
-	VPXORQ Z13, Z13, Z13 \
-	VPXORQ Z14, Z14, Z14 \
-	FMA24(addr, x0, x1, x2)
-
-#define FMA24(addr, x0, x1, x2) \
-	VBROADCASTSD addr, Z15 \
-	VFMADD231PD x0, Z15, Z12 \
-	VFMADD231PD x1, Z15, Z13 \
-	VFMADD231PD x2, Z15, Z14
-
-#define SUBSCALE24(off, addr, y0, y1, y2) \
-	VSUBPD Z12, y0, y0 \
-	VSUBPD Z13, y1, y1 \
-	VSUBPD Z14, y2, y2 \
-	SCALE24(off, addr, y0, y1, y2)
-
-// BTRI24NEXT ends bwdTri24AVX after k rows, else loads the row at byte
-// off of DI.
-#define BTRI24NEXT(k, off, z0, z1, z2) \
-	CMPQ CX, $k \
-	JEQ bt24done \
-	ROW24(off, z0, z1, z2)
 
 // func bwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
 //
@@ -3341,20 +3283,20 @@ TEXT ·bwdTri24AVX(SB), NOSPLIT, $0-40
 	SUBQ R8, R11 // two rows up
 	MOVQ dinv+32(FP), BX
 	LEAQ (BX)(AX*8), BX // &dinv[b−1]
-	ROW24(0, Z0, Z1, Z2)
-	SCALE24(0, 0(BX), Z0, Z1, Z2)
-	BTRI24NEXT(1, -192, Z3, Z4, Z5)
-	ACC24(-8(R9), Z0, Z1, Z2)
-	SUBSCALE24(-192, -8(BX), Z3, Z4, Z5)
-	BTRI24NEXT(2, -384, Z6, Z7, Z8)
-	ACC24(-16(R9), Z0, Z1, Z2)
-	FMA24(-16(R10), Z3, Z4, Z5)
-	SUBSCALE24(-384, -16(BX), Z6, Z7, Z8)
-	BTRI24NEXT(3, -576, Z9, Z10, Z11)
-	ACC24(-24(R9), Z0, Z1, Z2)
-	FMA24(-24(R10), Z3, Z4, Z5)
-	FMA24(-24(R11), Z6, Z7, Z8)
-	SUBSCALE24(-576, -24(BX), Z9, Z10, Z11)
+	ROW3(0, Z0, Z1, Z2)
+	SCALE3(0, 0(BX), Z15, Z0, Z1, Z2)
+	BTRI3NEXT(1, -192, bt24done, Z3, Z4, Z5)
+	ACC3(-8(R9), Z15, Z14, Z0, Z1, Z2)
+	SUBSCALE3(-192, -8(BX), Z14, Z15, Z3, Z4, Z5)
+	BTRI3NEXT(2, -384, bt24done, Z6, Z7, Z8)
+	ACC3(-16(R9), Z15, Z14, Z0, Z1, Z2)
+	FMA3(-16(R10), Z15, Z14, Z3, Z4, Z5)
+	SUBSCALE3(-384, -16(BX), Z14, Z15, Z6, Z7, Z8)
+	BTRI3NEXT(3, -576, bt24done, Z9, Z10, Z11)
+	ACC3(-24(R9), Z15, Z14, Z0, Z1, Z2)
+	FMA3(-24(R10), Z15, Z14, Z3, Z4, Z5)
+	FMA3(-24(R11), Z15, Z14, Z6, Z7, Z8)
+	SUBSCALE3(-576, -24(BX), Z14, Z15, Z9, Z10, Z11)
 
 bt24done:
 	VZEROUPPER
