@@ -48,24 +48,29 @@
 //
 // # Parallelism
 //
-// The supernodal tree is cut into groups of whole subtrees of about equal
-// work (8, or 16 for large factors) and a top part handled after them. The
+// The supernodal tree is cut into 16 groups of whole subtrees of about
+// equal work and a top part handled after them. The
 // cut does not depend on the number of workers (factor.Options.Threads,
 // default GOMAXPROCS). Factorize hands each worker a contiguous run of
 // groups. A solve runs on a team of workers that lives for the call
 // (schedule.go): the groups are tasks that any worker claims; the top is
 // taken in waves of supernodes none of which is an ancestor of another,
-// each in panels of 32 columns, whose diagonal blocks are one task per
-// supernode and whose rows below (forward) or columns before (backward)
-// are shared in chunks of 32. Between phases the workers spin rather than
-// sleep, so a phase of a few microseconds still pays; the workers of all
-// the solves running on one factor at once are drawn from one budget of
-// Threads, and a team never has more than GOMAXPROCS or the machine has
+// each one phase of tasks in panels of 32 columns: a panel's diagonal
+// block is one task per supernode, and its rows below (forward) or
+// columns before (backward) are shared in chunks of 32. Within a wave a
+// task waits only for the tasks that write what it reads or writes (its
+// panel's triangle, the chunk of the panel before over the same rows), so
+// the next panel's triangle starts while the rest of the panel before is
+// still being taken into the rows below. Between phases, and while a task
+// waits, the workers spin rather than sleep, so a phase of a few
+// microseconds still pays; the workers of all the solves running on one
+// factor at once are drawn from one budget of Threads, and a team never
+// has more than GOMAXPROCS or the machine has
 // CPUs, nor more than the schedule's model finds work for: ScheduleTime
 // (factor.ScheduleReporter) models the schedule on p workers, and a team
 // of p takes the fewest workers that the model finds within 2% of p's
-// time (on 16 workers, seven for a 100² grid's factor, eight for 16³'s,
-// all sixteen for 32³'s). Small solves run on one goroutine. AdjointSteps
+// time (on 16 workers, eleven for a 50² grid's factor or 16³'s, all
+// sixteen for 100²'s and 32³'s). Small solves run on one goroutine. AdjointSteps
 // runs its two chains on half the workers each and shares the edge sums
 // between them in chunks of edges.
 //
@@ -77,9 +82,10 @@
 // are added to the block in group order; in a wave of several supernodes,
 // which may update the same rows, each does the same with its rows below,
 // added in the order of the wave. The waves, panels and chunks are fixed
-// by the factor's shape, and each task writes rows or columns that no
-// other task of its phase touches, so which worker runs a task changes
-// nothing.
+// by the factor's shape, and any two tasks of a phase that touch the same
+// rows or columns, one of them writing, run in the order of its list (the
+// later waits for the earlier: TestPlans), so which worker runs a task
+// changes nothing.
 //
 // # Solve
 //

@@ -8,9 +8,12 @@ import (
 
 // team runs the phases of one solve call on p workers: the caller (worker
 // 0) and p−1 helper goroutines that live for the call. A phase is a list
-// of tasks that may run in any order and on any worker; every task writes
-// only what no other task of the phase reads or writes, so the results do
-// not depend on p or on which worker ran what.
+// of tasks that may run on any worker. In a phase of run they may run in
+// any order: every task writes only what no other task of the phase reads
+// or writes. In a phase of runOrdered they are claimed in the order of
+// the list, and a task may wait (await) for tasks before it, which are
+// then the only ones that write what it reads or writes too. Either way
+// the results do not depend on p or on which worker ran what.
 //
 // Between phases the helpers spin, checking for the next one, and sleep
 // only after spinLimit checks: the phases of a solve follow each other
@@ -30,9 +33,14 @@ type team struct {
 	// A worker reads job only after claiming a task of the current
 	// generation, and the caller writes job only when every task of the
 	// previous one has finished, so job needs no lock.
-	state    atomic.Uint64
-	left     atomic.Int32 // tasks of the phase not finished
-	job      func(worker, task int)
+	state atomic.Uint64
+	left  atomic.Int32 // tasks of the phase not finished
+	job   func(worker, task int)
+	// An ordered phase's: done[k] is seq once its task k has finished
+	// (seq counts the ordered phases, so done needs no clearing).
+	ordered  bool
+	seq      uint64
+	done     []atomic.Uint64
 	quit     atomic.Bool
 	sleeping atomic.Int32
 	mu       sync.Mutex
@@ -115,6 +123,7 @@ func (tm *team) run(ntask int, job func(worker, task int)) {
 	if tm.p <= 1 || ntask <= 1 || ntask > maxTasks {
 		for k := range ntask {
 			job(0, k)
+			tm.finish(k)
 		}
 		return
 	}
@@ -129,6 +138,51 @@ func (tm *team) run(ntask int, job func(worker, task int)) {
 	}
 }
 
+// runOrdered runs job(worker, task) for task = 0..ntask−1 as an ordered
+// phase: on the team when share is set (as run), else on the caller, in
+// order. A task may call await for a task before it.
+func (tm *team) runOrdered(ntask int, job func(worker, task int), share bool) {
+	if len(tm.done) < ntask {
+		tm.done = make([]atomic.Uint64, ntask)
+	}
+	tm.seq++
+	tm.ordered = true
+	if share {
+		tm.run(ntask, job)
+	} else {
+		for k := range ntask {
+			job(0, k)
+			tm.finish(k)
+		}
+	}
+	tm.ordered = false
+}
+
+// finish records, in an ordered phase, that task k has finished.
+func (tm *team) finish(k int) {
+	if tm.ordered {
+		tm.done[k].Store(tm.seq)
+	}
+}
+
+// await returns when task k of the current ordered phase has finished. It
+// spins: the tasks are claimed in order, so task k is running on a worker
+// already, and it waits for no task after it. The spin yields every
+// awaitYield checks, so that the worker of task k runs soon even when it
+// has no CPU of its own (tests run more workers than cores).
+func (tm *team) await(k int) {
+	for spin := 1; tm.done[k].Load() != tm.seq; spin++ {
+		if spin%awaitYield == 0 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// awaitYield is how many times await checks between yields: about a
+// microsecond, the grain of the shortest tasks, so that a worker whose
+// CPU runs nothing else loses little to the yields.
+const awaitYield = 256
+
 // work claims and runs tasks of generation gen until none is left.
 func (tm *team) work(worker int, gen uint32) {
 	for {
@@ -139,6 +193,7 @@ func (tm *team) work(worker int, gen uint32) {
 		}
 		if tm.state.CompareAndSwap(s, s+1) {
 			tm.job(worker, k)
+			tm.finish(k)
 			tm.left.Add(-1)
 		}
 	}

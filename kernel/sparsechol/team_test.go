@@ -1,7 +1,9 @@
 package sparsechol
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -139,12 +141,12 @@ func TestScheduleTime(t *testing.T) {
 
 // TestTeamSizes checks the teams a solve takes: within p and growing
 // with it, as fast on the model as p workers to teamGain, and smaller than
-// p where the model finds the extra workers idle (a 2-D grid's tree on 16
+// p where the model finds the extra workers idle (a 50² grid's tree on 16
 // workers) but not where it still finds them work (a dense factor of one
 // supernode takes one worker, whose triangle is one task).
 func TestTeamSizes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	n, es := gridEdges(rng, 100, 100)
+	n, es := gridEdges(rng, 50, 50)
 	grid := heatMatrix(n, es, 1)
 	dense := heatMatrix(40, completeEdges(40), 1)
 	for _, tc := range []struct {
@@ -154,7 +156,7 @@ func TestTeamSizes(t *testing.T) {
 		team16  func(int) bool
 		explain string
 	}{
-		{"grid 100²", grid, &factor.Options{Grid: []int{100, 100}, Threads: 16}, func(q int) bool { return q < 16 }, "fewer than 16"},
+		{"grid 50²", grid, &factor.Options{Grid: []int{50, 50}, Threads: 16}, func(q int) bool { return q < 16 }, "fewer than 16"},
 		{"dense 40", dense, &factor.Options{Threads: 16}, func(q int) bool { return q == 1 }, "1"},
 	} {
 		f, err := Backend{}.Analyze(tc.m.pat, tc.opt)
@@ -293,5 +295,155 @@ func TestSolveAllocatesNothing(t *testing.T) {
 			}
 		}
 		f.Close()
+	}
+}
+
+// TestPlans checks every wave's task lists on every test matrix: each task
+// waits only for tasks before it, and of any two tasks of a supernode where
+// one writes rows (forward) or columns (backward) that the other reads or
+// writes, the later waits for the earlier, directly or through others.
+// Then the tasks may run in any order their waits allow and still do the
+// same operations in the same order on every value. At least one list
+// must hold tasks that wait, and one must be shared on a solve's team.
+func TestPlans(t *testing.T) {
+	waits, shared := false, false
+	for _, tc := range testCases() {
+		f := factorCase(t, tc, 0)
+		sym := f.(*chol).sym
+		for v := 0; v+1 < len(sym.waveStart); v++ {
+			buffered := sym.waveStart[v+1]-sym.waveStart[v] > 1
+			for _, dir := range []struct {
+				name string
+				plan []topTask
+			}{
+				{"forward", sym.fwdPlan[sym.fwdAt[v]:sym.fwdAt[v+1]]},
+				{"backward", sym.bwdPlan[sym.bwdAt[v]:sym.bwdAt[v+1]]},
+			} {
+				work := 0
+				for _, task := range dir.plan {
+					work += task.cost
+				}
+				shared = shared || work*16 >= minPhaseWork
+				if msg := checkPlan(sym, dir.plan, dir.name == "forward", buffered); msg != "" {
+					t.Errorf("%s, wave %d, %s: %s", tc.name, v, dir.name, msg)
+				}
+				for _, task := range dir.plan {
+					waits = waits || task.after[0] >= 0
+				}
+			}
+		}
+		f.Close()
+	}
+	if !waits || !shared {
+		t.Errorf("no list waits (%v) or none is shared (%v)", !waits, !shared)
+	}
+}
+
+// checkPlan checks one wave's list (see TestPlans) and says what is wrong.
+func checkPlan(sym *symbolic, plan []topTask, forward, buffered bool) string {
+	n := len(plan)
+	// reach[j][i]: task j waits for task i, directly or through others.
+	reach := make([][]bool, n)
+	for j, task := range plan {
+		reach[j] = make([]bool, n)
+		for _, d := range task.after {
+			if d < 0 {
+				continue
+			}
+			if int(d) >= j {
+				return fmt.Sprintf("task %d waits for task %d", j, d)
+			}
+			reach[j][d] = true
+			for i := range int(d) {
+				reach[j][i] = reach[j][i] || reach[d][i]
+			}
+		}
+	}
+	// The positions each task reads and writes, as half-open ranges.
+	type span struct{ a, b int }
+	access := func(task topTask) (read, write []span) {
+		w := sym.first[task.s+1] - sym.first[task.s]
+		h := sym.rowPtr[task.s+1] - sym.rowPtr[task.s]
+		switch {
+		case task.diag:
+			read = []span{{task.p0, task.p1}}
+			write = []span{{task.p0, task.p1}}
+			if forward && buffered && task.p0 == 0 {
+				write = append(write, span{w, h}) // clears the buffer
+			}
+		case forward || task.p0 < w:
+			read = []span{{task.p0, task.p1}}
+			write = []span{{task.a, task.b}}
+		default: // the rows below, solved in a wave before
+			write = []span{{task.a, task.b}}
+		}
+		return read, write
+	}
+	meets := func(x, y []span) bool {
+		for _, p := range x {
+			for _, q := range y {
+				if p.a < q.b && q.a < p.b {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for j := range n {
+		rj, wj := access(plan[j])
+		for i := range j {
+			if plan[i].s != plan[j].s || reach[j][i] {
+				continue
+			}
+			ri, wi := access(plan[i])
+			if meets(wi, wj) || meets(wi, rj) || meets(ri, wj) {
+				return fmt.Sprintf("task %d (%+v) does not wait for task %d (%+v)", j, plan[j], i, plan[i])
+			}
+		}
+	}
+	return ""
+}
+
+// TestTeamOrdered runs ordered phases whose tasks wait for random earlier
+// ones on teams of 1 to 16 workers (more than the cores) and checks that
+// every task starts after those it waits for have finished.
+func TestTeamOrdered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, p := range []int{1, 2, 3, 8, 16} {
+		var budget atomic.Int32
+		budget.Store(int32(p - 1))
+		var tm team
+		tm.start(p, &budget)
+		for phase := range 40 {
+			n := 1 + rng.IntN(100)
+			after, delay := make([][]int, n), make([]int, n)
+			for k := range n {
+				delay[k] = rng.IntN(20)
+			}
+			for k := 1; k < n; k++ {
+				for range rng.IntN(3) {
+					after[k] = append(after[k], rng.IntN(k))
+				}
+			}
+			finished := make([]atomic.Bool, n)
+			tm.runOrdered(n, func(_, k int) {
+				for _, d := range after[k] {
+					tm.await(d)
+					if !finished[d].Load() {
+						t.Errorf("p=%d, phase %d: task %d went on before task %d finished", p, phase, k, d)
+					}
+				}
+				for range delay[k] {
+					runtime.Gosched()
+				}
+				finished[k].Store(true)
+			}, phase%5 != 0)
+			for k := range finished {
+				if !finished[k].Load() {
+					t.Errorf("p=%d, phase %d: task %d did not run", p, phase, k)
+				}
+			}
+		}
+		tm.stop()
 	}
 }
