@@ -48,8 +48,8 @@
 //
 // # Parallelism
 //
-// The supernodal tree is cut into 16 groups of whole subtrees of about
-// equal work and a top part handled after them. The
+// The supernodal tree is cut into groups of whole subtrees of about equal
+// work (8, or 16 for large factors) and a top part handled after them. The
 // cut does not depend on the number of workers (factor.Options.Threads,
 // default GOMAXPROCS). Factorize hands each worker a contiguous run of
 // groups. A solve runs on a team of workers that lives for the call
@@ -65,12 +65,12 @@
 // waits, the workers spin rather than sleep, so a phase of a few
 // microseconds still pays; the workers of all the solves running on one
 // factor at once are drawn from one budget of Threads, and a team never
-// has more than GOMAXPROCS or the machine has
-// CPUs, nor more than the schedule's model finds work for: ScheduleTime
-// (factor.ScheduleReporter) models the schedule on p workers, and a team
-// of p takes the fewest workers that the model finds within 2% of p's
-// time (on 16 workers, eleven for a 50² grid's factor or 16³'s, all
-// sixteen for 100²'s and 32³'s). Small solves run on one goroutine. AdjointSteps
+// has more than GOMAXPROCS or the machine has CPUs, nor more than the
+// schedule's model finds work for: ScheduleTime (factor.ScheduleReporter)
+// models the schedule on p workers, and a team of p takes the fewest
+// workers that the model finds within 2% of p's time (on 16 workers,
+// seven for a 100² grid's factor, eight for 16³'s, all sixteen for
+// 32³'s). Small solves run on one goroutine. AdjointSteps
 // runs its two chains on half the workers each and shares the edge sums
 // between them in chunks of edges.
 //

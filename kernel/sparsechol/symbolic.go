@@ -57,19 +57,21 @@ type symbolic struct {
 	waveStart, waveNodes []int
 	bufRow, packCol      []int
 	waveSum              []int
+	sumRows, sumSrc      []int32
+	sumPtr               []int
+	maxBuf, maxPack      int     // the buffer's rows (the groups' or the largest wave's) and the largest wave's packed columns
+	iota                 []int32 // 0, 1, …, maxBuf−1
+	// single[s]: s has one column and its rows below all lie before
+	// topCol, so that the vector kernels may eliminate a run of such
+	// supernodes in one call.
+	single []bool
+
 	// The waves' tasks in the order the team claims them (schedule.go):
 	// wave v's forward tasks are fwdPlan[fwdAt[v]:fwdAt[v+1]], its
 	// backward ones bwdPlan[bwdAt[v]:bwdAt[v+1]].
 	fwdPlan, bwdPlan []topTask
 	fwdAt, bwdAt     []int
-	sumRows, sumSrc  []int32
-	sumPtr           []int
-	maxBuf, maxPack  int     // the buffer's rows (the groups' or the largest wave's) and the largest wave's packed columns
-	iota             []int32 // 0, 1, …, maxBuf−1
-	// single[s]: s has one column and its rows below all lie before
-	// topCol, so that the vector kernels may eliminate a run of such
-	// supernodes in one call.
-	single []bool
+
 	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1.
 	nw     int
 	wGroup []int
@@ -299,8 +301,13 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	for t := 0; t < ns; t++ {
 		work[t] = float64(sh[t]*sw[t]) - float64(sw[t]*(sw[t]-1))/2
 	}
-	order, gcount := splitTree(spar, work, numGroups)
-	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, ng: numGroups}
+	total := 0.0
+	for _, v := range work {
+		total += v
+	}
+	ng := numGroups(total)
+	order, gcount := splitTree(spar, work, ng)
+	sym := &symbolic{n: n, ns: ns, nnzL: nnzL, ng: ng}
 	newSn := make([]int, ns)
 	for k, t := range order {
 		newSn[t] = k
@@ -570,22 +577,34 @@ func (sym *symbolic) makeWaves() {
 }
 
 // numGroups is the number of groups the supernodal tree is cut into,
-// whatever the number of workers or the size of L. Each group is one task
-// of a solve's team (schedule.go), so the groups bound the workers that
-// share the subtrees, and on as many workers as groups the largest group
-// decides the phase; more groups leave more of the factor in the top,
-// which the workers share by panels and chunks, and more buffered updates
-// of the top rows. In the schedule's model (ScheduleTime), 16 groups let
-// 8 workers solve with a 16³ grid's factor 2.56 times as fast as 2
-// workers, against 2.09 with 8 groups; on two cores, whole evaluations of
-// the paper's rows took the same time with either count within 2%.
-const numGroups = 16
+// whatever the number of workers: 8, or 16 when L has more than
+// manyGroupsWork entries (a 32³ grid's has 4.4 million). Each group is one
+// task of a solve's team (schedule.go), so the groups bound the workers
+// that share the subtrees; more groups leave more of the factor in the
+// top, which the workers share by panels and chunks, and more buffered
+// updates of the top rows. On two workers 4, 8 and 16 groups were within
+// the spread on the 3-D rows of the paper's table, and 8 was the fastest
+// on the 2-D ones.
+func numGroups(work float64) int {
+	if work > manyGroupsWork {
+		return 16
+	}
+	return 8
+}
+
+// manyGroupsWork is the size of L (entries) above which the tree is cut
+// into 16 groups rather than 8. It lies between the factors of the paper's
+// table up to 100² and 16³ (at most about 0.25 million entries) and 32³'s
+// (about 4.4 million), so that only 32³ gets 16.
+const manyGroupsWork = 1 << 21
 
 // topWeight sets how much the top part counts in splitTree's estimate,
-// as if topWeight of the ng workers shared it: with 16 groups, half of
-// them. Counting it less (2) leaves more of the factor in the top, which
-// the model shares a little better on 16 workers, but whole evaluations
-// of 16³ then took 5–12% longer on two cores.
+// as if topWeight of the ng workers shared it. The schedule's model
+// (ScheduleTime) on 8 and 16 workers was best at 8: with 8 groups the top
+// counts whole, as before the top was shared, and with 16 (32³) it counts
+// half, which leaves 54% of L in the top rather than 39% and raises the
+// modelled speed-up from 4.6 to 6.2 on 8 workers and from 4.9 to 7.9 on
+// 16.
 const topWeight = 8
 
 // assignWorkers hands the groups to nw workers as contiguous runs of about

@@ -141,12 +141,12 @@ func TestScheduleTime(t *testing.T) {
 
 // TestTeamSizes checks the teams a solve takes: within p and growing
 // with it, as fast on the model as p workers to teamGain, and smaller than
-// p where the model finds the extra workers idle (a 50² grid's tree on 16
+// p where the model finds the extra workers idle (a 2-D grid's tree on 16
 // workers) but not where it still finds them work (a dense factor of one
 // supernode takes one worker, whose triangle is one task).
 func TestTeamSizes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	n, es := gridEdges(rng, 50, 50)
+	n, es := gridEdges(rng, 100, 100)
 	grid := heatMatrix(n, es, 1)
 	dense := heatMatrix(40, completeEdges(40), 1)
 	for _, tc := range []struct {
@@ -156,7 +156,7 @@ func TestTeamSizes(t *testing.T) {
 		team16  func(int) bool
 		explain string
 	}{
-		{"grid 50²", grid, &factor.Options{Grid: []int{50, 50}, Threads: 16}, func(q int) bool { return q < 16 }, "fewer than 16"},
+		{"grid 100²", grid, &factor.Options{Grid: []int{100, 100}, Threads: 16}, func(q int) bool { return q < 16 }, "fewer than 16"},
 		{"dense 40", dense, &factor.Options{Threads: 16}, func(q int) bool { return q == 1 }, "1"},
 	} {
 		f, err := Backend{}.Analyze(tc.m.pat, tc.opt)

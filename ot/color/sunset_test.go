@@ -102,8 +102,8 @@ func TestSunsetMatchesCommand(t *testing.T) {
 				Transfer: color.TransferOptions{Iterations: 5}}
 		}, "learned", 3,
 			"7217a6c9964af80b4d64e8506f3c845db857a78a1f7e185934a7f635ef32410f",
-			"dfc99c6ed852e63965ecc6eca72dae20a49af733c54e9a6011887cbde18e9c92",
-			"e062d3271b916993f4ef7261f0f68cd7b052fc6ec06d40f65e325cd804027766"},
+			"3f42ed70344a191ea3a7d16c1b1cfc78fa7c7a4d4014c6456058534a9b30090d",
+			"eba2ec3d6573eaf8ba9bd8f14b76c71c4bcb85acaa9e84eeb3757cb1e65e658e"},
 		{"euclid", 0.5, func(t *testing.T) color.SunsetOptions {
 			return color.SunsetOptions{Frames: 3, Kernel: euclidean(t, 9, 0.01), Transfer: color.TransferOptions{Iterations: 10, NoBilateral: true}}
 		}, "euclid", 5,
