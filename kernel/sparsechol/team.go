@@ -33,19 +33,21 @@ type team struct {
 	// A worker reads job only after claiming a task of the current
 	// generation, and the caller writes job only when every task of the
 	// previous one has finished, so job needs no lock.
-	state atomic.Uint64
-	left  atomic.Int32 // tasks of the phase not finished
-	job   func(worker, task int)
-	// An ordered phase's: done[k] is seq once its task k has finished
-	// (seq counts the ordered phases, so done needs no clearing).
-	ordered  bool
-	seq      uint64
-	done     []atomic.Uint64
+	state    atomic.Uint64
+	left     atomic.Int32 // tasks of the phase not finished
+	job      func(worker, task int)
 	quit     atomic.Bool
 	sleeping atomic.Int32
 	mu       sync.Mutex
 	cond     sync.Cond
 	wg       sync.WaitGroup
+
+	// An ordered phase's: done[k] is seq once its task k has finished
+	// (seq counts the ordered phases, so done needs no clearing). Like
+	// job, they are written only between phases.
+	ordered bool
+	seq     uint64
+	done    []atomic.Uint64
 
 	// The helpers' start: they take worker numbers from ids and wait for
 	// the phases after startGen. helperFn is helperRun, made once, so that
