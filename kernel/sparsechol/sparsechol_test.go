@@ -531,7 +531,8 @@ func TestFillCount(t *testing.T) {
 // matrix, on the vector kernels (where the processor has them) and on the
 // scalar ones: the tree is cut into the same groups whatever the count, the
 // groups' updates of the top are added in group order, and the top is cut
-// into the same panels and chunks.
+// into the same panels and chunks, of which those that touch the same rows
+// run in the order of their wave's list (TestPlans).
 func TestWorkersBitwise(t *testing.T) {
 	defer func(v bool) { useAVX = v }(useAVX)
 	defer func(v bool) { capWorkers = v }(capWorkers)
