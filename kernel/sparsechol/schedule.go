@@ -41,11 +41,12 @@ import (
 // triangle and the chunk of the panel before that wrote the same rows.
 // Each task waits for those (topTask.after) and no other, so a panel's
 // triangle starts as soon as the chunk of its own rows is done while the
-// rest of the panel before is still being taken into the rows below (with
-// a barrier after every panel instead, the schedule's model runs 16³'s top
-// on 8 workers in 2.7 times its work over 8). The tasks are claimed
-// in the order of the list, which puts every task after those it waits
-// for, so that the earliest unfinished task can always run (team.await).
+// rest of the panel before is still being taken into the rows below. In
+// the schedule's model on 8 workers, that takes the top of a 16³ grid's
+// factor from 2.7 to 2.4 times its work over 8, and 100²'s from 4.4 to
+// 3.8, against a barrier after every panel. The tasks are claimed in the
+// order of the list, which puts every task after those it waits for, so
+// that the earliest unfinished task can always run (team.await).
 // The rows a task writes are written by the same tasks in the same order
 // whatever the workers, so no value depends on them.
 //
