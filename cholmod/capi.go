@@ -3,7 +3,8 @@
 package cholmod
 
 // This file is the whole C surface of the package: a handful of small C
-// helpers in the preamble, and thin Go wrappers around them. The other files of the cgo build work with the Go types declared here (cCtx,
+// helpers in the preamble, and thin Go wrappers around them. The other
+// files of the cgo build work with the Go types declared here (cCtx,
 // cSparse, cFactor) and with Go slices viewing CHOLMOD-allocated memory;
 // stub.go replaces all of them in a build without cgo.
 //

@@ -50,8 +50,8 @@ const (
 	// the forward chain of the application it differentiates. Transient
 	// memory is O(Steps·N·cols), and nothing of an application outlives the
 	// call (the buffers are reused by the next one: the Heat's, or the
-	// backend's, see factor.StepSolver). Apply+Adjoint
-	// costs 3·Steps solves.
+	// backend's, see factor.StepSolver). Apply+Adjoint costs 3·Steps
+	// solves.
 	Recompute Memory = iota
 	// Store records the forward chain of every Apply on a LIFO tape (cleared
 	// by SetWeights); Adjoint pops it when it is called in reverse order on

@@ -133,12 +133,14 @@
 // depend on the number of right-hand sides solved with it. On processors
 // with AVX-512 the two kernels that do most of the work hold two quads of
 // a row in one 8-wide register (forward, four rows by four quads at a
-// time), and with rows of 8, 16, 20 or 24 values (5 to 8, 9 to 16, 17 to
-// 20 and 21 to 24 right-hand sides; the learner's have 15 with ten frames)
-// every kernel holds a row whole in registers (one 8-wide register, two,
-// two and a 4-wide one, or three: rowKernels) and takes eight rows (forward, panels of up to
-// 64 columns) or eight columns (backward, then four, then the last one to
-// three together) at a time, so that each row loaded serves more of them.
+// time), and with rows of 8, 16, 20, 24 or 32 values (5 to 8, 9 to 16, 17
+// to 20, 21 to 24 and 25 to 32 right-hand sides, 12 and 28 padded to 16
+// and 32; the learner's have 15 with ten frames) every kernel holds a row
+// whole in registers (one 8-wide register, two, two and a 4-wide one,
+// three or four: rowKernels) and takes eight rows (forward, panels of up
+// to 64 columns; four at 32 values) or eight columns (backward, four at 32
+// values; then four, then the last one to three together) at a time, so
+// that each row loaded serves more of them.
 // At those widths the forward kernels read the solved rows where they
 // are, instead of a quad-by-quad copy (no copy, and half the loads), the
 // rows left over after the groups of four stay whole too, and the
@@ -148,17 +150,17 @@
 // a run of one-column supernodes the pivot row stays in its registers
 // while the rows below take it (forward), and every part of each row
 // below is summed in one pass over the rows (backward). Blocks of more
-// than 24 right-hand sides are solved there in strips of 16 (the last one
-// what is left), each on those kernels: two strips of 16 take less time
-// than the 4-wide kernels on 32 at once. Every lane does the same
-// operations: the solutions are bitwise those of the 4-wide code
-// (TestWideBitwise), and so is the adjoint's gradient up to 24 right-hand
+// than 32 right-hand sides are solved there in strips of 32 (the last one
+// what is left), each on those kernels (stripWidth). Every lane does the
+// same operations: the solutions are bitwise those of the 4-wide code
+// (TestWideBitwise), and so is the adjoint's gradient up to 32 right-hand
 // sides; beyond, its edge sums are added to the gradient strip by strip
 // (TestStrips), which rounds differently from the sums over whole rows,
-// so SolveKernels names the two kinds of processor apart. The buffered updates (see Parallelism) are added to
-// their rows a quad at a time, in the same order as one value at a time
-// (TestSumRowsBitwise). The adjoint's edge sums take the products of an
-// edge's two rows a quad at a time and add the four lanes at the end.
+// so SolveKernels names the two kinds of processor apart. The buffered
+// updates (see Parallelism) are added to their rows a quad at a time, in
+// the same order as one value at a time (TestSumRowsBitwise). The
+// adjoint's edge sums take the products of an edge's two rows a quad at a
+// time and add the four lanes at the end.
 // Elsewhere ("scalar") portable Go kernels do the same substitutions and
 // sums; the two agree to rounding (TestKernelsAgree), not bitwise.
 //

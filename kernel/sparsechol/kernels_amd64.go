@@ -13,8 +13,8 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // useWide lets the kernels that do most of the work hold two quads of a
 // row in one 8-wide AVX-512 register, on processors that have AVX-512, and
-// at 8, 16, 20 or 24 values a row run the substitutions on the kernels that
-// hold a row whole (rowKernels: forwardRangeRows, fwdDiagRows,
+// at 8, 16, 20, 24 or 32 values a row run the substitutions on the kernels
+// that hold a row whole (rowKernels: forwardRangeRows, fwdDiagRows,
 // bwdColsRows, bwdDiagRows). Each lane does the same operations in the
 // same order either way, so the solutions are bitwise the same.
 var useWide = useAVX && cpu.X86.HasAVX512F
@@ -109,8 +109,8 @@ func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int
 // rowKernels are the AVX-512 kernels for rows of cw values that stay in
 // registers whole: 8 (one 8-wide register), 16 (two), 20 (two and a
 // 4-wide one), 24 (three) or 32 (four; its bwdNx takes at most four
-// columns at a time, maxCols). Each does in every lane what the 4-wide kernels do in
-// theirs. The methods call the …RowsAVX entry points, which jump to the
+// columns at a time, maxCols). Each does in every lane what the 4-wide
+// kernels do in theirs. The methods call the …RowsAVX entry points, which jump to the
 // width's kernel: a Go-level switch or function values cost 2-6% of a
 // one-thread solve on 50² and 16³ at 15 columns.
 type rowKernels struct{ cw int }
@@ -240,8 +240,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // quad (quad q of row k at pack[4(q·w+k):]), so that the rows an update
 // reads are adjacent; the rows below then take Σ_k l[k]·x_k four rows by
 // three quads at a time, held in registers (fwdBlockAVX). The diagonal
-// block is blocked the same way, four rows at a time. (Rows of 8, 16 or
-// 20 values on AVX-512 go through forwardRangeRows instead.) forwardAVX is
+// block is blocked the same way, four rows at a time. (Rows of the widths
+// of rowKernels go through forwardRangeRows instead.) forwardAVX is
 // topFwdDiagAVX and topFwdRowsAVX for one panel of all the supernode's
 // columns, with the same arithmetic, written as one function because the
 // groups call it for every supernode: composed of those two, a solve took
@@ -278,8 +278,8 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 	}
 }
 
-// forwardRangeRows is forwardRange at k.cw values a row on AVX-512 (16 or
-// 20): each run of one-column supernodes through fwd1RunAVX, the others as
+// forwardRangeRows is forwardRange at k.cw values a row on AVX-512 (a
+// width of rowKernels): each run of one-column supernodes through fwd1RunAVX, the others as
 // forwardAVX takes them, but with each row whole in registers, which load
 // the solved rows of x1 where they are, so that nothing is packed (the
 // diagonal block through fwdDiagRows, the rows below through
@@ -360,8 +360,8 @@ func backwardAVX(sym *symbolic, num *numeric, s int, x []float64, cw int) {
 // bwdDiagBlockAVX solves with the transpose of the columns p0..p1-1 of a
 // supernode's diagonal block (own, ls, dinv as in backwardAVX), four
 // columns at a time from the last: the block's rows after the four
-// through bwd4AVX, then their own triangle (bwdDiagAVX); at 16 or 20
-// values a row on AVX-512 through bwdDiagRows.
+// through bwd4AVX, then their own triangle (bwdDiagAVX); at the widths of
+// rowKernels through bwdDiagRows.
 func bwdDiagBlockAVX(x, x1 []float64, own []int32, ls, dinv []float64, p0, p1, cw int) {
 	if k := wideRows(cw); k != nil {
 		bwdDiagRows(k, x1, x, own, ls, dinv, p0, p1)
@@ -399,7 +399,7 @@ func bwdDiagRows(kr *rowKernels, x1, x []float64, own []int32, ls, dinv []float6
 
 // topFwdDiagAVX is topFwdDiag on rows of cw values (a multiple of 4), four
 // rows at a time as in forwardAVX; the solved rows go to pack, except at
-// 16 or 20 values a row on AVX-512 (fwdDiagRows).
+// the widths of rowKernels (fwdDiagRows).
 func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64, cw int) {
 	f, w, rows, ls := supernode(sym, num, s)
 	checkBlock(x, sym.n, cw)
@@ -421,8 +421,8 @@ func topFwdDiagAVX(sym *symbolic, num *numeric, s, p0, p1 int, x, pack []float64
 }
 
 // topFwdRowsAVX is topFwdRows on rows of cw values (a multiple of 4),
-// through fwdBlockAVX on the panel's part of pack, or at 16 or 20 values a
-// row on AVX-512 on the panel's rows of x (see forwardRangeRows).
+// through fwdBlockAVX on the panel's part of pack, or at the widths of
+// rowKernels on the panel's rows of x (see forwardRangeRows).
 func topFwdRowsAVX(sym *symbolic, num *numeric, s, p0, p1, r0, r1 int, x, tgt []float64, trows []int32, pack []float64, cw int) {
 	f, w, _, ls := supernode(sym, num, s)
 	_ = ls[(r1-1)*w+p1-1]
@@ -453,8 +453,7 @@ func topBwdColsAVX(sym *symbolic, num *numeric, s, k0, k1, p0, p1 int, x []float
 // x1, cw values each) their products with the rows below[r] of x: column
 // k takes Σ_r l[r·w+k]·x_{below[r]}, summed from the last row to the
 // first (bwd4AVX): four columns at a time through bwd4AVX, the rest
-// through bwd1AVX; at 16 or 20 values a row on AVX-512 through
-// bwdColsRows. below must not be empty.
+// through bwd1AVX; at the widths of rowKernels through bwdColsRows. below must not be empty.
 func bwdColsAVX(x1, x []float64, below []int32, l []float64, w, k0, k1, cw int) {
 	if k := wideRows(cw); k != nil {
 		bwdColsRows(k, x1, x, below, l, w, k0, k1)

@@ -61,9 +61,10 @@ func blockWidth(cols int) int {
 // with AVX-512, blocks of more than 32 columns are solved in strips of 32
 // (the last one what is left), each on the kernels of rowKernels, which
 // hold a row of up to 32 values whole and take less time than the 4-wide
-// kernels on the whole block. Every lane does the same arithmetic either way, so only the
-// adjoint's edge sums, added strip by strip, round differently; that is
-// why SolveKernels names these kernels apart. 0 means no strips.
+// kernels on the whole block. Every lane does the same arithmetic either
+// way, so only the adjoint's edge sums, added strip by strip, round
+// differently; that is why SolveKernels names these kernels apart. 0 means
+// no strips.
 func stripWidth(cols int) int {
 	if useAVX && useWide && cols > 32 {
 		return 32
@@ -73,7 +74,7 @@ func stripWidth(cols int) int {
 
 // packSize is the scratch the forward kernels take: the widest supernode's
 // rows for the vector kernels (see forwardAVX), none for the others nor
-// for rows of 16 or 20 values on AVX-512 (see forwardRangeRows).
+// for rows of the widths of rowKernels (see forwardRangeRows).
 func packSize(sym *symbolic, cw int) int {
 	if useAVX && wideRows(cw) == nil {
 		return sym.maxW * cw
