@@ -431,6 +431,7 @@ func (sym *symbolic) bwdColTasks(dst []topTask, nodes []int, j int) []topTask {
 func (sym *symbolic) makePlans() {
 	nw := len(sym.waveStart) - 1
 	sym.fwdAt, sym.bwdAt = make([]int, nw+1), make([]int, nw+1)
+	sym.waveWork = make([]int, nw)
 	var tasks []topTask
 	// last[s][r]: the task of the current wave's list that last wrote the
 	// row (column) at position r of s; tri[s]: its current triangle.
@@ -485,6 +486,9 @@ func (sym *symbolic) makePlans() {
 			sym.fwdPlan = add(sym.fwdPlan, start)
 		}
 		sym.fwdAt[v+1] = len(sym.fwdPlan)
+		for _, t := range sym.fwdPlan[start:] {
+			sym.waveWork[v] += t.cost
+		}
 
 		start = len(sym.bwdPlan)
 		reset(nodes)
@@ -505,7 +509,7 @@ func (ws *solveWork) waveForward(v int) {
 	sym := ws.sym
 	ws.buffered = sym.waveStart[v+1]-sym.waveStart[v] > 1
 	ws.tasks = sym.fwdPlan[sym.fwdAt[v]:sym.fwdAt[v+1]:sym.fwdAt[v+1]]
-	ws.runTasks(phaseTopForward)
+	ws.runTasks(phaseTopForward, sym.waveWork[v])
 	if ws.buffered {
 		ws.sums(sym.waveSum[v], sym.waveSum[v+1])
 	}
@@ -515,16 +519,12 @@ func (ws *solveWork) waveForward(v int) {
 func (ws *solveWork) waveBackward(v int) {
 	sym := ws.sym
 	ws.tasks = sym.bwdPlan[sym.bwdAt[v]:sym.bwdAt[v+1]:sym.bwdAt[v+1]]
-	ws.runTasks(phaseTopBackward)
+	ws.runTasks(phaseTopBackward, sym.waveWork[v])
 }
 
-// runTasks runs ws.tasks as an ordered phase: on the team when their work
-// is worth sharing, else on the caller.
-func (ws *solveWork) runTasks(phase int) {
-	work := 0
-	for _, t := range ws.tasks {
-		work += t.cost
-	}
+// runTasks runs ws.tasks, which read work entries of L, as an ordered
+// phase: on the team when their work is worth sharing, else on the caller.
+func (ws *solveWork) runTasks(phase, work int) {
 	ws.tm.runOrdered(len(ws.tasks), ws.phaseFn[phase], work*ws.cw >= minPhaseWork)
 }
 

@@ -68,9 +68,11 @@ type symbolic struct {
 
 	// The waves' tasks in the order the team claims them (schedule.go):
 	// wave v's forward tasks are fwdPlan[fwdAt[v]:fwdAt[v+1]], its
-	// backward ones bwdPlan[bwdAt[v]:bwdAt[v+1]].
+	// backward ones bwdPlan[bwdAt[v]:bwdAt[v+1]]; either way they read
+	// waveWork[v] entries of L.
 	fwdPlan, bwdPlan []topTask
 	fwdAt, bwdAt     []int
+	waveWork         []int
 
 	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1.
 	nw     int

@@ -323,6 +323,11 @@ func TestPlans(t *testing.T) {
 				for _, task := range dir.plan {
 					work += task.cost
 				}
+				if work != sym.waveWork[v] {
+					t.Errorf("%s, wave %d, %s: tasks of %d entries, waveWork %d", tc.name, v, dir.name, work, sym.waveWork[v])
+				}
+				// Shared on a block of 16 right-hand sides, as ScheduleTime
+				// models it.
 				shared = shared || work*16 >= minPhaseWork
 				if msg := checkPlan(sym, dir.plan, dir.name == "forward", buffered); msg != "" {
 					t.Errorf("%s, wave %d, %s: %s", tc.name, v, dir.name, msg)
@@ -416,6 +421,8 @@ func TestTeamOrdered(t *testing.T) {
 		tm.start(p, &budget)
 		for phase := range 40 {
 			n := 1 + rng.IntN(100)
+			// Each task yields up to 20 times before it ends, so that
+			// tasks end out of the order they were claimed in.
 			after, delay := make([][]int, n), make([]int, n)
 			for k := range n {
 				delay[k] = rng.IntN(20)
