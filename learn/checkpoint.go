@@ -3,16 +3,20 @@ package learn
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // CheckpointVersion is the layout of the Checkpoint that EncodeCheckpoint
 // writes, recorded in its Version field; bump it when the meaning of a
-// field changes. DecodeCheckpoint converts the layouts before it.
-const CheckpointVersion = 4
+// field changes. DecodeCheckpoint converts the layouts before it. Layout
+// 5 stores the optimiser states packed (packedState); layout 4 had the
+// same fields with the states as plain gob structs.
+const CheckpointVersion = 5
 
 // ExactLevel is the Level that the checkpoints of single-level runs
 // recorded before CheckpointVersion 4; Run resumes it as its finest level.
@@ -89,16 +93,124 @@ func (c *Checkpoint) Validate() error {
 // EncodeCheckpoint returns the encoding of c, with its Version set to
 // CheckpointVersion: the line "gmlg-checkpoint", the line of the SHA-256
 // of the payload in lower-case hex, and the payload, the gob encoding of
-// c (exact for every float64). The checksum makes a damaged or edited
-// checkpoint an error instead of a resumed run that silently ends
-// elsewhere.
+// c's fields with its states packed (packedState; exact for every
+// float64). The checksum makes a damaged or edited checkpoint an error
+// instead of a resumed run that silently ends elsewhere.
 func EncodeCheckpoint(c *Checkpoint) ([]byte, error) {
 	v := *c
 	v.Version = CheckpointVersion
 	if err := v.Validate(); err != nil {
 		return nil, fmt.Errorf("encode checkpoint: %w", err)
 	}
-	return seal(checkpointMagic, &v)
+	w := &checkpointWire{Version: v.Version, Level: v.Level,
+		PackedState: (*packedState)(v.State), PackedPolishBest: (*packedState)(v.PolishBest),
+		PolishBestF: v.PolishBestF, Done: v.Done, Status: v.Status}
+	return seal(checkpointMagic, w, w.PackedState.size()+w.PackedPolishBest.size()+1024)
+}
+
+// checkpointWire is the gob payload of layout 5: a Checkpoint whose states
+// are packed. Their fields are named apart from the State and PolishBest
+// of layouts 3 and 4, so that one gob decoding reads every layout since 3
+// (gob matches fields by name and skips those a payload lacks).
+type checkpointWire struct {
+	Version                       int
+	Level                         int
+	PackedState, PackedPolishBest *packedState
+	PolishBestF                   float64
+	Done                          bool
+	Status                        string
+}
+
+// packedState is a State as layout 5 stores it: Iter, Evals, the length n
+// of X and the number m of correction pairs as four little-endian uint64,
+// then as little-endian float64 F, X, G, the m steps S, the m gradient
+// changes Y, Rho and the Iter losses. Gob encodes the values of a float64
+// slice one by one, which took tens of milliseconds for the history of a
+// 32³ colour metric at every iteration's checkpoint; packed, they are
+// copied. A packed state is consistent by construction (see
+// (*State).Validate), except that it may hold no point.
+type packedState State
+
+// packedHeader is the number of uint64 before a packed state's values.
+const packedHeader = 4
+
+// size is the length of the packed state, 0 for none.
+func (p *packedState) size() int {
+	if p == nil {
+		return 0
+	}
+	n, m := len(p.X), len(p.S)
+	return 8 * (packedHeader + 1 + 2*n + 2*m*n + m + len(p.Losses))
+}
+
+// GobEncode packs the state (EncodeCheckpoint has validated it).
+func (p *packedState) GobEncode() ([]byte, error) {
+	b := make([]byte, 0, p.size())
+	n, m := len(p.X), len(p.S)
+	for _, v := range [packedHeader]int{p.Iter, p.Evals, n, m} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(p.F))
+	b = appendFloats(b, p.X)
+	b = appendFloats(b, p.G)
+	for _, v := range p.S {
+		b = appendFloats(b, v)
+	}
+	for _, v := range p.Y {
+		b = appendFloats(b, v)
+	}
+	b = appendFloats(b, p.Rho)
+	return appendFloats(b, p.Losses), nil
+}
+
+// GobDecode unpacks a state, refusing data whose length does not match
+// its header.
+func (p *packedState) GobDecode(b []byte) error {
+	if len(b) < 8*(packedHeader+1) {
+		return fmt.Errorf("%w: packed state of %d bytes", ErrInconsistentState, len(b))
+	}
+	var h [packedHeader]uint64
+	for k := range h {
+		h[k] = binary.LittleEndian.Uint64(b[8*k:])
+	}
+	iter, evals, n, m := h[0], h[1], h[2], h[3]
+	// With iter, n, m and m·n at most the number of values after the
+	// header (below 2⁶¹), the size they add up to cannot overflow.
+	vals := uint64(len(b)/8 - packedHeader - 1)
+	bounded := iter <= vals && n <= vals && m <= vals && (n == 0 || m <= vals/n)
+	if len(b)%8 != 0 || !bounded || (2+2*m)*n+m+iter != vals {
+		return fmt.Errorf("%w: packed state of %d bytes for %d parameters, %d correction pairs and %d iterations",
+			ErrInconsistentState, len(b), n, m, iter)
+	}
+	p.Iter, p.Evals = int(iter), int(evals)
+	p.F = math.Float64frombits(binary.LittleEndian.Uint64(b[8*packedHeader:]))
+	b = b[8*(packedHeader+1):]
+	take := func(k uint64) []float64 {
+		v := make([]float64, k)
+		for i := range v {
+			v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		b = b[8*k:]
+		return v
+	}
+	p.X, p.G = take(n), take(n)
+	p.S, p.Y = make([][]float64, m), make([][]float64, m)
+	for k := range p.S {
+		p.S[k] = take(n)
+	}
+	for k := range p.Y {
+		p.Y[k] = take(n)
+	}
+	p.Rho, p.Losses = take(m), take(iter)
+	return nil
+}
+
+// appendFloats appends the little-endian bits of v to b.
+func appendFloats(b []byte, v []float64) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return b
 }
 
 // DecodeCheckpoint decodes and validates data written by EncodeCheckpoint
@@ -139,24 +251,28 @@ type levelFields struct {
 
 // decodeCurrent decodes the checksum line and payload rest of a
 // checkpoint of layout 3 or later: gob matches fields by name, so the
-// flat fields of layout 4 and the nested ones of layout 3 decode into one
-// value.
+// packed states of layout 5, the plain ones of layout 4 and the nested
+// fields of layout 3 decode into one value.
 func decodeCurrent(rest []byte) (*Checkpoint, error) {
 	var w struct {
-		Version                int
-		Level                  int
-		State, PolishBest      *State
-		PolishBestF            float64
-		Done                   bool
-		Status                 string
-		CoarseToFineCheckpoint *levelFields // layout 3
+		Version                       int
+		Level                         int
+		PackedState, PackedPolishBest *packedState // layout 5
+		State, PolishBest             *State       // layout 4
+		PolishBestF                   float64
+		Done                          bool
+		Status                        string
+		CoarseToFineCheckpoint        *levelFields // layout 3
 	}
 	if err := unseal(rest, &w); err != nil {
 		return nil, err
 	}
-	c := &Checkpoint{Version: w.Version, Level: w.Level, State: w.State, PolishBest: w.PolishBest,
-		PolishBestF: w.PolishBestF, Done: w.Done, Status: w.Status}
-	if l := w.CoarseToFineCheckpoint; w.Version == 3 && l != nil {
+	c := &Checkpoint{Version: w.Version, Level: w.Level, State: (*State)(w.PackedState),
+		PolishBest: (*State)(w.PackedPolishBest), PolishBestF: w.PolishBestF, Done: w.Done, Status: w.Status}
+	switch l := w.CoarseToFineCheckpoint; {
+	case w.Version == 4:
+		c.Version, c.State, c.PolishBest = CheckpointVersion, w.State, w.PolishBest
+	case w.Version == 3 && l != nil:
 		c = withLevel(&Checkpoint{Done: w.Done, Status: w.Status}, l)
 	}
 	return c, nil
@@ -194,19 +310,23 @@ func decodeLegacyColor(rest []byte) (*Checkpoint, error) {
 }
 
 // seal returns the line magic, the line of the SHA-256 of the gob
-// encoding of v and that encoding.
-func seal(magic string, v any) ([]byte, error) {
-	var payload bytes.Buffer
-	if err := gob.NewEncoder(&payload).Encode(v); err != nil {
+// encoding of v and that encoding. size, an estimate of the encoding's
+// length, lets the buffer be allocated once.
+func seal(magic string, v any, size int) ([]byte, error) {
+	var buf bytes.Buffer
+	head := len(magic) + 2 + 2*sha256.Size
+	buf.Grow(head + size)
+	buf.WriteString(magic)
+	buf.WriteByte('\n')
+	buf.Write(make([]byte, 2*sha256.Size)) // the checksum, once known
+	buf.WriteByte('\n')
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
 		return nil, fmt.Errorf("encode checkpoint: %w", err)
 	}
-	sum := sha256.Sum256(payload.Bytes())
-	out := make([]byte, 0, len(magic)+2+2*len(sum)+payload.Len())
-	out = append(out, magic...)
-	out = append(out, '\n')
-	out = hex.AppendEncode(out, sum[:])
-	out = append(out, '\n')
-	return append(out, payload.Bytes()...), nil
+	out := buf.Bytes()
+	sum := sha256.Sum256(out[head:])
+	hex.Encode(out[len(magic)+1:head-1], sum[:])
+	return out, nil
 }
 
 // unseal checks the checksum line that begins rest against the payload
