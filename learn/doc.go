@@ -20,9 +20,13 @@
 // Minimize is L-BFGS with the reference's settings (m = 20, Moré–Thuente
 // line search, stops on relative decrease, gradient norm and iteration
 // count). Its Observer receives every accepted iterate with the complete
-// optimiser State, from which a run resumes exactly; ctx cancels it. For a
-// Tightener (a tolerance-mode Objective) a failed line search tightens
-// the objective's tolerance and the optimisation goes on.
+// optimiser State, from which a run resumes exactly; ctx cancels it. A
+// trial step whose evaluation fails for numerical reasons (a value that is
+// not finite, a weight or metric out of range, a factorisation that met a
+// non-positive pivot) restarts the line search at a tenth of that step;
+// any other error stops the run. For a Tightener (a tolerance-mode
+// Objective) a failed line search tightens the objective's tolerance and
+// the optimisation goes on.
 //
 // # Exact and tolerance mode
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/ot"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
@@ -407,9 +408,13 @@ func (m *lbfgs) reevaluate(tt Tightener) error {
 }
 
 // numericalTrouble reports errors that mean "this trial point is outside the
-// computable region" rather than a broken setup.
+// computable region" rather than a broken setup: a value that is not
+// finite, a weight or metric out of range, or a heat system that is
+// positive definite in exact arithmetic but whose factorisation met a
+// non-positive pivot (weights so far apart that rounding dominates).
 func numericalTrouble(err error) bool {
-	return errors.Is(err, ot.ErrNonFinite) || errors.Is(err, kernel.ErrBadWeight) || errors.Is(err, errMetricOverflow)
+	return errors.Is(err, ot.ErrNonFinite) || errors.Is(err, kernel.ErrBadWeight) ||
+		errors.Is(err, errMetricOverflow) || errors.Is(err, factor.ErrNotPosDef)
 }
 
 // direction writes −H·g into dir with the two-loop recursion and returns the

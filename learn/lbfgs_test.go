@@ -3,10 +3,14 @@ package learn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/ot"
 	"gonum.org/v1/gonum/optimize/functions"
 )
 
@@ -170,5 +174,64 @@ func TestMinimizeCancelInLineSearch(t *testing.T) {
 	}
 	if !slices.Equal(res.X, accepted) {
 		t.Errorf("x = %v, want the last accepted point %v", res.X, accepted)
+	}
+}
+
+// TestMinimizeNumericalTrouble: an evaluation that fails because the trial
+// point is outside the computable region (a value that is not finite, a
+// weight or metric out of range, a factorisation that met a non-positive
+// pivot) makes the line search try a shorter step, and the run still
+// converges; any other error stops it.
+func TestMinimizeNumericalTrouble(t *testing.T) {
+	broken := errors.New("broken setup")
+	for _, tc := range []struct {
+		name    string
+		err     error
+		recover bool
+	}{
+		{"not finite", fmt.Errorf("loss: %w", ot.ErrNonFinite), true},
+		{"bad weight", fmt.Errorf("set weights: %w", kernel.ErrBadWeight), true},
+		{"metric overflow", fmt.Errorf("metric: %w", errMetricOverflow), true},
+		{"not positive definite", fmt.Errorf("factorise: %w", &factor.NotPosDefError{Backend: "test", Column: 3}), true},
+		{"other", broken, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Σ c_i (x_i − 1)², computable only where every x_i ≤ 1.2:
+			// the first steps from −5 overshoot that bound.
+			fails := 0
+			fn := funcOf(func(grad, x []float64) (float64, error) {
+				f := 0.0
+				for i, v := range x {
+					if v > 1.2 {
+						fails++
+						return 0, tc.err
+					}
+					c := float64(1 + 3*i)
+					f += c * (v - 1) * (v - 1)
+					if grad != nil {
+						grad[i] = 2 * c * (v - 1)
+					}
+				}
+				return f, nil
+			})
+			res, err := Minimize(context.Background(), fn, []float64{-5, -5, -5}, &Settings{MaxIter: 200, GTol: 1e-8}, nil)
+			if !tc.recover {
+				if !errors.Is(err, broken) || fails != 1 {
+					t.Fatalf("err = %v after %d failed evaluations, want %v after one", err, fails, broken)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fails == 0 {
+				t.Fatal("no evaluation failed: the test does not reach the region's bound")
+			}
+			for i, v := range res.X {
+				if math.Abs(v-1) > 1e-6 {
+					t.Errorf("x[%d] = %v, want 1 (status %v, %d failed evaluations)", i, v, res.Status, fails)
+				}
+			}
+		})
 	}
 }
