@@ -155,14 +155,45 @@ static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, 
 	return L;
 }
 
+// The OpenMP runtime's calls that gl_factorize needs, looked up at run
+// time: a CHOLMOD built without OpenMP links no runtime, and then there is
+// nothing to set.
+typedef int (*gl_get_levels_fn)(void);
+typedef void (*gl_set_levels_fn)(int);
+
+// gl_factorize runs cholmod_l_factorize with no active OpenMP parallel
+// region: CHOLMOD's supernodal factorisation opens one for the assembly
+// of every large supernode (on a team of CHOLMOD_OMP_NUM_THREADS), and on
+// the heat systems waking and parking that team cost more than the loops
+// it shares. The setting (max-active-levels-var) belongs to the calling
+// thread's OpenMP data environment, and is restored before the call
+// returns, on the same thread. The loops it serialises write disjoint
+// entries, so the factor is the same either way.
 static int gl_factorize(gl_ctx *ctx, cholmod_sparse *A, cholmod_factor *L) {
+	gl_get_levels_fn get = (gl_get_levels_fn) dlsym(RTLD_DEFAULT, "omp_get_max_active_levels");
+	gl_set_levels_fn set = (gl_set_levels_fn) dlsym(RTLD_DEFAULT, "omp_set_max_active_levels");
+	int levels = 0;
+	if (get != NULL && set != NULL) {
+		levels = get();
+		set(0);
+	}
 	gl_begin();
 	int ok = cholmod_l_factorize(A, L, &ctx->c);
 	gl_end(ctx);
+	if (get != NULL && set != NULL) {
+		set(levels);
+	}
 	if (!ok && ctx->c.status == CHOLMOD_OK) {
 		ctx->c.status = CHOLMOD_INVALID;
 	}
 	return ctx->c.status;
+}
+
+// gl_omp_levels returns the calling thread's max-active-levels-var, or -1
+// without an OpenMP runtime in the process.
+static int gl_omp_levels(void) {
+	gl_get_levels_fn get = (gl_get_levels_fn) dlsym(RTLD_DEFAULT, "omp_get_max_active_levels");
+	return get != NULL ? get() : -1;
 }
 
 static void gl_free_factor(gl_ctx *ctx, cholmod_factor *L) {
@@ -402,6 +433,11 @@ func factorize(ctx *cCtx, a *cSparse, L *cFactor) error {
 }
 
 func freeFactor(ctx *cCtx, L *cFactor) { C.gl_free_factor(ctx, L) }
+
+// ompMaxActiveLevels returns the calling OS thread's OpenMP
+// max-active-levels-var (which factorize sets to 0 for the length of the
+// call), or -1 without an OpenMP runtime in the process.
+func ompMaxActiveLevels() int { return int(C.gl_omp_levels()) }
 
 // solve runs one cholmod_solve2 on the n×cols block b with the workspaces of
 // ws and writes X into dst. The caller has checked the lengths.

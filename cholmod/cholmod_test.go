@@ -192,6 +192,45 @@ func TestNotPosDef(t *testing.T) {
 	}
 }
 
+// TestFactorizeOpenMPLevels checks that Factorize, which runs CHOLMOD with
+// no active OpenMP parallel region, leaves the calling thread's setting as
+// it found it, after a success and after a failure.
+func TestFactorizeOpenMPLevels(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	before := ompMaxActiveLevels()
+	if before < 0 {
+		t.Skip("no OpenMP runtime in the process")
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	n, es := gridEdges(3, 12, rng) // supernodes large enough for CHOLMOD's parallel loops
+	m := laplacianSystem(n, es, 2)
+	bad := append([]float64(nil), m.values...)
+	bad[m.diagIndex(n/2)] = -1
+	cc, _ := NewCommon()
+	defer cc.Close()
+	a := mustSparse(t, cc, m)
+	f, err := cc.Analyze(a, &AnalyzeOptions{Mode: Supernodal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		values []float64
+		ok     bool
+	}{{"positive definite", m.values, true}, {"not positive definite", bad, false}} {
+		if err := a.SetValues(tc.values); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Factorize(a); (err == nil) != tc.ok {
+			t.Fatalf("%s: err = %v", tc.name, err)
+		}
+		if got := ompMaxActiveLevels(); got != before {
+			t.Errorf("%s: max-active-levels-var %d after Factorize, %d before", tc.name, got, before)
+		}
+	}
+}
+
 // TestBadInput checks that malformed input is rejected in Go with a clear
 // message.
 func TestBadInput(t *testing.T) {

@@ -72,16 +72,17 @@
 // AnalyzeOptions.Mode is Supernodal by default (dense BLAS kernels on
 // supernodes), or Simplicial (column by column), or Auto (CHOLMOD's choice,
 // simplicial when flops/nnz(L) < 40, i.e. only for the smallest 2-D
-// grids). Supernodal factorises faster on 3-D grids; see the benchmarks in
-// bench_test.go. Refactorisation in ms (NESDIS, one BLAS thread, a 2-core
-// Xeon at 2.8 GHz, ±20%):
+// grids). Supernodal factorises faster on 3-D grids and large 2-D ones;
+// see the benchmarks in bench_test.go. Refactorisation in ms
+// (BenchmarkRefactorize, NESDIS, one BLAS thread, a 2-core AMD EPYC with
+// AVX-512, ±20%):
 //
 //	grid     supernodal simplicial
-//	50²         2.5        1.0
-//	100²       14         11
-//	200²       64         58
-//	16³        12         21
-//	32³       270      12000
+//	50²         1.6        0.6
+//	100²        6.4        4.3
+//	200²       28         32
+//	16³         4.9        8.9
+//	32³       115       1490
 //
 // # A supplier of factors
 //
@@ -110,6 +111,18 @@
 // the same bits for any thread count (threaded OpenBLAS products round
 // differently for each count), and the engine's solves keep the cores. The package never touches other OpenBLAS
 // settings such as OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE.
+//
+// CHOLMOD's supernodal factorisation also opens an OpenMP parallel region,
+// on a team of a fixed size (CHOLMOD_OMP_NUM_THREADS), for the assembly of
+// every large supernode. On the heat systems waking and parking that team
+// cost more than the loops it shares, and its threads then spin on cores
+// that the solves need. Factorize (and so Supplier's Fill) runs CHOLMOD with
+// no active parallel region: it sets the calling thread's OpenMP
+// max-active-levels-var to 0 and restores it before it returns, on the same
+// thread, so nothing outside the call changes. The loops write disjoint
+// entries, so the factor is the same bits either way; a 32³ heat system
+// refactorises in about half the time (BenchmarkRefactorize in package
+// sparsechol).
 //
 // # Exporting a factor
 //
