@@ -23,7 +23,8 @@
 // optimiser State, from which a run resumes exactly; ctx cancels it. A
 // trial step whose evaluation fails for numerical reasons (a value that is
 // not finite, a weight or metric out of range, a factorisation that met a
-// non-positive pivot) restarts the line search at a tenth of that step;
+// non-positive pivot, a tolerance-mode correction that would make the data
+// term negative) restarts the line search at a tenth of that step;
 // any other error stops the run. For a Tightener (a tolerance-mode
 // Objective) a failed line search tightens the objective's tolerance and
 // the optimisation goes on.

@@ -409,12 +409,14 @@ func (m *lbfgs) reevaluate(tt Tightener) error {
 
 // numericalTrouble reports errors that mean "this trial point is outside the
 // computable region" rather than a broken setup: a value that is not
-// finite, a weight or metric out of range, or a heat system that is
-// positive definite in exact arithmetic but whose factorisation met a
-// non-positive pivot (weights so far apart that rounding dominates).
+// finite, a weight or metric out of range, a heat system that is positive
+// definite in exact arithmetic but whose factorisation met a non-positive
+// pivot (weights so far apart that rounding dominates), or a tolerance-mode
+// correction out of range.
 func numericalTrouble(err error) bool {
 	return errors.Is(err, ot.ErrNonFinite) || errors.Is(err, kernel.ErrBadWeight) ||
-		errors.Is(err, errMetricOverflow) || errors.Is(err, factor.ErrNotPosDef)
+		errors.Is(err, errMetricOverflow) || errors.Is(err, factor.ErrNotPosDef) ||
+		errors.Is(err, errCorrection)
 }
 
 // direction writes −H·g into dir with the two-loop recursion and returns the

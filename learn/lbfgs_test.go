@@ -180,7 +180,7 @@ func TestMinimizeCancelInLineSearch(t *testing.T) {
 // TestMinimizeNumericalTrouble: an evaluation that fails because the trial
 // point is outside the computable region (a value that is not finite, a
 // weight or metric out of range, a factorisation that met a non-positive
-// pivot) makes the line search try a shorter step, and the run still
+// pivot, a tolerance-mode correction out of range) makes the line search try a shorter step, and the run still
 // converges; any other error stops it.
 func TestMinimizeNumericalTrouble(t *testing.T) {
 	broken := errors.New("broken setup")
@@ -193,6 +193,7 @@ func TestMinimizeNumericalTrouble(t *testing.T) {
 		{"bad weight", fmt.Errorf("set weights: %w", kernel.ErrBadWeight), true},
 		{"metric overflow", fmt.Errorf("metric: %w", errMetricOverflow), true},
 		{"not positive definite", fmt.Errorf("factorise: %w", &factor.NotPosDefError{Backend: "test", Column: 3}), true},
+		{"correction out of range", checkCorrection(1, -2), true},
 		{"other", broken, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,7 +79,9 @@ type Config struct {
 	// first-order term of the difference between the converged objective
 	// and its value at the unconverged scalings: the error left is of
 	// second order in the marginal violation, so the value barely depends
-	// on the warm start's path, which is what the line search needs.
+	// on the warm start's path, which is what the line search needs. A
+	// correction that would make the data term negative fails the
+	// evaluation instead (Minimize then shortens the trial step).
 	// Evaluations without a gradient are never corrected. Set it to get
 	// the value that an uncorrected Sinkhorn solver reports, or to go on
 	// where the correction is not finite (Eval's error says so).

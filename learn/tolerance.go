@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -130,6 +131,25 @@ func (o *Objective) countSolve(backward bool) {
 	}
 }
 
+// errCorrection is the error of a tolerance-mode evaluation whose
+// first-order correction would make the data term negative (see
+// checkCorrection). Minimize shortens the trial step (numericalTrouble).
+var errCorrection = errors.New("first-order correction out of range")
+
+// checkCorrection returns an error wrapping errCorrection when the
+// correction c would make the data term data (a sum of losses, each
+// non-negative at every point, converged or not) negative: c is then no
+// estimate of a tolerance-level error. This happens where some scalings
+// are far from their fixed point in absolute terms though the marginals
+// meet the tolerance, as on a trial step far out along a poor direction.
+func checkCorrection(data, c float64) error {
+	if data+c < 0 {
+		return fmt.Errorf("learn: the first-order correction %.6g exceeds the data term %.6g (set Config.Uncorrected to do without it): %w",
+			c, data, errCorrection)
+	}
+	return nil
+}
+
 // correct adds the first-order correction of the last implicit Backward
 // to the objective value fv and to the breakdown, unless Uncorrected or in
 // exact mode, and records ‖∇F‖∞ for LooseTol.
@@ -139,6 +159,9 @@ func (o *Objective) correct(fv float64, grad []float64) (float64, error) {
 	}
 	if !o.cfg.Uncorrected {
 		c := o.interp.Stats().Correction
+		if err := checkCorrection(o.last.Data, c); err != nil {
+			return 0, err
+		}
 		o.last.Correction = c
 		o.last.Data += c
 		o.last.F += c

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -254,4 +255,26 @@ func TestCoarseToFineErrors(t *testing.T) {
 func withSinkhorn(cfg Config, s ot.Settings) *Config {
 	cfg.Sinkhorn = s
 	return &cfg
+}
+
+// TestCheckCorrection: a correction is refused exactly when it would make
+// the data term negative.
+func TestCheckCorrection(t *testing.T) {
+	for _, tc := range []struct {
+		data, c float64
+		ok      bool
+	}{
+		{1309.6, 0.004, true},
+		{1309.6, -0.3, true},
+		{1309.6, -1309.6, true},
+		{57465.8, -6.16722e11, false},
+		{1, -1.0000001, false},
+		{0, 0, true},
+		{0, -1e-300, false},
+	} {
+		err := checkCorrection(tc.data, tc.c)
+		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, errCorrection)) {
+			t.Errorf("data %v, correction %v: err = %v, want ok = %v", tc.data, tc.c, err, tc.ok)
+		}
+	}
 }
