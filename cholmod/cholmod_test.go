@@ -203,7 +203,7 @@ func TestFactorizeOpenMPLevels(t *testing.T) {
 		t.Skip("no OpenMP runtime in the process")
 	}
 	rng := rand.New(rand.NewPCG(8, 9))
-	n, es := gridEdges(3, 12, rng) // supernodes large enough for CHOLMOD's parallel loops
+	n, es := gridEdges(3, 12, rng) // a 3-D grid: large top supernodes, where CHOLMOD opens its parallel regions
 	m := laplacianSystem(n, es, 2)
 	bad := append([]float64(nil), m.values...)
 	bad[m.diagIndex(n/2)] = -1

@@ -105,6 +105,7 @@ func EncodeCheckpoint(c *Checkpoint) ([]byte, error) {
 	w := &checkpointWire{Version: v.Version, Level: v.Level,
 		PackedState: (*packedState)(v.State), PackedPolishBest: (*packedState)(v.PolishBest),
 		PolishBestF: v.PolishBestF, Done: v.Done, Status: v.Status}
+	// 1024 bytes leave room for gob's type descriptors and the small fields.
 	return seal(checkpointMagic, w, w.PackedState.size()+w.PackedPolishBest.size()+1024)
 }
 

@@ -269,7 +269,8 @@ func TestCheckpointValidate(t *testing.T) {
 }
 
 // BenchmarkCheckpoint encodes the checkpoint of a 32³ colour metric with a
-// full L-BFGS history (3·32³ parameters, 20 correction pairs), in the
+// full L-BFGS history (3·32³ parameters, the default History of 20
+// correction pairs), in the
 // current layout and, for comparison, as layout 4's plain gob structs.
 func BenchmarkCheckpoint(b *testing.B) {
 	const n, m = 3 * 32 * 32 * 32, 20

@@ -180,8 +180,9 @@ func TestMinimizeCancelInLineSearch(t *testing.T) {
 // TestMinimizeNumericalTrouble: an evaluation that fails because the trial
 // point is outside the computable region (a value that is not finite, a
 // weight or metric out of range, a factorisation that met a non-positive
-// pivot, a tolerance-mode correction out of range) makes the line search try a shorter step, and the run still
-// converges; any other error stops it.
+// pivot, a tolerance-mode correction out of range) makes the line search
+// try a shorter step, and the run still converges; any other error stops
+// it.
 func TestMinimizeNumericalTrouble(t *testing.T) {
 	broken := errors.New("broken setup")
 	for _, tc := range []struct {

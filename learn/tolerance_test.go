@@ -258,7 +258,11 @@ func withSinkhorn(cfg Config, s ot.Settings) *Config {
 }
 
 // TestCheckCorrection: a correction is refused exactly when it would make
-// the data term negative.
+// the data term negative. The values come from a 32³ fast-mode run on
+// seldovia2 (colorlearn --mode fast --bins 32 --coarse 0): 1309.6 is the
+// objective at iteration 13, taken as a data term with corrections of the
+// size that run met (and the bound itself); 57465.8 and −6.16722e11 are the
+// data term and correction of iteration 14's first trial.
 func TestCheckCorrection(t *testing.T) {
 	for _, tc := range []struct {
 		data, c float64
