@@ -17,7 +17,9 @@ var ErrClosed = errors.New("rundir: file already committed or aborted")
 // next to the destination; Commit publishes them under the destination name
 // and Abort discards them. A File is not safe for concurrent use.
 type File struct {
-	path string // destination
+	path string  // destination
+	dir  *folder // the destination's folder
+	name string  // the destination's name in dir
 	tmp  *os.File
 	buf  *bufio.Writer
 	perm os.FileMode
@@ -27,19 +29,28 @@ type File struct {
 
 // CreateFile starts an atomic write of path. The file gets permission bits perm
 // (0 means 0o644) once committed. The destination directory must exist.
+// The destination is reached without following a link: a symbolic link
+// there (ErrLink) or an entry that is not a regular file (ErrNotRegular)
+// is an error naming it, and nothing is written.
 func CreateFile(path string, perm os.FileMode) (*File, error) {
 	if perm == 0 {
 		perm = 0o644
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	dir, err := openFolder(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("rundir: create %s: %w", path, err)
 	}
-	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), perm: perm}, nil
+	name := filepath.Base(path)
+	if err := dir.writable(name); err != nil {
+		dir.close()
+		return nil, err
+	}
+	tmp, err := dir.createTemp(name)
+	if err != nil {
+		dir.close()
+		return nil, fmt.Errorf("rundir: create %s: %w", path, err)
+	}
+	return &File{path: path, dir: dir, name: name, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10), perm: perm}, nil
 }
 
 // Name returns the destination path.
@@ -64,7 +75,8 @@ func (f *File) Write(p []byte) (int, error) {
 
 // Commit flushes, syncs and closes the temporary file and renames it over the
 // destination. On failure the temporary file is removed and the destination is
-// unchanged.
+// unchanged; a link or other entry that took the destination's place
+// meanwhile is not replaced.
 func (f *File) Commit() error {
 	if f.done {
 		return ErrClosed
@@ -74,10 +86,11 @@ func (f *File) Commit() error {
 		return f.err
 	}
 	f.done = true
-	tmpName := f.tmp.Name()
+	defer f.dir.close()
+	tmpName := filepath.Base(f.tmp.Name())
 	fail := func(op string, err error) error {
 		f.tmp.Close()
-		os.Remove(tmpName)
+		f.dir.remove(tmpName)
 		return fmt.Errorf("rundir: %s %s: %w", op, f.path, err)
 	}
 	if err := f.buf.Flush(); err != nil {
@@ -90,14 +103,16 @@ func (f *File) Commit() error {
 		return fail("sync", err)
 	}
 	if err := f.tmp.Close(); err != nil {
-		os.Remove(tmpName)
+		f.dir.remove(tmpName)
 		return fmt.Errorf("rundir: close %s: %w", f.path, err)
 	}
-	if err := os.Rename(tmpName, f.path); err != nil {
-		os.Remove(tmpName)
-		return fmt.Errorf("rundir: rename %s: %w", f.path, err)
+	if err := f.dir.rename(tmpName, f.name); err != nil {
+		f.dir.remove(tmpName)
+		return err
 	}
-	syncDir(filepath.Dir(f.path))
+	// Errors are ignored: some file systems do not support syncing
+	// folders, and the rename has happened.
+	f.dir.f.Sync()
 	return nil
 }
 
@@ -112,23 +127,12 @@ func (f *File) Abort() error {
 
 func (f *File) discard() error {
 	f.done = true
-	name := f.tmp.Name()
+	defer f.dir.close()
 	f.tmp.Close()
-	if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := f.dir.remove(filepath.Base(f.tmp.Name())); err != nil {
 		return fmt.Errorf("rundir: abort %s: %w", f.path, err)
 	}
 	return nil
-}
-
-// syncDir makes a completed rename durable. Errors are ignored: some file
-// systems do not support syncing directories, and the rename has happened.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	d.Sync()
-	d.Close()
 }
 
 // Write atomically replaces path with whatever fn writes. If fn returns an

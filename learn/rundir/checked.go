@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"strconv"
 )
 
 // SumKey is the top-level member of a checked JSON file that holds the
-// SHA-256, in lower-case hex, of the file's canonical encoding (that of
-// MarshalSorted) without this member.
+// SHA-256, in lower-case hex, of the file's canonical encoding without
+// this member: that of MarshalSorted with every number written as the
+// shortest text of its float64 value, so that only values count, not
+// their spelling (1e-05 and 0.00001 are the same value).
 const SumKey = "sha256"
 
 // ErrChanged reports a checked JSON file whose content does not match its
@@ -26,11 +28,11 @@ var ErrNoSum = errors.New("no sha256 checksum, so gmlg cannot tell whether it wa
 // that holds the SHA-256 of that encoding. v must encode as a JSON object
 // without a member of that name.
 func MarshalChecked(v any) ([]byte, error) {
-	canon, err := MarshalSorted(v)
+	raw, err := MarshalSorted(v)
 	if err != nil {
 		return nil, err
 	}
-	generic, err := decodeGeneric(canon)
+	generic, err := decodeGeneric(raw)
 	if err != nil {
 		return nil, fmt.Errorf("rundir: marshal: %w", err)
 	}
@@ -41,8 +43,11 @@ func MarshalChecked(v any) ([]byte, error) {
 	if _, taken := obj[SumKey]; taken {
 		return nil, fmt.Errorf("rundir: marshal: %T already has a %q member", v, SumKey)
 	}
-	sum := sha256.Sum256(canon)
-	obj[SumKey] = hex.EncodeToString(sum[:])
+	sum, err := checksumOf(obj)
+	if err != nil {
+		return nil, err
+	}
+	obj[SumKey] = sum
 	return encodeSorted(obj)
 }
 
@@ -65,15 +70,45 @@ func DecodeChecked(raw []byte, v any) error {
 		return ErrNoSum
 	}
 	delete(obj, SumKey)
-	canon, err := encodeSorted(obj)
+	sum, err := checksumOf(obj)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(canon)
-	if hex.EncodeToString(sum[:]) != want {
+	if sum != want {
 		return ErrChanged
 	}
 	return json.Unmarshal(raw, v)
+}
+
+// checksumOf is the SHA-256, in lower-case hex, of the canonical encoding
+// of obj (see SumKey). It rewrites obj's numbers in place.
+func checksumOf(obj map[string]any) (string, error) {
+	canon, err := encodeSorted(canonicalNumbers(obj))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// canonicalNumbers rewrites, in the value v made by decodeGeneric, every
+// number as the shortest text of its float64 value, and returns v.
+func canonicalNumbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = canonicalNumbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = canonicalNumbers(e)
+		}
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	}
+	return v
 }
 
 // WriteChecked writes MarshalChecked's encoding of v to path atomically.
@@ -82,9 +117,10 @@ func WriteChecked(path string, v any) error {
 }
 
 // ReadChecked reads a file written by WriteChecked into v, checking its
-// checksum as DecodeChecked does; errors name the file.
+// checksum as DecodeChecked does; errors name the file. The file must be
+// a regular file (ReadInput).
 func ReadChecked(path string, v any) error {
-	raw, err := os.ReadFile(path)
+	raw, err := ReadInput(path)
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // LockName is the lock file a command holds in its folder while it runs.
@@ -50,6 +51,7 @@ func self(command string) Owner {
 // so a lock file whose flock can be taken belongs to nobody.
 type lock struct {
 	f    *os.File
+	dir  *folder
 	path string
 }
 
@@ -62,12 +64,29 @@ const lockAttempts = 20
 // this host is taken over, with a notice; one written on another host is
 // refused, since its owner cannot be checked from here.
 // hint ends the refusal of a busy folder (e.g. ", or choose another -o").
+//
+// The lock file is reached without following a link: a symbolic link or
+// any entry other than a regular file named LockName is an error naming
+// it, and nothing is written.
 func acquire(dir string, me Owner, notices io.Writer, hint string) (*lock, error) {
-	path := filepath.Join(dir, LockName)
+	d, err := openFolder(dir)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	l, err := acquireIn(d, me, notices, hint)
+	if err != nil {
+		d.close()
+	}
+	return l, err
+}
+
+// acquireIn is acquire in the open folder d.
+func acquireIn(d *folder, me Owner, notices io.Writer, hint string) (*lock, error) {
+	dir, path := d.path, d.join(LockName)
 	for range lockAttempts {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := d.open(LockName, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, fmt.Errorf("lock: %w", err)
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			prev := awaitOwner(f)
@@ -77,14 +96,14 @@ func acquire(dir string, me Owner, notices io.Writer, hint string) (*lock, error
 			}
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		if !stillAt(f, path) {
+		if !stillAt(f, d) {
 			f.Close() // the owner released and removed it meanwhile
 			continue
 		}
-		l := &lock{f: f, path: path}
+		l := &lock{f: f, dir: d, path: path}
 		prev := readOwner(f)
 		if prev != nil && prev.PID != 0 && prev.Host != me.Host {
-			l.close()
+			f.Close()
 			return nil, &Error{Kind: ErrBusy, Owner: prev, msg: fmt.Sprintf(
 				"%s is locked by %s; if that run is gone, remove %s by hand", dir, prev, path)}
 		}
@@ -92,7 +111,8 @@ func acquire(dir string, me Owner, notices io.Writer, hint string) (*lock, error
 			fmt.Fprintf(notices, "%s: %s: taking over the lock left by %s, which is no longer running\n", me.Command, dir, prev)
 		}
 		if err := l.write(me); err != nil {
-			l.release()
+			d.remove(LockName)
+			f.Close()
 			return nil, err
 		}
 		return l, nil
@@ -143,15 +163,14 @@ func awaitOwner(f *os.File) *Owner {
 	return prev
 }
 
-// stillAt reports whether f is the file now at path (and not one that
+// stillAt reports whether f is the lock file now in d (and not one that
 // was removed after f was opened).
-func stillAt(f *os.File, path string) bool {
-	a, err := f.Stat()
-	if err != nil {
+func stillAt(f *os.File, d *folder) bool {
+	var a, b unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &a) != nil || unix.Fstatat(d.fd(), LockName, &b, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return false
 	}
-	b, err := os.Stat(path)
-	return err == nil && os.SameFile(a, b)
+	return a.Dev == b.Dev && a.Ino == b.Ino
 }
 
 // write replaces the lock file's content with me.
@@ -173,17 +192,13 @@ func (l *lock) write(me Owner) error {
 // while still locked, so that whoever opened it meanwhile sees (stillAt)
 // that it is gone and retries with a new one.
 func (l *lock) release() error {
-	err := os.Remove(l.path)
-	if cerr := l.close(); err == nil {
+	err := l.dir.remove(LockName)
+	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}
+	l.dir.close()
 	if err != nil {
 		return fmt.Errorf("releasing the lock: %w", err)
 	}
 	return nil
-}
-
-// close drops the lock and leaves the file.
-func (l *lock) close() error {
-	return l.f.Close()
 }

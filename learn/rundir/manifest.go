@@ -22,34 +22,56 @@ type manifest struct {
 	Outputs []string `json:"outputs"`
 }
 
+// maxManifest bounds the size of a manifest that readManifest reads.
+const maxManifest = 1 << 20
+
 // readManifest reads dir's manifest; a folder without one gives nil.
-func readManifest(dir string) (*manifest, error) {
-	path := filepath.Join(dir, ManifestName)
-	raw, err := os.ReadFile(path)
+func readManifest(dir *folder) (*manifest, error) {
+	f, err := dir.open(ManifestName, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the manifest: %w", err)
 	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	if err == nil && len(raw) > maxManifest {
+		err = fmt.Errorf("larger than %d bytes", maxManifest)
+	}
 	m := new(manifest)
-	err = json.Unmarshal(raw, m)
+	if err == nil {
+		err = json.Unmarshal(raw, m)
+	}
 	if err == nil && m.Command == "" {
 		err = errors.New("no command field")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s does not name a gmlg command (%v); remove it by hand (the folder then counts as not written by gmlg)", path, err)
+		return nil, fmt.Errorf("%s does not name a gmlg command (%v); remove it by hand (the folder then counts as not written by gmlg)", dir.join(ManifestName), err)
 	}
 	return m, nil
 }
 
+// check refuses a manifest that lists a pattern that spec, the code's own
+// list of the files its command writes, does not have: the patterns on
+// disk are never used to choose what to remove.
+func (m *manifest) check(dir *folder, spec Spec) error {
+	for _, p := range m.Outputs {
+		if !slices.Contains(spec.Outputs, p) {
+			return &Error{Kind: ErrManifest, msg: fmt.Sprintf("%s lists %q, which gmlg %s does not write; remove that manifest by hand (the folder then counts as not written by gmlg)",
+				dir.join(ManifestName), p, spec.Command)}
+		}
+	}
+	return nil
+}
+
 // writeManifest writes m into dir atomically.
-func writeManifest(dir string, m *manifest) error {
+func writeManifest(dir *folder, m *manifest) error {
 	raw, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("writing the manifest: %w", err)
 	}
-	if err := WriteFile(filepath.Join(dir, ManifestName), append(raw, '\n'), 0o644); err != nil {
+	if err := WriteFile(dir.join(ManifestName), append(raw, '\n'), 0o644); err != nil {
 		return fmt.Errorf("writing the manifest: %w", err)
 	}
 	return nil
@@ -96,10 +118,10 @@ func temporaryOf(name string) (string, bool) {
 // the manifest or matches patterns (a user's own files of that shape stay).
 // The lock must be held, so that no writer of dir is alive. The removed
 // names are reported to notices.
-func removeTemporaries(dir string, patterns []string, notices io.Writer, who string) error {
-	entries, err := os.ReadDir(dir)
+func removeTemporaries(dir *folder, patterns []string, notices io.Writer, who string) error {
+	entries, err := os.ReadDir(dir.path)
 	if err != nil {
-		return fmt.Errorf("listing %s: %w", dir, err)
+		return fmt.Errorf("listing %s: %w", dir.path, err)
 	}
 	var removed []string
 	for _, e := range entries {
@@ -107,35 +129,41 @@ func removeTemporaries(dir string, patterns []string, notices io.Writer, who str
 		if !ok || !e.Type().IsRegular() || !(name == ManifestName || matches(patterns, name)) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+		if err := dir.remove(e.Name()); err != nil {
 			return fmt.Errorf("removing a stale temporary file: %w", err)
 		}
 		removed = append(removed, e.Name())
 	}
 	if len(removed) > 0 && notices != nil {
 		fmt.Fprintf(notices, "%s: %s: removed %d temporary file(s) left by an interrupted write: %s\n",
-			who, dir, len(removed), strings.Join(removed, ", "))
+			who, dir.path, len(removed), strings.Join(removed, ", "))
 	}
 	return nil
 }
 
 // plan sorts the entries of dir for a new output with the given patterns
-// over a folder whose manifest is old (nil when it has none): stale are
-// the previous output's files (regular files the manifest lists), clash
-// the other entries the new output would overwrite, and others counts the
-// entries that stay untouched.
-func plan(dir string, old *manifest, patterns []string) (stale, clash []string, others int, err error) {
-	entries, err := os.ReadDir(dir)
+// over a previous output whose files match prev (the code's patterns of
+// the previous output's kind; nil when the folder has none): stale are
+// the previous output's files, clash the other entries the new output
+// would overwrite, and others counts the entries that stay untouched. An
+// entry that matches either list and is not a regular file (a link, a
+// folder, a FIFO) is an error naming it: gmlg neither writes through it
+// nor removes it.
+func plan(dir *folder, prev, patterns []string) (stale, clash []string, others int, err error) {
+	entries, err := os.ReadDir(dir.path)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("listing %s: %w", dir, err)
+		return nil, nil, 0, fmt.Errorf("listing %s: %w", dir.path, err)
 	}
 	for _, e := range entries {
 		name := e.Name()
+		ours, prevs := matches(patterns, name), matches(prev, name)
 		switch {
 		case internal(name):
-		case old != nil && e.Type().IsRegular() && matches(old.Outputs, name):
+		case (ours || prevs) && !e.Type().IsRegular():
+			return nil, nil, 0, entryError(dir.join(name), e.Type())
+		case prevs:
 			stale = append(stale, name)
-		case matches(patterns, name):
+		case ours:
 			clash = append(clash, name)
 		default:
 			others++

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 )
 
 // Retired is a member of a params.json file that records an option the
@@ -22,7 +21,7 @@ type Retired struct {
 // or null. The file is expected to have been read and checked before; an
 // unreadable one is an error here too.
 func NoteRetired(w io.Writer, path string, retired []Retired) error {
-	raw, err := os.ReadFile(path)
+	raw, err := ReadInput(path)
 	if err != nil {
 		return err
 	}

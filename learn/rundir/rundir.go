@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -36,6 +35,18 @@ type Options struct {
 	// Detect names, for Open, the command that wrote a folder that has no
 	// manifest ("" when unknown), e.g. from a parameters file it holds.
 	Detect func(dir string) string
+	// Kinds lists every kind of folder that Create may find in its way
+	// (the spec given to Create counts too): a folder whose manifest names
+	// another command is refused, and so is a manifest that lists a
+	// pattern that its command's spec here does not have (ErrManifest,
+	// naming the file), so that what Force removes is always among the
+	// files that the code says that command writes.
+	Kinds []Spec
+	// Inputs lists the files and folders the command reads. Create and
+	// Open refuse (ErrInput) a folder that is one of them, lies inside
+	// one of them or contains one of them, comparing the paths with every
+	// link resolved, so that no output ever replaces or removes an input.
+	Inputs []string
 }
 
 // holder is the Holder option or its default for command.
@@ -52,12 +63,14 @@ var (
 	ErrNotEmpty = errors.New("folder not empty")
 	ErrForeign  = errors.New("files not written by gmlg in the way")
 	ErrKind     = errors.New("folder of another kind")
+	ErrInput    = errors.New("folder overlaps an input")
+	ErrManifest = errors.New("manifest lists files its command does not write")
 )
 
 // Error is a refusal to take a folder. Its message names the folder and
 // says what to do.
 type Error struct {
-	Kind  error    // ErrBusy, ErrNotEmpty, ErrForeign or ErrKind
+	Kind  error    // ErrBusy, ErrNotEmpty, ErrForeign, ErrKind, ErrInput or ErrManifest
 	Owner *Owner   // with ErrBusy: the lock's owner, nil when it names none
 	Files []string // with ErrForeign: the files in the way
 	msg   string
@@ -94,6 +107,9 @@ func Create(path string, spec Spec, opt Options) (*Dir, error) {
 	if path == "" {
 		return nil, errors.New("empty output folder name")
 	}
+	if err := CheckInputs(path, opt.Inputs); err != nil {
+		return nil, err
+	}
 	made, err := makeDir(path)
 	if err != nil {
 		return nil, err
@@ -101,6 +117,9 @@ func Create(path string, spec Spec, opt Options) (*Dir, error) {
 	who := opt.holder(spec.Command)
 	l, err := acquire(path, self(who), opt.Notices, ", or choose another -o")
 	if err != nil {
+		if made {
+			os.Remove(path)
+		}
 		return nil, err
 	}
 	d := &Dir{path: path, command: spec.Command, lock: l, fresh: true, made: made}
@@ -130,18 +149,30 @@ func makeDir(path string) (bool, error) {
 
 // claim makes the locked folder d spec's: see Create.
 func (d *Dir) claim(spec Spec, opt *Options, who string) error {
-	old, err := readManifest(d.path)
+	dir := d.lock.dir
+	old, err := readManifest(dir)
 	if err != nil {
 		return err
 	}
-	patterns := spec.Outputs
+	// The previous output's patterns: those its manifest lists, each of
+	// which the code's own spec of that command must have.
+	var prev []string
 	if old != nil {
-		patterns = union(old.Outputs, spec.Outputs)
+		kinds := append([]Spec{spec}, opt.Kinds...)
+		i := slices.IndexFunc(kinds, func(s Spec) bool { return s.Command == old.Command })
+		if i < 0 {
+			return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s holds the output of gmlg %s, which %s does not know; move it away or choose another -o",
+				d.path, old.Command, who)}
+		}
+		if err := old.check(dir, kinds[i]); err != nil {
+			return err
+		}
+		prev = old.Outputs
 	}
-	if err := removeTemporaries(d.path, patterns, opt.Notices, who); err != nil {
+	if err := removeTemporaries(dir, union(prev, spec.Outputs), opt.Notices, who); err != nil {
 		return err
 	}
-	stale, clash, others, err := plan(d.path, old, spec.Outputs)
+	stale, clash, others, err := plan(dir, prev, spec.Outputs)
 	if err != nil {
 		return err
 	}
@@ -152,11 +183,11 @@ func (d *Dir) claim(spec Spec, opt *Options, who string) error {
 		return notEmptyError(d.path, old)
 	}
 	for _, name := range stale {
-		if err := os.Remove(filepath.Join(d.path, name)); err != nil {
+		if err := dir.remove(name); err != nil {
 			return fmt.Errorf("--force: removing the previous output: %w", err)
 		}
 	}
-	return writeManifest(d.path, &manifest{Command: spec.Command, Outputs: spec.Outputs})
+	return writeManifest(dir, &manifest{Command: spec.Command, Outputs: spec.Outputs})
 }
 
 // notEmptyError refuses a folder that holds files, without --force.
@@ -197,6 +228,9 @@ func Open(path string, accept []Spec, opt Options) (*Dir, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", path)
 	}
+	if err := CheckInputs(path, opt.Inputs); err != nil {
+		return nil, err
+	}
 	who := opt.holder(accept[0].Command)
 	l, err := acquire(path, self(who), opt.Notices, "")
 	if err != nil {
@@ -212,7 +246,8 @@ func Open(path string, accept []Spec, opt Options) (*Dir, error) {
 
 // adopt checks the kind of the locked folder d: see Open.
 func (d *Dir) adopt(accept []Spec, opt *Options, who string) error {
-	old, err := readManifest(d.path)
+	dir := d.lock.dir
+	old, err := readManifest(dir)
 	if err != nil {
 		return err
 	}
@@ -227,17 +262,18 @@ func (d *Dir) adopt(accept []Spec, opt *Options, who string) error {
 		return kindError(d.path, kind, who, accept)
 	}
 	d.command = kind
-	patterns := accept[i].Outputs
 	if old != nil {
-		patterns = union(old.Outputs, patterns)
+		if err := old.check(dir, accept[i]); err != nil {
+			return err
+		}
 	}
-	if err := removeTemporaries(d.path, patterns, opt.Notices, who); err != nil {
+	if err := removeTemporaries(dir, accept[i].Outputs, opt.Notices, who); err != nil {
 		return err
 	}
-	if old != nil && len(patterns) == len(old.Outputs) {
+	if old != nil {
 		return nil
 	}
-	return writeManifest(d.path, &manifest{Command: kind, Outputs: patterns})
+	return writeManifest(dir, &manifest{Command: kind, Outputs: accept[i].Outputs})
 }
 
 // kindError refuses a folder that holds another command's output.
@@ -276,7 +312,7 @@ func (d *Dir) Close() error {
 	}
 	var err error
 	if d.fresh && onlyInternal(d.path) {
-		if rerr := os.Remove(filepath.Join(d.path, ManifestName)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		if rerr := d.lock.dir.remove(ManifestName); rerr != nil {
 			err = fmt.Errorf("removing the manifest: %w", rerr)
 		}
 	}

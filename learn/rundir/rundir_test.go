@@ -43,6 +43,10 @@ func listing(t *testing.T, dir string) map[string]string {
 	}
 	m := map[string]string{}
 	for _, e := range entries {
+		if e.IsDir() {
+			m[e.Name()] = "(folder)"
+			continue
+		}
 		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +66,10 @@ func manifestOf(t *testing.T, command string, outputs ...string) string {
 	return string(raw)
 }
 
-var demo = Spec{Command: "demo", Outputs: []string{"out-*.txt", "params.json"}}
+var (
+	demo  = Spec{Command: "demo", Outputs: []string{"out-*.txt", "params.json"}}
+	other = Spec{Command: "other", Outputs: []string{"old-*.dat", "params.json"}}
+)
 
 // TestCreate checks which folders Create takes, what --force removes, and
 // that a refused folder is left exactly as it was.
@@ -71,6 +78,7 @@ func TestCreate(t *testing.T) {
 		name   string
 		before map[string]string // nil: the folder does not exist
 		force  bool
+		dirs   []string // folders made in it besides the files of before
 		err    error
 		after  []string // names left after a run that writes out-new.txt
 	}{
@@ -95,18 +103,32 @@ func TestCreate(t *testing.T) {
 		{name: "unlisted file in the way of a managed folder",
 			before: map[string]string{ManifestName: manifestOf(t, "other", "old-*.dat"), "old-1.dat": "a", "params.json": "mine"},
 			force:  true, err: ErrForeign},
+		{name: "manifest listing what its kind does not write",
+			before: map[string]string{ManifestName: manifestOf(t, "other", "*"), "old-1.dat": "a", "notes.txt": "mine"},
+			force:  true, err: ErrManifest},
+		{name: "manifest of an unknown command",
+			before: map[string]string{ManifestName: manifestOf(t, "stranger", "notes.txt"), "notes.txt": "mine"},
+			force:  true, err: ErrKind},
+		{name: "a folder named like an output", before: map[string]string{}, dirs: []string{"out-1.txt"}, force: true, err: ErrNotRegular},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
 			if tc.before != nil {
 				writeFiles(t, dir, tc.before)
 			}
-			d, err := Create(dir, demo, Options{Force: tc.force})
+			want := maps.Clone(tc.before)
+			for _, sub := range tc.dirs {
+				if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				want[sub] = "(folder)"
+			}
+			d, err := Create(dir, demo, Options{Force: tc.force, Kinds: []Spec{other}})
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), dir) {
 					t.Fatalf("Create: %v, want %v naming %s", err, tc.err, dir)
 				}
-				if got := listing(t, dir); !maps.Equal(got, tc.before) {
+				if got := listing(t, dir); !maps.Equal(got, want) {
 					t.Errorf("the refused folder changed: %v, was %v", got, tc.before)
 				}
 				return
@@ -203,8 +225,10 @@ func TestOpen(t *testing.T) {
 	}{
 		{name: "learn run", before: map[string]string{ManifestName: manifestOf(t, "learn", "metric*.npy", "params.json", "log.txt")},
 			kind: "learn", manifest: learn.Outputs},
-		{name: "manifest lacking patterns", before: map[string]string{ManifestName: manifestOf(t, "learn", "params.json", "old.txt")},
-			kind: "learn", manifest: []string{"params.json", "old.txt", "metric*.npy", "log.txt"}},
+		{name: "manifest listing fewer patterns", before: map[string]string{ManifestName: manifestOf(t, "learn", "params.json")},
+			kind: "learn", manifest: []string{"params.json"}},
+		{name: "manifest listing a pattern its kind lacks", before: map[string]string{ManifestName: manifestOf(t, "learn", "params.json", "*")},
+			err: ErrManifest},
 		{name: "synth folder", before: map[string]string{ManifestName: manifestOf(t, "synth", synth.Outputs...)}, err: ErrKind},
 		{name: "detected learn run", before: map[string]string{"params.json": `{"command": "learn"}`}, detect: true,
 			kind: "learn", manifest: learn.Outputs},
@@ -221,6 +245,7 @@ func TestOpen(t *testing.T) {
 			d, err := Open(dir, []Spec{learn}, opt)
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "gmlg learn") {
+
 					t.Fatalf("Open: %v, want %v naming the folder and the accepted kind", err, tc.err)
 				}
 				if got := listing(t, dir); !maps.Equal(got, tc.before) {

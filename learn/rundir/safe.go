@@ -1,0 +1,249 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrLink is the error, wrapped, of a symbolic link where gmlg would
+// create, write, append to or remove a file: gmlg never follows one out
+// of its folder, nor replaces it.
+var ErrLink = errors.New("is a symbolic link")
+
+// ErrNotRegular is the error, wrapped, of an entry that is not a regular
+// file (a folder, FIFO, device or socket) where gmlg reads or writes one.
+var ErrNotRegular = errors.New("is not a regular file")
+
+// entryError names the entry path and what is wrong with it.
+func entryError(path string, mode fs.FileMode) error {
+	if mode&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s %w; gmlg does not write through links: remove it or choose another folder", path, ErrLink)
+	}
+	return fmt.Errorf("%s %w (%s)", path, ErrNotRegular, kindOf(mode))
+}
+
+// kindOf names the type of an entry for messages.
+func kindOf(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a folder"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+// folder is an open folder in which files are reached by name, relative
+// to it (the *at system calls), never through a symbolic link.
+type folder struct {
+	f    *os.File
+	path string
+}
+
+// openFolder opens the folder dir; a path that is not a folder is an
+// error naming it.
+func openFolder(dir string) (*folder, error) {
+	if dir == "" {
+		dir = "."
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return &folder{f: os.NewFile(uintptr(fd), dir), path: dir}, nil
+}
+
+func (d *folder) fd() int      { return int(d.f.Fd()) }
+func (d *folder) close() error { return d.f.Close() }
+
+// join is the path of the entry name, for messages.
+func (d *folder) join(name string) string { return filepath.Join(d.path, name) }
+
+// lstat returns the mode of the entry name without following a link.
+func (d *folder) lstat(name string) (fs.FileMode, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 0, &fs.PathError{Op: "lstat", Path: d.join(name), Err: err}
+	}
+	return modeOf(st.Mode), nil
+}
+
+// writable checks that name is absent or a regular file: the entries gmlg
+// may create, replace or append to.
+func (d *folder) writable(name string) error {
+	mode, err := d.lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !mode.IsRegular():
+		return entryError(d.join(name), mode)
+	}
+	return nil
+}
+
+// open opens the entry name with flag (O_NOFOLLOW and O_NONBLOCK added, so
+// that neither a link nor a FIFO is followed or waited on) and checks that
+// it is a regular file.
+func (d *folder) open(name string, flag int, perm uint32) (*os.File, error) {
+	fd, err := unix.Openat(d.fd(), name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, perm)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return nil, entryError(d.join(name), fs.ModeSymlink)
+		}
+		// A FIFO without a reader refuses a non-blocking writer (ENXIO):
+		// name what is there rather than the error of the call.
+		if mode, serr := d.lstat(name); serr == nil && !mode.IsRegular() {
+			return nil, entryError(d.join(name), mode)
+		}
+		return nil, &fs.PathError{Op: "open", Path: d.join(name), Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.join(name))
+	if err := regular(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// remove removes the entry name if it is a regular file (a missing one is
+// not an error); any other entry is left as it is and named in the error.
+func (d *folder) remove(name string) error {
+	if err := d.writable(name); err != nil {
+		return err
+	}
+	if err := unix.Unlinkat(d.fd(), name, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+		return &fs.PathError{Op: "remove", Path: d.join(name), Err: err}
+	}
+	return nil
+}
+
+// rename moves the entry from to the name to, replacing a regular file
+// there but not any other entry.
+func (d *folder) rename(from, to string) error {
+	if err := d.writable(to); err != nil {
+		return err
+	}
+	if err := unix.Renameat(d.fd(), from, d.fd(), to); err != nil {
+		return &fs.PathError{Op: "rename", Path: d.join(to), Err: err}
+	}
+	return nil
+}
+
+// tempSeq makes the names of temporary files unique within the process;
+// the time and process id make them unique across processes.
+var tempSeq atomic.Uint64
+
+// createTemp creates a new regular file ".NAME.tmp-XXXX" for the entry
+// name, readable and writable by its owner only until it is published.
+func (d *folder) createTemp(name string) (*os.File, error) {
+	for range 100 {
+		suffix := strconv.FormatUint(uint64(time.Now().UnixNano())^uint64(os.Getpid())<<32+tempSeq.Add(1), 36)
+		f, err := d.open("."+name+".tmp-"+suffix, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("creating a temporary file for %s: too many names taken", d.join(name))
+}
+
+// modeOf converts a stat mode to a FileMode's type bits.
+func modeOf(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return fs.ModeDevice
+}
+
+// regular checks that the open file f is a regular file.
+func regular(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return entryError(f.Name(), st.Mode().Type())
+	}
+	return nil
+}
+
+// OpenAppend opens the file at path for appending, creating it when it is
+// missing, without following a link: a symbolic link there (ErrLink) or
+// any other entry that is not a regular file (ErrNotRegular) is an error
+// naming it.
+func OpenAppend(path string) (*os.File, error) {
+	d, err := openFolder(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	return d.open(filepath.Base(path), unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT, 0o644)
+}
+
+// OpenInput opens the file at path for reading. It never blocks: the file
+// is opened non-blocking and must be a regular file, so that a FIFO, a
+// device, a socket or a folder where a file is expected is an error
+// naming it (ErrNotRegular) instead of a read that waits forever. Links
+// are followed: inputs may live anywhere.
+func OpenInput(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// CheckInput checks that path is a regular file, links followed, without
+// opening it (ErrNotRegular naming it otherwise).
+func CheckInput(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return entryError(path, st.Mode().Type())
+	}
+	return nil
+}
+
+// ReadInput reads the whole file at path as OpenInput opens it.
+func ReadInput(path string) ([]byte, error) {
+	f, err := OpenInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
