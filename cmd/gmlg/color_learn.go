@@ -235,6 +235,9 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 	if err := o.check(); err != nil {
 		return err
 	}
+	if err := checkInputs(o.out, dir); err != nil {
+		return err
+	}
 	files, err := dataset.ListImages(dir, o.Pattern)
 	if err != nil {
 		return err
@@ -259,7 +262,7 @@ func colorLearn(ctx context.Context, dir string, o *colorLearnFlags, logw io.Wri
 	if err := o.record(dir, col, backend.Name()); err != nil {
 		return err
 	}
-	od, err := takeColorRunDir(ctx, o.out, o.resume, o.force)
+	od, err := takeColorRunDir(ctx, o.out, o.resume, o.force, dir)
 	if err != nil {
 		return err
 	}

@@ -121,6 +121,10 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err := o.check(); err != nil {
 		return err
 	}
+	inputs := []string{dayPath, nightPath, o.run, o.metricFile}
+	if err := checkInputs(o.out, inputs...); err != nil {
+		return err
+	}
 	day, err := colorLoadImage(dayPath, limits.ColourTransferPixelBytes)
 	if err != nil {
 		return err
@@ -129,7 +133,7 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	if err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, o.out, sunsetSpec, o.force)
+	od, err := takeOutDir(ctx, o.out, sunsetSpec, o.force, inputs...)
 	if err != nil {
 		return err
 	}

@@ -96,6 +96,10 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	case o.lutSize < 0 || o.lutSize == 1 || o.lutSize > 256:
 		return usagef("-lut-size must be 0 or in 2..256, got %d", o.lutSize)
 	}
+	inputs := append([]string{targetPath}, sources...)
+	if err := checkInputs(o.out, inputs...); err != nil {
+		return err
+	}
 	what := fmt.Sprintf("the transfer at %d³ bins", o.bins)
 	if err := limits.Memory(what, limits.ColourBytes(o.bins, 2, false), "pass a smaller -n"); err != nil {
 		return err
@@ -109,7 +113,7 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 	if err != nil {
 		return fmt.Errorf("%s: %w", targetPath, err)
 	}
-	od, err := takeOutDir(ctx, o.out, transferSpec, o.force)
+	od, err := takeOutDir(ctx, o.out, transferSpec, o.force, inputs...)
 	if err != nil {
 		return err
 	}

@@ -103,6 +103,10 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
+	inputs := []string{p.Data.Dir, p.Run, p.MetricFile}
+	if err := checkInputs(out, inputs...); err != nil {
+		return err
+	}
 	applyThreads(p.Model.Threads)
 	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
@@ -155,7 +159,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	}
 	p.Result = evalResult{F: f, Data: terms.Data, FC: terms.FC, FS: terms.FS, Regularizer: terms.Regularizer,
 		PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn), GradMax: gm, Seconds: time.Since(t0).Seconds()}
-	od, err := takeOutDir(ctx, out, evalSpec, force)
+	od, err := takeOutDir(ctx, out, evalSpec, force, inputs...)
 	if err != nil {
 		return err
 	}

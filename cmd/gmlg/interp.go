@@ -141,6 +141,10 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
+	inputs := append([]string{p.Run, p.MetricFile}, args...)
+	if err := checkInputs(out, inputs...); err != nil {
+		return err
+	}
 	applyThreads(p.Model.Threads)
 	var src, dst []float64
 	var sp space
@@ -198,7 +202,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, out, interpSpec, force)
+	od, err := takeOutDir(ctx, out, interpSpec, force, inputs...)
 	if err != nil {
 		return err
 	}

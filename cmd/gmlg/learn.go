@@ -141,7 +141,7 @@ func startLearn(ctx context.Context, p *runlog.LearnRun, out string, force bool,
 		}
 		x0 = learn.LogOf(theta)
 	}
-	od, err := takeOutDir(ctx, out, learnSpec, force)
+	od, err := takeOutDir(ctx, out, learnSpec, force, p.Data.Dir, initFile(p.Optimizer.Init))
 	if err != nil {
 		return err
 	}
@@ -162,6 +162,9 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	var p runlog.LearnRun
 	if err := runlog.ReadLearnRun(dir, &p); err != nil {
 		return fmt.Errorf("--resume: %w", err)
+	}
+	if err := checkInputs(dir, p.Data.Dir, initFile(p.Optimizer.Init)); err != nil {
+		return err
 	}
 	p.Model.Adjoint = runlog.RecordedAdjoint(p.Model.Adjoint)
 	if err := checkModel(&p.Model); err != nil {
@@ -204,6 +207,14 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	}
 	r.p.Resumed++
 	return r.optimize(ctx, nil, ck)
+}
+
+// initFile is the file an --init value names, "" for the uniform start.
+func initFile(init string) string {
+	if init == "ones" {
+		return ""
+	}
+	return init
 }
 
 // learnRun is one learning run in progress; it is the learn.Observer of
@@ -335,7 +346,7 @@ func (r *learnRun) settings(x0 []float64, resume *learn.Checkpoint) *learn.RunSe
 // structured lines to it, and to stderr as well unless a progress bar is
 // drawn there; it reports whether one is.
 func (r *learnRun) openLog(stderr io.Writer) (bar bool, err error) {
-	r.logf, err = os.OpenFile(filepath.Join(r.dir, "log.txt"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	r.logf, err = rundir.OpenAppend(filepath.Join(r.dir, "log.txt"))
 	if err != nil {
 		return false, fmt.Errorf("log file: %w", err)
 	}

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,17 +33,25 @@ var (
 	sunsetSpec     = rundir.Spec{Command: "sunset", Outputs: colorSunsetOutputs}
 )
 
+// allSpecs are the kinds of folder gmlg writes: a new output may replace
+// (--force) the output of any of them, and only the files their own
+// patterns name.
+var allSpecs = []rundir.Spec{learnSpec, synthSpec, interpSpec, evalSpec, colorLearnSpec, transferSpec, sunsetSpec}
+
 // takeOutDir takes the output folder dir for a new output of spec
 // (rundir.Create): it holds the folder's lock until the returned Dir is
 // closed, refuses a folder that is not empty unless force, and with force
-// removes the previous gmlg output there, never another file. Notices (a
-// stale lock taken over, temporary files removed) go to the run's stderr.
-func takeOutDir(ctx context.Context, dir string, spec rundir.Spec, force bool) (*rundir.Dir, error) {
+// removes the previous gmlg output there, never another file. A folder
+// that is, contains or lies inside one of inputs (the files and folders
+// the command reads) is a usage error naming both. Notices (a stale lock
+// taken over, temporary files removed) go to the run's stderr.
+func takeOutDir(ctx context.Context, dir string, spec rundir.Spec, force bool, inputs ...string) (*rundir.Dir, error) {
 	if dir == "" {
 		return nil, usagef("-o/--out: empty output folder name")
 	}
 	_, stderr := outputs(ctx)
-	return rundir.Create(dir, spec, rundir.Options{Force: force, Notices: stderr})
+	d, err := rundir.Create(dir, spec, rundir.Options{Force: force, Notices: stderr, Kinds: allSpecs, Inputs: inputs})
+	return d, inputUsage(err)
 }
 
 // openRunDir takes the existing folder dir, which must hold the output of
@@ -55,9 +63,23 @@ func openRunDir(ctx context.Context, dir, holder string, accept ...rundir.Spec) 
 	return rundir.Open(dir, accept, rundir.Options{Holder: holder, Notices: stderr, Detect: paramsCommand})
 }
 
+// checkInputs refuses, as takeOutDir does, a run folder that overlaps the
+// inputs its record names (read once the folder is held).
+func checkInputs(dir string, inputs ...string) error {
+	return inputUsage(rundir.CheckInputs(dir, inputs))
+}
+
+// inputUsage makes a folder that overlaps an input a usage error.
+func inputUsage(err error) error {
+	if errors.Is(err, rundir.ErrInput) {
+		return usageError{err}
+	}
+	return err
+}
+
 // takeColorRunDir takes colorlearn's run folder: the existing run with
 // --resume, else a new one (see takeOutDir).
-func takeColorRunDir(ctx context.Context, out, resume string, force bool) (*rundir.Dir, error) {
+func takeColorRunDir(ctx context.Context, out, resume string, force bool, inputs ...string) (*rundir.Dir, error) {
 	if resume != "" {
 		d, err := openRunDir(ctx, out, "gmlg colorlearn --resume", colorLearnSpec)
 		if err != nil {
@@ -65,13 +87,13 @@ func takeColorRunDir(ctx context.Context, out, resume string, force bool) (*rund
 		}
 		return d, nil
 	}
-	return takeOutDir(ctx, out, colorLearnSpec, force)
+	return takeOutDir(ctx, out, colorLearnSpec, force, inputs...)
 }
 
 // paramsCommand returns the command named by dir's params.json, "" when
 // there is none.
 func paramsCommand(dir string) string {
-	raw, err := os.ReadFile(filepath.Join(dir, "params.json"))
+	raw, err := rundir.ReadInput(filepath.Join(dir, "params.json"))
 	if err != nil {
 		return ""
 	}

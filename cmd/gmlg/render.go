@@ -47,7 +47,7 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	}
 	defer od.Close()
 	path := filepath.Join(dir, "params.json")
-	raw, err := os.ReadFile(path)
+	raw, err := rundir.ReadInput(path)
 	if err != nil {
 		return fmt.Errorf("%s is not a gmlg folder: %w", dir, err)
 	}
@@ -99,6 +99,9 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	var p runlog.LearnRun
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
+	}
+	if err := checkInputs(dir, p.Data.Dir); err != nil {
+		return nil, err
 	}
 	var losses []float64
 	if a, err := dataset.ReadNpyFile(filepath.Join(dir, "loss.npy")); err == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -45,6 +46,11 @@ func ListImages(dir, pattern string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %w", pattern, err)
+	}
+	for _, f := range files {
+		if err := rundir.CheckInput(f); err != nil {
+			return nil, fmt.Errorf("a file matches the images' pattern %q but %w; move it away or give another pattern", pattern, err)
+		}
 	}
 	Sort(files)
 	return files, nil

@@ -1,12 +1,13 @@
 package dataset
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
 
 	"codeberg.org/sbinet/npyio/npy"
+
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // An edge list describes a general graph: an integer [E,2] .npy array whose
@@ -54,13 +55,7 @@ func WriteEdges(path string, edges [][2]int) error {
 	for e, ij := range edges {
 		rows[e] = [2]int64{int64(ij[0]), int64(ij[1])}
 	}
-	err := writeFileAtomic(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 64<<10)
-		if err := npy.Write(bw, rows); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	err := rundir.Write(path, 0o644, func(w io.Writer) error { return npy.Write(w, rows) })
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}

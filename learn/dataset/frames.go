@@ -14,6 +14,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // DefaultPattern is the glob tried first when Options.Pattern is empty.
@@ -211,20 +212,22 @@ func Load(dir string, opt *Options) (*Set, error) {
 	return set, nil
 }
 
-// glob returns the regular files matching pattern inside dir, sorted.
+// glob returns the files matching pattern inside dir, sorted. Every match
+// must be a regular file (or a link to one): a folder, FIFO, device or
+// socket named like a frame is an error naming it, never skipped, since
+// leaving it out would silently change the sequence.
 func glob(dir, pattern string) ([]string, error) {
 	m, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		return nil, fmt.Errorf("dataset: pattern %q: %w", pattern, err)
 	}
-	var out []string
 	for _, p := range m {
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			out = append(out, p)
+		if err := rundir.CheckInput(p); err != nil {
+			return nil, fmt.Errorf("dataset: a file matches the frames' pattern %q but %w; move it away or give another pattern", pattern, err)
 		}
 	}
-	sort.Strings(out)
-	return out, nil
+	sort.Strings(m)
+	return m, nil
 }
 
 // LoadFiles reads, checks and normalises the given files, in the given

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -256,6 +257,18 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"f.npy", "is not a folder"}, ""},
 		{"no files", func(t *testing.T, dir string) string { writeBytes(t, dir, "notes.txt", nil); return dir }, nil,
 			[]string{"has no array-*.npy, *.png, *.jpg, *.jpeg files"}, ""},
+		{"folder named like a frame", func(t *testing.T, dir string) string {
+			good(t, dir, "array-01.npy", "array-02.npy", "array-03.npy")
+			os.Mkdir(filepath.Join(dir, "array-00.npy"), 0o755)
+			return dir
+		}, nil, []string{"array-00.npy", "is not a regular file (a folder)"}, ""},
+		{"FIFO named like a frame", func(t *testing.T, dir string) string {
+			good(t, dir, "array-01.npy", "array-02.npy", "array-03.npy")
+			if err := syscall.Mkfifo(filepath.Join(dir, "array-00.npy"), 0o644); err != nil {
+				t.Skip(err)
+			}
+			return dir
+		}, nil, []string{"array-00.npy", "is not a regular file (a FIFO)"}, ""},
 		{"no match", func(t *testing.T, dir string) string { good(t, dir, "array-0.npy"); return dir }, &Options{Pattern: "x-*.npy"},
 			[]string{`no file in folder`, `"x-*.npy"`}, ""},
 		{"bad pattern", func(t *testing.T, dir string) string { return dir }, &Options{Pattern: "[x"},

@@ -7,7 +7,8 @@ import (
 	_ "image/jpeg" // register the JPEG decoder
 	_ "image/png"  // register the PNG decoder
 	"io"
-	"os"
+
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // MaxImageSamples bounds width × height × channels of a decoded image
@@ -44,7 +45,7 @@ func DecodeImage(path string, opt *ImageOptions) (image.Image, string, error) {
 	if opt == nil {
 		opt = &ImageOptions{}
 	}
-	f, err := os.Open(path)
+	f, err := rundir.OpenInput(path)
 	if err != nil {
 		return nil, "", err
 	}

@@ -9,13 +9,14 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"codeberg.org/sbinet/npyio/npy"
 	"codeberg.org/sbinet/npyio/npy/float16"
+
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // Errors wrapped by the .npy reader. Test with errors.Is.
@@ -88,13 +89,13 @@ func ReadNpyFile(path string) (*Array, error) {
 // readNpyFile is ReadNpyFile with a check of the header's shape that runs
 // before any data is read (see readNpy).
 func readNpyFile(path string, check func(shape []int) error) (*Array, error) {
-	f, err := os.Open(path)
+	f, err := rundir.OpenInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
 	size := int64(-1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+	if st, err := f.Stat(); err == nil {
 		size = st.Size()
 	}
 	a, err := readNpy(bufio.NewReaderSize(f, 64<<10), size, check)

@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 
 	"codeberg.org/sbinet/npyio/npy"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // WriteNpy writes a as a little-endian float64 .npy stream in C order.
@@ -27,7 +28,7 @@ func WriteNpy(w io.Writer, a *Array) error {
 // the same folder renamed over path once complete, so that path never
 // holds a partial array. Errors name the file.
 func WriteNpyFile(path string, a *Array) error {
-	if err := writeFileAtomic(path, func(w io.Writer) error { return writeNpy(w, a) }); err != nil {
+	if err := rundir.Write(path, 0o644, func(w io.Writer) error { return writeNpy(w, a) }); err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	return nil
@@ -74,32 +75,6 @@ func nest(data []float64, shape []int) any {
 		v = out
 	}
 	return v.Interface()
-}
-
-// writeFileAtomic writes what fn writes to a temporary file next to path,
-// syncs it and renames it to path; on any error path is left unchanged.
-func writeFileAtomic(path string, fn func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	err = fn(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }
 
 // WriteSequences writes the frames of every sequence of seqs into dir, as

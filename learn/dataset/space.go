@@ -97,6 +97,11 @@ func ReadGraphFolder(dir string, memory MemoryCheck) (Space, error) {
 			return Space{}, fmt.Errorf("%s: shape %s; want [N,2] or [N,3] with a row for each of the %d vertices that %s names",
 				cpath, ShapeString(c.Shape), n, EdgesFile)
 		}
+		for i, v := range c.Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return Space{}, fmt.Errorf("%s: coordinate %d of vertex %d is %v; every coordinate must be finite", cpath, i%c.Shape[1], i/c.Shape[1], v)
+			}
+		}
 		sp.Coords, n = c, c.Shape[0]
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return Space{}, err

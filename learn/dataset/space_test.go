@@ -2,10 +2,13 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gmlg/gmlg/learn"
 )
@@ -68,4 +71,31 @@ func make25(j int) []float64 {
 	f := make([]float64, 25)
 	f[j] = 1
 	return f
+}
+
+// TestGraphFolderChecked: coordinates that are not finite, and an edge
+// list that is a FIFO, are errors naming the file at load.
+func TestGraphFolderChecked(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		dir := t.TempDir()
+		WriteNpyFile(filepath.Join(dir, EdgesFile), &Array{Shape: []int{1, 2}, Data: []float64{0, 1}})
+		WriteNpyFile(filepath.Join(dir, CoordsFile), &Array{Shape: []int{2, 2}, Data: []float64{0, 0, 1, bad}})
+		if _, err := ReadGraphFolder(dir, nil); err == nil || !strings.Contains(err.Error(), CoordsFile) || !strings.Contains(err.Error(), "vertex 1") {
+			t.Errorf("coordinate %v: %v, want an error naming %s and vertex 1", bad, err, CoordsFile)
+		}
+	}
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, EdgesFile), 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadGraphFolder(dir, nil); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), EdgesFile) || !strings.Contains(err.Error(), "FIFO") {
+			t.Errorf("a FIFO as the edge list: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("blocked on a FIFO edge list")
+	}
 }

@@ -84,7 +84,7 @@ var ErrNoCheckpoint = errors.New("no checkpoint")
 // (DecodeCheckpointFile); a missing file gives an error wrapping
 // ErrNoCheckpoint.
 func ReadCheckpoint(path string) (*learn.Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := rundir.ReadInput(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w %s", ErrNoCheckpoint, path)
 	}

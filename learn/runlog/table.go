@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // Table is a tab-separated file opened for appending: a resumed run
@@ -15,7 +16,7 @@ type Table struct {
 
 // OpenTable opens the table at path, writing header when the file is new.
 func OpenTable(path, header string) (*Table, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := rundir.OpenAppend(path)
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
