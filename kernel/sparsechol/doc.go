@@ -162,7 +162,9 @@
 // adjoint's edge sums take the products of an edge's two rows a quad at a
 // time and add the four lanes at the end.
 // Elsewhere ("scalar") portable Go kernels do the same substitutions and
-// sums; the two agree to rounding (TestKernelsAgree), not bitwise.
+// sums; the two agree to rounding (TestKernelsAgree), not bitwise. The
+// build tag noasm leaves the assembly out on amd64 too, for the scalar
+// kernels alone.
 //
 // # Benchmarks
 //

@@ -146,3 +146,15 @@ func relDiff(got, want []float64) float64 {
 	}
 	return math.Sqrt(num / den)
 }
+
+// noKernels is why a test of the vector kernels, or of their AVX-512
+// paths (wide), cannot run here.
+func noKernels(wide bool) string {
+	switch {
+	case !asmBuilt:
+		return "no vector kernels in this build (not amd64, or the noasm tag)"
+	case wide:
+		return "no AVX-512 on this processor"
+	}
+	return "no vector kernels on this processor"
+}

@@ -1,3 +1,5 @@
+//go:build amd64 && !noasm
+
 package sparsechol
 
 import (
@@ -5,6 +7,10 @@ import (
 
 	"golang.org/x/sys/cpu"
 )
+
+// asmBuilt tells that this build has the assembly kernels (the tests say
+// why they skip).
+const asmBuilt = true
 
 // useAVX selects the vector solve kernels of kernels_amd64.s: on processors
 // with AVX2 and FMA (and an OS that saves their registers). Tests switch it

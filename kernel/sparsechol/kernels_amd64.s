@@ -1,3 +1,5 @@
+//go:build amd64 && !noasm
+
 #include "textflag.h"
 
 // The solve's vector kernels (AVX2 and FMA, see kernels_amd64.go; with

@@ -413,7 +413,7 @@ func TestSolveSteps(t *testing.T) {
 // they must agree to rounding.
 func TestKernelsAgree(t *testing.T) {
 	if !useAVX {
-		t.Skip("no vector kernels on this processor")
+		t.Skip(noKernels(false))
 	}
 	defer func() { useAVX = true }()
 	for _, tc := range testCases() {
@@ -714,7 +714,7 @@ func TestColumnsBitwise(t *testing.T) {
 // bit and the edge sums, added strip by strip, to rounding.
 func TestWideBitwise(t *testing.T) {
 	if !useWide {
-		t.Skip("no AVX-512 on this processor")
+		t.Skip(noKernels(true))
 	}
 	defer func() { useWide = true }()
 	for _, tc := range testCases() {
@@ -759,7 +759,7 @@ func TestStrips(t *testing.T) {
 	const cols = 37
 	sw := stripWidth(cols)
 	if sw == 0 {
-		t.Skip("no strips without AVX-512")
+		t.Skip(noKernels(true))
 	}
 	for _, tc := range testCases() {
 		f := factorCase(t, tc, 2)
@@ -809,7 +809,7 @@ func TestVectorWidth(t *testing.T) {
 // the portable loop, bitwise: both add each buffer row in the same order.
 func TestSumRowsBitwise(t *testing.T) {
 	if !useAVX {
-		t.Skip("no vector kernels on this processor")
+		t.Skip(noKernels(false))
 	}
 	for _, tc := range testCases() {
 		f := factorCase(t, tc, 1)
