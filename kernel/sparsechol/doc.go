@@ -164,7 +164,9 @@
 // Elsewhere ("scalar") portable Go kernels do the same substitutions and
 // sums; the two agree to rounding (TestKernelsAgree), not bitwise. The
 // build tag noasm leaves the assembly out on amd64 too, for the scalar
-// kernels alone.
+// kernels alone. The kernels that hold a row whole are written once for
+// all five widths, by a generator (internal/asmgen) that go generate runs
+// into kernels_rows_amd64.s, so that a change to one is made to all.
 //
 // # Benchmarks
 //
@@ -180,3 +182,5 @@
 // 50², 100², 200², 16³ and 32³. Whole evaluations of the learner, against
 // CHOLMOD, are in BENCHMARKS.md ("Backends side by side").
 package sparsechol
+
+//go:generate go run ./internal/asmgen

@@ -25,47 +25,16 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // same order either way, so the solutions are bitwise the same.
 var useWide = useAVX && cpu.X86.HasAVX512F
 
-// Implemented in kernels_amd64.s; see there. The pointers must address
-// every element the loops read and write: the callers below slice first.
+// Implemented in kernels_amd64.s, and the kernels of rowKernels in
+// kernels_rows_amd64.s (declared in kernels_rows_amd64.go); see there. The
+// pointers must address every element the loops read and write: the
+// callers below slice first.
 
 //go:noescape
 func fwdBlockAVX(x *float64, rows *int32, nr int, l *float64, pk *float64, nk int, w int, nq int, wide bool)
 
 //go:noescape
-func fwdBlock16AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
-
-//go:noescape
-func fwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func fwdBlock8AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
-
-//go:noescape
-func fwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func fwdBlock32AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
-
-//go:noescape
-func fwdTri32AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func fwdBlock24AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
-
-//go:noescape
-func fwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func fwdBlock20AVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int)
-
-//go:noescape
-func fwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
 func fwdDiagAVX(x1 *float64, l *float64, w int, ld int, pk *float64, dinv *float64, nq int)
-
-//go:noescape
-func bwdNx16AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 
 //go:noescape
 func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int, wide bool)
@@ -73,51 +42,12 @@ func bwd4AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw
 //go:noescape
 func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, dinv *float64, cw int)
 
-//go:noescape
-func bwdTri16AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func bwdNx8AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
-
-//go:noescape
-func bwdTri8AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func bwdNx32AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
-
-//go:noescape
-func bwdTri32AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func bwdNx24AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
-
-//go:noescape
-func bwdTri24AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func bwdNx20AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
-
-//go:noescape
-func bwdTri20AVX(x1 *float64, l *float64, b int, ld int, dinv *float64)
-
-//go:noescape
-func fwdBlockRowsAVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int, cw int)
-
-//go:noescape
-func fwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
-
-//go:noescape
-func bwdNxRowsAVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int, cw int)
-
-//go:noescape
-func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int)
-
 // rowKernels are the AVX-512 kernels for rows of cw values that stay in
 // registers whole: 8 (one 8-wide register), 16 (two), 20 (two and a
 // 4-wide one), 24 (three) or 32 (four; its bwdNx takes at most four
 // columns at a time, maxCols). Each does in every lane what the 4-wide
-// kernels do in theirs. The methods call the …RowsAVX entry points, which jump to the
-// width's kernel: a Go-level switch or function values cost 2-6% of a
+// kernels do in theirs. The methods call the …RowsAVX entry points
+// (kernels_rows_amd64.s), which jump to the width's kernel: a Go-level switch or function values cost 2-6% of a
 // one-thread solve on 50² and 16³ at 15 columns.
 type rowKernels struct{ cw int }
 
@@ -130,7 +60,8 @@ var (
 )
 
 // maxCols is the most columns bwdNx takes at once: 8, or 4 at 32 values a
-// row, whose eight accumulators would take every register.
+// row, whose eight accumulators would take every register (nxCols in
+// asmgen's widths, which write the kernels).
 func (k *rowKernels) maxCols() int {
 	if k.cw == 32 {
 		return 4

@@ -1,0 +1,537 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// A kernel is one of the kernels written for every width: the width's
+// kernel is named name(cw), and the entry point entryName() takes the
+// same arguments and the width last and jumps to that width's kernel.
+type kernel struct {
+	base   string // fwdBlock → fwdBlock16AVX, fwdBlockRowsAVX
+	params string // the Go parameters, each 8 bytes
+	emit   func(*gen, kernel, width)
+}
+
+func (k kernel) name(cw int) string { return fmt.Sprintf("%s%dAVX", k.base, cw) }
+
+func (k kernel) entryName() string { return k.base + "RowsAVX" }
+
+// argBytes is the size of the width kernel's arguments.
+func (k kernel) argBytes() int { return 8 * (strings.Count(k.params, ",") + 1) }
+
+var kernels = []kernel{
+	{"fwdBlock", "x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int", (*gen).fwdBlock},
+	{"fwdTri", "x1 *float64, l *float64, b int, ld int, dinv *float64", (*gen).fwdTri},
+	{"bwdTri", "x1 *float64, l *float64, b int, ld int, dinv *float64", (*gen).bwdTri},
+	{"bwdNx", "a *float64, x *float64, below *int32, nr int, l *float64, w int, n int", (*gen).bwdNx},
+}
+
+// textKernel starts w's kernel k with its doc comment: the Go signature,
+// then doc.
+func (g *gen) textKernel(k kernel, w width, frame int, doc string) {
+	name := k.name(w.cw)
+	g.text(fmt.Sprintf("func %s(%s)\n\n%s", name, k.params, doc), "·"+name, "NOSPLIT", fmt.Sprintf("$%d-%d", frame, k.argBytes()))
+}
+
+// rowIndex sets dst to src·8·cw, the byte offset of row src, for rows of
+// 1, 3, 5 or 9 times a power of 2 bytes (width.check): a copy or an LEAQ
+// for the odd factor, then a shift.
+func (g *gen) rowIndex(w width, src, dst string) {
+	rb := w.rowBytes()
+	shift := bits.TrailingZeros(uint(rb))
+	switch m := rb >> shift; {
+	case m > 1:
+		g.op("LEAQ (%s)(%s*%d), %s", src, src, m-1, dst)
+	case src != dst:
+		g.op("MOVQ %s, %s", src, dst)
+	}
+	g.op("SHLQ $%d, %s", shift, dst)
+}
+
+// load loads the row at byte off of base into r; store stores it there.
+func (g *gen) load(r row, off int, base string) {
+	for p, reg := range r {
+		g.op("VMOVUPD %d(%s), %v", off+64*p, base, reg)
+	}
+}
+
+func (g *gen) store(r row, off int, base string) {
+	for p, reg := range r {
+		g.op("VMOVUPD %v, %d(%s)", reg, off+64*p, base)
+	}
+}
+
+func (g *gen) zero(r row) {
+	for _, reg := range r {
+		g.op("VPXORQ %v, %v, %v", reg, reg, reg)
+	}
+}
+
+// fwdrow writes fwdrow<cw><>, which fwdBlock calls for each row left over
+// after the groups of four.
+func (g *gen) fwdrow(w width) {
+	rb := w.rowBytes()
+	l := func(s string) string { return fmt.Sprintf("f%d%s", w.cw, s) }
+	g.text(fmt.Sprintf(`fwdrow%[1]d<> subtracts from the row y = DI of %[1]d values Σ_{k<nl}
+l[k]·x_k, l = SI, nl = CX, where x_k is the row of %[1]d values at DX +
+%[2]dk, as fwdrow<> does quad by quad, with the same operations in every
+lane: the products of eight columns at a time, then four, then the last
+three, two or one (one at a time when fewer than four are left after the
+chunks of eight), split between two accumulators to shorten the chain of
+dependent multiply-adds: in each part of the row (%[3]s), the even columns
+subtracted from the row in Z8, the odd ones summed in Z9 from a product,
+then Z9 subtracted. It clobbers CX, DX, SI and Z0-Z9.`, w.cw, rb, partsDoc(w)), fmt.Sprintf("fwdrow%d<>", w.cw), "NOSPLIT|NOFRAME", "$0")
+	// chunk applies the n columns whose entries of l are in Z0..Zn-1 to
+	// each part of the row.
+	chunk := func(n int) {
+		for p, y := range w.shape() {
+			off := 64 * p
+			a, b := reg{8, y}, reg{9, y}
+			e := func(k int) reg { return reg{k, y} }
+			g.op("VMOVUPD %d(DI), %v", off, a)
+			if n == 1 {
+				g.op("VFNMADD231PD %d(DX), %v, %v", off, e(0), a)
+				g.op("VMOVUPD %v, %d(DI)", a, off)
+				continue
+			}
+			g.op("VMULPD %d(DX), %v, %v", rb+off, e(1), b)
+			g.op("VFNMADD231PD %d(DX), %v, %v", off, e(0), a)
+			k := 2
+			for ; k+1 < n; k += 2 {
+				g.op("VFMADD231PD %d(DX), %v, %v", rb*(k+1)+off, e(k+1), b)
+				g.op("VFNMADD231PD %d(DX), %v, %v", rb*k+off, e(k), a)
+			}
+			if k < n {
+				g.op("VFNMADD231PD %d(DX), %v, %v", rb*k+off, e(k), a)
+			}
+			g.op("VSUBPD %v, %v, %v", b, a, a)
+			g.op("VMOVUPD %v, %d(DI)", a, off)
+		}
+	}
+	// apply applies the next n columns, unless fewer are left (jumping to
+	// skip); advance moves past them.
+	apply := func(n int, skip string) {
+		if n == 1 {
+			g.op("TESTQ CX, CX")
+			g.op("JEQ %s", skip)
+		} else {
+			g.op("CMPQ CX, $%d", n)
+			g.op("JLT %s", skip)
+		}
+		for k := range n {
+			g.op("VBROADCASTSD %d(SI), %v", 8*k, z(k))
+		}
+		chunk(n)
+	}
+	advance := func(n int) {
+		g.op("ADDQ $%d, SI", 8*n)
+		g.op("ADDQ $%d, DX", n*rb)
+		if n == 1 {
+			g.op("DECQ CX")
+		} else {
+			g.op("SUBQ $%d, CX", n)
+		}
+	}
+	g.label(l("chunk8"))
+	apply(8, l("chunk4"))
+	advance(8)
+	g.op("JMP %s", l("chunk8"))
+	g.label(l("chunk4"))
+	apply(4, l("one"))
+	advance(4)
+	apply(3, l("chunk2"))
+	g.op("RET")
+	g.label(l("chunk2"))
+	apply(2, l("one"))
+	g.op("RET")
+	g.label(l("one"))
+	apply(1, l("done"))
+	advance(1)
+	g.op("JMP %s", l("one"))
+	g.label(l("done"))
+	g.op("RET")
+}
+
+// partsDoc names the parts of a row for the doc comments.
+func partsDoc(w width) string {
+	var s []string
+	for p, y := range w.shape() {
+		if y {
+			s = append(s, fmt.Sprintf("bytes %d-%d, 4-wide", 64*p, 64*p+31))
+		} else {
+			s = append(s, fmt.Sprintf("bytes %d-%d", 64*p, 64*p+63))
+		}
+	}
+	return strings.Join(s, "; ")
+}
+
+// rowsDoc names the registers of rows rs for the doc comments.
+func rowsDoc(rs ...row) string {
+	var s []string
+	for _, r := range rs {
+		if len(r) == 1 {
+			s = append(s, r[0].String())
+			continue
+		}
+		var ps []string
+		for _, p := range r {
+			ps = append(ps, p.String())
+		}
+		s = append(s, "("+strings.Join(ps, ", ")+")")
+	}
+	if len(s) > 2 {
+		return s[0] + ", …, " + s[len(s)-1]
+	}
+	return strings.Join(s, " and ")
+}
+
+// regsDoc names registers n0..n0+k-1.
+func regsDoc(n0, k int) string {
+	return fmt.Sprintf("Z%d-Z%d", n0, n0+k-1)
+}
+
+// fwdBlock writes fwdBlock<cw>AVX.
+func (g *gen) fwdBlock(k kernel, w width) {
+	rb := w.rowBytes()
+	l := func(s string) string { return fmt.Sprintf("fb%d%s", w.cw, s) }
+	n := w.blockRowsAtOnce()
+	rows := w.rows(w.blockRows, n)
+	col := w.row(w.blockCol, 0)
+	at := "eight rows at a time while eight are left and nk ≤ 64, each column then serving eight rows, four while four are left"
+	if !w.eight {
+		at = "four rows at a time (eight would take more registers than there are)"
+	}
+	g.textKernel(k, w, 0, fmt.Sprintf(`fwdBlockAVX for rows of %[1]d values, reading the columns where they were
+solved, as rows of %[1]d values from xk (row k at xk[%[1]dk:]), with the same
+operations in every lane: for j < nr, row rows[j] of x −= Σ_{k<nk}
+l[j·w+k]·x_k, each row held in registers from load to store, one chain
+of multiply-adds in k order for each of its parts; %[2]s, then one at a
+time through fwdrow%[1]d<>. The rows in %[3]s, the column in %[4]s, the
+factor entries of four rows in %[5]s.`, w.cw, at, rowsDoc(rows...), rowsDoc(col), regsDoc(w.blockL, 4)))
+	g.op("MOVQ x+0(FP), R9")
+	g.op("MOVQ w+48(FP), R8")
+	g.op("SHLQ $3, R8 // bytes per row of l")
+	g.op("LEAQ (R8)(R8*2), R11")
+	g.op("XORQ R13, R13 // j")
+	// rowAddr sets AX to row rows[j+a] of x: BX = &rows[j].
+	rowAddr := func(a int) {
+		g.op("MOVLQSX %d(BX), AX", 4*a)
+		g.rowIndex(w, "AX", "AX")
+		g.op("ADDQ R9, AX")
+	}
+	loadRows := func(from, to int) {
+		for a := from; a < to; a++ {
+			rowAddr(a)
+			g.load(rows[a], 0, "AX")
+		}
+	}
+	storeRows := func(to int) {
+		for a := range to {
+			rowAddr(a)
+			g.store(rows[a], 0, "AX")
+		}
+	}
+	// fnma4 subtracts the column's products with the factor entries of
+	// four rows from them: the entries at p, p+R8, p+2·R8 and p+R11.
+	fnma4 := func(p string, first int) {
+		for i, addr := range []string{"(%s)", "(%s)(R8*1)", "(%s)(R8*2)", "(%s)(R11*1)"} {
+			e := z(w.blockL + i)
+			g.op("VBROADCASTSD "+addr+", %v", p, e)
+			for q, c := range col {
+				g.op("VFNMADD231PD %v, %v, %v", c, e.as(c), rows[first+i][q])
+			}
+		}
+	}
+	// columns applies the nk columns to rows 0..4·len(ls)-1, whose entries
+	// of l are at ls.
+	columns := func(loop string, ls ...string) {
+		g.label(loop)
+		g.load(col, 0, "DX")
+		for i, p := range ls {
+			fnma4(p, 4*i)
+		}
+		for _, p := range ls {
+			g.op("ADDQ $8, %s", p)
+		}
+		g.op("ADDQ $%d, DX", rb)
+		g.op("DECQ CX")
+		g.op("JNZ %s", loop)
+	}
+	g.label(l("rows"))
+	g.op("MOVQ nr+16(FP), R10")
+	g.op("SUBQ R13, R10 // rows left")
+	g.op("CMPQ R10, $4")
+	g.op("JLT %s", l("one"))
+	g.op("MOVQ R13, BX")
+	g.op("SHLQ $2, BX")
+	g.op("ADDQ rows+8(FP), BX // &rows[j]")
+	g.op("MOVQ R13, SI")
+	g.op("IMULQ R8, SI")
+	g.op("ADDQ l+24(FP), SI // &l[j·w]")
+	g.op("MOVQ xk+32(FP), DX")
+	g.op("MOVQ nk+40(FP), CX")
+	loadRows(0, 4)
+	if w.eight {
+		g.op("CMPQ R10, $8")
+		g.op("JLT %s", l("four"))
+		g.op("CMPQ CX, $64")
+		g.op("JLE %s", l("eight"))
+		g.label(l("four"))
+	}
+	g.op("TESTQ CX, CX")
+	g.op("JEQ %s", l("store4"))
+	columns(l("col4"), "SI")
+	g.label(l("store4"))
+	storeRows(4)
+	g.op("ADDQ $4, R13")
+	g.op("JMP %s", l("rows"))
+	if w.eight {
+		g.label(l("eight"))
+		loadRows(4, 8)
+		g.op("LEAQ (SI)(R8*4), DI // &l[(j+4)·w]")
+		g.op("TESTQ CX, CX")
+		g.op("JEQ %s", l("store8"))
+		columns(l("col8"), "SI", "DI")
+		g.label(l("store8"))
+		storeRows(8)
+		g.op("ADDQ $8, R13")
+		g.op("JMP %s", l("rows"))
+	}
+	g.label(l("one"))
+	g.op("CMPQ R13, nr+16(FP)")
+	g.op("JGE %s", l("done"))
+	g.op("MOVQ rows+8(FP), BX")
+	g.op("MOVLQSX (BX)(R13*4), DI")
+	g.rowIndex(w, "DI", "DI")
+	g.op("ADDQ R9, DI // row rows[j]")
+	g.op("MOVQ R13, SI")
+	g.op("IMULQ R8, SI")
+	g.op("ADDQ l+24(FP), SI // &l[j·w]")
+	g.op("MOVQ xk+32(FP), DX")
+	g.op("MOVQ nk+40(FP), CX")
+	g.op("CALL fwdrow%d<>(SB)", w.cw)
+	g.op("INCQ R13")
+	g.op("JMP %s", l("one"))
+	g.label(l("done"))
+	g.op("VZEROUPPER")
+	g.op("RET")
+}
+
+// scale multiplies the row r by the value at addr, broadcast into
+// register s, and stores it at byte off of DI.
+func (g *gen) scale(r row, s reg, addr string, off int) {
+	g.op("VBROADCASTSD %s, %v", addr, s)
+	for _, p := range r {
+		g.op("VMULPD %v, %v, %v", p, s.as(p), p)
+	}
+	g.store(r, off, "DI")
+}
+
+// fwdTri writes fwdTri<cw>AVX.
+func (g *gen) fwdTri(k kernel, w width) {
+	rb := w.rowBytes()
+	done := fmt.Sprintf("ft%ddone", w.cw)
+	rows := w.rows(w.triRows, 4)
+	s, e := z(w.triScale), z(w.fwdTriL)
+	g.textKernel(k, w, 0, fmt.Sprintf(`fwdDiagAVX for a triangle of b ≤ 4 rows of %d values, the rows held
+in registers from load to store: for r < b, x_r = (x_r − l[r·ld]·x_0 − …
+− l[r·ld+r−1]·x_{r−1})·dinv[r], each product subtracted from the row in
+that order, as fwdrow<> takes fewer than four columns. Each row waits for
+the ones before it; the registers keep a store and a load out of that
+wait. The rows in %s.`, w.cw, rowsDoc(rows...)))
+	g.op("MOVQ x1+0(FP), DI")
+	g.op("MOVQ l+8(FP), SI")
+	g.op("MOVQ b+16(FP), CX")
+	g.op("MOVQ ld+24(FP), R8")
+	g.op("SHLQ $3, R8 // bytes per row of l")
+	g.op("MOVQ dinv+32(FP), BX")
+	g.load(rows[0], 0, "DI")
+	g.scale(rows[0], s, "0(BX)", 0)
+	for r := 1; r < 4; r++ {
+		g.note("row %d, after the rows before it; SI = &l[%d·ld]", r, r)
+		g.op("CMPQ CX, $%d", r)
+		g.op("JEQ %s", done)
+		g.op("ADDQ R8, SI")
+		g.load(rows[r], r*rb, "DI")
+		for i := range r {
+			g.op("VBROADCASTSD %d(SI), %v", 8*i, e)
+			for q, p := range rows[r] {
+				g.op("VFNMADD231PD %v, %v, %v", rows[i][q], e.as(p), p)
+			}
+		}
+		g.scale(rows[r], s, fmt.Sprintf("%d(BX)", 8*r), r*rb)
+	}
+	g.label(done)
+	g.op("VZEROUPPER")
+	g.op("RET")
+}
+
+// bwdTri writes bwdTri<cw>AVX.
+func (g *gen) bwdTri(k kernel, w width) {
+	rb := w.rowBytes()
+	done := fmt.Sprintf("bt%ddone", w.cw)
+	rows := w.rows(w.triRows, 4)
+	acc := w.row(w.triAcc, 0)
+	s, e := z(w.triScale), z(w.bwdTriL)
+	g.textKernel(k, w, 0, fmt.Sprintf(`bwdDiagAVX for the transposed triangle of b ≤ 4 columns of rows of %d
+values, the rows held in registers: for r from b−1 down to 0, x_r = (x_r
+− Σ_{r<i<b} l[i·ld+r]·x_i)·dinv[r], the sum taken from i = b−1 down in an
+accumulator that starts at zero and subtracted once, as bwd1<> takes it.
+The addresses are taken from the last row, so that the code for the row j
+places before the last is the same whatever b is. The rows in %s, the
+accumulator in %s.`, w.cw, rowsDoc(rows...), rowsDoc(acc)))
+	g.op("MOVQ b+16(FP), CX")
+	g.op("LEAQ -1(CX), AX // b−1")
+	g.rowIndex(w, "AX", "DI")
+	g.op("ADDQ x1+0(FP), DI // the last row")
+	g.op("MOVQ ld+24(FP), R8")
+	g.op("SHLQ $3, R8 // bytes per row of l")
+	g.op("MOVQ AX, R9")
+	g.op("IMULQ R8, R9")
+	g.op("LEAQ (R9)(AX*8), R9")
+	g.op("ADDQ l+8(FP), R9 // &l[(b−1)·ld+b−1]")
+	g.op("MOVQ R9, R10")
+	g.op("SUBQ R8, R10 // one row of l up")
+	g.op("MOVQ R10, R11")
+	g.op("SUBQ R8, R11 // two rows up")
+	g.op("MOVQ dinv+32(FP), BX")
+	g.op("LEAQ (BX)(AX*8), BX // &dinv[b−1]")
+	g.load(rows[0], 0, "DI")
+	g.scale(rows[0], s, "0(BX)", 0)
+	lrows := []string{"R9", "R10", "R11"}
+	for r := 1; r < 4; r++ {
+		g.note("the row %d before the last", r)
+		g.op("CMPQ CX, $%d", r)
+		g.op("JEQ %s", done)
+		g.load(rows[r], -r*rb, "DI")
+		// The accumulator is zeroed whole, its 4-wide part too.
+		for _, a := range acc {
+			g.op("VPXORQ %v, %v, %v", z(a.n), z(a.n), z(a.n))
+		}
+		for i := range r {
+			g.op("VBROADCASTSD %d(%s), %v", -8*r, lrows[i], e)
+			for q, a := range acc {
+				g.op("VFMADD231PD %v, %v, %v", rows[i][q], e.as(a), a)
+			}
+		}
+		for q, p := range rows[r] {
+			g.op("VSUBPD %v, %v, %v", acc[q], p, p)
+		}
+		g.scale(rows[r], s, fmt.Sprintf("%d(BX)", -8*r), -r*rb)
+	}
+	g.label(done)
+	g.op("VZEROUPPER")
+	g.op("RET")
+}
+
+// bwdNx writes bwdNx<cw>AVX.
+func (g *gen) bwdNx(k kernel, w width) {
+	rb := w.rowBytes()
+	l := func(s string) string { return fmt.Sprintf("bn%d%s", w.cw, s) }
+	accs := w.rows(w.nxAcc, w.nxCols)
+	below := w.row(w.nxRow, 0)
+	ns := "1, 2, 3, 4 or 8"
+	if w.nxCols == 4 {
+		ns = "1, 2, 3 or 4"
+	}
+	g.textKernel(k, w, 0, fmt.Sprintf(`bwd4AVX's 8-wide path for n = %s rows of %d values (AVX-512): for j
+< n, a[%[2]dj:%[2]dj+%[2]d] -= Σ_{r<nr} l[r·w+j]·x[below[r]·%[2]d:+%[2]d], each sum taken from r
+= nr−1 down to 0 (nr ≥ 1) in an accumulator of its own and subtracted
+once, the arithmetic of bwd4AVX and bwd1AVX in every lane. One pass over
+the rows below serves the n rows and every part of them, where bwd4AVX
+makes a pass for each four rows and group of quads. The accumulators in
+%s, the row below in %s, the factor entries in %s, in turn.`, ns, w.cw, rowsDoc(accs...), rowsDoc(below), regsDoc(w.nxL, w.nxLn)))
+	g.op("MOVQ a+0(FP), DI")
+	g.op("MOVQ x+8(FP), SI")
+	g.op("MOVQ below+16(FP), BX")
+	g.op("MOVQ nr+24(FP), CX")
+	g.op("MOVQ l+32(FP), DX")
+	g.op("MOVQ w+40(FP), R8")
+	g.op("SHLQ $3, R8 // bytes per row of l")
+	g.op("MOVQ CX, R13")
+	g.op("DECQ R13")
+	g.op("IMULQ R8, R13")
+	g.op("ADDQ R13, DX // &l[(nr-1)·w]")
+	// The accumulators' 8-wide parts, then their 4-wide ones.
+	for _, y := range []bool{false, true} {
+		for _, a := range accs {
+			for _, p := range a {
+				switch {
+				case p.y != y:
+				case y:
+					g.op("VXORPD %v, %v, %v", p, p, p)
+				default:
+					g.op("VPXORQ %v, %v, %v", p, p, p)
+				}
+			}
+		}
+	}
+	g.op("MOVQ n+48(FP), R9")
+	// until ends the sequence after row j when n = j+1 (jumping to
+	// label): n is 1, 2, 3, 4 or nxCols.
+	until := func(j int, label string) {
+		if j < 4 && j+1 < w.nxCols {
+			g.op("CMPQ R9, $%d", j+1)
+			g.op("JEQ %s", label)
+		}
+	}
+	g.label(l("rows"))
+	g.note("the next row below, r = CX−1: row below[r] of x")
+	g.op("DECQ CX")
+	g.op("MOVLQSX (BX)(CX*4), AX")
+	g.rowIndex(w, "AX", "AX")
+	g.op("ADDQ SI, AX")
+	g.load(below, 0, "AX")
+	for j, a := range accs {
+		e := z(w.nxL + j%w.nxLn)
+		g.op("VBROADCASTSD %d(DX), %v", 8*j, e)
+		for q, p := range a {
+			g.op("VFMADD231PD %v, %v, %v", below[q], e.as(p), p)
+		}
+		until(j, l("next"))
+	}
+	g.label(l("next"))
+	g.op("SUBQ R8, DX")
+	g.op("TESTQ CX, CX")
+	g.op("JNZ %s", l("rows"))
+	for j, a := range accs {
+		for q, p := range a {
+			off := rb*j + 64*q
+			g.op("VMOVUPD %d(DI), %v", off, below[q])
+			g.op("VSUBPD %v, %v, %v", p, below[q], below[q])
+			g.op("VMOVUPD %v, %d(DI)", below[q], off)
+		}
+		until(j, l("done"))
+	}
+	g.label(l("done"))
+	g.op("VZEROUPPER")
+	g.op("RET")
+}
+
+// entry writes k's entry point, which jumps to the kernel of the width
+// given last, or of the first width for any other.
+func (g *gen) entry(k kernel) {
+	l := func(i int) string { return fmt.Sprintf("%s%d", k.base, i) }
+	var ws []string
+	for _, w := range widths {
+		ws = append(ws, fmt.Sprint(w.cw))
+	}
+	cwOff := k.argBytes()
+	g.text(fmt.Sprintf(`func %s(%s, cw int)
+
+%[1]s takes the row width cw (%[3]s) as a last argument and
+jumps to that width's kernel (%[4]d's for any other), whose arguments lie
+at the same places: one call from Go whatever the width.`, k.entryName(), k.params, strings.Join(ws, ", "), widths[0].cw),
+		"·"+k.entryName(), "NOSPLIT", fmt.Sprintf("$0-%d", cwOff+8))
+	g.op("MOVQ cw+%d(FP), AX", cwOff)
+	for i, w := range widths[1:] {
+		g.op("CMPQ AX, $%d", w.cw)
+		g.op("JNE %s", l(i+1))
+		g.op("JMP ·%s(SB)", k.name(w.cw))
+		g.label(l(i + 1))
+	}
+	g.op("JMP ·%s(SB)", k.name(widths[0].cw))
+}
