@@ -41,7 +41,10 @@ vet:
 
 # The test command of the README: vet, every package's tests, the race
 # detector on the cgo binding, the kernel and the folder locks, and the pure-Go build (vet and
-# build of every package, cholmod's stub included, and the numerical tests).
+# build of every package, cholmod's stub included, and the numerical tests);
+# then the kernels' tests built with noasm (the scalar kernels on amd64), and
+# a check that go generate leaves sparsechol's generated kernels as they are
+# (it compares with a copy taken before, so it needs no git).
 test: deps vet
 	$(GO) test ./...
 	$(GO) test -race ./cholmod/... ./kernel/... ./learn/rundir/
@@ -49,6 +52,14 @@ test: deps vet
 	CGO_ENABLED=0 $(GO) build ./...
 	GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
 	CGO_ENABLED=0 $(GO) test -short ./cholmod/... ./kernel/... ./ot/... ./learn/...
+	$(GO) test -tags noasm ./kernel/...
+	@set -e; dir=kernel/sparsechol; gen="kernels_rows_amd64.s kernels_rows_amd64.go"; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for f in $$gen; do cp $$dir/$$f $$tmp/; done; \
+	$(GO) generate ./$$dir/; \
+	for f in $$gen; do \
+	  cmp -s $$tmp/$$f $$dir/$$f || { echo "$$dir/$$f was out of date: go generate ./$$dir/ has rewritten it" >&2; exit 1; }; \
+	done; echo "go generate ./$$dir/: the generated kernels are up to date"
 
 test-short: deps
 	$(GO) test -short ./...
