@@ -13,29 +13,19 @@ import (
 
 // CheckpointVersion is the layout of the Checkpoint that EncodeCheckpoint
 // writes, recorded in its Version field; bump it when the meaning of a
-// field changes. DecodeCheckpoint converts the layouts before it. Layout
-// 5 stores the optimiser states packed (packedState); layout 4 had the
-// same fields with the states as plain gob structs.
-const CheckpointVersion = 5
-
-// ExactLevel is the Level that the checkpoints of single-level runs
-// recorded before CheckpointVersion 4; Run resumes it as its finest level.
-const ExactLevel = -1
+// field changes. DecodeCheckpoint reads this layout only.
+const CheckpointVersion = 1
 
 // checkpointMagic is the first line of an encoded checkpoint.
 const checkpointMagic = "gmlg-checkpoint"
 
-// The first lines of the two layouts before CheckpointVersion 3, which
-// DecodeCheckpoint still reads: a run of Minimize (legacyExact) and a
-// colour run of either mode (legacyColor).
-const (
-	legacyExactMagic = "gmlg-checkpoint-2"
-	legacyColorMagic = "gmlg-colorlearn-checkpoint-2"
-)
-
 // ErrCheckpointFormat is the error, wrapped by DecodeCheckpoint, of data
 // that is no checkpoint of a layout this package reads.
 var ErrCheckpointFormat = errors.New("learn: not a checkpoint of a known format")
+
+// ErrCheckpointRun is the error, wrapped by Run, of a checkpoint that
+// another run wrote (its RunSettings.Run differs).
+var ErrCheckpointRun = errors.New("the checkpoint belongs to another run")
 
 // ErrCheckpointChecksum is the error, wrapped by DecodeCheckpoint, of a
 // checkpoint whose content does not match its SHA-256: it was damaged or
@@ -50,8 +40,7 @@ type Checkpoint struct {
 	// CheckpointVersion, whatever it holds.
 	Version int
 	// Level is the index of the run's level that State belongs to: the
-	// coarse levels, then the finest, then the polish (ExactLevel in
-	// older checkpoints: the finest).
+	// coarse levels, then the finest, then the polish.
 	Level int
 	// State is the optimiser's state on that level.
 	State *State
@@ -65,18 +54,21 @@ type Checkpoint struct {
 	// Done reports that the run finished, Status why.
 	Done   bool
 	Status string
+	// Run is the identity of the run that wrote the checkpoint
+	// (RunSettings.Run).
+	Run []byte
 }
 
 // Validate checks that c can be resumed from: its Version is
-// CheckpointVersion, its Level at least ExactLevel, and its states (State,
-// and PolishBest when set) consistent (see (*State).Validate).
+// CheckpointVersion, its Level not negative, and its states (State, and
+// PolishBest when set) consistent (see (*State).Validate).
 func (c *Checkpoint) Validate() error {
 	switch {
 	case c == nil:
 		return errors.New("learn: no checkpoint")
 	case c.Version != CheckpointVersion:
 		return fmt.Errorf("learn: checkpoint version %d, want %d", c.Version, CheckpointVersion)
-	case c.Level < ExactLevel:
+	case c.Level < 0:
 		return fmt.Errorf("learn: checkpoint of level %d", c.Level)
 	}
 	if err := c.State.Validate(); err != nil {
@@ -104,15 +96,13 @@ func EncodeCheckpoint(c *Checkpoint) ([]byte, error) {
 	}
 	w := &checkpointWire{Version: v.Version, Level: v.Level,
 		PackedState: (*packedState)(v.State), PackedPolishBest: (*packedState)(v.PolishBest),
-		PolishBestF: v.PolishBestF, Done: v.Done, Status: v.Status}
+		PolishBestF: v.PolishBestF, Done: v.Done, Status: v.Status, Run: v.Run}
 	// 1024 bytes leave room for gob's type descriptors and the small fields.
 	return seal(checkpointMagic, w, w.PackedState.size()+w.PackedPolishBest.size()+1024)
 }
 
-// checkpointWire is the gob payload of layout 5: a Checkpoint whose states
-// are packed. Their fields are named apart from the State and PolishBest
-// of layouts 3 and 4, so that one gob decoding reads every layout since 3
-// (gob matches fields by name and skips those a payload lacks).
+// checkpointWire is the gob payload of a checkpoint: a Checkpoint whose
+// states are packed.
 type checkpointWire struct {
 	Version                       int
 	Level                         int
@@ -120,9 +110,10 @@ type checkpointWire struct {
 	PolishBestF                   float64
 	Done                          bool
 	Status                        string
+	Run                           []byte
 }
 
-// packedState is a State as layout 5 stores it: Iter, Evals, the length n
+// packedState is a State as a checkpoint stores it: Iter, Evals, the length n
 // of X and the number m of correction pairs as four little-endian uint64,
 // then as little-endian float64 F, X, G, the m steps S, the m gradient
 // changes Y, Rho and the Iter losses. Gob encodes the values of a float64
@@ -214,100 +205,27 @@ func appendFloats(b []byte, v []float64) []byte {
 	return b
 }
 
-// DecodeCheckpoint decodes and validates data written by EncodeCheckpoint
-// or in one of the earlier layouts, which it converts. Errors wrap
-// ErrCheckpointFormat for data of no known layout and
+// DecodeCheckpoint decodes and validates data written by EncodeCheckpoint.
+// Errors wrap ErrCheckpointFormat for data of another format or layout and
 // ErrCheckpointChecksum for a damaged one.
 func DecodeCheckpoint(data []byte) (*Checkpoint, error) {
 	head, rest, _ := bytes.Cut(data, []byte{'\n'})
-	var c *Checkpoint
-	var err error
-	switch string(head) {
-	case checkpointMagic:
-		c, err = decodeCurrent(rest)
-	case legacyExactMagic:
-		c, err = decodeLegacyExact(rest)
-	case legacyColorMagic:
-		c, err = decodeLegacyColor(rest)
-	default:
+	if string(head) != checkpointMagic {
 		return nil, ErrCheckpointFormat
 	}
-	if err != nil {
+	var w checkpointWire
+	if err := unseal(rest, &w); err != nil {
 		return nil, err
 	}
+	if w.Version != CheckpointVersion {
+		return nil, fmt.Errorf("%w: layout %d, this gmlg reads %d", ErrCheckpointFormat, w.Version, CheckpointVersion)
+	}
+	c := &Checkpoint{Version: w.Version, Level: w.Level, State: (*State)(w.PackedState),
+		PolishBest: (*State)(w.PackedPolishBest), PolishBestF: w.PolishBestF, Done: w.Done, Status: w.Status, Run: w.Run}
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-// levelFields are the fields of a checkpoint that locate the run's state,
-// nested in layout 3 and in the colour layout before it.
-type levelFields struct {
-	Level       int
-	State       *State
-	PolishBest  *State
-	PolishBestF float64
-}
-
-// decodeCurrent decodes the checksum line and payload rest of a
-// checkpoint of layout 3 or later: gob matches fields by name, so the
-// packed states of layout 5, the plain ones of layout 4 and the nested
-// fields of layout 3 decode into one value.
-func decodeCurrent(rest []byte) (*Checkpoint, error) {
-	var w struct {
-		Version                       int
-		Level                         int
-		PackedState, PackedPolishBest *packedState // layout 5
-		State, PolishBest             *State       // layout 4
-		PolishBestF                   float64
-		Done                          bool
-		Status                        string
-		CoarseToFineCheckpoint        *levelFields // layout 3
-	}
-	if err := unseal(rest, &w); err != nil {
-		return nil, err
-	}
-	c := &Checkpoint{Version: w.Version, Level: w.Level, State: (*State)(w.PackedState),
-		PolishBest: (*State)(w.PackedPolishBest), PolishBestF: w.PolishBestF, Done: w.Done, Status: w.Status}
-	switch l := w.CoarseToFineCheckpoint; {
-	case w.Version == 4:
-		c.Version, c.State, c.PolishBest = CheckpointVersion, w.State, w.PolishBest
-	case w.Version == 3 && l != nil:
-		c = withLevel(&Checkpoint{Done: w.Done, Status: w.Status}, l)
-	}
-	return c, nil
-}
-
-// withLevel returns c with the fields of l and the current version.
-func withLevel(c *Checkpoint, l *levelFields) *Checkpoint {
-	c.Version, c.Level, c.State, c.PolishBest, c.PolishBestF = CheckpointVersion, l.Level, l.State, l.PolishBest, l.PolishBestF
-	return c
-}
-
-// decodeLegacyExact converts the checksum line and payload rest of a
-// checkpoint of Minimize in the layout before version 3.
-func decodeLegacyExact(rest []byte) (*Checkpoint, error) {
-	var old struct {
-		State  *State
-		Done   bool
-		Status string
-	}
-	if err := unseal(rest, &old); err != nil {
-		return nil, err
-	}
-	return withLevel(&Checkpoint{Done: old.Done, Status: old.Status}, &levelFields{Level: ExactLevel, State: old.State}), nil
-}
-
-// decodeLegacyColor converts the checksum line and payload rest of a
-// colour run's checkpoint in the layout before version 3, whose fields
-// were those of levelFields (Level ExactLevel in exact mode).
-func decodeLegacyColor(rest []byte) (*Checkpoint, error) {
-	var l levelFields
-	if err := unseal(rest, &l); err != nil {
-		return nil, err
-	}
-	return withLevel(&Checkpoint{}, &l), nil
 }
 
 // seal returns the line magic, the line of the SHA-256 of the gob

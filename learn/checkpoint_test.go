@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -21,8 +19,8 @@ func checkpointState() *State {
 // decodes them to the same values, with the version set.
 func TestCheckpointRoundTrip(t *testing.T) {
 	for _, c := range []*Checkpoint{
-		{Level: ExactLevel, State: checkpointState(), Done: true, Status: "max-iter"},
-		{Level: 2, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 0.25},
+		{Level: 0, State: checkpointState(), Done: true, Status: "max-iter"},
+		{Level: 2, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 0.25, Run: []byte(`{"model":{"t":0.01}}`)},
 		{Version: 99, Level: 0, State: checkpointState()},
 	} {
 		data, err := EncodeCheckpoint(c)
@@ -38,82 +36,6 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got, &want) {
 			t.Errorf("level %d: decoded %+v, want %+v", c.Level, got, &want)
 		}
-	}
-}
-
-// TestCheckpointLegacy decodes checkpoint files written by the command
-// line tool before CheckpointVersion 3 (a learn run, and a colour run in
-// fast and exact mode) into the checkpoints they held.
-func TestCheckpointLegacy(t *testing.T) {
-	exact := func(done bool, status string) *Checkpoint {
-		return &Checkpoint{Version: CheckpointVersion, Done: done, Status: status,
-			Level: ExactLevel, State: checkpointState()}
-	}
-	for _, tc := range []struct {
-		file string
-		want *Checkpoint
-	}{
-		{"checkpoint-learn-2.gob", exact(true, "max-iter")},
-		{"checkpoint-colorlearn-exact-2.gob", exact(false, "")},
-		{"checkpoint-colorlearn-2.gob", &Checkpoint{Version: CheckpointVersion,
-			Level: 1, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 2.5}},
-	} {
-		data, err := os.ReadFile(filepath.Join("testdata", tc.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := DecodeCheckpoint(data)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.file, err)
-		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: decoded %+v, want %+v", tc.file, got, tc.want)
-		}
-	}
-}
-
-// TestCheckpointLayout3 decodes a checkpoint in layout 3, whose level,
-// state and polish start were nested in a struct field, into the same
-// checkpoint in the current layout.
-func TestCheckpointLayout3(t *testing.T) {
-	old := struct {
-		Version                int
-		CoarseToFineCheckpoint levelFields
-		Done                   bool
-		Status                 string
-	}{3, levelFields{Level: 2, State: checkpointState(), PolishBest: checkpointState(), PolishBestF: 0.5}, true, "done"}
-	data, err := seal(checkpointMagic, &old, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := DecodeCheckpoint(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &Checkpoint{Version: CheckpointVersion, Level: 2, State: checkpointState(), PolishBest: checkpointState(),
-		PolishBestF: 0.5, Done: true, Status: "done"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("decoded %+v, want %+v", got, want)
-	}
-}
-
-// TestCheckpointLayout4 decodes a checkpoint in layout 4, whose states
-// were plain gob structs, into the same checkpoint in the current layout.
-func TestCheckpointLayout4(t *testing.T) {
-	old := &Checkpoint{Version: 4, Level: 1, State: checkpointState(), PolishBest: checkpointState(),
-		PolishBestF: 0.5, Done: true, Status: "done"}
-	data, err := seal(checkpointMagic, old, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := DecodeCheckpoint(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := *old
-	want.Version = CheckpointVersion
-	if !reflect.DeepEqual(got, &want) {
-		t.Errorf("decoded %+v, want %+v", got, &want)
 	}
 }
 
@@ -201,17 +123,13 @@ func TestCheckpointRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	legacy, err := os.ReadFile(filepath.Join("testdata", "checkpoint-learn-2.gob"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	inconsistent := checkpointState()
 	inconsistent.G = inconsistent.G[:1]
-	bad, err := seal(checkpointMagic, &Checkpoint{Version: CheckpointVersion, State: inconsistent}, 0)
+	bad, err := seal(checkpointMagic, &checkpointWire{Version: CheckpointVersion, PackedState: (*packedState)(inconsistent)}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldVersion, err := seal(checkpointMagic, &Checkpoint{Version: 2, State: checkpointState()}, 0)
+	oldVersion, err := seal(checkpointMagic, &checkpointWire{Version: CheckpointVersion + 1, PackedState: (*packedState)(checkpointState())}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,10 +146,9 @@ func TestCheckpointRefused(t *testing.T) {
 		{"empty", nil, ErrCheckpointFormat},
 		{"foreign", []byte("P6\n2 2\n255\n"), ErrCheckpointFormat},
 		{"payload bit flipped", flip(good), ErrCheckpointChecksum},
-		{"legacy payload bit flipped", flip(legacy), ErrCheckpointChecksum},
 		{"truncated", good[:len(good)/2], ErrCheckpointChecksum},
 		{"inconsistent state", bad, ErrInconsistentState},
-		{"other version", oldVersion, nil},
+		{"other version", oldVersion, ErrCheckpointFormat},
 	} {
 		_, err := DecodeCheckpoint(tc.data)
 		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {
@@ -243,7 +160,7 @@ func TestCheckpointRefused(t *testing.T) {
 // TestCheckpointValidate lists the invariants Validate checks.
 func TestCheckpointValidate(t *testing.T) {
 	ok := func() *Checkpoint {
-		return &Checkpoint{Version: CheckpointVersion, Level: ExactLevel, State: checkpointState()}
+		return &Checkpoint{Version: CheckpointVersion, Level: 0, State: checkpointState()}
 	}
 	for _, tc := range []struct {
 		name  string
@@ -253,7 +170,7 @@ func TestCheckpointValidate(t *testing.T) {
 		{"consistent", func(*Checkpoint) {}, true},
 		{"polish start", func(c *Checkpoint) { c.Level, c.PolishBest = 1, checkpointState() }, true},
 		{"no version", func(c *Checkpoint) { c.Version = 0 }, false},
-		{"level below exact", func(c *Checkpoint) { c.Level = ExactLevel - 1 }, false},
+		{"negative level", func(c *Checkpoint) { c.Level = -1 }, false},
 		{"no state", func(c *Checkpoint) { c.State = nil }, false},
 		{"inconsistent polish start", func(c *Checkpoint) { c.PolishBest = &State{X: []float64{1}} }, false},
 	} {

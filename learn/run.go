@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -121,6 +122,11 @@ type RunSettings struct {
 	// CheckpointEvery spaces the checkpoints of every level: after its
 	// accepted iterations 1, K, 2K, …; 0 means every iteration.
 	CheckpointEvery int
+	// Run identifies the run (e.g. the canonical encoding of its model
+	// settings and its data's checksums): every checkpoint carries it, and
+	// Resume must carry the same (ErrCheckpointRun), so that a checkpoint
+	// is never resumed by another run. nil is an identity too.
+	Run []byte
 	// Resume, if set, continues an interrupted run from a checkpoint that
 	// a run of the same settings reported: the levels before its Level
 	// are skipped and that level continues from its State. The warm start
@@ -297,7 +303,7 @@ func (r *runner) lastLevel() int {
 }
 
 // planResume checks the checkpoint to resume from and sets the first
-// level; ExactLevel is the finest.
+// level.
 func (r *runner) planResume() error {
 	ck := r.set.Resume
 	if ck == nil {
@@ -306,10 +312,10 @@ func (r *runner) planResume() error {
 	if err := ck.Validate(); err != nil {
 		return fmt.Errorf("learn: resume: %w", err)
 	}
-	level := ck.Level
-	if level == ExactLevel {
-		level = r.finest()
+	if !bytes.Equal(ck.Run, r.set.Run) {
+		return fmt.Errorf("learn: resume: %w", ErrCheckpointRun)
 	}
+	level := ck.Level
 	last := r.lastLevel()
 	if level < 0 || level > last {
 		return fmt.Errorf("learn: cannot resume at level %d of a run of %d levels", ck.Level, last+1)
@@ -493,8 +499,10 @@ func (r *runner) levelCheckpoint(li int, st *State) *Checkpoint {
 	return ck
 }
 
-// checkpoint encodes ck and hands it to the observer.
+// checkpoint encodes ck, marked with the run's identity, and hands it to
+// the observer.
 func (r *runner) checkpoint(ck *Checkpoint) error {
+	ck.Run = r.set.Run
 	data, err := EncodeCheckpoint(ck)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package learn
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -119,7 +120,7 @@ func TestCoarseToFineResume(t *testing.T) {
 			}
 		},
 	}
-	set := RunSettings{Settings: Settings{MaxIter: 8, Observer: obs}, Coarse: CoarseSchedule(1, 3)}
+	set := RunSettings{Settings: Settings{MaxIter: 8, Observer: obs}, Coarse: CoarseSchedule(1, 3), Run: []byte("run A")}
 	full, err := Run(context.Background(), g, seqs, &cfg, &set)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +147,15 @@ func TestCoarseToFineResume(t *testing.T) {
 	if d := math.Abs(res.F-full.F) / full.F; d > 1e-3 {
 		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g (relative difference %.2g > 1e-3)", res.F, full.F, d)
 	}
-	set.Resume = &Checkpoint{Version: CheckpointVersion, Level: 0, State: ckpt.State}
+	if string(ckpt.Run) != "run A" {
+		t.Errorf("the checkpoint carries the identity %q, want the run's", ckpt.Run)
+	}
+	set.Run = []byte("run B")
+	if _, err := Run(context.Background(), g, seqs, &cfg, &set); !errors.Is(err, ErrCheckpointRun) {
+		t.Errorf("a checkpoint of another run: %v, want ErrCheckpointRun", err)
+	}
+	set.Run = ckpt.Run
+	set.Resume = &Checkpoint{Version: CheckpointVersion, Level: 0, State: ckpt.State, Run: ckpt.Run}
 	if _, err := Run(context.Background(), g, seqs, &cfg, &set); err == nil {
 		t.Error("a fine-level state given for the coarse level was accepted")
 	}

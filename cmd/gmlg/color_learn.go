@@ -13,7 +13,6 @@ import (
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
-	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
@@ -131,13 +130,6 @@ func (o *colorLearnFlags) declare(fs *flag.FlagSet) {
 // checkResumeFlags).
 var colorResumeFlags = []string{"max-iter", "progress", "store", "threads", "adjoint", "anderson"}
 
-// colorRetired are the options that colorlearn runs may have recorded and
-// that it no longer has.
-var colorRetired = []rundir.Retired{
-	{Member: []string{"uncorrected"}, Flag: "--uncorrected", Now: "fast mode corrects its objective to first order"},
-	{Member: []string{"exact_every"}, Flag: "--exact-every", Now: "the exact objective is scored only by --polish, every --polish-every iterations"},
-}
-
 // colorLearnArgs checks colorlearn's positional arguments and returns the
 // image folder: the one given, or with --resume the run's own, after
 // setting o to the run's settings.
@@ -178,11 +170,8 @@ func (o *colorLearnFlags) resumed(given map[string]bool) (string, error) {
 	if given["max-iter"] {
 		o.MaxIter = flags.MaxIter
 	}
-	switch {
-	case given["adjoint"]:
+	if given["adjoint"] {
 		o.Adjoint = flags.Adjoint
-	case o.Mode == "fast":
-		o.Adjoint = runlog.RecordedAdjoint(p.Adjoint)
 	}
 	if given["anderson"] {
 		o.Anderson = flags.Anderson
@@ -296,8 +285,7 @@ func (o *colorLearnFlags) record(dir string, col *dataset.Colour, backend string
 }
 
 // colorCheckResume makes sure that a resumed run's images, and the
-// settings read back from its params.json, are those it started with, and
-// notes on logw the options of the run that gmlg no longer has.
+// settings read back from its params.json, are those it started with.
 func colorCheckResume(path string, p *runlog.ColourRun, logw io.Writer) error {
 	old, err := runlog.ReadColourRun(path)
 	if err != nil {
@@ -309,5 +297,5 @@ func colorCheckResume(path string, p *runlog.ColourRun, logw io.Writer) error {
 	if !old.SameModel(p) {
 		return fmt.Errorf("--resume: the settings differ from those of %s", path)
 	}
-	return rundir.NoteRetired(logw, path, colorRetired)
+	return nil
 }

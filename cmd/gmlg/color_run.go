@@ -49,7 +49,11 @@ func (r *colorRun) fast() bool { return r.o.Mode == "fast" }
 // every iteration, then the final point's snapshot (fast mode: with its
 // exact objective and result.json).
 func (r *colorRun) run(ctx context.Context) error {
-	resume, err := r.resumeCheckpoint()
+	id, err := r.o.ColourRun.Identity()
+	if err != nil {
+		return err
+	}
+	resume, err := r.resumeCheckpoint(id)
 	if err != nil {
 		return err
 	}
@@ -75,12 +79,17 @@ func (r *colorRun) run(ctx context.Context) error {
 		Settings: learn.Settings{MaxIter: r.o.MaxIter, Observer: obs},
 		Coarse:   coarse,
 		Polish:   learn.Polish{Iters: r.o.Polish, Every: r.o.PolishEvery},
+		Run:      id,
 		Resume:   resume,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return colorInterrupted(r.o.out, r.ckpt)
 		}
+		return err
+	}
+	if err := firstStepFailed(res, r.o.LambdaS); err != nil {
+		res.Objective.Close()
 		return err
 	}
 	if r.fast() {
@@ -129,9 +138,10 @@ func (r *colorRun) observers(rec *colorRecorder) (obs runlog.Observers, closeAll
 // resumeCheckpoint returns the checkpoint that --resume continues the run
 // from (nil without --resume), after checking that the run's images and
 // settings are those of its params.json and that the checkpoint is of the
-// run's mode. (A new run's folder holds no checkpoint: takeColorRunDir
+// run's mode and identity id; a run stopped before its first checkpoint
+// starts again (nil). (A new run's folder holds no checkpoint: takeColorRunDir
 // refuses one that holds a run.)
-func (r *colorRun) resumeCheckpoint() (*learn.Checkpoint, error) {
+func (r *colorRun) resumeCheckpoint(id []byte) (*learn.Checkpoint, error) {
 	if r.o.resume == "" {
 		return nil, nil
 	}
@@ -143,10 +153,14 @@ func (r *colorRun) resumeCheckpoint() (*learn.Checkpoint, error) {
 		return nil, fmt.Errorf("--resume: %w", err)
 	}
 	if ck == nil {
-		return nil, fmt.Errorf("--resume: no checkpoint %s", r.ckpt)
+		fmt.Fprintf(r.logw, "resuming %s: no checkpoint yet (the run stopped before its first iteration); starting it again with its own settings\n", r.o.out)
+		return nil, nil
+	}
+	if err := runlog.CheckRun(r.ckpt, ck.Run, id); err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
 	}
 	if !r.fast() {
-		if ck.Level != learn.ExactLevel && ck.Level != 0 {
+		if ck.Level != 0 {
 			return nil, fmt.Errorf("--resume: %s is not an exact-mode checkpoint", r.ckpt)
 		}
 		fmt.Fprintf(r.logw, "resuming %s at iteration %d (F = %.6g)\n", r.o.out, ck.State.Iter, ck.State.F)
@@ -188,7 +202,7 @@ func (r *colorRun) logPlan(sched []learn.Level) {
 // saved.
 func colorInterrupted(out, ckpt string) error {
 	if _, err := os.Stat(ckpt); err != nil {
-		return exitError{fmt.Errorf("interrupted before the first checkpoint; nothing to resume (start again with --force)"), 130}
+		return exitError{fmt.Errorf("interrupted before the first checkpoint; start the run again with:\n  %s", resumeCommand("colorlearn", out)), 130}
 	}
 	return exitError{fmt.Errorf("interrupted; checkpoint saved. Resume with:\n  %s", resumeCommand("colorlearn", out)), 130}
 }

@@ -29,12 +29,6 @@ var learnOutputs = []string{
 // the result (see checkResumeFlags).
 var learnResumeFlags = []string{"max-iter", "threads", "progress"}
 
-// learnRetired are the options that learn runs may have recorded and that
-// it no longer has.
-var learnRetired = []rundir.Retired{
-	{Member: []string{"model", "uncorrected"}, Flag: "--uncorrected", Now: "fast mode corrects its objective to first order"},
-}
-
 func init() {
 	register(&command{
 		name:    "learn",
@@ -78,8 +72,11 @@ func init() {
 					if set["max-iter"] {
 						maxIter = p.Optimizer.MaxIter
 					}
-					threads := -1
+					threads := -1 // the run's own
 					if set["threads"] {
+						if err := checkThreads("--threads", p.Model.Threads); err != nil {
+							return err
+						}
 						threads = p.Model.Threads
 					}
 					return resumeLearn(ctx, resume, maxIter, threads, progress)
@@ -130,16 +127,9 @@ func startLearn(ctx context.Context, p *runlog.LearnRun, out string, force bool,
 	_, stderr := outputs(ctx)
 	warnColour(stderr, "learn", r.ds.set)
 	warnGaps(stderr, "learn", r.ds.set)
-	var x0 []float64
-	if p.Optimizer.Init != "ones" {
-		theta, err := r.ds.ReadMetric(p.Optimizer.Init, p.Model.MetricKind())
-		if err == nil {
-			err = r.ds.Bound().CheckMetric(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps)
-		}
-		if err != nil {
-			return fmt.Errorf("--init: %w", err)
-		}
-		x0 = learn.LogOf(theta)
+	x0, err := r.start()
+	if err != nil {
+		return err
 	}
 	od, err := takeOutDir(ctx, out, learnSpec, force, p.Data.Dir, initFile(p.Optimizer.Init))
 	if err != nil {
@@ -151,9 +141,6 @@ func startLearn(ctx context.Context, p *runlog.LearnRun, out string, force bool,
 
 // resumeLearn continues the run in dir from its checkpoint.
 func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress string) error {
-	if err := checkThreads("--threads", threads); err != nil {
-		return err
-	}
 	od, err := openRunDir(ctx, dir, "gmlg learn --resume", learnSpec)
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
@@ -166,7 +153,6 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	if err := checkInputs(dir, p.Data.Dir, initFile(p.Optimizer.Init)); err != nil {
 		return err
 	}
-	p.Model.Adjoint = runlog.RecordedAdjoint(p.Model.Adjoint)
 	if err := checkModel(&p.Model); err != nil {
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}
@@ -174,10 +160,7 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		return fmt.Errorf("--resume: %s: %w", filepath.Join(dir, "params.json"), err)
 	}
 	_, stderr := outputs(ctx)
-	if err := rundir.NoteRetired(stderr, filepath.Join(dir, "params.json"), learnRetired); err != nil {
-		return fmt.Errorf("--resume: %w", err)
-	}
-	ck, err := runlog.ReadCheckpoint(filepath.Join(dir, runlog.CheckpointName))
+	ck, err := runlog.ReadCheckpointIfAny(filepath.Join(dir, runlog.CheckpointName))
 	if err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
@@ -188,12 +171,13 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 		p.Model.Threads = threads
 	}
 	applyThreads(p.Model.Threads)
-	finest := ck.Level == learn.ExactLevel || ck.Level == p.Optimizer.Coarse
-	if finest && ck.State.Iter >= p.Optimizer.MaxIter {
+	switch {
+	case ck == nil:
+		fmt.Fprintf(stderr, "gmlg learn --resume: %s holds no checkpoint yet (the run stopped before its first iteration); starting it again with its own settings\n", dir)
+	case ck.Level == p.Optimizer.Coarse && ck.State.Iter >= p.Optimizer.MaxIter:
 		return fmt.Errorf("--resume: the run in %s already made %d iterations (max-iter %d); pass a larger --max-iter to continue it",
 			dir, ck.State.Iter, p.Optimizer.MaxIter)
-	}
-	if ck.Done && maxIter == 0 {
+	case ck.Done && maxIter == 0:
 		return fmt.Errorf("--resume: the run in %s finished (%s); pass --max-iter to continue it", dir, ck.Status)
 	}
 	checksum := p.Data.Checksum
@@ -204,6 +188,13 @@ func resumeLearn(ctx context.Context, dir string, maxIter, threads int, progress
 	defer r.close()
 	if r.p.Data.Checksum != checksum {
 		return fmt.Errorf("--resume: the frames in %s changed since the run started (checksum %s, now %s)", p.Data.Dir, checksum, r.p.Data.Checksum)
+	}
+	if ck == nil {
+		x0, err := r.start()
+		if err != nil {
+			return err
+		}
+		return r.optimize(ctx, x0, nil)
 	}
 	r.p.Resumed++
 	return r.optimize(ctx, nil, ck)
@@ -268,6 +259,23 @@ func newRun(p *runlog.LearnRun, dir, progress string) (*learnRun, error) {
 	return r, nil
 }
 
+// start returns the log metric the run starts from: nil for the uniform
+// metric, else that of its --init file.
+func (r *learnRun) start() ([]float64, error) {
+	p := r.p
+	if p.Optimizer.Init == "ones" {
+		return nil, nil
+	}
+	theta, err := r.ds.ReadMetric(p.Optimizer.Init, p.Model.MetricKind())
+	if err == nil {
+		err = r.ds.Bound().CheckMetric(p.Optimizer.Init, theta, p.Model.T, p.Model.Steps)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--init: %w", err)
+	}
+	return learn.LogOf(theta), nil
+}
+
 func (r *learnRun) close() {
 	if r.logf != nil {
 		r.logf.Close()
@@ -294,7 +302,7 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 	if bar {
 		r.note = func(msg string) { fmt.Fprintln(stderr, "gmlg learn: "+msg) }
 	}
-	if resume != nil && (resume.Level == learn.ExactLevel || resume.Level == r.finest()) {
+	if resume != nil && resume.Level == r.finest() {
 		start = resume.State.Iter
 		r.snap.Saved = resume.State.Iter
 	}
@@ -305,8 +313,19 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 		})
 		defer stop()
 	}
+	id, err := r.p.Identity()
+	if err != nil {
+		return err
+	}
+	if resume != nil {
+		if err := runlog.CheckRun(filepath.Join(r.dir, runlog.CheckpointName), resume.Run, id); err != nil {
+			return fmt.Errorf("--resume: %w", err)
+		}
+	}
+	set := r.settings(x0, resume)
+	set.Run = id
 	t0 := time.Now()
-	res, err := learn.Run(ctx, r.ds.Graph, r.ds.seqs, r.p.Model.Config(), r.settings(x0, resume))
+	res, err := learn.Run(ctx, r.ds.Graph, r.ds.seqs, r.p.Model.Config(), set)
 	r.bar.Finish()
 	if err != nil {
 		return r.failed(ctx, res, err)
@@ -316,7 +335,7 @@ func (r *learnRun) optimize(ctx context.Context, x0 []float64, resume *learn.Che
 	if err := r.finish(res.Result); err != nil {
 		return err
 	}
-	if err := r.checkLinesearch(stderr, res.Result); err != nil {
+	if err := r.checkLinesearch(stderr, res); err != nil {
 		return err
 	}
 	r.report(stdout, res.Result, time.Since(t0))
@@ -399,7 +418,7 @@ func (r *learnRun) LevelDone(rep learn.LevelReport) {
 func (r *learnRun) failed(ctx context.Context, res *learn.RunResult, err error) error {
 	if res == nil || res.Result == nil || res.State == nil {
 		if ctx.Err() != nil {
-			return exitError{fmt.Errorf("interrupted during the first evaluation; nothing to resume (start again with --force)"), 130}
+			return exitError{fmt.Errorf("interrupted during the first evaluation; start the run again with:\n  %s", resumeCommand("learn", r.dir)), 130}
 		}
 		return evalHint(err)
 	}
@@ -423,21 +442,36 @@ func (r *learnRun) failed(ctx context.Context, res *learn.RunResult, err error) 
 // checkLinesearch turns a line search that failed before the first
 // iteration into an error, and one that failed later into a warning on
 // stderr (the metric reached is kept).
-func (r *learnRun) checkLinesearch(stderr io.Writer, res *learn.Result) error {
+func (r *learnRun) checkLinesearch(stderr io.Writer, res *learn.RunResult) error {
 	if res.Status != learn.LinesearchFailure {
 		return nil
 	}
-	msg := fmt.Sprintf("the line search could not decrease F at iteration %d", res.State.Iter+1)
 	r.log.Warn("linesearch failed", "iter", res.State.Iter)
-	if res.State.Iter == 0 {
-		// The non-smooth ‖Lap w‖ at the constant start can stop L-BFGS
-		// at once when λ_s outweighs the data term (docs/method.md,
-		// "Regularisers").
-		return fmt.Errorf("%s: nothing was learned; at the uniform start this usually means --lambda-s (%g) is too large for the data term (try a 10× smaller value or --smooth squared)",
-			msg, r.p.Model.LambdaS)
+	if err := firstStepFailed(res, r.p.Model.LambdaS); err != nil {
+		return err
 	}
-	fmt.Fprintf(stderr, "gmlg learn: warning: %s; the metric of iteration %d is kept\n", msg, res.State.Iter)
+	fmt.Fprintf(stderr, "gmlg learn: warning: the line search could not decrease F at iteration %d; the metric of iteration %d is kept\n",
+		res.State.Iter+1, res.State.Iter)
 	return nil
+}
+
+// firstStepFailed is the error of a run whose line search failed before
+// its first iteration, on every level, whatever the progress display:
+// nothing was learned. It is nil for any other result.
+func firstStepFailed(res *learn.RunResult, lambdaS float64) error {
+	if res.Status != learn.LinesearchFailure {
+		return nil
+	}
+	for _, l := range res.Levels {
+		if l.Iter > 0 {
+			return nil
+		}
+	}
+	// The non-smooth ‖Lap w‖ at the constant start can stop L-BFGS at
+	// once when λ_s outweighs the data term (docs/method.md,
+	// "Regularisers").
+	return fmt.Errorf("the line search could not decrease F at iteration 1: nothing was learned; at the uniform start this usually means --lambda-s (%g) is too large for the data term (try a 10× smaller value or --smooth squared)",
+		lambdaS)
 }
 
 // report logs the end of the run and prints its summary on stdout: the

@@ -310,3 +310,12 @@ func TestFolderKinds(t *testing.T) {
 		})
 	}
 }
+
+// replaceArgs returns args with every old in them replaced by new.
+func replaceArgs(args []string, old, new string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.ReplaceAll(a, old, new)
+	}
+	return out
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"fmt"
 	"math"
 	"os"
@@ -36,7 +35,7 @@ func TestCheckpointEveryBitFlip(t *testing.T) {
 	}{
 		{"learn",
 			func(p string) error {
-				return writeCheckpoint(p, &learn.Checkpoint{Level: learn.ExactLevel, State: testState(), Done: true, Status: "max-iter"})
+				return writeCheckpoint(p, &learn.Checkpoint{Level: 0, State: testState(), Done: true, Status: "max-iter"})
 			},
 			func(p string) error { _, err := runlog.ReadCheckpoint(p); return err }},
 		{"colorlearn",
@@ -255,42 +254,6 @@ func TestColorLearnResumeAlone(t *testing.T) {
 				t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g", res2.FFast, res.FFast)
 			}
 		})
-	}
-}
-
-// TestResumeLegacyCheckpoint rewrites a stopped learn run's checkpoint in
-// the layout gmlg wrote before learn.CheckpointVersion 3 (the first line
-// "gmlg-checkpoint-2" and a gob of the state, Done and Status) and
-// requires the resumed run to end bitwise where an uninterrupted one does.
-func TestResumeLegacyCheckpoint(t *testing.T) {
-	data := tinyData(t, "2")
-	tmp := t.TempDir()
-	full, split := filepath.Join(tmp, "full"), filepath.Join(tmp, "split")
-	mustGmlg(t, learnArgs(data, full, "--max-iter", "5")...)
-	mustGmlg(t, learnArgs(data, split, "--max-iter", "3")...)
-	path := filepath.Join(split, runlog.CheckpointName)
-	ck, err := runlog.ReadCheckpoint(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := struct {
-		State  *learn.State
-		Done   bool
-		Status string
-	}{ck.State, ck.Done, ck.Status}
-	var payload bytes.Buffer
-	if err := gob.NewEncoder(&payload).Encode(&old); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, sealRaw("gmlg-checkpoint-2", payload.Bytes()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mustGmlg(t, "learn", "--resume", split, "--max-iter", "5", "--progress", "none")
-	for _, f := range []string{"metric.npy", "loss.npy"} {
-		sameFile(t, filepath.Join(full, f), filepath.Join(split, f))
-	}
-	if again, err := os.ReadFile(path); err != nil || firstLine(again) == "gmlg-checkpoint-2" {
-		t.Errorf("the resumed run's checkpoint is still in the old layout (err %v)", err)
 	}
 }
 

@@ -72,7 +72,7 @@ func TestThreadsRecorded(t *testing.T) {
 		runtime.GOMAXPROCS(sentinel)
 		dir = filepath.Join(t.TempDir(), "colour")
 		if code, msg := colorTestRun(t, "colorlearn", "--bins", "3", "--t", "1e-2", "--steps", "2", "--sinkhorn-iters", "5",
-			"--max-iter", "1", "--progress", "none", "--threads", tc.threads, "-o", dir, colours); code != 0 {
+			"--max-iter", "1", "--lambda-s", "0.01", "--progress", "none", "--threads", tc.threads, "-o", dir, colours); code != 0 {
 			t.Fatalf("colorlearn --threads %s: exit %d: %s", tc.threads, code, msg)
 		}
 		c, err := runlog.ReadColourRun(filepath.Join(dir, "params.json"))

@@ -33,7 +33,7 @@ type Model struct {
 	Threads        int     `json:"threads"`
 	Mode           string  `json:"mode"`
 	Tol            float64 `json:"tol"`
-	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: gmres or fixed-point; empty only as read from an old run (RecordedAdjoint)
+	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: gmres or fixed-point
 	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
 }
 
@@ -58,8 +58,6 @@ func (m *Model) CheckKernel() error {
 		return fmt.Errorf("--steps must be at least 1, got %d", m.Steps)
 	case m.SinkhornIters < 1:
 		return fmt.Errorf("--sinkhorn-iters must be at least 1, got %d", m.SinkhornIters)
-	case m.Threads < 0:
-		return fmt.Errorf("--threads must be ≥ 0, got %d", m.Threads)
 	}
 	if _, err := kernel.ParseScheme(m.Scheme); err != nil {
 		return fmt.Errorf("--scheme: %v", err)
@@ -116,16 +114,6 @@ func CheckFastSolvers(dash, adjoint string, anderson int) error {
 		return fmt.Errorf("%sanderson %d: want a depth ≥ 0", dash, anderson)
 	}
 	return nil
-}
-
-// RecordedAdjoint is the adjoint solver of a run whose params.json records
-// adjoint: one without the member was written when fixed-point was the
-// only solver.
-func RecordedAdjoint(adjoint string) string {
-	if adjoint == "" {
-		return "fixed-point"
-	}
-	return adjoint
 }
 
 // AdjointGradient is the implicit gradient of the adjoint solver name.
