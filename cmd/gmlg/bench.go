@@ -55,6 +55,13 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		if *backends != "" {
 			opt.Backends = strings.Split(*backends, ",")
 		}
+		if *from == "" {
+			for _, r := range opt.Rows {
+				if err := checkBenchRow(opt.Spec, r); err != nil {
+					return err
+				}
+			}
+		}
 		switch {
 		case *iters < 0:
 			return usagef("-iters must not be negative")

@@ -8,6 +8,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/gmlg/gmlg/bench"
 	"github.com/gmlg/gmlg/kernel"
 
 	"github.com/gmlg/gmlg/learn/limits"
@@ -99,6 +100,20 @@ func checkColorLearnMemory(o *colorLearnFlags, images int) error {
 func checkSynthMemory(p *synthParams) error {
 	size := limits.Objective{Dim: 2, Side: p.N, Interior: max(p.Frames-2, 0) * p.Sequences, Endpoints: min(p.Frames, 2) * p.Sequences, Forward: true}
 	return size.Check("synth's interpolation", "pass a smaller --n, --frames or --sequences")
+}
+
+// checkBenchRow checks, before a child process measures it, the row r of
+// gmlg bench with the settings s against the grid limit and the memory
+// budget of learn's objective, as usage errors (the rows come from -rows).
+func checkBenchRow(s bench.Spec, r bench.Row) error {
+	where := "-rows " + r.String()
+	if err := flagLimit(limits.Vertices(where, r.D, r.N)); err != nil {
+		return err
+	}
+	s = s.Defaults()
+	size := limits.Objective{Dim: r.D, Side: r.N, Iterations: s.Sinkhorn, Steps: r.Steps, Store: s.Store}
+	size.Interior, size.Endpoints = limits.Frames(s.Frames)
+	return flagLimit(size.Check("the objective of "+where, "choose a smaller row"))
 }
 
 // checkHeatT refuses, as a usage error, a diffusion time given by the

@@ -243,10 +243,21 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 		return nil, fmt.Errorf("%s: no interp-*.npy files", dir)
 	}
 	dataset.Sort(files)
+	// Frames on a graph are 1-D, one value per vertex of the graph folder
+	// that held the source; on a grid their shape gives the grid.
+	opt := &dataset.Options{Memory: limits.Memory}
+	var sp space
+	if folder := filepath.Dir(p.Source); p.Source != "" && dataset.IsGraphFolder(folder) {
+		var err error
+		if sp, err = dataset.ReadGraphFolder(folder, limits.Memory); err != nil {
+			return nil, fmt.Errorf("the interpolation's graph: %w", err)
+		}
+		opt.Length = sp.Graph.N()
+	}
 	var recs [][]float64
 	var shape []int
 	for _, f := range files {
-		a, err := dataset.ReadFrame(f, &dataset.Options{Memory: limits.Memory})
+		a, err := dataset.ReadFrame(f, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -256,12 +267,19 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 		shape = a.Shape
 		recs = append(recs, a.Data)
 	}
+	if sp.Graph == nil {
+		var err error
+		if sp.Graph, err = kernel.Cube(len(shape), shape[0]); err != nil {
+			return nil, fmt.Errorf("%s: %w", files[0], err)
+		}
+	}
 	title := p.Method + " interpolation"
 	if p.Method == "metric" {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
 	out := filepath.Join(dir, "interp.png")
-	if err := drawStrip(out, []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, len(shape), shape[0], title); err != nil {
+	drew, err := framesPicture(sp, out, []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, title)
+	if err != nil || !drew {
 		return nil, err
 	}
 	return []string{out}, nil

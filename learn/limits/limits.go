@@ -46,6 +46,9 @@ func MaxThreads() int { return MaxThreadsPerCPU * runtime.NumCPU() }
 
 // Threads checks the thread count n given with the flag named flagName.
 func Threads(flagName string, n int) error {
+	if n < 0 {
+		return errorf("%s %d: must be ≥ 0 (0 = every core)", flagName, n)
+	}
 	if n > MaxThreads() {
 		return errorf("%s %d: at most %d (%d × the %d CPUs here); pass a smaller %s",
 			flagName, n, MaxThreads(), MaxThreadsPerCPU, runtime.NumCPU(), flagName)

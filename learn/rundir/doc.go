@@ -42,7 +42,11 @@
 //
 // A command that takes a folder writes .gmlg-manifest.json
 // ([ManifestName], atomically) naming itself and the glob patterns of every
-// file it writes there ([Spec]). The manifest is what makes --force safe:
+// file it writes there ([Spec]). The manifest is what makes --force safe,
+// and it is not trusted: its command must be one the caller knows
+// ([Options].Kinds) and every pattern it lists one that the code's spec of
+// that command has ([ErrManifest] otherwise, naming the file), so that
+// what --force removes is always among the files gmlg writes:
 //
 //   - an empty folder (the lock, the manifest and stale temporaries aside)
 //     is taken as it is;
@@ -55,6 +59,27 @@
 //     any file) that the new output would overwrite makes Create refuse
 //     ([ErrForeign]), naming it: files that gmlg did not write are never
 //     replaced.
+//
+// An entry that matches a pattern but is not a regular file (a link, a
+// folder, a FIFO) is never removed nor written through: it is an error
+// naming it.
+//
+// # Links, FIFOs and inputs
+//
+// Every file the package creates, replaces, appends to or removes in a
+// folder is reached by its name relative to the open folder (openat with
+// O_NOFOLLOW, renameat, unlinkat), never through a symbolic link: a link
+// where gmlg would write is an error naming it ([ErrLink]), and nothing
+// outside the folder changes. The writers of the gmlg command all go
+// through [CreateFile], [Write], [WriteFile] and [OpenAppend]. Inputs are
+// read with [OpenInput] and [ReadInput]: non-blocking, and only from
+// regular files, so that a FIFO or device where a file is expected is an
+// error ([ErrNotRegular]), never a read that waits forever.
+//
+// [Options].Inputs lists what a command reads: Create and Open refuse
+// ([ErrInput]) a folder that is one of them, lies inside one or contains
+// one, with every link resolved, so that no output replaces or removes an
+// input ([CheckInputs] does the same for inputs known only later).
 //
 // [Open] checks that the manifest names one of the accepted commands
 // (learn --resume on a synth folder is refused with [ErrKind]); a folder
@@ -98,8 +123,9 @@
 // or reuse the run, so [ReadChecked] refuses a file whose members or
 // values no longer match that checksum ([ErrChanged]) or that has none
 // ([ErrNoSum]), instead of letting an edited or damaged file silently
-// change a result. Only a change of layout (indentation, member order)
-// passes, as the check compares canonical encodings.
+// change a result. Only a change of layout (indentation, member order,
+// the spelling of a number: 1e-05 for 0.00001) passes, as the check
+// compares canonical encodings.
 //
 // [Checksum] hashes each input file with SHA-256 and combines the per-file
 // digests, in the given order, into one digest of the lines

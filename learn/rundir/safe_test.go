@@ -238,3 +238,107 @@ func TestInputsNeverOutputs(t *testing.T) {
 		t.Errorf("Open of a folder holding an input: %v, want ErrInput", err)
 	}
 }
+
+// FuzzFolder fills a folder with entries chosen by the input (files,
+// links to a file outside or dangling, FIFOs, folders and manifests of
+// any patterns, under output-like and other names), then takes it with
+// Create (with or without Force) or Open and writes and appends outputs
+// into it. Whatever happens, nothing may panic, nothing outside the
+// folder may change, and no entry that is not a regular file named by the
+// folder's own kind may be removed or changed.
+func FuzzFolder(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 1, 2, 2})
+	f.Add([]byte{5, 3, 1, 0, 1, 6})
+	f.Add([]byte{5, 7, 3, 1, 4, 8, 2, 9})
+	names := []string{"out-1.txt", "params.json", LockName, ManifestName, ".out-2.txt.tmp-9", "notes.txt", "old-1.dat",
+		"out-new.txt", "out-log.txt", ".notes.txt.tmp-1"}
+	patterns := []string{"*", "out-*.txt", "old-*.dat", "params.json", "notes.txt", "*.txt"}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 40 {
+			in = in[:40]
+		}
+		tmp := t.TempDir()
+		canary := filepath.Join(tmp, "precious")
+		missing := filepath.Join(tmp, "created")
+		os.WriteFile(canary, []byte(canaryText), 0o644)
+		dir := filepath.Join(tmp, "out")
+		os.Mkdir(dir, 0o755)
+		keep := map[string]string{} // user entries that must stay as they are
+		for i := 0; i+1 < len(in); i += 2 {
+			name := names[int(in[i+1])%len(names)]
+			path := filepath.Join(dir, name)
+			if _, err := os.Lstat(path); err == nil {
+				continue
+			}
+			switch in[i] % 6 {
+			case 0:
+				os.WriteFile(path, []byte("user "+name), 0o644)
+				if name == "notes.txt" || name == ".notes.txt.tmp-1" {
+					keep[name] = "user " + name
+				}
+			case 1:
+				os.Symlink(canary, path)
+				keep[name] = "->" + canary
+			case 2:
+				os.Symlink(missing, path)
+				keep[name] = "->" + missing
+			case 3:
+				syscall.Mkfifo(path, 0o644)
+				keep[name] = "fifo"
+			case 4:
+				os.Mkdir(path, 0o755)
+				keep[name] = "folder"
+			case 5:
+				var list []string
+				for k := range int(in[i+1]) % 3 {
+					list = append(list, patterns[(int(in[i])+k)%len(patterns)])
+				}
+				cmd := []string{"demo", "other", "stranger"}[int(in[i])%3]
+				if _, err := os.Lstat(filepath.Join(dir, ManifestName)); err != nil {
+					os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifestOf(t, cmd, list...)), 0o644)
+				}
+			}
+		}
+		var d *Dir
+		var err error
+		switch mode := len(in) % 3; mode {
+		case 0, 1:
+			d, err = Create(dir, demo, Options{Force: mode == 1, Kinds: []Spec{other}})
+		default:
+			d, err = Open(dir, []Spec{demo}, Options{})
+		}
+		if err == nil {
+			WriteFile(filepath.Join(dir, "out-new.txt"), []byte("new"), 0)
+			if f, err := OpenAppend(filepath.Join(dir, "out-log.txt")); err == nil {
+				f.WriteString("line\n")
+				f.Close()
+			}
+			d.Close()
+		}
+		if raw, err := os.ReadFile(canary); err != nil || string(raw) != canaryText {
+			t.Fatalf("the file outside changed: %q, %v", raw, err)
+		}
+		if _, err := os.Lstat(missing); err == nil {
+			t.Fatal("a file was created outside the folder")
+		}
+		for name, want := range keep {
+			path := filepath.Join(dir, name)
+			st, err := os.Lstat(path)
+			if err != nil {
+				t.Fatalf("%s (%s) was removed", name, want)
+			}
+			switch {
+			case strings.HasPrefix(want, "->"):
+				if got, _ := os.Readlink(path); "->"+got != want {
+					t.Fatalf("the link %s now points to %s", name, got)
+				}
+			case want == "fifo" && st.Mode()&os.ModeNamedPipe == 0, want == "folder" && !st.IsDir():
+				t.Fatalf("%s is no longer a %s", name, want)
+			case st.Mode().IsRegular():
+				if raw, _ := os.ReadFile(path); string(raw) != want {
+					t.Fatalf("%s now holds %q", name, raw)
+				}
+			}
+		}
+	})
+}
