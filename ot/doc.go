@@ -22,7 +22,10 @@
 // One routine runs these iterations for every computation of the package:
 // Barycenter (R ≥ 1 histograms, any weights, uniform by default) and the
 // Interpolator (many barycenters of two poles at once) are configurations
-// of it, and so is the colour interpolation of package color.
+// of it, and Interpolate is one forward pass of an Interpolator: the
+// displacement interpolation that synthetic data (package learn/synth), the
+// colour sunset and gmlg interp compute. Linear is the interpolation
+// without transport that it is compared with.
 //
 // The displacement interpolation between two histograms P₀ and P₁ at time
 // t ∈ [0, 1] is the barycenter with weights λ = (1−t, t). gmlg follows the
@@ -32,7 +35,8 @@
 // renormalisation (interior frames have a mass slightly below 1), q is the
 // exp of the λ-weighted sum of logs taken in k order, and a frame whose
 // weight is exactly 1 (t = 0 or t = 1) is K·(P/K·1), the pole blurred once by
-// the kernel.
+// the kernel. The reference's colour interpolation runs such a frame through
+// the loop instead, with weights (1, 0); Settings.IterateEndpoints does so.
 //
 // # Kernels
 //

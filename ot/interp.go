@@ -34,6 +34,52 @@ func Linspace(p int) []float64 {
 	return t
 }
 
+// Interpolate returns the displacement interpolations of the sequences
+// seqs under the kernel k, indexed [sequence][frame]: the reconstructions
+// of one Forward of an Interpolator built with the settings s and
+// ForwardOnly (nil s means the defaults; the gradient's settings do not
+// apply). The settings choose the model: L iterations from b = 1 (Tol = 0,
+// the reference's) or the barycenters converged to Tol (with Anderson
+// mixing if set); and the endpoint frames, those of weight exactly 1:
+// K·(P/K·1) in closed form by default, as the learning objective
+// reconstructs them, or with IterateEndpoints the full loop with weights
+// (1, 0), as the reference's colour interpolation runs them.
+//
+// All frames of all sequences go through the kernel together, and the
+// frames returned belong to the caller. The errors
+// are those of NewInterpolator and Forward: invalid data, a kernel error,
+// or a *NonFiniteError when a frame underflows.
+func Interpolate(k Kernel, seqs []Sequence, s *Settings) ([][][]float64, error) {
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	set.ForwardOnly = true
+	ip, err := NewInterpolator(k, seqs, &set)
+	if err != nil {
+		return nil, err
+	}
+	return ip.Forward()
+}
+
+// Linear returns the linear interpolation (1−t)·h0 + t·h1 at each of the
+// times: the interpolation without transport that a displacement
+// interpolation is compared with (the reference's "linear" method;
+// docs/method.md, "Histogram interpolation").
+func Linear(h0, h1, times []float64) [][]float64 {
+	if len(h0) != len(h1) {
+		panic(fmt.Sprintf("ot: Linear: histograms of length %d and %d", len(h0), len(h1)))
+	}
+	out := make([][]float64, len(times))
+	for f, t := range times {
+		out[f] = make([]float64, len(h0))
+		for i := range h0 {
+			out[f][i] = (1-t)*h0[i] + t*h1[i]
+		}
+	}
+	return out
+}
+
 // Interpolator reconstructs the frames of many displacement interpolations
 // with Sinkhorn barycenters, all advancing in lock-step, and back-propagates
 // a loss gradient through them to the kernel parameters. Its Settings

@@ -418,6 +418,52 @@ func TestValidation(t *testing.T) {
 	}
 }
 
+// TestInterpolateMatchesBarycenter checks that every frame of Interpolate
+// is the Barycenter of its poles with weights (1−t, t), L iterations from
+// b = 1 (within round-off: the kernel sees blocks of other widths). With
+// IterateEndpoints the end frames run the loop with weights (1, 0), which
+// keeps b = 1 and so equals the endpoint rule K(P/K·1) up to the round-off
+// of exp(log x).
+func TestInterpolateMatchesBarycenter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	k := testKernels[0].make(testKernels[0].theta(rng))
+	times := Linspace(5)
+	seqs := makeSeqs(rng, k.Size(), [][]float64{times})
+	p, q := seqs[0].Source, seqs[0].Target
+	for _, iterate := range []bool{false, true} {
+		for _, L := range []int{1, 7, 30} {
+			got, err := Interpolate(k, seqs, &Settings{Iterations: L, IterateEndpoints: iterate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for f, tf := range times {
+				want, err := Barycenter(k, [][]float64{p, q}, &BarycenterSettings{Weights: []float64{1 - tf, tf}, Iterations: L})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tol := 1e-14
+				if iterate && (tf == 0 || tf == 1) {
+					tol = 1e-12
+				}
+				if e := relErr(got[0][f], want.Bary); e > tol {
+					t.Errorf("L=%d IterateEndpoints=%v frame %d (t=%g): relative difference %.3g from Barycenter", L, iterate, f, tf, e)
+				}
+			}
+		}
+	}
+}
+
+func TestLinear(t *testing.T) {
+	p, q := []float64{0.2, 0.3, 0.5}, []float64{0.6, 0.1, 0.3}
+	got := Linear(p, q, []float64{0, 1, 0.25})
+	for i := range p {
+		if got[0][i] != p[i] || got[1][i] != q[i] || got[2][i] != 0.75*p[i]+0.25*q[i] {
+			t.Errorf("entry %d: %v, %v, %v", i, got[0][i], got[1][i], got[2][i])
+		}
+	}
+	mustPanic(t, "lengths", func() { Linear(p, q[:2], []float64{0.5}) })
+}
+
 func TestLinspace(t *testing.T) {
 	tests := []struct {
 		p    int
