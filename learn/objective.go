@@ -43,6 +43,52 @@ func ParseMetricKind(s string) (MetricKind, error) {
 	return 0, fmt.Errorf("learn: unknown metric %q (want vertex or edge)", s)
 }
 
+// On returns the parameterisation of kind k on g: kernel.VertexMetric,
+// which needs a grid, or kernel.EdgeMetric.
+func (k MetricKind) On(g *kernel.Graph) (kernel.Metric, error) {
+	switch k {
+	case VertexMetric:
+		if !g.IsGrid() {
+			return nil, errors.New("learn: the vertex metric needs a grid; use EdgeMetric on general graphs")
+		}
+		return kernel.VertexMetric{G: g}, nil
+	case EdgeMetric:
+		return kernel.EdgeMetric{G: g}, nil
+	}
+	return nil, fmt.Errorf("learn: unknown metric kind %d", k)
+}
+
+// NewKernel returns the heat kernel of cfg.Heat on g with the edge weights
+// of the metric θ of kind cfg.Metric (nil θ means unit weights, the
+// Euclidean metric of a grid): the kernel under which an Objective built
+// with cfg reconstructs its frames at θ, to pass to ot.Interpolate with
+// cfg.Sinkhorn. The caller closes it. A heat matrix that is not positive
+// definite gives an error wrapping factor.ErrNotPosDef
+// (kernel.ExplainNotPosDef explains it).
+func NewKernel(g *kernel.Graph, theta []float64, cfg *Config) (*kernel.Heat, error) {
+	m, err := cfg.Metric.On(g)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]float64, g.NumEdges())
+	if theta == nil {
+		for i := range w {
+			w[i] = 1
+		}
+	} else {
+		m.Weights(w, theta)
+	}
+	h, err := kernel.NewHeat(g, &cfg.Heat)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	if err := h.SetWeights(w); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	return h, nil
+}
+
 var errMetricOverflow = errors.New("metric out of range")
 
 // Sequence is one observed sequence of frames (each a histogram of length N,
@@ -184,18 +230,10 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 	if len(seqs) == 0 {
 		return nil, errors.New("learn: no sequence to learn from")
 	}
-	switch o.cfg.Metric {
-	case VertexMetric:
-		if !g.IsGrid() {
-			return nil, errors.New("learn: the vertex metric needs a grid; use EdgeMetric on general graphs")
-		}
-		o.metric = kernel.VertexMetric{G: g}
-	case EdgeMetric:
-		o.metric = kernel.EdgeMetric{G: g}
-	default:
-		return nil, fmt.Errorf("learn: unknown metric kind %d", o.cfg.Metric)
-	}
 	var err error
+	if o.metric, err = o.cfg.Metric.On(g); err != nil {
+		return nil, err
+	}
 	if o.reg, err = NewRegularizer(g, o.metric, o.cfg.LambdaC, o.cfg.LambdaS, o.cfg.Smooth); err != nil {
 		return nil, err
 	}

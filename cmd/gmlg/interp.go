@@ -15,6 +15,7 @@ import (
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
+	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -191,7 +192,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	var recs [][]float64
 	if p.Method == "linear" {
-		recs = learn.InterpolateLinear(src, dst, p.Frames)
+		recs = ot.Linear(src, dst, ot.Linspace(p.Frames))
 	} else {
 		fmt.Fprintln(stdout, p.Model.Line(p.from))
 		var err error
@@ -235,7 +236,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 
 // heatInterp interpolates src and dst on sp with Sinkhorn barycenters
 // under the heat kernel of p's metric (--method metric) or of unit weights
-// (learn.Interpolate).
+// (learn.NewKernel, ot.Interpolate).
 func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, error) {
 	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
 		return nil, err
@@ -254,9 +255,14 @@ func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, err
 		}
 		source = "metric " + p.MetricFile
 	}
-	recs, err := learn.Interpolate(sp.Graph, theta, src, dst, p.Frames, cfg)
+	h, err := learn.NewKernel(sp.Graph, theta, cfg)
 	if err != nil {
 		return nil, evalHint(kernel.ExplainNotPosDef(err, source, "--t, --steps"))
 	}
-	return recs, nil
+	defer h.Close()
+	recs, err := ot.Interpolate(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}}, &cfg.Sinkhorn)
+	if err != nil {
+		return nil, evalHint(err)
+	}
+	return recs[0], nil
 }

@@ -210,25 +210,15 @@ func Generate(c *Config) ([][][]float64, error) {
 	for s, pq := range c.Poles {
 		seqs[s] = ot.Sequence{Source: pq[0], Target: pq[1], Frames: c.Frames}
 	}
-	ip, err := ot.NewInterpolator(h, seqs, &ot.Settings{Iterations: c.Iterations, ForwardOnly: true})
+	recs, err := ot.Interpolate(h, seqs, &ot.Settings{Iterations: c.Iterations})
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
-	recs, err := ip.Forward()
-	if err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
-	}
-	out := make([][][]float64, len(recs))
-	for s := range recs {
-		for j, f := range recs[s] {
-			switch {
-			case c.RawEndpoints && j == 0:
-				f = c.Poles[s][0]
-			case c.RawEndpoints && j == len(recs[s])-1:
-				f = c.Poles[s][1]
-			}
-			out[s] = append(out[s], append([]float64(nil), f...))
+	if c.RawEndpoints {
+		for s, pq := range c.Poles {
+			recs[s][0] = append([]float64(nil), pq[0]...)
+			recs[s][c.Frames-1] = append([]float64(nil), pq[1]...)
 		}
 	}
-	return out, nil
+	return recs, nil
 }
