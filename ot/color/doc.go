@@ -48,16 +48,18 @@
 //
 // # Interpolating histograms
 //
-// Interpolate computes the displacement interpolation between a day and a
-// night histogram at the given times (ot.Linspace(f) spreads f frames over [0,1])
-// with any ot.Kernel: a learned heat kernel or a Euclidean one. It follows
-// the reference's colour interpolation (docs/method.md,
-// "Histogram interpolation"), in which every frame, the endpoints included,
-// runs the full Sinkhorn loop, so the end frames are the poles blurred by the
-// kernel. Linear is the linear interpolation (1−t)·h₀ + t·h₁ that the paper
-// compares against.
+// The displacement interpolation between a day and a night histogram is
+// ot.Interpolate with any kernel of size n³: a learned heat kernel or a
+// Euclidean one. The reference's colour interpolation (docs/method.md,
+// "Histogram interpolation") runs every frame, the endpoints included,
+// through the full Sinkhorn loop, so that the end frames are the poles
+// blurred by the kernel; ot.Settings.IterateEndpoints selects that:
 //
-//	frames, err := color.Interpolate(k, day, night, ot.Linspace(10), &color.InterpOptions{Iterations: 50})
+//	recs, err := ot.Interpolate(k, []ot.Sequence{{Source: day, Target: night, Times: ot.Linspace(10)}},
+//		&ot.Settings{Iterations: 50, IterateEndpoints: true})
+//
+// ot.Linear is the linear interpolation (1−t)·h₀ + t·h₁ that the paper
+// compares against.
 //
 // # Colour transfer
 //

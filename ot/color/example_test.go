@@ -202,10 +202,10 @@ func ExampleDirectTransfer() {
 	// input {180 180 180 255} → output blue channel > red: true
 }
 
-func ExampleInterpolate() {
-	// Interpolate between a warm and a dark histogram on 5³ bins with the
-	// Euclidean kernel; every frame, endpoints included, runs the full
-	// Sinkhorn loop.
+// A colour interpolation as the reference computes it: ot.Interpolate
+// with the Euclidean kernel of the colour cube, every frame, the endpoints
+// included, running the full Sinkhorn loop.
+func Example_interpolate() {
 	const n = 5
 	warm, dark := make([]float64, n*n*n), make([]float64, n*n*n)
 	for i := range warm {
@@ -217,11 +217,12 @@ func ExampleInterpolate() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	frames, err := color.Interpolate(k, warm, dark, ot.Linspace(3), &color.InterpOptions{Iterations: 100})
+	recs, err := ot.Interpolate(k, []ot.Sequence{{Source: warm, Target: dark, Times: ot.Linspace(3)}},
+		&ot.Settings{Iterations: 100, IterateEndpoints: true})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for f, h := range frames {
+	for f, h := range recs[0] {
 		// The mean red level moves from warm to dark. The end frames are
 		// the poles blurred once by the kernel, K(P/K·1), hence 0.85 and
 		// not the pole's 0.9.

@@ -33,10 +33,12 @@ type SunsetOptions struct {
 	DropSaturated bool
 	// Kernel is the ground kernel of the displacement interpolation on the
 	// Bins³ grid: a learned heat kernel (NewLearnedKernel) or a *Euclidean.
-	// nil means the linear interpolation (1−t)·day + t·night (Linear).
+	// nil means the linear interpolation (1−t)·day + t·night (ot.Linear).
 	Kernel ot.Kernel
 	// Iterations is L, the Sinkhorn iterations of every barycenter of the
-	// reference's model (Interpolate); zero means ot.DefaultIterations.
+	// reference's model, in which every frame, the endpoints included, runs
+	// the loop (ot.Settings.IterateEndpoints); zero means
+	// ot.DefaultIterations.
 	Iterations int
 	// Tol, when positive, selects the converged model of a metric learned
 	// in tolerance mode instead: every barycenter runs Sinkhorn until its
@@ -130,6 +132,8 @@ func (o *SunsetOptions) fill() error {
 		return fmt.Errorf("sigma of the transfer = %v, want positive and finite", o.SigmaTransfer)
 	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0) || o.Anderson < 0:
 		return fmt.Errorf("tol = %v, anderson = %d, want a finite tol ≥ 0 and anderson ≥ 0", o.Tol, o.Anderson)
+	case o.Iterations < 0:
+		return fmt.Errorf("negative iteration count %d", o.Iterations)
 	case o.Kernel != nil && o.Kernel.Size() != o.Bins*o.Bins*o.Bins:
 		return fmt.Errorf("kernel of size %d for %d³ bins", o.Kernel.Size(), o.Bins)
 	}
@@ -137,30 +141,22 @@ func (o *SunsetOptions) fill() error {
 }
 
 // interpolate returns the histograms between h0 and h1 at times under o's
-// kernel and model.
+// kernel and model: the reference's colour interpolation (L iterations,
+// endpoints through the loop) or the converged one, whose endpoints are
+// K·(h/K·1) as the tolerance-mode objective reconstructs them.
 func (o *SunsetOptions) interpolate(h0, h1, times []float64) ([][]float64, error) {
-	switch {
-	case o.Kernel == nil:
-		return Linear(h0, h1, times), nil
-	case o.Tol > 0:
-		return interpolateConverged(o.Kernel, h0, h1, times, o.Tol, o.Anderson)
+	if o.Kernel == nil {
+		return ot.Linear(h0, h1, times), nil
 	}
-	return Interpolate(o.Kernel, h0, h1, times, &InterpOptions{Iterations: o.Iterations})
-}
-
-// interpolateConverged interpolates h0 and h1 under k at times with
-// Sinkhorn barycenters converged to tol, Anderson depth anderson.
-func interpolateConverged(k ot.Kernel, h0, h1, times []float64, tol float64, anderson int) ([][]float64, error) {
-	seq := []ot.Sequence{{Source: h0, Target: h1, Times: times}}
-	ip, err := ot.NewInterpolator(k, seq, &ot.Settings{Tol: tol, Anderson: anderson, ForwardOnly: true})
+	set := &ot.Settings{Iterations: o.Iterations, IterateEndpoints: true}
+	if o.Tol > 0 {
+		set = &ot.Settings{Tol: o.Tol, Anderson: o.Anderson}
+	}
+	recs, err := ot.Interpolate(o.Kernel, []ot.Sequence{{Source: h0, Target: h1, Times: times}}, set)
 	if err != nil {
 		return nil, err
 	}
-	all, err := ip.Forward()
-	if err != nil {
-		return nil, err
-	}
-	return all[0], nil
+	return recs[0], nil
 }
 
 // Bins returns the number of histogram bins per channel.
