@@ -97,8 +97,9 @@
 //	8·N·((2.5·L+5)·C + 4E + 3) bytes
 //
 // (Settings.ForwardOnly drops the tape: 8·N·(5.5·C + 2E + 2) bytes; the
-// implicit gradient keeps no tape: 8·N·(13.5·C + 6E + 3) bytes, see
-// Interpolator.MemoryBytes).
+// implicit gradient keeps no tape: 8·N·(13.5·C + 6E + 3) bytes).
+// WorkspaceBytes gives these sizes before anything is built, and
+// Interpolator.MemoryBytes reports the same for a built one.
 // For the reference's toy data (N = 2500, 11 frames, C = 18, E = 2, L = 50)
 // that is 47 MB, against about 4 GB for the reference, which stores every
 // kernel sub-step. The kernel's own adjoint may need more (the heat kernel

@@ -66,24 +66,6 @@ func (ip *Interpolator) allocImplicit() {
 	im.g1 = make([]float64, n)
 }
 
-// floats returns the number of floats of the workspace (nc = N·C) that
-// MemoryBytes counts, the Krylov basis and Anderson's history included.
-func (im *implicitWork) floats(nc int, set *Settings) int {
-	f := len(im.src2) + len(im.g2) + len(im.gsrc) + len(im.g1) + len(im.z) + len(im.zNew) + len(im.warm.b)
-	if set.Gradient == ImplicitGMRES && !set.ForwardOnly {
-		f += (set.AdjointRestart + 2) * nc
-		if im.gm != nil {
-			for _, a := range im.gm.abar {
-				f += len(a)
-			}
-		}
-	}
-	if set.Anderson > 0 {
-		f += (2*set.Anderson + 3) * nc
-	}
-	return f
-}
-
 // anderson returns the Anderson mixing state, allocated on first use,
 // keeping the previous Forward's history when warm.
 func (im *implicitWork) anderson(depth, n, frames int, warm bool) *anderson {

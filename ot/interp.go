@@ -351,30 +351,61 @@ func (ip *Interpolator) Columns() (c, e int) { return len(ip.sk.pole), ip.nEnd }
 // Backward.
 func (ip *Interpolator) Stats() Stats { return ip.stats }
 
-// MemoryBytes returns the size of the workspace in bytes. With a fixed L
-// and the unrolled gradient it is
+// MemoryBytes returns the size of the workspace in bytes:
+// WorkspaceBytes of its sizes and settings.
+func (ip *Interpolator) MemoryBytes() int {
+	c, e := ip.Columns()
+	return int(WorkspaceBytes(ip.sk.n, c, e, &ip.set))
+}
+
+// WorkspaceBytes returns the bytes of the workspace of an Interpolator
+// whose histograms have length N = n, with c interior columns and e
+// endpoint frames (see Columns) and the settings s (nil means the
+// defaults): what its MemoryBytes reports, from the sizes alone, so that a
+// caller can bound the memory before building anything. It is computed
+// in float64, so that absurd sizes give a large number rather than an
+// overflow. With a fixed L and the unrolled gradient it is
 //
 //	8·N·((2.5·L+5)·C + 4E + 3)    with the tape (the default)
 //	8·N·(5.5·C + 2E + 2)          with ForwardOnly
 //
-// (plus the copied poles, 16·N per sequence, and small per-frame slices);
-// the tape, K·b, K·a and the reconstructions q of every iteration, is the
-// 2.5·L·C term. The implicit gradient keeps no tape, whatever the number of
-// iterations: 8·N·(13.5·C + 6E + 3) (8·N·(11.5·C + 3) without endpoint
-// frames; 8·N·(8.5·C + 4E + 2) with ForwardOnly). ImplicitGMRES adds
-// 8·N·C·(AdjointRestart+2) for the Krylov basis and one N×C block per
-// Krylov vector used for its kernel images (allocated by the first Backward
-// that needs them), and Anderson mixing 8·N·C·(2·Anderson+3).
-func (ip *Interpolator) MemoryBytes() int {
-	s := &ip.sk
-	f := len(s.k1) + len(s.ones) + len(ip.g1) + len(s.tapeU) + len(s.tapeV) + len(s.tapeQ) + len(s.dev) +
-		len(ip.ab) + len(ip.vb) + len(ip.aEnd) + len(ip.rEnd) + len(ip.gEnd) + len(ip.abEnd)
-	if ip.inPlace {
-		f += len(s.a) + len(s.bIn)
-	} else {
-		f += len(s.bOut) + ip.im.floats(len(s.pole)*s.n, &ip.set)
+// the tape, K·b, K·a and the reconstructions q of every iteration, being
+// the 2.5·L·C term. The layout that keeps each iteration's input
+// (tolerance mode or an implicit gradient) has no tape, whatever the
+// number of iterations: 8·N·(13.5·C + 6E + 3) (8·N·(11.5·C + 3) without
+// endpoint frames; 8·N·(7.5·C + 4E + 2) with ForwardOnly). ImplicitGMRES
+// adds 8·N·C·(2·AdjointRestart+3) for the Krylov basis and its kernel
+// images (the images allocated as the first Backward needs them), and
+// Anderson mixing 8·N·C·(2·Anderson+3). Not counted: the copied poles,
+// 16·N per sequence, and slices of one value per frame or column.
+func WorkspaceBytes(n, c, e int, s *Settings) float64 {
+	var set Settings
+	if s != nil {
+		set = *s
 	}
-	return 8 * f
+	set = set.withDefaults()
+	nc, ne := float64(c), float64(e)
+	var f float64
+	switch {
+	case !set.tolMode() && set.Gradient == Unrolled && set.ForwardOnly:
+		f = 5.5*nc + 2*ne + 2
+	case !set.tolMode() && set.Gradient == Unrolled:
+		f = (2.5*float64(set.Iterations)+5)*nc + 4*ne + 3
+	case set.ForwardOnly:
+		f = 7.5*nc + 4*ne + 2
+	default:
+		f = 11.5*nc + 5*ne + 3
+		if e > 0 {
+			f += 2*nc + ne
+		}
+		if set.Gradient == ImplicitGMRES {
+			f += float64(2*set.AdjointRestart+3) * nc
+		}
+	}
+	if set.Anderson > 0 {
+		f += float64(2*set.Anderson+3) * nc
+	}
+	return 8 * float64(n) * f
 }
 
 // Recs returns the reconstructions, indexed [sequence][frame], as views

@@ -126,7 +126,7 @@ func (s *Settings) tolMode() bool { return s.Tol > 0 }
 func (s Settings) withDefaults() Settings {
 	if s.Iterations < 0 || s.MaxIterations < 0 || s.AdjointMaxIterations < 0 || s.AdjointRestart < 0 ||
 		s.Anderson < 0 || !(s.Tol >= 0) || !(s.AdjointTol >= 0) || s.Gradient < AutoGradient || s.Gradient > ImplicitGMRES {
-		panic(fmt.Sprintf("ot: NewInterpolator: invalid settings %+v", s))
+		panic(fmt.Sprintf("ot: invalid settings %+v", s))
 	}
 	if s.Iterations == 0 {
 		s.Iterations = DefaultIterations
@@ -154,9 +154,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	switch {
 	case s.Gradient == Unrolled && s.tolMode() && !s.ForwardOnly:
-		panic("ot: NewInterpolator: the unrolled gradient needs a fixed number of iterations (Tol = 0); choose an implicit Gradient")
+		panic("ot: the unrolled gradient needs a fixed number of iterations (Tol = 0); choose an implicit Gradient")
 	case s.Anderson > 0 && !s.tolMode():
-		panic("ot: NewInterpolator: Anderson mixing needs tolerance mode (Tol > 0)")
+		panic("ot: Anderson mixing needs tolerance mode (Tol > 0)")
 	}
 	return s
 }
