@@ -294,6 +294,25 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 	return o, nil
 }
 
+// ObjectiveBytes returns the bytes that an Objective holds besides its
+// heat kernel and regulariser, for n vertices, params metric parameters
+// and edges edges, and c interior columns and e endpoint frames of its
+// Sinkhorn workspace under s (ot.Interpolator.Columns): that workspace
+// (ot.WorkspaceBytes), the observed frames and their loss gradients
+// (c/2 + e of n values each), θ and its gradient, and the edge weights and
+// their gradient. Objective.MemoryBytes reports it for a built Objective,
+// and package limits estimates one with it before building anything.
+func ObjectiveBytes(n, params, edges, c, e int, s *ot.Settings) float64 {
+	frames := float64(c/2 + e)
+	return ot.WorkspaceBytes(n, c, e, s) + 16*(frames*float64(n)+float64(params)+float64(edges))
+}
+
+// MemoryBytes returns ObjectiveBytes of the objective's sizes and settings.
+func (o *Objective) MemoryBytes() int {
+	c, e := o.interp.Columns()
+	return int(ObjectiveBytes(o.g.N(), len(o.theta), len(o.w), c, e, &o.cfg.Sinkhorn))
+}
+
 // Close releases the heat kernel's factorisation.
 func (o *Objective) Close() error { return o.heat.Close() }
 

@@ -136,3 +136,31 @@ func TestLBFGSTrajectory(t *testing.T) {
 		t.Errorf("final w[0,0]=%.17g w[1,9]=%.17g", math.Exp(res.X[0]), math.Exp(res.X[73]))
 	}
 }
+
+// TestObjectiveMemoryBytes checks MemoryBytes against the arrays an
+// Objective allocates besides its kernel and regulariser: the
+// interpolator's workspace (ot.Interpolator.MemoryBytes, itself checked
+// against its arrays in package ot), the frames and their loss gradients,
+// θ, its gradient, the edge weights and theirs.
+func TestObjectiveMemoryBytes(t *testing.T) {
+	g, _ := kernel.Cube(2, 4)
+	rng := rand.New(rand.NewPCG(3, 4))
+	seqs := append(randSeqs(rng, g.N(), 1, 4), randSeqs(rng, g.N(), 1, 3)...)
+	for _, s := range []ot.Settings{{Iterations: 4}, {Iterations: 4, IterateEndpoints: true},
+		{Tol: 1e-6, Gradient: ot.ImplicitGMRES, Anderson: 2}} {
+		obj, err := NewObjective(g, seqs, &Config{Heat: kernel.HeatOptions{T: 1e-2, Steps: 2}, Sinkhorn: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := len(obj.theta) + len(obj.gtheta) + len(obj.w) + len(obj.gw)
+		for s := range obj.obs {
+			for j := range obj.obs[s] {
+				f += len(obj.obs[s][j]) + len(obj.grec[s][j])
+			}
+		}
+		if got, want := obj.MemoryBytes(), 8*f+obj.interp.MemoryBytes(); got != want {
+			t.Errorf("%+v: MemoryBytes %d, want %d", s, got, want)
+		}
+		obj.Close()
+	}
+}

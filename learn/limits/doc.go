@@ -23,7 +23,10 @@
 // [Objective] estimates the memory of a learning objective or of a
 // forward interpolation from its sizes (grid or graph, frames, Sinkhorn
 // iterations, mode) before anything is built, so that a job too large for
-// the budget is refused at once:
+// the budget is refused at once. Its Sinkhorn workspace, frames and metric
+// vectors are what a built objective reports (learn.ObjectiveBytes,
+// ot.WorkspaceBytes); the heat kernel's factor and adjoint chains, which
+// package kernel does not report, are estimated here:
 //
 //	size := limits.Objective{Dim: 2, Side: 100, Iterations: 50, Steps: 20}
 //	size.Interior, size.Endpoints = limits.Frames(5, 5)

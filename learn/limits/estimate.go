@@ -1,10 +1,12 @@
 package limits
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -17,7 +19,7 @@ type Objective struct {
 	Graph      *kernel.Graph // a general graph instead of the grid, or nil
 	Interior   int           // interior frames over all sequences
 	Endpoints  int           // endpoint frames (the poles) over all sequences
-	Iterations int           // Sinkhorn iterations L
+	Iterations int           // Sinkhorn iterations L; 0 means ot.DefaultIterations
 	Steps      int           // heat sub-steps S
 	Fast       bool          // fast mode: no tape, adjoint and Anderson blocks
 	Anderson   int           // fast mode's Anderson depth
@@ -36,29 +38,47 @@ func Frames(counts ...int) (interior, endpoints int) {
 	return interior, endpoints
 }
 
-// Bytes estimates the memory of the objective: the Sinkhorn workspace as
-// ot.Interpolator.MemoryBytes documents it (C = 2·interior columns of N
-// values), the adjoint's kept heat half-chains, the factor, and the
-// observations with a few metric-sized vectors.
+// Bytes estimates the memory of the objective: learn.ObjectiveBytes of
+// its sizes (the Sinkhorn workspace, the frames, the metric's vectors) or,
+// with Forward, the forward interpolation's workspace (ot.WorkspaceBytes)
+// with the frames handed back, the metric and its edge weights; plus the
+// heat kernel's own memory, which kernelBytes estimates. Both take the
+// vertex metric on a grid and the edge metric on a graph, and fast mode
+// with the GMRES adjoint, the larger workspace.
 func (s Objective) Bytes() float64 {
-	nv, factor, metric := s.space()
-	c, e := float64(2*s.Interior), float64(s.Endpoints)
-	var cols float64
-	switch {
-	case s.Forward:
-		cols = 5.5*c + 2*e + 2
-	case s.Fast:
-		restart := float64(ot.DefaultAdjointRestart)
-		cols = 13.5*c + 6*e + 3 + (2*restart+3)*c + float64(2*s.Anderson+3)*c
-	default:
-		cols = (2.5*float64(s.Iterations)+5)*c + 4*e + 3 + 2*(math.Ceil(float64(s.Steps)/2)+2)*c
-		if s.Store {
-			cols += 2 * float64(s.Iterations*s.Steps*s.Interior)
-		}
+	nv, params, edges := s.space()
+	n, c, e := count(nv), 2*s.Interior, s.Endpoints
+	set := ot.Settings{Iterations: s.Iterations, ForwardOnly: s.Forward}
+	if s.Fast {
+		set = ot.Settings{Tol: learn.DefaultTol, Gradient: ot.ImplicitGMRES, Anderson: s.Anderson, ForwardOnly: s.Forward}
 	}
-	frames := float64(s.Interior + s.Endpoints)
-	return 8*nv*(cols+frames) + 8*4*metric + factor
+	if s.Forward {
+		frames := float64(s.Interior + s.Endpoints)
+		return ot.WorkspaceBytes(n, c, e, &set) + 8*(nv*frames+params+edges) + s.kernelBytes()
+	}
+	return learn.ObjectiveBytes(n, count(params), count(edges), c, e, &set) + s.kernelBytes()
 }
+
+// kernelBytes estimates the memory of the heat kernel: its factor and, for
+// the exact-mode objective, the adjoint's kept half-chains, 2·(⌈S/2⌉+2)
+// blocks of N×C, and with Store the recorded sub-steps, 2·L·S·F blocks of
+// N values (F interior frames).
+func (s Objective) kernelBytes() float64 {
+	b := s.factor()
+	if s.Forward || s.Fast {
+		return b
+	}
+	nv := s.Vertices()
+	b += 8 * nv * 2 * (math.Ceil(float64(s.Steps)/2) + 2) * float64(2*s.Interior)
+	if s.Store {
+		b += 8 * nv * 2 * float64(cmp.Or(s.Iterations, ot.DefaultIterations)) * float64(s.Steps) * float64(s.Interior)
+	}
+	return b
+}
+
+// count converts a size computed in float64 to an int, capped at 2⁵³ so
+// that an absurd size stays absurd instead of overflowing.
+func count(x float64) int { return int(min(x, 1<<53)) }
 
 // Vertices returns the number of vertices of the grid or graph.
 func (s Objective) Vertices() float64 {
@@ -66,17 +86,27 @@ func (s Objective) Vertices() float64 {
 	return nv
 }
 
-// space returns the vertices, the factor's bytes and the metric's length
-// (parameters) of the grid or graph. On a general graph the factor is
-// taken as a 2-D grid's with as many vertices, plus one entry per edge:
-// right for planar meshes, low for graphs with large separators.
-func (s Objective) space() (vertices, factor, metric float64) {
+// space returns the vertices, the metric's parameters and the edges of
+// the grid (the vertex metric) or graph (the edge metric).
+func (s Objective) space() (vertices, params, edges float64) {
 	if s.Graph != nil {
-		nv, ne := float64(s.Graph.N()), float64(s.Graph.NumEdges())
-		return nv, 16 * (2*nv*math.Log2(max(nv, 2)) + ne), ne
+		ne := float64(s.Graph.NumEdges())
+		return float64(s.Graph.N()), ne, ne
 	}
 	nv := gridVertices(s.Dim, s.Side)
-	return nv, FactorBytes(s.Dim, s.Side), float64(s.Dim) * nv
+	return nv, float64(s.Dim) * nv, float64(s.Dim) * gridVertices(s.Dim-1, s.Side) * float64(s.Side-1)
+}
+
+// factor returns the estimated bytes of the heat matrix's factor. On a
+// general graph it is taken as a 2-D grid's with as many vertices, plus
+// one entry per edge: right for planar meshes, low for graphs with large
+// separators.
+func (s Objective) factor() float64 {
+	if s.Graph != nil {
+		nv, ne := float64(s.Graph.N()), float64(s.Graph.NumEdges())
+		return 16 * (2*nv*math.Log2(max(nv, 2)) + ne)
+	}
+	return FactorBytes(s.Dim, s.Side)
 }
 
 // Where describes the grid or graph for messages: "the 2-D grid of side
