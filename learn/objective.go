@@ -346,38 +346,15 @@ func (o *Objective) LastTerms() Terms { return o.last }
 // non-finite metric values, a failed factorisation, and non-finite Sinkhorn
 // values (ot.ErrNonFinite, with the frame and iteration and a hint).
 func (o *Objective) Eval(grad, x []float64) (float64, error) {
-	if err := o.setLogTheta("Eval", grad, x); err != nil {
-		return 0, err
-	}
-	return o.evalTheta(grad, true)
-}
-
-// setLogTheta sets θ = exp(x) after checking the lengths (a panic naming
-// op) and that every θ_i is a positive finite number.
-func (o *Objective) setLogTheta(op string, grad, x []float64) error {
 	if len(x) != len(o.theta) || (grad != nil && len(grad) != len(x)) {
-		panic(fmt.Sprintf("learn: %s: len(x)=%d, len(grad)=%d, want %d", op, len(x), len(grad), len(o.theta)))
+		panic(fmt.Sprintf("learn: Eval: len(x)=%d, len(grad)=%d, want %d", len(x), len(grad), len(o.theta)))
 	}
 	for i, v := range x {
 		o.theta[i] = math.Exp(v)
 		if !(o.theta[i] > 0) || math.IsInf(o.theta[i], 0) {
-			return fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
+			return 0, fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
 		}
 	}
-	return nil
-}
-
-// EvalMetric evaluates F at the metric θ itself (not its log) and, unless
-// grad is nil, writes ∇_θ F.
-func (o *Objective) EvalMetric(grad, theta []float64) (float64, error) {
-	if len(theta) != len(o.theta) || (grad != nil && len(grad) != len(theta)) {
-		panic("learn: EvalMetric: length mismatch")
-	}
-	copy(o.theta, theta)
-	return o.evalTheta(grad, false)
-}
-
-func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
 	if err := o.setWeights(); err != nil {
 		return 0, err
 	}
@@ -401,7 +378,7 @@ func (o *Objective) evalTheta(grad []float64, logDomain bool) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("learn: backward: %w", err)
 	}
-	if err := o.pullBack(grad, logDomain); err != nil {
+	if err := o.pullBack(grad); err != nil {
 		return 0, err
 	}
 	return o.correct(f, grad)
@@ -475,13 +452,11 @@ func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 
 // pullBack adds the edge-weight gradient o.gw, pulled back through the
 // metric parameterisation, to o.gtheta and writes the gradient with respect
-// to θ (or to x = log θ with logDomain) into grad.
-func (o *Objective) pullBack(grad []float64, logDomain bool) error {
+// to x = log θ into grad.
+func (o *Objective) pullBack(grad []float64) error {
 	o.metric.WeightsAdjoint(o.gtheta, o.gw)
 	for i, v := range o.gtheta {
-		if logDomain {
-			v *= o.theta[i]
-		}
+		v *= o.theta[i]
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("learn: gradient entry %d is %v: %w", i, v, ot.ErrNonFinite)
 		}
