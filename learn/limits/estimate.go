@@ -59,16 +59,21 @@ func (s Objective) Bytes() float64 {
 	return learn.ObjectiveBytes(n, count(params), count(edges), c, e, &set) + s.kernelBytes()
 }
 
-// kernelBytes estimates the memory of the heat kernel: its factor and, for
-// the exact-mode objective, the adjoint's kept half-chains, 2·(⌈S/2⌉+2)
-// blocks of N×C, and with Store the recorded sub-steps, 2·L·S·F blocks of
-// N values (F interior frames).
+// kernelBytes estimates the memory of the heat kernel: its factor (on a
+// general graph, a 2-D grid's with as many vertices plus one entry per
+// edge: right for planar meshes, low for graphs with large separators)
+// and, for the exact-mode objective, the adjoint's kept half-chains,
+// 2·(⌈S/2⌉+2) blocks of N×C, and with Store the recorded sub-steps,
+// 2·L·S·F blocks of N values (F interior frames).
 func (s Objective) kernelBytes() float64 {
-	b := s.factor()
+	nv, _, edges := s.space()
+	b := FactorBytes(s.Dim, s.Side)
+	if s.Graph != nil {
+		b = 16 * (2*nv*math.Log2(max(nv, 2)) + edges)
+	}
 	if s.Forward || s.Fast {
 		return b
 	}
-	nv := s.Vertices()
 	b += 8 * nv * 2 * (math.Ceil(float64(s.Steps)/2) + 2) * float64(2*s.Interior)
 	if s.Store {
 		b += 8 * nv * 2 * float64(cmp.Or(s.Iterations, ot.DefaultIterations)) * float64(s.Steps) * float64(s.Interior)
@@ -95,18 +100,6 @@ func (s Objective) space() (vertices, params, edges float64) {
 	}
 	nv := gridVertices(s.Dim, s.Side)
 	return nv, float64(s.Dim) * nv, float64(s.Dim) * gridVertices(s.Dim-1, s.Side) * float64(s.Side-1)
-}
-
-// factor returns the estimated bytes of the heat matrix's factor. On a
-// general graph it is taken as a 2-D grid's with as many vertices, plus
-// one entry per edge: right for planar meshes, low for graphs with large
-// separators.
-func (s Objective) factor() float64 {
-	if s.Graph != nil {
-		nv, ne := float64(s.Graph.N()), float64(s.Graph.NumEdges())
-		return 16 * (2*nv*math.Log2(max(nv, 2)) + ne)
-	}
-	return FactorBytes(s.Dim, s.Side)
 }
 
 // Where describes the grid or graph for messages: "the 2-D grid of side
