@@ -42,6 +42,17 @@
 // few. The two models differ, so a metric is evaluated with the one it was
 // learned with.
 //
+// # Interpolating under a metric
+//
+// NewKernel returns the heat kernel of a model at a metric θ (nil θ: unit
+// weights); ot.Interpolate under it, with the model's Sinkhorn settings,
+// gives the frames that an Objective built with the same Config
+// reconstructs:
+//
+//	h, err := learn.NewKernel(g, theta, cfg)
+//	defer h.Close()
+//	recs, err := ot.Interpolate(h, []ot.Sequence{{Source: p, Target: q, Frames: 10}}, &cfg.Sinkhorn)
+//
 // # A learning run
 //
 // Run owns a whole learning run: optional coarse levels on grids halved
