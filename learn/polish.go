@@ -84,6 +84,25 @@ func newPolisher(p Polish, g *kernel.Graph, seqs []Sequence, cfg *Config, obs Ob
 	return &polisher{set: p, obs: obs, g: g, seqs: seqs, cfg: cfg, bestF: math.Inf(1), last: -1}
 }
 
+// ExactScore returns the objective of the metric e^x on g for seqs under
+// cfg in exact mode (the polish's model, exactModel), without its
+// gradient: the figure of a tolerance-mode run's metric to compare with an
+// exact-mode run's. The exact objective's memory is held only during the
+// call.
+func ExactScore(g *kernel.Graph, seqs []Sequence, cfg *Config, x []float64) (float64, error) {
+	exact := exactModel(*cfg)
+	obj, err := NewObjective(g, seqs, &exact)
+	if err != nil {
+		return 0, fmt.Errorf("learn: exact score: %w", err)
+	}
+	defer obj.Close()
+	f, err := obj.Eval(nil, x)
+	if err != nil {
+		return 0, fmt.Errorf("learn: exact score: %w", err)
+	}
+	return f, nil
+}
+
 // exactModel is the polish's model: cfg in exact mode, with
 // L = cfg.Sinkhorn.Iterations Sinkhorn iterations (the tolerance-mode
 // settings of cfg.Sinkhorn, its solvers and bounds, do not apply).

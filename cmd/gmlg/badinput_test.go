@@ -179,7 +179,7 @@ func TestResumeDataChanged(t *testing.T) {
 
 	again := filepath.Join(t.TempDir(), "again")
 	mustGmlg(t, learnArgs(data, again, "--max-iter", "1", "--init", filepath.Join(runDir, "metric.npy"))...)
-	var p runlog.LearnRun
+	var p runlog.Record
 	readJSON(t, filepath.Join(again, "params.json"), &p)
 	var r1, r2 runlog.Result
 	readJSON(t, filepath.Join(runDir, "result.json"), &r1)

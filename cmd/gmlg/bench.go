@@ -27,7 +27,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go,go-purego as compiled in)")
 	iters := fs.Int("iters", 0, "L-BFGS iterations per measurement; 0: time one evaluation and assume 1.4 evaluations per iteration")
 	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, one evaluation each (overrides -rows and -iters)")
-	threads := fs.Int("threads", 0, "GOMAXPROCS of the measuring processes (0: inherit); at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU")
+	threads := fs.Int("threads", 0, "number of CPU `threads` (GOMAXPROCS) of the measuring processes; 0 = inherit; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU")
 	md := fs.String("markdown", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
 	tHeat := fs.Float64("t", 0, "diffusion time t_heat (0: 3e-3 in 2-D, 1e-3 in 3-D, the paper's settings)")
 	lambdaS := fs.Float64("lambda-s", 0, "λ_s (0: 0.03 in 2-D, 1 in 3-D, as in the README runs; negative disables)")

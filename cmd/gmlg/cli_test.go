@@ -187,7 +187,7 @@ func TestEndToEnd(t *testing.T) {
 			if !(loss.Data[2] < loss.Data[0]) {
 				t.Errorf("the loss did not decrease: %v", loss.Data)
 			}
-			var p runlog.LearnRun
+			var p runlog.Record
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)
 			if p.Model.Metric != tc.metric || p.Kernel.Backend != "go" || p.Kernel.NNZL <= 0 || p.Kernel.Kernels != sparsechol.SolveKernels() ||
 				p.Data.Checksum == "" || p.Version == "" {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -91,7 +90,7 @@ func TestColorLearnResume(t *testing.T) {
 		t.Fatalf("colorlearn: exit %d: %s", code, msg)
 	}
 	for _, f := range []string{"params.json", "metric.npy", "metric-0001.npy", "metric-0002.npy", "metric-0003.npy",
-		"metric-0001.png", "hists-0002.png", "loss.npy", "loss.png", "checkpoint.gob"} {
+		"metric-0001.png", "recs.png", "loss.npy", "loss.png", "checkpoint.gob"} {
 		if _, err := os.Stat(filepath.Join(full, f)); err != nil {
 			t.Errorf("missing output: %v", err)
 		}
@@ -109,15 +108,8 @@ func TestColorLearnResume(t *testing.T) {
 	if len(loss.Data) != 3 || !(loss.Data[2] < loss.Data[0]) {
 		t.Errorf("loss = %v, want 3 decreasing values", loss.Data)
 	}
-	var params runlog.ColourRun
-	raw, err := os.ReadFile(filepath.Join(full, "params.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &params); err != nil {
-		t.Fatal(err)
-	}
-	if params.Bins != 4 || params.N != 64 || params.KHeat != 3 || len(params.Files) != 4 || params.DataSHA256 == "" {
+	params := colorTestRecord(t, full)
+	if d := params.Data; d.Kind != runlog.Colour || d.Bins != 4 || d.Vertices != 64 || params.Model.Steps != 3 || len(d.Files) != 4 || d.Checksum == "" {
 		t.Errorf("params.json = %+v", params)
 	}
 
@@ -126,7 +118,7 @@ func TestColorLearnResume(t *testing.T) {
 		t.Fatalf("colorlearn (first part): exit %d: %s", code, msg)
 	}
 	// A run directory in use (here held by the test itself) is refused.
-	held, err := rundir.Open(part, []rundir.Spec{colorLearnSpec}, rundir.Options{Holder: "gmlg test"})
+	held, err := rundir.Open(part, []rundir.Spec{learnSpec}, rundir.Options{Holder: "gmlg test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +165,7 @@ func TestColorLearnResume(t *testing.T) {
 	// sunset with the learned metric, prolonged 4 → 7.
 	day, night := filepath.Join(data, "frame_a.png"), filepath.Join(data, "frame_d.png")
 	sun := filepath.Join(tmp, "sun")
-	if code, msg := colorTestRun(t, "sunset", "-run", full, "-prolong", "1", "-frames", "3", "-L-ct", "20", "-q", "-o", sun, day, night); code != 0 {
+	if code, msg := colorTestRun(t, "sunset", "--run", full, "-prolong", "1", "-frames", "3", "--transfer-iters", "20", "--progress=none", "-o", sun, day, night); code != 0 {
 		t.Fatalf("sunset: exit %d: %s", code, msg)
 	}
 	colorCheckSunset(t, sun, 3, 7)
@@ -194,10 +186,10 @@ func TestColorLearnResume(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-t", "1e308"}, 2, "-t 1e+308 is too large"},
-		{[]string{"-metric", huge}, 1, "metric file " + huge},
+		{[]string{"-t", "1e308"}, 2, "--t 1e+308 is too large"},
+		{[]string{"--metric-file", huge}, 1, "metric file " + huge},
 	} {
-		args := append([]string{"sunset", "-run", full, "-prolong", "1", "-frames", "3", "-q", "-o", filepath.Join(tmp, "sun-bad")}, c.args...)
+		args := append([]string{"sunset", "--run", full, "-prolong", "1", "-frames", "3", "--progress=none", "-o", filepath.Join(tmp, "sun-bad")}, c.args...)
 		if code, msg := colorTestRun(t, append(args, day, night)...); code != c.code || !strings.Contains(msg, c.want) {
 			t.Errorf("sunset %v: exit %d (%s), want %d and %q", c.args, code, msg, c.code, c.want)
 		}
@@ -208,8 +200,8 @@ func TestColorLearnResume(t *testing.T) {
 
 	// The same from the checkpoint's current point gives the same frames.
 	sun2 := filepath.Join(tmp, "sun2")
-	if code, msg := colorTestRun(t, "sunset", "-run", full, "-metric", filepath.Join(full, "checkpoint.gob"), "-prolong", "1",
-		"-frames", "3", "-L-ct", "20", "-q", "-o", sun2, day, night); code != 0 {
+	if code, msg := colorTestRun(t, "sunset", "--run", full, "--metric-file", filepath.Join(full, "checkpoint.gob"), "-prolong", "1",
+		"-frames", "3", "--transfer-iters", "20", "--progress=none", "-o", sun2, day, night); code != 0 {
 		t.Fatalf("sunset -metric checkpoint.gob: exit %d: %s", code, msg)
 	}
 	a := colorTestNpy(t, filepath.Join(sun, "interp-hist-01.npy"))
@@ -284,8 +276,8 @@ func TestColorSunsetMethods(t *testing.T) {
 	files := colorTestFrames(t, filepath.Join(tmp, "data"), 2)
 	for _, method := range []string{"euclid", "linear"} {
 		out := filepath.Join(tmp, method)
-		code, msg := colorTestRun(t, "sunset", "-method", method, "-n", "5", "-prolong", "1", "-frames", "3", "-gamma", "0.01",
-			"-L", "20", "-L-ct", "20", "-interpolate", "-q", "-o", out, files[0], files[1])
+		code, msg := colorTestRun(t, "sunset", "-method", method, "--bins", "5", "-prolong", "1", "-frames", "3", "-gamma", "0.01",
+			"--sinkhorn-iters", "20", "--transfer-iters", "20", "-interpolate", "--progress=none", "-o", out, files[0], files[1])
 		if code != 0 {
 			t.Fatalf("sunset -method %s: exit %d: %s", method, code, msg)
 		}
@@ -307,13 +299,13 @@ func TestColorTransferSelf(t *testing.T) {
 	tmp := t.TempDir()
 	files := colorTestFrames(t, filepath.Join(tmp, "data"), 3)
 	out := filepath.Join(tmp, "out")
-	code, msg := colorTestRun(t, "transfer", "-n", "16", "-L", "20", "-gamma", "2e-4", "-interpolate", "-q", "-o", out,
+	code, msg := colorTestRun(t, "transfer", "--bins", "16", "--transfer-iters", "20", "--transfer-sigma", "0.01", "-interpolate", "--progress=none", "-o", out,
 		files[0], files[0])
 	if code != 0 {
 		t.Fatalf("transfer: exit %d: %s", code, msg)
 	}
 	out2 := filepath.Join(tmp, "out2")
-	code, msg = colorTestRun(t, "transfer", "-n", "16", "-L", "100", "-q", "-o", out2, files[0], files[2])
+	code, msg = colorTestRun(t, "transfer", "--bins", "16", "--transfer-iters", "100", "--progress=none", "-o", out2, files[0], files[2])
 	if code != 0 {
 		t.Fatalf("transfer: exit %d: %s", code, msg)
 	}
@@ -378,7 +370,8 @@ func TestColorBadInput(t *testing.T) {
 	if err := os.MkdirAll(badMetric, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := rundir.WriteChecked(filepath.Join(badMetric, "params.json"), map[string]any{"command": "colorlearn", "n": 4, "t_heat": 0.01, "k_heat": 3, "L": 10}); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(badMetric, "params.json"), runlog.Record{Command: "learn",
+		Data: runlog.Data{Kind: runlog.Colour, Bins: 4}, Model: runlog.DefaultModel()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := dataset.WriteNpyFile(filepath.Join(badMetric, "metric.npy"), &dataset.Array{Shape: []int{3, 27}, Data: make([]float64, 81)}); err != nil {
@@ -390,11 +383,11 @@ func TestColorBadInput(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"colorlearn without dir", []string{"colorlearn"}, 2, "one image directory"},
+		{"colorlearn without dir", []string{"colorlearn"}, 2, "missing the data folder"},
 		{"colorlearn missing dir", []string{"colorlearn", "--progress=none", filepath.Join(tmp, "nope")}, 1, "no such file"},
 		{"colorlearn too few images", []string{"colorlearn", "--progress=none", "-o", filepath.Join(tmp, "o1"), two}, 1, "at least 3 images"},
 		{"colorlearn n=1", []string{"colorlearn", "--bins", "1", two}, 2, "--bins"},
-		{"colorlearn resume without checkpoint", []string{"colorlearn", "--progress=none", "--resume", filepath.Join(tmp, "o2")}, 1, "not a colorlearn run folder"},
+		{"colorlearn resume of a missing run", []string{"colorlearn", "--progress=none", "--resume", filepath.Join(tmp, "o2")}, 1, "no such file"},
 		{"colorlearn resume with a folder", []string{"colorlearn", "--resume", filepath.Join(tmp, "o2"), two}, 2, "do not also give DIR"},
 		{"colorlearn resume with -o", []string{"colorlearn", "--resume", filepath.Join(tmp, "o2"), "-o", two}, 2, "-o cannot be given with --resume"},
 		{"colorlearn bad flag", []string{"colorlearn", "-bogus", two}, 2, ""},
@@ -403,12 +396,12 @@ func TestColorBadInput(t *testing.T) {
 		{"sunset one image", []string{"sunset", files[0]}, 2, "day and a night"},
 		{"sunset learned without run", []string{"sunset", "-method", "learned", files[0], files[1]}, 2, "-run"},
 		{"sunset unknown method", []string{"sunset", "-method", "cubic", files[0], files[1]}, 2, "-method"},
-		{"sunset not an image", []string{"sunset", "-method", "linear", "-n", "4", "-q", notImage, files[1]}, 1, "decode"},
-		{"sunset metric of the wrong shape", []string{"sunset", "-run", badMetric, "-q", files[0], files[1]}, 1, "shape"},
+		{"sunset not an image", []string{"sunset", "-method", "linear", "--bins", "4", "--progress=none", notImage, files[1]}, 1, "decode"},
+		{"sunset metric of the wrong shape", []string{"sunset", "--run", badMetric, "--progress=none", files[0], files[1]}, 1, "shape"},
 		{"sunset frames=1", []string{"sunset", "-frames", "1", files[0], files[1]}, 2, "-frames"},
 		{"transfer one image", []string{"transfer", files[0]}, 2, "source"},
-		{"transfer missing source", []string{"transfer", "-q", "-n", "4", "-o", filepath.Join(tmp, "o3"), files[0], filepath.Join(tmp, "nope.png")}, 1, "no such file"},
-		{"transfer bad gamma", []string{"transfer", "-gamma", "-1", files[0], files[1]}, 2, "-gamma"},
+		{"transfer missing source", []string{"transfer", "--progress=none", "--bins", "4", "-o", filepath.Join(tmp, "o3"), files[0], filepath.Join(tmp, "nope.png")}, 1, "no such file"},
+		{"transfer bad sigma", []string{"transfer", "--transfer-sigma", "-1", files[0], files[1]}, 2, "--transfer-sigma"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, msg := colorTestRun(t, tc.args...)
@@ -455,8 +448,8 @@ func TestColorSunsetReferenceData(t *testing.T) {
 	}
 	data := colorRepoData(t)
 	out := t.TempDir()
-	code, msg := colorTestRun(t, "sunset", "-method", "linear", "-n", "8", "-prolong", "0", "-frames", "2", "-L-ct", "50",
-		"-drop-saturated", "-q", "-o", out,
+	code, msg := colorTestRun(t, "sunset", "-method", "linear", "--bins", "8", "-prolong", "0", "-frames", "2", "--transfer-iters", "50",
+		"-drop-saturated", "--progress=none", "-o", out,
 		filepath.Join(data, "country1", "video29.png"), filepath.Join(data, "country1", "video38.png"))
 	if code != 0 {
 		t.Fatalf("sunset: exit %d: %s", code, msg)
@@ -484,36 +477,6 @@ func TestColorSunsetReferenceData(t *testing.T) {
 	day, night := mean(filepath.Join(out, "frame-00.png")), mean(filepath.Join(out, "frame-01.png"))
 	if !(night < 0.8*day) {
 		t.Errorf("the night frame (brightness %g) is not darker than the day frame (%g)", night, day)
-	}
-}
-
-// TestColorLearnOldSpellings: colorlearn's help shows learn's names for
-// the shared concepts and none of the old spellings, which are still
-// accepted with a one-line note naming the new one (and then behave as
-// it: an invalid value is refused under the new name).
-func TestColorLearnOldSpellings(t *testing.T) {
-	_, help := colorTestRun(t, "colorlearn", "-h")
-	for _, want := range []string{"--bins", "--sinkhorn-iters", "--max-iter", "--progress"} {
-		if !strings.Contains(help, "  "+want+" ") {
-			t.Errorf("help lacks %s:\n%s", want, help)
-		}
-	}
-	for _, old := range []string{"  --n ", "  --L ", "  --iters ", "  --q\n"} {
-		if strings.Contains(help, old) {
-			t.Errorf("help shows the old spelling %q", old)
-		}
-	}
-	dir := filepath.Join(t.TempDir(), "frames")
-	colorTestFrames(t, dir, 3)
-	for _, tc := range []struct{ old, value, note, err string }{
-		{"-iters", "0", "note: --iters is now spelt --max-iter", "--max-iter must be at least 1"},
-		{"-L", "0", "note: -L is now spelt --sinkhorn-iters", "--sinkhorn-iters must be at least 1"},
-		{"-n", "1", "note: -n is now spelt --bins", "--bins must be at least 2"},
-	} {
-		code, msg := colorTestRun(t, "colorlearn", "-q", tc.old, tc.value, "-o", filepath.Join(t.TempDir(), "o"), dir)
-		if code != 2 || !strings.Contains(msg, tc.note) || !strings.Contains(msg, tc.err) || !strings.Contains(msg, "note: -q is now spelt --progress none") {
-			t.Errorf("%s %s: exit %d, stderr %q", tc.old, tc.value, code, msg)
-		}
 	}
 }
 

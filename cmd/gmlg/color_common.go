@@ -1,10 +1,11 @@
 package main
 
-// Helpers shared by the colour subcommands (colorlearn, sunset, transfer).
-// Their names start with "color" so that they cannot clash with the helpers
-// of the other subcommands.
+// Helpers shared by the colour subcommands (sunset, transfer). Their names
+// start with "color" so that they cannot clash with the helpers of the
+// other subcommands.
 
 import (
+	"flag"
 	"image"
 	_ "image/jpeg" // input images may be JPEG
 	"image/png"
@@ -13,17 +14,15 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
-	"github.com/gmlg/gmlg/learn/runlog"
+	"github.com/gmlg/gmlg/ot/color"
 )
 
-// colorParamsFile is the name of the parameters file of a colorlearn run.
-const colorParamsFile = "params.json"
-
-// colorLearnOutputs are the files colorlearn writes in its run folder, in
-// either mode (fast mode's polish tags its snapshots metric-polish-XXXX.*).
-var colorLearnOutputs = []string{
-	colorParamsFile, runlog.CheckpointName, "metric.npy", "metric-*.npy", "metric-*.png", "hists-*.png", "loss.npy", "loss.png",
-	colorIterationsFile, colorExactFile, colorLinesearchFile, colorResultFile,
+// transferFlags declares the options of the colour transfer: σ of its
+// Euclidean kernel and its Sinkhorn iterations, with the paper's values
+// for Fig. 18 (σ = 0.05, L = 500).
+func transferFlags(fs *flag.FlagSet, sigma *float64, iters *int) {
+	fs.Float64Var(sigma, "transfer-sigma", color.DefaultSigmaTransfer, "σ of the colour transfer's Euclidean kernel, γ = 2σ²")
+	fs.IntVar(iters, "transfer-iters", 500, "Sinkhorn `iterations` of the colour transfer, ≥ 1")
 }
 
 // colorLoadImage decodes a PNG (or JPEG) file once its header has passed

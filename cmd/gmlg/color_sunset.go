@@ -1,22 +1,18 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
-	"image"
 	"io"
 	"math"
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/kernel"
-	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
-	"github.com/gmlg/gmlg/ot"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -24,30 +20,29 @@ import (
 // colorSunsetOutputs are the files sunset writes in its -o folder.
 var colorSunsetOutputs = []string{"params.json", "metric.png", "interp-hist-*.npy", "hists.png", "frame-*.png", "lut-*.cube", "frames.png"}
 
-// colorSunsetOptions are sunset's flags.
-type colorSunsetOptions struct {
-	out           string
-	force         bool
-	run           string
-	metricFile    string
-	method        string
-	prolong       int
-	bins          int
-	frames        int
-	gammaHi       float64
-	lHi           int
-	mode          string  // barycenter model of -method learned; empty = the run's
-	tol           float64 // fast mode's tolerance; 0 = the run's
-	tHi           float64
-	stepsHi       int
-	sigmaCT       float64
-	lCT           int
-	dropSaturated bool
-	noBilateral   bool
-	interpolate   bool
-	lutSize       int
-	backend       string
-	quiet         bool
+// sunsetParams are sunset's settings, recorded in its params.json.
+type sunsetParams struct {
+	Command       string      `json:"command"`
+	Version       string      `json:"version"`
+	Day           string      `json:"day"`
+	Night         string      `json:"night"`
+	Method        string      `json:"method"`
+	Run           string      `json:"run,omitempty"`
+	MetricFile    string      `json:"metric_file,omitempty"`
+	Model         modelParams `json:"model"` // the interpolation's kernel and barycenter model
+	Bins          int         `json:"bins"`  // of the metric (learned) or the histograms (euclid, linear)
+	BinsHi        int         `json:"bins_hi"`
+	Prolong       int         `json:"prolong"`
+	Frames        int         `json:"frames"`
+	Gamma         float64     `json:"gamma,omitempty"` // euclid's kernel
+	TransferSigma float64     `json:"transfer_sigma"`
+	TransferIters int         `json:"transfer_iters"`
+	DropSaturated bool        `json:"drop_saturated"`
+	NoBilateral   bool        `json:"no_bilateral"`
+	Interpolate   bool        `json:"interpolate"`
+	LUTSize       int         `json:"lut_size"`
+	// from says where Model's barycenter settings come from (modelSource).
+	from string
 }
 
 func init() {
@@ -57,108 +52,99 @@ func init() {
 		usage: `[options] DAY NIGHT
 
 Computes the RGB histograms of DAY and NIGHT at n_hi = 2^k(n−1)+1 bins per
-channel (k = -prolong), interpolates between them at -frames times in [0,1]
-(as the reference does; docs/method.md, "Histogram interpolation") with
+channel (k = --prolong), interpolates between them at --frames times in
+[0,1] (as the reference does; docs/method.md, "Histogram interpolation")
+with
 
-  -method learned  the heat kernel of a metric learned by colorlearn (-run
-                   DIR), prolonged from n to n_hi (alpha = (n_hi−1)²; t,
-                   steps, L and the barycenter model, exact or fast,
-                   from the run's params.json);
-  -method euclid   the separable Euclidean kernel exp(−|x−x'|²/γ), γ = -gamma;
-  -method linear   (1−t)·h_day + t·h_night;
+  --method learned  the heat kernel of a metric learned by gmlg learn
+                    --preset colour (--run DIR), prolonged from n to n_hi
+                    (α = (n_hi−1)²), under the run's model (its t, steps,
+                    L and mode) unless the options here change it;
+  --method euclid   the separable Euclidean kernel exp(−|x−x'|²/γ),
+                    γ = --gamma, n = --bins;
+  --method linear   (1−t)·h_day + t·h_night, n = --bins;
 
 and transfers every interpolated histogram onto DAY by OT barycentric
-projection with a Euclidean kernel (γ = 2·-sigma-ct², -L-ct Sinkhorn
-iterations) and cross-bilateral smoothing (docs/method.md,
-"Colour transfer"). The -o directory receives frame-XX.png (the image
-sequence), interp-hist-XX.npy ([n_hi,n_hi,n_hi], R,G,B), lut-XX.cube (each
-frame's colour transfer as a 3-D LUT for video tools), hists.png (the
-interpolated histograms), frames.png (a strip of the images), params.json
-and, with a learned metric, metric.png (the metric before prolongation, per
-axis). A folder that is not empty is refused unless -force, which replaces
-a previous gmlg output there as a whole and never a file that gmlg did not
-write.`,
+projection with a Euclidean kernel (σ = --transfer-sigma,
+--transfer-iters Sinkhorn iterations) and cross-bilateral smoothing
+(docs/method.md, "Colour transfer"). The -o folder receives frame-XX.png
+(the image sequence), interp-hist-XX.npy ([n_hi,n_hi,n_hi], R,G,B),
+lut-XX.cube (each frame's colour transfer as a 3-D LUT for video tools),
+hists.png, frames.png, params.json and, with a learned metric, metric.png.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			o := &colorSunsetOptions{}
-			fs.StringVar(&o.out, "o", "sunset-out", "output `directory`")
-			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
-			fs.StringVar(&o.run, "run", "", "colorlearn run `directory` (for -method learned)")
-			fs.StringVar(&o.metricFile, "metric", "", "metric `file`: a [3,N] .npy or a colorlearn checkpoint.gob (default RUN/metric.npy)")
-			fs.StringVar(&o.method, "method", "", "interpolation: learned, euclid or linear (default learned with -run, else euclid)")
-			fs.IntVar(&o.prolong, "prolong", 1, "prolongation `levels` k: n_hi = 2^k(n−1)+1")
-			fs.IntVar(&o.bins, "n", 16, "base bins per channel for euclid/linear (learned takes the run's n); n_hi = 2^k(n−1)+1 at most "+fmt.Sprint(limits.MaxBins))
-			fs.IntVar(&o.frames, "frames", 10, "number of `frames`, endpoints included, at most "+fmt.Sprint(limits.MaxFrames))
-			fs.Float64Var(&o.gammaHi, "gamma", 0.001, "γ of the Euclidean interpolation kernel")
-			fs.IntVar(&o.lHi, "L", 0, "Sinkhorn `iterations` of the interpolation (0: the run's L, or 50)")
-			fs.StringVar(&o.mode, "mode", "", "barycenter `model` of -method learned: exact (L iterations) or fast (converged to -tol); empty: the run's, or exact when -L is given")
-			fs.Float64Var(&o.tol, "tol", 0, "fast mode's Sinkhorn marginal `tolerance` (0: the run's)")
-			fs.Float64Var(&o.tHi, "t", 0, "heat `time` of the learned kernel (0: the run's t)")
-			fs.IntVar(&o.stepsHi, "steps", 0, "heat `steps` of the learned kernel (0: the run's)")
-			fs.Float64Var(&o.sigmaCT, "sigma-ct", 0.05, "σ of the transfer's Euclidean kernel, γ = 2σ²")
-			fs.IntVar(&o.lCT, "L-ct", 500, "Sinkhorn `iterations` of the transfer")
-			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
-			fs.BoolVar(&o.noBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
-			fs.BoolVar(&o.interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
-			fs.IntVar(&o.lutSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n_hi)")
-			fs.StringVar(&o.backend, "backend", "", backendHelp("empty"))
-			fs.BoolVar(&o.quiet, "q", false, "no progress output")
+			p := &sunsetParams{Model: defaultModel()}
+			var out, progress string
+			var force bool
+			outFlag(fs, &out, "sunset", "output `folder`")
+			forceFlag(fs, &force)
+			fs.StringVar(&p.Run, "run", "", "colour learning `RUN_DIR` (for --method learned): its metric.npy and its model")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` [3,N] of the run's bins (default RUN_DIR/metric.npy)")
+			fs.StringVar(&p.Method, "method", "", "interpolation: learned, euclid or linear (default learned with --run, else euclid)")
+			fs.IntVar(&p.Prolong, "prolong", 1, "prolongation `levels` k: n_hi = 2^k(n−1)+1, 0 to 4")
+			binsFlag(fs, &p.Bins)
+			fs.IntVar(&p.Frames, "frames", 10, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
+			fs.Float64Var(&p.Gamma, "gamma", 0.001, "γ of the Euclidean interpolation kernel (--method euclid)")
+			interpFlags(&p.Model, fs)
+			transferFlags(fs, &p.TransferSigma, &p.TransferIters)
+			dropSaturatedFlag(fs, &p.DropSaturated)
+			fs.BoolVar(&p.NoBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
+			fs.BoolVar(&p.Interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
+			fs.IntVar(&p.LUTSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n_hi)")
+			progressFlag(fs, &progress)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 2 {
 					return usagef("want a day and a night image, got %d arguments", len(args))
 				}
-				_, logw := outputs(ctx)
-				if o.quiet {
-					logw = io.Discard
+				if err := checkProgress(progress); err != nil {
+					return err
 				}
-				return colorSunset(ctx, args[0], args[1], o, logw)
+				set := flagsGiven(fs)
+				if p.Run != "" {
+					rp, err := runParams(fs, p.Run, set, interpFlags)
+					if err != nil {
+						return err
+					}
+					if rp.Data.Kind != runlog.Colour {
+						return usagef("--run: %s learned from %s, not from colour images (gmlg learn --preset colour)", p.Run, rp.Data.Kind)
+					}
+					p.Model, p.Bins = rp.Model, rp.Data.Bins
+				}
+				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
+				p.Day, p.Night = args[0], args[1]
+				return colorSunset(ctx, p, out, force, progressWriter(ctx, progress))
 			}
 		},
 	})
 }
 
 // colorSunset runs sunset.
-func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetOptions, logw io.Writer) error {
-	if err := o.check(); err != nil {
+func colorSunset(ctx context.Context, p *sunsetParams, out string, force bool, logw io.Writer) error {
+	if err := p.check(); err != nil {
 		return err
 	}
-	inputs := []string{dayPath, nightPath, o.run, o.metricFile}
-	if err := checkInputs(o.out, inputs...); err != nil {
+	inputs := []string{p.Day, p.Night, p.Run, p.MetricFile}
+	if err := checkInputs(out, inputs...); err != nil {
 		return err
 	}
-	day, err := colorLoadImage(dayPath, limits.ColourTransferPixelBytes)
+	applyThreads(p.Model.Threads)
+	day, err := colorLoadImage(p.Day, limits.ColourTransferPixelBytes)
 	if err != nil {
 		return err
 	}
-	night, err := colorLoadImage(nightPath, 0)
+	night, err := colorLoadImage(p.Night, 0)
 	if err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, o.out, sunsetSpec, o.force, inputs...)
-	if err != nil {
-		return err
-	}
-	defer od.Close()
-	params := map[string]any{
-		"command": "sunset", "version": rundir.Version(), "day": dayPath, "night": nightPath, "method": o.method,
-		"prolong": o.prolong, "frames": o.frames, "sigma_ct": o.sigmaCT, "gamma_ct": color.GammaFromSigma(o.sigmaCT),
-		"L_ct": o.lCT, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral, "interpolate": o.interpolate,
-	}
-	n := o.bins
-	var run *runlog.ColourRun
 	var theta []float64
-	if o.method == "learned" {
-		if run, theta, err = colorSunsetMetric(o, params); err != nil {
+	if p.Method == "learned" {
+		if theta, err = p.metric(); err != nil {
 			return err
 		}
-		n = run.Bins
 	}
-	nHi := color.ProlongedSize(n, o.prolong)
-	if err := checkSunsetSize(o, n, nHi); err != nil {
+	if err := checkSunsetSize(p); err != nil {
 		return err
 	}
-	params["n"], params["n_hi"] = n, nHi
-	fmt.Fprintf(logw, "sunset: %s interpolation at %d³ bins, %d frames\n", o.method, nHi, o.frames)
-	sopt, err := colorSunsetSettings(o, run, theta, nHi, params, logw)
+	sopt, err := p.settings(theta, logw)
 	if err != nil {
 		return err
 	}
@@ -167,138 +153,145 @@ func colorSunset(ctx context.Context, dayPath, nightPath string, o *colorSunsetO
 	}
 	s, err := color.NewSunset(day, night, sopt)
 	if err != nil {
-		return fmt.Errorf("-method %s: %w", o.method, err)
+		return fmt.Errorf("--method %s: %w", p.Method, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := rundir.WriteChecked(filepath.Join(o.out, "params.json"), params); err != nil {
+	od, err := takeOutDir(ctx, out, sunsetSpec, force, inputs...)
+	if err != nil {
 		return err
 	}
-	if err := colorSunsetHists(o.out, s.Hists, s.Times, nHi); err != nil {
+	defer od.Close()
+	p.Command, p.Version = "sunset", rundir.Version()
+	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
-	if err := colorSunsetFrames(ctx, o, s, logw); err != nil {
+	if theta != nil {
+		if err := colorMetricPicture(filepath.Join(out, "metric.png"), theta, p.Bins, p.MetricFile); err != nil {
+			return err
+		}
+	}
+	if err := colorSunsetHists(out, s.Hists, s.Times, p.BinsHi, true); err != nil {
 		return err
 	}
-	fmt.Fprintf(logw, "done: %d frames in %s\n", len(s.Hists), o.out)
+	if err := colorSunsetFrames(ctx, p, out, s, logw); err != nil {
+		return err
+	}
+	fmt.Fprintf(logw, "done: %d frames in %s\n", len(s.Hists), out)
 	return nil
 }
 
-// check fills in the default -method (learned with a -run or -metric,
-// euclid otherwise) and validates sunset's options, as usage errors.
-func (o *colorSunsetOptions) check() error {
-	if o.method == "" {
-		o.method = "euclid"
-		if o.run != "" || o.metricFile != "" {
-			o.method = "learned"
+// check fills in the default --method (learned with a --run, euclid
+// otherwise) and n_hi, and validates sunset's options, as usage errors.
+func (p *sunsetParams) check() error {
+	if p.Method == "" {
+		p.Method = "euclid"
+		if p.Run != "" {
+			p.Method = "learned"
 		}
 	}
 	switch {
-	case o.method != "learned" && o.method != "euclid" && o.method != "linear":
-		return usagef("-method must be learned, euclid or linear, got %q", o.method)
-	case o.method == "learned" && o.run == "":
-		return usagef("-method learned needs -run DIR (a colorlearn run)")
-	case o.prolong < 0 || o.prolong > 4:
-		return usagef("-prolong must be in 0..4, got %d", o.prolong)
-	case o.frames < 2:
-		return usagef("-frames must be at least 2, got %d", o.frames)
-	case o.bins < 2:
-		return usagef("-n must be at least 2, got %d", o.bins)
-	case !(o.gammaHi > 0) || !(o.sigmaCT > 0):
-		return usagef("-gamma and -sigma-ct must be positive")
-	case o.mode != "" && o.mode != "exact" && o.mode != "fast":
-		return usagef("-mode must be exact or fast, got %q", o.mode)
-	case !(o.tol >= 0) || math.IsInf(o.tol, 0):
-		return usagef("-tol must be a finite number ≥ 0, got %g", o.tol)
-	case o.lHi < 0 || o.lCT < 1 || o.tHi < 0 || o.stepsHi < 0 || o.lutSize < 0 || o.lutSize == 1:
-		return usagef("-L, -L-ct, -t, -steps and -lut-size must be valid (non-negative; -L-ct ≥ 1; -lut-size 0 or ≥ 2)")
+	case p.Method != "learned" && p.Method != "euclid" && p.Method != "linear":
+		return usagef("--method must be learned, euclid or linear, got %q", p.Method)
+	case p.Method == "learned" && p.Run == "":
+		return usagef("--method learned needs --run RUN_DIR (a run of gmlg learn --preset colour)")
+	case p.Prolong < 0 || p.Prolong > 4:
+		return usagef("--prolong must be in 0..4, got %d", p.Prolong)
+	case p.Frames < 2:
+		return usagef("--frames must be at least 2, got %d", p.Frames)
+	case p.Bins < 2:
+		return usagef("--bins must be at least 2, got %d", p.Bins)
+	case !(p.Gamma > 0) || !(p.TransferSigma > 0) || math.IsInf(p.Gamma+p.TransferSigma, 0):
+		return usagef("--gamma and --transfer-sigma must be positive and finite")
+	case p.TransferIters < 1 || p.LUTSize < 0 || p.LUTSize == 1:
+		return usagef("--transfer-iters must be ≥ 1 and --lut-size 0 or ≥ 2")
 	}
-	if err := checkFrames("-frames", o.frames); err != nil {
+	if err := checkModel(&p.Model); err != nil {
 		return err
 	}
-	return checkBins("-n", o.bins)
+	if err := checkFrames("--frames", p.Frames); err != nil {
+		return err
+	}
+	if p.MetricFile == "" && p.Run != "" {
+		p.MetricFile = filepath.Join(p.Run, "metric.npy")
+	}
+	p.BinsHi = color.ProlongedSize(p.Bins, p.Prolong)
+	return checkBins("--bins", p.Bins)
 }
 
-// colorSunsetMetric reads the colorlearn run of -run and its learned metric
-// (-metric, or the run's metric.npy), refuses a t or a metric too large for
-// the heat matrix on the prolonged grid before anything else is written,
-// records both in params and draws metric.png.
-func colorSunsetMetric(o *colorSunsetOptions, params map[string]any) (*runlog.ColourRun, []float64, error) {
-	run, err := runlog.ReadColourRun(filepath.Join(o.run, colorParamsFile))
+// metric reads the learned metric of --metric-file and refuses a t or a
+// metric too large for the heat matrix on the prolonged grid.
+func (p *sunsetParams) metric() ([]float64, error) {
+	n := p.Bins
+	theta, err := runlog.ReadMetric(p.MetricFile, []int{3, n * n * n}, fmt.Sprintf("[3,%d] for n = %d", n*n*n, n))
 	if err != nil {
-		return nil, nil, fmt.Errorf("-run: %w", err)
+		return nil, fmt.Errorf("--metric-file: %w", err)
 	}
-	n := run.Bins
-	mf := o.metricFile
-	if mf == "" {
-		mf = filepath.Join(o.run, "metric.npy")
+	if p.BinsHi <= limits.MaxBins {
+		if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 3, p.BinsHi); err != nil {
+			return nil, err
+		}
+		// Prolongation interpolates, so it keeps the metric's largest value.
+		if err := kernel.GridHeatBound(3, p.BinsHi).CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+			return nil, err
+		}
 	}
-	theta, err := run.ReadMetric(mf)
-	if err != nil {
-		return nil, nil, fmt.Errorf("-metric: %w", err)
-	}
-	// Prolongation interpolates, so it keeps the metric's largest value.
-	m := run.Interpolation(o.override())
-	nHi := color.ProlongedSize(n, o.prolong)
-	if err := checkHeatT("-t", m.T, m.Steps, 3, nHi); err != nil {
-		return nil, nil, err
-	}
-	if err := kernel.GridHeatBound(3, nHi).CheckMetric(mf, theta, m.T, m.Steps); err != nil {
-		return nil, nil, err
-	}
-	params["run"], params["metric"] = o.run, mf
-	pic, err := draw.MetricMaps(theta, 3, n, "metric "+filepath.Base(mf), 240)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := runlog.SavePicture(filepath.Join(o.out, "metric.png"), pic); err != nil {
-		return nil, nil, err
-	}
-	return run, theta, nil
+	return theta, nil
 }
 
-// colorSunsetSettings returns the library settings of sunset's flags:
-// the interpolation kernel of -method (the learned metric theta of run,
-// prolonged to n_hi, for learned; the caller closes it) and its model,
-// which it records in params and, for a learned metric, names on logw.
-func colorSunsetSettings(o *colorSunsetOptions, run *runlog.ColourRun, theta []float64, nHi int, params map[string]any, logw io.Writer) (*color.SunsetOptions, error) {
-	sopt := &color.SunsetOptions{Bins: nHi, Frames: o.frames, DropSaturated: o.dropSaturated, SigmaTransfer: o.sigmaCT,
-		Transfer: color.TransferOptions{Iterations: o.lCT, NoBilateral: o.noBilateral, Interpolate: o.interpolate}}
-	switch o.method {
+// settings returns the library settings of sunset's options: the
+// interpolation kernel of --method (the learned metric theta prolonged to
+// n_hi for learned, whose model it names on logw; the caller closes it).
+func (p *sunsetParams) settings(theta []float64, logw io.Writer) (*color.SunsetOptions, error) {
+	sopt := &color.SunsetOptions{Bins: p.BinsHi, Frames: p.Frames, DropSaturated: p.DropSaturated, SigmaTransfer: p.TransferSigma,
+		Iterations: p.Model.SinkhornIters,
+		Transfer:   color.TransferOptions{Iterations: p.TransferIters, NoBilateral: p.NoBilateral, Interpolate: p.Interpolate}}
+	switch p.Method {
 	case "linear":
 		return sopt, nil
 	case "euclid":
-		k, err := color.NewEuclidean(nHi, o.gammaHi)
+		k, err := color.NewEuclidean(p.BinsHi, p.Gamma)
 		if err != nil {
 			return nil, err
 		}
-		sopt.Kernel, sopt.Iterations = k, cmp.Or(o.lHi, ot.DefaultIterations)
-		params["gamma"], params["L"] = o.gammaHi, sopt.Iterations
+		sopt.Kernel = k
 		return sopt, nil
 	}
-	m := run.Interpolation(o.override())
-	heat, err := colorLearnedKernel(theta, run.Bins, m, o, params)
+	hopt := p.Model.HeatOptions()
+	hopt.Threads, hopt.Serial = 0, false
+	heat, err := color.NewLearnedKernel(theta, p.Bins, &color.LearnedOptions{Levels: p.Prolong, Heat: hopt})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("learned metric: %w", kernel.ExplainNotPosDef(err, "the learned metric", "--t, --steps"))
 	}
-	fmt.Fprintln(logw, m.Line(filepath.Join(o.run, colorParamsFile)))
-	sopt.Kernel, sopt.Iterations = heat, m.Iterations
-	params["mode"] = "exact"
-	if m.Fast {
-		params["mode"], params["tol"] = "fast", m.Tol
-		sopt.Tol, sopt.Anderson = cmp.Or(m.Tol, learn.DefaultTol), m.Anderson
+	fmt.Fprintln(logw, p.Model.Line(p.from))
+	sopt.Kernel = heat
+	if p.Model.Mode == "fast" {
+		sopt.Tol, sopt.Anderson = p.Model.FastSinkhorn().Tol, p.Model.Anderson
 	}
 	return sopt, nil
 }
 
-// colorSunsetHists writes the interpolated histograms into dir, one
-// interp-hist-XX.npy each, and their strip hists.png.
-func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int) error {
+// colorMetricPicture draws the learned colour metric theta on n³ bins,
+// read from the file mf, into path.
+func colorMetricPicture(path string, theta []float64, n int, mf string) error {
+	pic, err := draw.MetricMaps(theta, 3, n, "metric "+filepath.Base(mf), 240)
+	if err != nil {
+		return err
+	}
+	return runlog.SavePicture(path, pic)
+}
+
+// colorSunsetHists writes the strip hists.png of the interpolated
+// histograms into dir, and with npy each as interp-hist-XX.npy.
+func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int, npy bool) error {
 	titles := make([]string, len(times))
 	for f, t := range times {
 		titles[f] = fmt.Sprintf("t=%.2f", t)
 		a := &dataset.Array{Shape: []int{nHi, nHi, nHi}, Data: hists[f]}
+		if !npy {
+			continue
+		}
 		if err := dataset.WriteNpyFile(filepath.Join(dir, fmt.Sprintf("interp-hist-%02d.npy", f)), a); err != nil {
 			return err
 		}
@@ -310,10 +303,9 @@ func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int) e
 	return runlog.SavePicture(filepath.Join(dir, "hists.png"), strip)
 }
 
-// colorSunsetFrames renders every frame of s, writing frame-XX.png, its
-// LUT lut-XX.cube and the strip frames.png.
-func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, s *color.Sunset, logw io.Writer) error {
-	thumbs := make([]image.Image, len(s.Hists))
+// colorSunsetFrames renders every frame of s into dir, writing
+// frame-XX.png, its LUT lut-XX.cube and the strip frames.png.
+func colorSunsetFrames(ctx context.Context, p *sunsetParams, dir string, s *color.Sunset, logw io.Writer) error {
 	for f, t := range s.Times {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -323,36 +315,16 @@ func colorSunsetFrames(ctx context.Context, o *colorSunsetOptions, s *color.Suns
 			return fmt.Errorf("transfer of frame %d: %w", f, err)
 		}
 		rgba := out.NRGBA()
-		if err := colorSaveFrame(filepath.Join(o.out, fmt.Sprintf("frame-%02d.png", f)), rgba); err != nil {
+		if err := colorSaveFrame(filepath.Join(dir, fmt.Sprintf("frame-%02d.png", f)), rgba); err != nil {
 			return err
 		}
-		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", f)), m, o.lutSize,
-			fmt.Sprintf("gmlg sunset %s frame %d t=%.4f", o.method, f, t)); err != nil {
+		if err := colorWriteLUT(filepath.Join(dir, fmt.Sprintf("lut-%02d.cube", f)), m, p.LUTSize,
+			fmt.Sprintf("gmlg sunset %s frame %d t=%.4f", p.Method, f, t)); err != nil {
 			return err
 		}
-		thumbs[f] = draw.Thumbnail(rgba, 200)
 		fmt.Fprintf(logw, "frame %d/%d (t = %.3f): transfer marginal error %.3g\n", f+1, len(s.Hists), t, m.MarginalErr)
 	}
-	return runlog.SavePicture(filepath.Join(o.out, "frames.png"), draw.Row(thumbs...))
-}
-
-// colorLearnedKernel builds the heat kernel of the learned metric theta
-// on n³ bins prolonged by -prolong levels, under the model m, and records
-// it in params.
-func colorLearnedKernel(theta []float64, n int, m runlog.ColourModel, o *colorSunsetOptions, params map[string]any) (*kernel.Heat, error) {
-	hopt := kernel.HeatOptions{T: m.T, Steps: m.Steps}
-	if o.backend != "" {
-		var err error
-		if hopt.Backend, err = kernel.Backend(o.backend); err != nil {
-			return nil, usagef("-backend: %v", err)
-		}
-	}
-	heat, err := color.NewLearnedKernel(theta, n, &color.LearnedOptions{Levels: o.prolong, Heat: hopt})
-	if err != nil {
-		return nil, fmt.Errorf("learned metric: %w", kernel.ExplainNotPosDef(err, "the learned metric", "-t, -steps"))
-	}
-	params["t_heat"], params["k_heat"], params["L"], params["alpha"] = m.T, m.Steps, m.Iterations, heat.Options().Alpha
-	return heat, nil
+	return thumbnailStrip(filepath.Join(dir, "frames.png"), filepath.Join(dir, "frame-*.png"))
 }
 
 // colorWriteLUT writes a map as a .cube file.
@@ -365,9 +337,4 @@ func colorWriteLUT(path string, m *color.Map, size int, title string) error {
 		_, err := c.WriteTo(w)
 		return err
 	})
-}
-
-// override is what sunset's flags change of a run's interpolation model.
-func (o *colorSunsetOptions) override() runlog.ColourOverride {
-	return runlog.ColourOverride{T: o.tHi, Steps: o.stepsHi, Iterations: o.lHi, Mode: o.mode, Tol: o.tol}
 }

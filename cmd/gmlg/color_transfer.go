@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
@@ -19,19 +20,19 @@ import (
 // colorTransferOutputs are the files transfer writes in its -o folder.
 var colorTransferOutputs = []string{"params.json", "transfer-*.png", "lut-*.cube", "transfers.png"}
 
-// colorTransferOptions are transfer's flags.
-type colorTransferOptions struct {
-	out           string
-	force         bool
-	bins          int
-	L             int
-	sigmaGamma    float64
-	gamma         float64
-	dropSaturated bool
-	noBilateral   bool
-	interpolate   bool
-	lutSize       int
-	quiet         bool
+// transferParams are transfer's settings, recorded in its params.json.
+type transferParams struct {
+	Command       string   `json:"command"`
+	Version       string   `json:"version"`
+	Target        string   `json:"target"`
+	Sources       []string `json:"sources"`
+	Bins          int      `json:"bins"`
+	TransferSigma float64  `json:"transfer_sigma"`
+	TransferIters int      `json:"transfer_iters"`
+	DropSaturated bool     `json:"drop_saturated"`
+	NoBilateral   bool     `json:"no_bilateral"`
+	Interpolate   bool     `json:"interpolate"`
+	LUTSize       int      `json:"lut_size"`
 }
 
 func init() {
@@ -41,92 +42,83 @@ func init() {
 		usage: `[options] TARGET SOURCE [SOURCE...]
 
 Direct OT colour transfer without interpolation (docs/method.md,
-"Direct transfer"): the RGB histograms of TARGET and of each SOURCE at n
-bins per channel, a Sinkhorn plan under the Euclidean kernel
-exp(−|x−x'|²/γ) (γ = -gamma, or 2·σ² with σ = -sigma-gamma), barycentric
-projection of the bins, cross-bilateral smoothing guided by TARGET. For
-source j it writes transfer-JJ.png and lut-JJ.cube (the colour correction
-as a 3-D LUT for video tools) into -o, and transfers.png, a strip of
-thumbnails, with params.json. A folder that is not empty is refused unless
--force, which replaces a previous gmlg output there as a whole and never a
-file that gmlg did not write.
-The defaults follow the reference's ml_direct_transfer (n = 32, L = 100).`,
+"Direct transfer"): the RGB histograms of TARGET and of each SOURCE at
+--bins bins per channel, a Sinkhorn plan under the Euclidean kernel
+exp(−|x−x'|²/γ) (γ = 2σ², σ = --transfer-sigma), barycentric projection of
+the bins, cross-bilateral smoothing guided by TARGET. For source j it
+writes transfer-JJ.png and lut-JJ.cube (the colour correction as a 3-D LUT
+for video tools) into -o, and transfers.png, a strip of thumbnails, with
+params.json. The defaults are those of the paper's Fig. 18 (n = 16,
+L = 500, σ = 0.05).`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			o := &colorTransferOptions{}
-			fs.StringVar(&o.out, "o", "transfer-out", "output `directory`")
-			fs.BoolVar(&o.force, "force", false, "write into a folder that is not empty, replacing the previous gmlg output there (other files stay)")
-			fs.IntVar(&o.bins, "n", 32, "histogram `bins` per channel, 2 to "+fmt.Sprint(limits.MaxBins))
-			fs.IntVar(&o.L, "L", color.DefaultIterations, "Sinkhorn `iterations`")
-			fs.Float64Var(&o.sigmaGamma, "sigma-gamma", 0.05, "σ of the Euclidean kernel, γ = 2σ² (used when -gamma is 0)")
-			fs.Float64Var(&o.gamma, "gamma", 0, "γ of the Euclidean kernel (0: from -sigma-gamma)")
-			fs.BoolVar(&o.dropSaturated, "drop-saturated", false, "drop pixels with a channel equal to 255 (reference-compatible histograms)")
-			fs.BoolVar(&o.noBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
-			fs.BoolVar(&o.interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension)")
-			fs.IntVar(&o.lutSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n)")
-			fs.BoolVar(&o.quiet, "q", false, "no progress output")
+			p := &transferParams{}
+			var out, progress string
+			var force bool
+			outFlag(fs, &out, "transfer", "output `folder`")
+			forceFlag(fs, &force)
+			binsFlag(fs, &p.Bins)
+			transferFlags(fs, &p.TransferSigma, &p.TransferIters)
+			dropSaturatedFlag(fs, &p.DropSaturated)
+			fs.BoolVar(&p.NoBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
+			fs.BoolVar(&p.Interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
+			fs.IntVar(&p.LUTSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n)")
+			progressFlag(fs, &progress)
 			return func(ctx context.Context, args []string) error {
 				if len(args) < 2 {
 					return usagef("want a target image and at least one source image, got %d arguments", len(args))
 				}
-				_, logw := outputs(ctx)
-				if o.quiet {
-					logw = io.Discard
+				if err := checkProgress(progress); err != nil {
+					return err
 				}
-				return colorTransfer(ctx, args[0], args[1:], o, logw)
+				p.Target, p.Sources = args[0], args[1:]
+				return colorTransfer(ctx, p, out, force, progressWriter(ctx, progress))
 			}
 		},
 	})
 }
 
 // colorTransfer runs transfer.
-func colorTransfer(ctx context.Context, targetPath string, sources []string, o *colorTransferOptions, logw io.Writer) error {
-	gamma := o.gamma
-	if gamma == 0 {
-		gamma = color.GammaFromSigma(o.sigmaGamma)
-	}
+func colorTransfer(ctx context.Context, p *transferParams, out string, force bool, logw io.Writer) error {
 	switch {
-	case o.bins < 2:
-		return usagef("-n must be at least 2, got %d", o.bins)
-	case o.bins > limits.MaxBins:
-		return checkBins("-n", o.bins)
-	case o.L < 1:
-		return usagef("-L must be at least 1, got %d", o.L)
-	case !(gamma > 0) || o.gamma < 0:
-		return usagef("-gamma (or -sigma-gamma) must be positive")
-	case o.lutSize < 0 || o.lutSize == 1 || o.lutSize > 256:
-		return usagef("-lut-size must be 0 or in 2..256, got %d", o.lutSize)
+	case p.Bins < 2:
+		return usagef("--bins must be at least 2, got %d", p.Bins)
+	case p.TransferIters < 1:
+		return usagef("--transfer-iters must be at least 1, got %d", p.TransferIters)
+	case !(p.TransferSigma > 0):
+		return usagef("--transfer-sigma must be positive")
+	case p.LUTSize < 0 || p.LUTSize == 1 || p.LUTSize > 256:
+		return usagef("--lut-size must be 0 or in 2..256, got %d", p.LUTSize)
 	}
-	inputs := append([]string{targetPath}, sources...)
-	if err := checkInputs(o.out, inputs...); err != nil {
+	if err := checkBins("--bins", p.Bins); err != nil {
 		return err
 	}
-	what := fmt.Sprintf("the transfer at %d³ bins", o.bins)
-	if err := limits.Memory(what, limits.ColourBytes(o.bins, 2, false), "pass a smaller -n"); err != nil {
+	inputs := append([]string{p.Target}, p.Sources...)
+	if err := checkInputs(out, inputs...); err != nil {
 		return err
 	}
-	target, err := colorLoadImage(targetPath, limits.ColourTransferPixelBytes)
+	what := fmt.Sprintf("the transfer at %d³ bins", p.Bins)
+	if err := limits.Memory(what, limits.ColourBytes(p.Bins, 2, false), "pass a smaller --bins"); err != nil {
+		return err
+	}
+	target, err := colorLoadImage(p.Target, limits.ColourTransferPixelBytes)
 	if err != nil {
 		return err
 	}
-	d, err := color.NewDirect(target, color.DirectOptions{Bins: o.bins, Gamma: gamma, DropSaturated: o.dropSaturated,
-		Transfer: color.TransferOptions{Iterations: o.L, NoBilateral: o.noBilateral, Interpolate: o.interpolate}})
+	d, err := color.NewDirect(target, color.DirectOptions{Bins: p.Bins, Gamma: color.GammaFromSigma(p.TransferSigma), DropSaturated: p.DropSaturated,
+		Transfer: color.TransferOptions{Iterations: p.TransferIters, NoBilateral: p.NoBilateral, Interpolate: p.Interpolate}})
 	if err != nil {
-		return fmt.Errorf("%s: %w", targetPath, err)
+		return fmt.Errorf("%s: %w", p.Target, err)
 	}
-	od, err := takeOutDir(ctx, o.out, transferSpec, o.force, inputs...)
+	od, err := takeOutDir(ctx, out, transferSpec, force, inputs...)
 	if err != nil {
 		return err
 	}
 	defer od.Close()
-	if err := rundir.WriteChecked(filepath.Join(o.out, "params.json"), map[string]any{
-		"command": "transfer", "version": rundir.Version(), "target": targetPath, "sources": sources,
-		"n": o.bins, "L": o.L, "gamma": gamma, "drop_saturated": o.dropSaturated, "bilateral": !o.noBilateral,
-		"interpolate": o.interpolate,
-	}); err != nil {
+	p.Command, p.Version = "transfer", rundir.Version()
+	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
-	thumbs := make([]image.Image, len(sources))
-	for j, sp := range sources {
+	for j, sp := range p.Sources {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -134,21 +126,38 @@ func colorTransfer(ctx context.Context, targetPath string, sources []string, o *
 		if err != nil {
 			return err
 		}
-		out, m, err := d.From(src)
+		img, m, err := d.From(src)
 		if err != nil {
 			return fmt.Errorf("transfer from %s: %w", sp, err)
 		}
-		name := filepath.Join(o.out, fmt.Sprintf("transfer-%02d.png", j))
-		rgba := out.NRGBA()
-		if err := colorSaveFrame(name, rgba); err != nil {
+		name := filepath.Join(out, fmt.Sprintf("transfer-%02d.png", j))
+		if err := colorSaveFrame(name, img.NRGBA()); err != nil {
 			return err
 		}
-		thumbs[j] = draw.Thumbnail(rgba, 200)
 		title := "gmlg transfer from " + strings.ReplaceAll(filepath.Base(sp), `"`, "")
-		if err := colorWriteLUT(filepath.Join(o.out, fmt.Sprintf("lut-%02d.cube", j)), m, o.lutSize, title); err != nil {
+		if err := colorWriteLUT(filepath.Join(out, fmt.Sprintf("lut-%02d.cube", j)), m, p.LUTSize, title); err != nil {
 			return err
 		}
 		fmt.Fprintf(logw, "%s → %s (marginal error %.3g)\n", sp, name, m.MarginalErr)
 	}
-	return runlog.SavePicture(filepath.Join(o.out, "transfers.png"), draw.Row(thumbs...))
+	return thumbnailStrip(filepath.Join(out, "transfers.png"), filepath.Join(out, "transfer-*.png"))
+}
+
+// thumbnailStrip draws the images matching pattern, in the numeric order
+// of their names, as a row of thumbnails into path.
+func thumbnailStrip(path, pattern string) error {
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("%s: no images %s to draw", path, filepath.Base(pattern))
+	}
+	dataset.Sort(files)
+	thumbs := make([]image.Image, len(files))
+	for i, f := range files {
+		img, err := colorLoadImage(f, 0)
+		if err != nil {
+			return err
+		}
+		thumbs[i] = draw.Thumbnail(img, 200)
+	}
+	return runlog.SavePicture(path, draw.Row(thumbs...))
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/gmlg/gmlg/learn"
 	"io"
 	"math"
 	"path/filepath"
 	"time"
 
-	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
@@ -43,7 +42,7 @@ type evalResult struct {
 }
 
 // The files eval writes, every one (its folder manifest lists them for --force).
-var evalOutputs = []string{"eval.json", "grad.npy", "recs.png"}
+var evalOutputs = []string{"eval.json", "grad.npy", "rec-*.npy", "recs.png"}
 
 func init() {
 	register(&command{
@@ -51,46 +50,46 @@ func init() {
 		summary: "evaluate the objective and its gradient at a metric on a dataset, grid or graph (F in eval.json, ∇ in grad.npy)",
 		usage:   "[options] DIR | --run RUN_DIR [DIR]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := evalParams{Model: defaultModel()}
+			p := evalParams{Model: defaultModel(), Data: runlog.Data{Kind: runlog.Frames}}
 			var out string
 			var force bool
-			outFlag(fs, &out, "eval", "output `folder` for eval.json, grad.npy and recs.png")
-			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
+			outFlag(fs, &out, "eval", "output `folder` for eval.json, grad.npy, the reconstructions rec-*.npy and recs.png")
+			forceFlag(fs, &force)
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights for graph data (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
-			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings (and data folder, when DIR is not given) are used unless given here")
+			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings and data (when DIR is not given) are used unless given here")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every frame before normalising, ≥ 0")
 			objectiveFlags(&p.Model, fs)
 			return func(ctx context.Context, args []string) error {
-				set := map[string]bool{}
-				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				set := flagsGiven(fs)
 				if p.Run != "" {
 					rp, err := runParams(fs, p.Run, set, objectiveFlags)
 					if err != nil {
 						return err
 					}
 					p.Model = rp.Model
-					if !set["pattern"] {
-						p.Data.Pattern = rp.Data.Pattern
+					d := rp.Data
+					if set["pattern"] {
+						d.Pattern = p.Data.Pattern
 					}
-					if !set["floor"] {
-						p.Data.Floor = rp.Data.Floor
+					if set["floor"] {
+						d.Floor = p.Data.Floor
 					}
-					if len(args) == 0 {
-						args = []string{rp.Data.Dir}
-					}
+					p.Data = d
 					if p.MetricFile == "" {
 						p.MetricFile = filepath.Join(p.Run, "metric.npy")
 					}
 				}
 				switch len(args) {
 				case 0:
-					return usagef("missing the data folder DIR (see gmlg eval -h)")
+					if p.Run == "" {
+						return usagef("missing the data folder DIR (see gmlg eval -h)")
+					}
 				case 1:
+					p.Data.Dir = args[0]
 				default:
 					return usagef("expected one data folder, got %d arguments", len(args))
 				}
-				p.Data.Dir = args[0]
 				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
 				stdout, _ := outputs(ctx)
 				return runEval(ctx, &p, out, force, stdout)
@@ -111,17 +110,19 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	if !(p.Data.Floor >= 0) || math.IsInf(p.Data.Floor, 0) {
 		return usagef("--floor must be a finite number ≥ 0, got %g", p.Data.Floor)
 	}
-	ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor)
+	src, err := p.Data.Read(&p.Model)
 	if err != nil {
 		return err
 	}
 	_, stderr := outputs(ctx)
-	warnColour(stderr, "eval", ds.set)
-	warnGaps(stderr, "eval", ds.set)
-	if err := p.Data.Describe(ds.set, ds.space); err != nil {
-		return err
+	if src.Set != nil {
+		warnColour(stderr, "eval", src.Set)
+		warnGaps(stderr, "eval", src.Set)
 	}
-	obj, err := newObjective(ds, &p.Model)
+	if err := src.Check(&p.Model); err != nil {
+		return optionErr(err)
+	}
+	obj, err := src.Objective(&p.Model)
 	if err != nil {
 		return err
 	}
@@ -130,23 +131,23 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	kind := p.Model.MetricKind()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {
-		theta, err := ds.ReadMetric(p.MetricFile, kind)
+		theta, err := src.Space.ReadMetric(p.MetricFile, kind)
 		if err != nil {
 			return err
 		}
-		if err := ds.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+		if err := src.Space.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return err
 		}
 		x = learn.LogOf(theta)
 	} else {
 		p.MetricFile = "ones"
 	}
-	p.Kernel = runlog.NewKernelInfo(obj, ds.Alpha())
+	p.Kernel = runlog.NewKernelInfo(obj, src.Space.Alpha())
 	grad := make([]float64, obj.Dim())
 	t0 := time.Now()
 	f, err := obj.Eval(grad, x)
 	if err != nil {
-		return evalHint(kernel.ExplainNotPosDef(err, "metric "+p.MetricFile, "--t, --steps, --metric-file"))
+		return runlog.ExplainEval(err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -164,14 +165,14 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 		return err
 	}
 	defer od.Close()
-	if err := ds.WriteMetric(filepath.Join(out, "grad.npy"), kind, grad); err != nil {
+	if err := src.Space.WriteMetric(filepath.Join(out, "grad.npy"), kind, grad); err != nil {
 		return err
 	}
 	p.Command, p.Version = "eval", rundir.Version()
-	if err := rundir.WriteJSON(filepath.Join(out, "eval.json"), p); err != nil {
+	if err := rundir.WriteChecked(filepath.Join(out, "eval.json"), p); err != nil {
 		return err
 	}
-	if _, err := recsPicture(ds.space, filepath.Join(out, "recs.png"), ds.set.Frames(), obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
+	if _, err := runlog.WriteRecs(out, src.Space, src.Observed(), obj.Reconstructions(), "reconstructions at "+filepath.Base(p.MetricFile)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "F = %.17g\n  data term %.17g, regularizer %.17g (f_c %.6g, f_s %.6g)\n  ‖∇_x F‖ = %.6g, max |∂F/∂x| = %.6g\n  wrote %s and %s\n",

@@ -72,7 +72,7 @@ func TestLearnFrameOrder(t *testing.T) {
 			if code != 0 {
 				return
 			}
-			var p runlog.LearnRun
+			var p runlog.Record
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)
 			var got []string
 			for _, f := range p.Data.Files {

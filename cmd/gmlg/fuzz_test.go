@@ -111,7 +111,7 @@ func checkHistogram(t *testing.T, h []float64, size int) {
 }
 
 // fuzzMetricSide is the side of the 2-D grid FuzzMetricFile reads metrics
-// for, and of the colour cube of runlog.ColourRun.ReadMetric.
+// for, and of the colour cube of runlog.ReadMetric.
 const fuzzMetricSide = 3
 
 // fuzzMetrics returns .npy seeds: metrics that fit (vertex values, an edge
@@ -170,7 +170,7 @@ func fortranFloat32(a *dataset.Array) []byte {
 // FuzzMetricFile feeds arbitrary bytes, as a .npy metric file, to the
 // metric readers: readMetric for a 2-D grid with either parameterisation
 // (eval --metric-file, interp --metric-file, learn --init, render) and
-// runlog.ColourRun.ReadMetric (sunset). They must not panic; an accepted metric has
+// runlog.ReadMetric (sunset). They must not panic; an accepted metric has
 // one value per parameter, each positive and finite, and then
 // kernel.HeatBound.CheckMetric either accepts it or says why not.
 func FuzzMetricFile(f *testing.F) {
@@ -199,8 +199,9 @@ func FuzzMetricFile(f *testing.F) {
 				t.Fatalf("CheckMetric refused max %g: %v", maxOf(theta), err)
 			}
 		}
-		if theta, err := (&runlog.ColourRun{Bins: fuzzMetricSide}).ReadMetric(path); err == nil {
-			checkPositive(t, theta, 3*fuzzMetricSide*fuzzMetricSide*fuzzMetricSide)
+		n3 := fuzzMetricSide * fuzzMetricSide * fuzzMetricSide
+		if theta, err := runlog.ReadMetric(path, []int{3, n3}, "[3,n³]"); err == nil {
+			checkPositive(t, theta, 3*n3)
 		}
 	})
 }

@@ -52,7 +52,7 @@ func TestGraphLearnsTrueMetric(t *testing.T) {
 	learned := readNpy(t, filepath.Join(run, "metric.npy"))
 	sameShape(t, learned, g.NumEdges())
 	sameShape(t, readNpy(t, filepath.Join(run, "rec-00-01.npy")), g.N())
-	var p runlog.LearnRun
+	var p runlog.Record
 	readJSON(t, filepath.Join(run, "params.json"), &p)
 	if p.Model.Metric != "edge" || p.Data.Edges != g.NumEdges() || p.Data.Vertices != g.N() || p.Kernel.Alpha != 1 {
 		t.Errorf("params.json: metric %q, %d edges, %d vertices, α = %g; want edge, %d, %d, 1",

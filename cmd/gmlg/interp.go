@@ -84,7 +84,7 @@ func init() {
 // re-applies the explicitly set flags of fs onto its model (the flags
 // declared by declare, plus the extra flag names), so that command-line
 // options win over the run's record.
-func runParams(fs *flag.FlagSet, dir string, set map[string]bool, declare func(*runlog.Model, *flag.FlagSet), extra ...string) (*runlog.LearnRun, error) {
+func runParams(fs *flag.FlagSet, dir string, set map[string]bool, declare func(*runlog.Model, *flag.FlagSet), extra ...string) (*runlog.Record, error) {
 	rp, err := readRunParams(dir)
 	if err != nil {
 		return nil, err
@@ -107,9 +107,9 @@ func runParams(fs *flag.FlagSet, dir string, set map[string]bool, declare func(*
 }
 
 // readRunParams reads the params.json of a learning run.
-func readRunParams(dir string) (*runlog.LearnRun, error) {
-	p := runlog.LearnRun{Model: runlog.DefaultModel()}
-	if err := runlog.ReadLearnRun(dir, &p); err != nil {
+func readRunParams(dir string) (*runlog.Record, error) {
+	p := runlog.Record{Model: runlog.DefaultModel()}
+	if err := runlog.ReadRecord(dir, &p); err != nil {
 		return nil, fmt.Errorf("--run: %w", err)
 	}
 	return &p, nil
@@ -257,12 +257,12 @@ func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, err
 	}
 	h, err := learn.NewKernel(sp.Graph, theta, cfg)
 	if err != nil {
-		return nil, evalHint(kernel.ExplainNotPosDef(err, source, "--t, --steps"))
+		return nil, runlog.ExplainEval(kernel.ExplainNotPosDef(err, source, "--t, --steps"))
 	}
 	defer h.Close()
 	recs, err := ot.Interpolate(h, []ot.Sequence{{Source: src, Target: dst, Frames: p.Frames}}, &cfg.Sinkhorn)
 	if err != nil {
-		return nil, evalHint(err)
+		return nil, runlog.ExplainEval(err)
 	}
 	return recs[0], nil
 }

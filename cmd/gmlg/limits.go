@@ -37,20 +37,6 @@ func checkBins(flagName string, n int) error {
 	return flagLimit(limits.Count(flagName, n, limits.MaxBins, "bins per channel (images have 8 bits per channel)"))
 }
 
-// checkObjectiveMemory checks that the objective of ds under m fits the
-// memory budget (a failure, not a usage error: the size comes from the
-// data).
-func checkObjectiveMemory(ds *dataFolder, m *modelParams) error {
-	var counts []int
-	for _, s := range ds.seqs {
-		counts = append(counts, len(s.Frames))
-	}
-	size := spaceSize(ds.space)
-	size.Iterations, size.Steps, size.Fast, size.Anderson = m.SinkhornIters, m.Steps, m.Mode == "fast", m.Anderson
-	size.Interior, size.Endpoints = limits.Frames(counts...)
-	return size.Check("the objective", "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast")
-}
-
 // stripFrameBytes is the memory per frame of a picture strip: a frame of
 // at most 160 pixels a side with its margins, 4 bytes per pixel, and the
 // frame's field.
@@ -71,28 +57,14 @@ func checkInterpMemory(p *interpParams, sp space) error {
 }
 
 // checkSunsetSize checks sunset's prolonged bins n_hi (from the run's or
-// -n's n and -prolong) against MaxBins, and its memory.
-func checkSunsetSize(o *colorSunsetOptions, n, nHi int) error {
-	if nHi > limits.MaxBins {
-		return usagef("-prolong %d: n_hi = 2^%d·(%d−1)+1 = %d bins per channel; at most %d; pass a smaller -prolong or -n",
-			o.prolong, o.prolong, n, nHi, limits.MaxBins)
+// --bins' n and --prolong) against MaxBins, and its memory.
+func checkSunsetSize(p *sunsetParams) error {
+	if p.BinsHi > limits.MaxBins {
+		return usagef("--prolong %d: n_hi = 2^%d·(%d−1)+1 = %d bins per channel; at most %d; pass a smaller --prolong or --bins",
+			p.Prolong, p.Prolong, p.Bins, p.BinsHi, limits.MaxBins)
 	}
-	what := fmt.Sprintf("the %s interpolation of %d frames at %d³ bins", o.method, o.frames, nHi)
-	return limits.Memory(what, limits.ColourBytes(nHi, o.frames, o.method == "learned"), "pass a smaller -frames, -prolong or -n")
-}
-
-// checkColorLearnMemory checks that colorlearn's objective on images
-// pictures at o.Bins³ bins fits the memory budget (fast mode's finest
-// level, which dominates its coarser ones).
-func checkColorLearnMemory(o *colorLearnFlags, images int) error {
-	size := limits.Objective{Dim: 3, Side: o.Bins, Iterations: o.L, Steps: o.KHeat,
-		Fast: o.Mode == "fast", Anderson: o.Anderson, Store: o.store}
-	size.Interior, size.Endpoints = limits.Frames(images)
-	hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
-	if o.store {
-		hint += ", or leave out --store"
-	}
-	return size.Check("colorlearn's objective", hint)
+	what := fmt.Sprintf("the %s interpolation of %d frames at %d³ bins", p.Method, p.Frames, p.BinsHi)
+	return limits.Memory(what, limits.ColourBytes(p.BinsHi, p.Frames, p.Method == "learned"), "pass a smaller --frames, --prolong or --bins")
 }
 
 // checkSynthMemory checks that synth's forward interpolation of every

@@ -84,10 +84,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -105,6 +107,13 @@ type command struct {
 }
 
 var commands = map[string]*command{}
+
+// aliases are the commands that are another command with options: the
+// same code, the options given first (those of the command line may
+// follow and repeat them).
+var aliases = map[string][]string{
+	"colorlearn": {"learn", "--preset", "colour"},
+}
 
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {
@@ -158,6 +167,17 @@ func startProfile(stderr io.Writer) func() {
 
 // run executes one gmlg invocation and returns the process exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if a, ok := aliases[args[0]]; ok {
+			args = append(slices.Clone(a), args[1:]...)
+		}
+	}
+	if len(args) > 1 && args[0] == "help" {
+		if a, ok := aliases[args[1]]; ok {
+			fmt.Fprintf(stdout, "gmlg %s is gmlg %s:\n\n", args[1], strings.Join(a, " "))
+			args = []string{"help", a[0]}
+		}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
@@ -248,9 +268,6 @@ func newFlagSet(c *command, out io.Writer) *flag.FlagSet {
 func printDefaults(fs *flag.FlagSet) {
 	w := fs.Output()
 	fs.VisitAll(func(f *flag.Flag) {
-		if isAlias(f) {
-			return
-		}
 		typ, usage := flag.UnquoteUsage(f)
 		line := "  " + flagName(f.Name)
 		if typ != "" {
@@ -272,11 +289,14 @@ func printHelp(w io.Writer) {
 	}
 	sort.Strings(names)
 	width := 0
-	for _, n := range names {
+	for _, n := range append(slices.Collect(maps.Keys(aliases)), names...) {
 		width = max(width, len(n))
 	}
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
+	}
+	for _, n := range slices.Sorted(maps.Keys(aliases)) {
+		fmt.Fprintf(w, "  %-*s  the same as gmlg %s\n", width, n, strings.Join(aliases[n], " "))
 	}
 	fmt.Fprintf(w, "\nRun \"gmlg help COMMAND\" or \"gmlg COMMAND -h\" for the options of a command.\n")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,11 +8,9 @@ import (
 	"strings"
 
 	"github.com/gmlg/gmlg/kernel"
-	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/runlog"
-	"github.com/gmlg/gmlg/ot"
 )
 
 // modelParams are the settings of the forward model and of the objective,
@@ -98,31 +95,12 @@ func applyThreads(n int) {
 	}
 }
 
-// dataFolder is a loaded folder of frames and the grid or graph they live
-// on.
-type dataFolder struct {
-	set *dataset.Set
-	space
-	seqs []learn.Sequence
-}
-
-// loadData reads the frames of dir (see package dataset) and builds their
-// grid, or the graph of a graph folder (see space).
-func loadData(dir, pattern string, floor float64) (*dataFolder, error) {
-	sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory, Pattern: pattern, Floor: floor})
-	if err != nil {
-		return nil, err
-	}
-	ds := &dataFolder{set: set, space: sp, seqs: set.LearnSequences()}
-	return ds, nil
-}
-
 // warnColour prints, for frames that are colour images, the one-line
 // warning that command (learn or eval) reads them as grey levels, naming
 // the first such file.
 func warnColour(w io.Writer, command string, set *dataset.Set) {
 	if set.Colour != "" {
-		fmt.Fprintf(w, "gmlg %s: warning: %s: frames are colour images; %s uses their grey level (use colorlearn for colour metrics)\n",
+		fmt.Fprintf(w, "gmlg %s: warning: %s: frames are colour images; %s uses their grey level (give --preset colour to learn a colour metric)\n",
 			command, set.Colour, command)
 	}
 }
@@ -135,38 +113,6 @@ func warnGaps(w io.Writer, command string, set *dataset.Set) {
 		fmt.Fprintf(w, "gmlg %s: warning: %s: %s; the frames that are there are taken as evenly spaced in time\n",
 			command, set.Dir, g)
 	}
-}
-
-// newObjective builds the objective of ds (see prepareObjective).
-func newObjective(ds *dataFolder, m *modelParams) (*learn.Objective, error) {
-	if err := prepareObjective(ds, m); err != nil {
-		return nil, err
-	}
-	obj, err := learn.NewObjective(ds.Graph, ds.seqs, m.Config())
-	if err != nil {
-		return nil, fmt.Errorf("building the objective: %w", kernel.ExplainNotPosDef(err, "the uniform metric", "--t, --steps"))
-	}
-	return obj, nil
-}
-
-// prepareObjective readies the model m for the objective of ds: on a
-// graph it sets m.Metric to edge (see space.metricKind); it checks that
-// the objective's estimated memory fits the budget and that the heat time
-// suits the grid, as usage errors naming the options.
-func prepareObjective(ds *dataFolder, m *modelParams) error {
-	m.Metric = ds.MetricKind(m.MetricKind()).String()
-	if err := checkObjectiveMemory(ds, m); err != nil {
-		return err
-	}
-	return checkSpaceT(ds.space, "--t", m.T, m.Steps)
-}
-
-// evalHint explains a failed evaluation in terms of the options.
-func evalHint(err error) error {
-	if errors.Is(err, ot.ErrNonFinite) {
-		return fmt.Errorf("%w [options: --t, --sinkhorn-iters, --floor]", err)
-	}
-	return kernel.ExplainNotPosDef(err, "the metric", "--t, --steps")
 }
 
 // backendHelp is the help of a --backend flag: the factorisation backends

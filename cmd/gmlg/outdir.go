@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 // outFlag declares -o and --out (the same option) with the given default.
@@ -20,23 +22,37 @@ func outFlag(fs *flag.FlagSet, dst *string, def, what string) {
 	fs.StringVar(dst, "out", def, what)
 }
 
+// forceFlag declares --force.
+func forceFlag(fs *flag.FlagSet, dst *bool) {
+	fs.BoolVar(dst, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
+}
+
+// binsFlag declares --bins, the colour histograms' bins per channel.
+func binsFlag(fs *flag.FlagSet, dst *int) {
+	fs.IntVar(dst, "bins", 16, "colour histograms: `bins` n per channel (the n³ colour cube), at most "+fmt.Sprint(limits.MaxBins))
+}
+
+// dropSaturatedFlag declares --drop-saturated.
+func dropSaturatedFlag(fs *flag.FlagSet, dst *bool) {
+	fs.BoolVar(dst, "drop-saturated", false, "colour histograms: drop the pixels with a channel equal to 255, as the reference does (its histograms, bitwise)")
+}
+
 // The kinds of folder the commands write (see package rundir): each
 // command and the glob patterns of every file it writes there, so that
 // --force can later remove exactly that output.
 var (
-	learnSpec      = rundir.Spec{Command: "learn", Outputs: learnOutputs}
-	synthSpec      = rundir.Spec{Command: "synth", Outputs: synthOutputs}
-	interpSpec     = rundir.Spec{Command: "interp", Outputs: interpOutputs}
-	evalSpec       = rundir.Spec{Command: "eval", Outputs: evalOutputs}
-	colorLearnSpec = rundir.Spec{Command: "colorlearn", Outputs: colorLearnOutputs}
-	transferSpec   = rundir.Spec{Command: "transfer", Outputs: colorTransferOutputs}
-	sunsetSpec     = rundir.Spec{Command: "sunset", Outputs: colorSunsetOutputs}
+	learnSpec    = rundir.Spec{Command: "learn", Outputs: runlog.Outputs}
+	synthSpec    = rundir.Spec{Command: "synth", Outputs: synthOutputs}
+	interpSpec   = rundir.Spec{Command: "interp", Outputs: interpOutputs}
+	evalSpec     = rundir.Spec{Command: "eval", Outputs: evalOutputs}
+	transferSpec = rundir.Spec{Command: "transfer", Outputs: colorTransferOutputs}
+	sunsetSpec   = rundir.Spec{Command: "sunset", Outputs: colorSunsetOutputs}
 )
 
 // allSpecs are the kinds of folder gmlg writes: a new output may replace
 // (--force) the output of any of them, and only the files their own
 // patterns name.
-var allSpecs = []rundir.Spec{learnSpec, synthSpec, interpSpec, evalSpec, colorLearnSpec, transferSpec, sunsetSpec}
+var allSpecs = []rundir.Spec{learnSpec, synthSpec, interpSpec, evalSpec, transferSpec, sunsetSpec}
 
 // takeOutDir takes the output folder dir for a new output of spec
 // (rundir.Create): it holds the folder's lock until the returned Dir is
@@ -75,19 +91,6 @@ func inputUsage(err error) error {
 		return usageError{err}
 	}
 	return err
-}
-
-// takeColorRunDir takes colorlearn's run folder: the existing run with
-// --resume, else a new one (see takeOutDir).
-func takeColorRunDir(ctx context.Context, out, resume string, force bool, inputs ...string) (*rundir.Dir, error) {
-	if resume != "" {
-		d, err := openRunDir(ctx, out, "gmlg colorlearn --resume", colorLearnSpec)
-		if err != nil {
-			return nil, fmt.Errorf("--resume: %w", err)
-		}
-		return d, nil
-	}
-	return takeOutDir(ctx, out, colorLearnSpec, force, inputs...)
 }
 
 // paramsCommand returns the command named by dir's params.json, "" when

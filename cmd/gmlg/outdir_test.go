@@ -86,7 +86,7 @@ func TestConcurrentWriters(t *testing.T) {
 			}
 			var res runlog.Result
 			readJSON(t, filepath.Join(runDir, "result.json"), &res)
-			var p runlog.LearnRun
+			var p runlog.Record
 			readJSON(t, filepath.Join(runDir, "params.json"), &p)
 			loss := readNpy(t, filepath.Join(runDir, "loss.npy"))
 			if res.Iterations != tc.iters || p.Optimizer.MaxIter != tc.iters || len(loss.Data) != tc.iters {
@@ -159,9 +159,9 @@ func TestFolderRules(t *testing.T) {
 	data := tinyData(t, "1")
 	color := []string{"--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01", "-save-every", "1", "--progress=none"}
 	cmds := map[string][]string{
-		"transfer2":   {"transfer", "-n", "4", "-L", "10", "-q", "-o", "OUT", images[0], images[1], images[2]},
-		"transfer1":   {"transfer", "-n", "4", "-L", "10", "-q", "-o", "OUT", images[0], images[1]},
-		"sunset":      {"sunset", "-method", "linear", "-n", "4", "-prolong", "0", "-frames", "2", "-L-ct", "10", "-q", "-o", "OUT", images[0], images[2]},
+		"transfer2":   {"transfer", "--bins", "4", "--transfer-iters", "10", "--progress=none", "-o", "OUT", images[0], images[1], images[2]},
+		"transfer1":   {"transfer", "--bins", "4", "--transfer-iters", "10", "--progress=none", "-o", "OUT", images[0], images[1]},
+		"sunset":      {"sunset", "-method", "linear", "--bins", "4", "-prolong", "0", "-frames", "2", "--transfer-iters", "10", "--progress=none", "-o", "OUT", images[0], images[2]},
 		"colorlearn2": append(append([]string{"colorlearn"}, color...), "--max-iter", "2", "-o", "OUT", filepath.Dir(images[0])),
 		"colorlearn1": append(append([]string{"colorlearn"}, color...), "--max-iter", "1", "-o", "OUT", filepath.Dir(images[0])),
 		"colorfast": append(append([]string{"colorlearn"}, color...), "-mode", "fast", "-coarse", "1", "-coarse-iters", "1", "--max-iter", "1",
@@ -201,11 +201,11 @@ func TestFolderRules(t *testing.T) {
 			kept: []string{"notes.txt", "frame.png", "frame-00.png"}, command: "sunset"},
 		{name: "sunset --force over a foreign file", files: map[string]string{"frames.png": "mine"}, steps: []step{{cmd: "sunset", force: true, code: 1, msg: "move them away"}},
 			unchanged: true},
-		{name: "colorlearn twice", steps: []step{{cmd: "colorlearn2"}, {cmd: "colorlearn1", code: 1, msg: "--force"}}, unchanged: true, command: "colorlearn"},
+		{name: "colorlearn twice", steps: []step{{cmd: "colorlearn2"}, {cmd: "colorlearn1", code: 1, msg: "--force"}}, unchanged: true, command: "learn"},
 		{name: "colorlearn --force over its own run", files: map[string]string{"notes.txt": "mine"}, steps: []step{{cmd: "colorlearn2", force: true}, {cmd: "colorlearn1", force: true}},
-			gone: []string{"metric-0002.npy", "hists-0002.png"}, kept: []string{"notes.txt", "metric-0001.npy", "checkpoint.gob"}, command: "colorlearn"},
+			gone: []string{"metric-0002.npy", "metric-0002.png"}, kept: []string{"notes.txt", "metric-0001.npy", "checkpoint.gob"}, command: "learn"},
 		{name: "colorlearn fast mode --force over an exact run", steps: []step{{cmd: "colorlearn2"}, {cmd: "colorfast", force: true}},
-			gone: []string{"metric-0002.npy", "hists-0002.png"}, kept: []string{"iterations.tsv", "exact.tsv", "linesearch.tsv", "result.json"}, command: "colorlearn"},
+			gone: []string{"metric-0002.npy", "metric-0002.png"}, kept: []string{"iterations.tsv", "linesearch.tsv", "result.json"}, command: "learn"},
 		{name: "colorlearn --force over a foreign params.json", files: map[string]string{"params.json": "mine"},
 			steps: []step{{cmd: "colorlearn1", force: true, code: 1, msg: "params.json"}}, unchanged: true},
 		{name: "interp --force over a learn run", steps: []step{{cmd: "learn"}, {cmd: "interp", force: true}},
@@ -299,7 +299,6 @@ func TestFolderKinds(t *testing.T) {
 		msg  string
 	}{
 		{"learn --resume on a synth dataset", []string{"learn", "--resume", data}, "holds the output of gmlg synth"},
-		{"render of an eval folder", []string{"render", evalDir}, "holds the output of gmlg eval"},
 		{"learn --resume on a missing folder", []string{"learn", "--resume", filepath.Join(evalDir, "nope")}, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,19 +20,27 @@ import (
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
+// renderers redraw the pictures of each kind of folder from its files and
+// its record (raw, the checked content of params.json, or eval.json for
+// eval), and return the pictures drawn.
+var renderers = map[string]func(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error){
+	"learn": renderLearn, "synth": renderSynth, "interp": renderInterp, "eval": renderEval,
+	"sunset": renderSunset, "transfer": renderTransfer,
+}
+
 func init() {
 	register(&command{
 		name:    "render",
-		summary: "redraw the pictures of a run folder (learn, synth or interp) from its .npy files",
-		usage: `[options] RUN_DIR
+		summary: "redraw the pictures of any folder gmlg writes (learn, synth, interp, eval, sunset, transfer) from its files",
+		usage: `[options] DIR
 
-RUN_DIR must hold the output of gmlg learn, synth or interp (its
-.gmlg-manifest.json says which; in a folder without one, its params.json).
-A folder that another gmlg process is writing is refused, naming it.`,
+DIR must hold the output of a gmlg command (its .gmlg-manifest.json says
+which; in a folder without one, its params.json). A folder that another
+gmlg process is writing is refused, naming it.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
-					return usagef("expected one folder written by gmlg learn, synth or interp, got %d arguments", len(args))
+					return usagef("expected one folder written by gmlg, got %d arguments", len(args))
 				}
 				stdout, stderr := outputs(ctx)
 				return runRender(ctx, args[0], stdout, stderr)
@@ -41,34 +50,26 @@ A folder that another gmlg process is writing is refused, naming it.`,
 }
 
 func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error {
-	od, err := openRunDir(ctx, dir, "gmlg render", learnSpec, synthSpec, interpSpec)
+	od, err := openRunDir(ctx, dir, "gmlg render", allSpecs...)
 	if err != nil {
 		return err
 	}
 	defer od.Close()
-	path := filepath.Join(dir, "params.json")
+	name := "params.json"
+	if od.Command() == "eval" {
+		name = "eval.json"
+	}
+	path := filepath.Join(dir, name)
 	raw, err := rundir.ReadInput(path)
 	if err != nil {
 		return fmt.Errorf("%s is not a gmlg folder: %w", dir, err)
 	}
-	var head struct {
-		Command string `json:"command"`
-	}
 	// Checked once here: the per-command readers below decode the same raw.
+	var head struct{}
 	if err := rundir.DecodeChecked(raw, &head); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	var drawn []string
-	switch head.Command {
-	case "learn":
-		drawn, err = renderLearn(ctx, dir, raw, stderr)
-	case "synth":
-		drawn, err = renderSynth(dir, raw)
-	case "interp":
-		drawn, err = renderInterp(dir, raw)
-	default:
-		return fmt.Errorf("%s: nothing to redraw for a %q folder", path, head.Command)
-	}
+	drawn, err := renderers[od.Command()](ctx, dir, raw, stderr)
 	if err != nil {
 		return err
 	}
@@ -80,10 +81,10 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 }
 
 // recordedModelLine is the model line (modelLine) of the barycenter model
-// that a learn or interp folder's .npy files were computed with, as its
-// params.json (raw, read from path) records it; empty for a folder without
-// one (synth, or a linear interpolation). render only redraws those files,
-// so the line says which model the pictures show.
+// that a folder's files were computed with, as its record (raw, read from
+// path) holds it; empty for a folder without one (synth, transfer, or a
+// linear interpolation). render only redraws those files, so the line says
+// which model the pictures show.
 func recordedModelLine(raw []byte, path string) string {
 	var rec struct {
 		Method string       `json:"method"`
@@ -95,10 +96,18 @@ func recordedModelLine(raw []byte, path string) string {
 	return rec.Model.Line("from " + path)
 }
 
+// decodeRecord decodes the record raw of the folder dir into v.
+func decodeRecord(dir string, raw []byte, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("the record of %s: %w", dir, err)
+	}
+	return nil
+}
+
 func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
-	var p runlog.LearnRun
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
+	var p runlog.Record
+	if err := decodeRecord(dir, raw, &p); err != nil {
+		return nil, err
 	}
 	if err := checkInputs(dir, p.Data.Dir); err != nil {
 		return nil, err
@@ -106,7 +115,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	var losses []float64
 	if a, err := dataset.ReadNpyFile(filepath.Join(dir, "loss.npy")); err == nil {
 		losses = a.Data
-	} else if !os.IsNotExist(err) && !strings.Contains(err.Error(), "no such file") {
+	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	sp, err := p.Data.Space(limits.Memory)
@@ -119,35 +128,49 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	}
 	if len(losses) > 0 {
 		out := filepath.Join(dir, "loss.png")
-		if err := lossPicture(out, losses, "objective F per iteration"); err != nil {
+		img, err := draw.LossPlot(losses, &draw.LossOptions{Title: "objective F per iteration"})
+		if _, err := runlog.WriteImage(out, img, err); err != nil {
 			return drawn, err
 		}
 		drawn = append(drawn, out)
 	}
-	recFiles, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
-	if len(recFiles) > 0 {
-		opt := &dataset.Options{Memory: limits.Memory, MinFrames: 2}
-		if sp.IsGraph() {
-			opt.Length = sp.Graph.N()
-		}
-		dataset.Sort(recFiles)
-		rs, err := dataset.LoadFiles(recFiles, opt)
-		if err != nil {
-			return drawn, err
-		}
-		var obs [][][]float64
-		if ds, err := loadData(p.Data.Dir, p.Data.Pattern, p.Data.Floor); err == nil && ds.set.N() == rs.N() {
-			obs = ds.set.Frames()
-		} else {
-			fmt.Fprintf(stderr, "gmlg render: drawing the reconstructions without the observations (%v)\n", err)
-		}
-		out := filepath.Join(dir, "recs.png")
-		if ok, err := recsPicture(sp, out, obs, rs.Frames(), fmt.Sprintf("iteration %d", len(losses))); err != nil || !ok {
-			return drawn, err
-		}
+	out, err := renderRecs(dir, &p.Data, sp, fmt.Sprintf("iteration %d", len(losses)), stderr)
+	if out != "" {
 		drawn = append(drawn, out)
 	}
-	return drawn, nil
+	return drawn, err
+}
+
+// renderRecs redraws recs.png from the reconstructions rec-*.npy of dir
+// and the observations of the data d on sp (without them, with a note on
+// stderr, when the data cannot be read); it returns the picture drawn.
+func renderRecs(dir string, d *runlog.Data, sp dataset.Space, title string, stderr io.Writer) (string, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
+	if len(files) == 0 {
+		return "", nil
+	}
+	opt := &dataset.Options{Memory: limits.Memory, MinFrames: 2}
+	if sp.IsGraph() {
+		opt.Length = sp.Graph.N()
+	}
+	dataset.Sort(files)
+	rs, err := dataset.LoadFiles(files, opt)
+	if err != nil {
+		return "", err
+	}
+	var obs [][][]float64
+	data := *d
+	if src, err := data.Read(nil); err == nil && len(src.Seqs) == len(rs.Sequences) {
+		obs = src.Observed()
+	} else {
+		fmt.Fprintf(stderr, "gmlg render: drawing the reconstructions without the observations (%v)\n", err)
+	}
+	out := filepath.Join(dir, "recs.png")
+	img, err := sp.RecsImage(obs, rs.Frames(), title)
+	if ok, err := runlog.WriteImage(out, img, err); err != nil || !ok {
+		return "", err
+	}
+	return out, nil
 }
 
 // renderLearnMetrics redraws every metric-XXXX.npy and metric.npy of a
@@ -155,7 +178,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 // with it. Each file must fit the run's grid and hold a positive finite
 // metric: a file that does not is an error naming it, never skipped. sp
 // is the run's grid or graph.
-func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, sp dataset.Space, losses []float64) ([]string, error) {
+func renderLearnMetrics(ctx context.Context, dir string, p *runlog.Record, sp dataset.Space, losses []float64) ([]string, error) {
 	kind, err := learn.ParseMetricKind(p.Model.Metric)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
@@ -176,22 +199,21 @@ func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, sp 
 			return drawn, err
 		}
 		out := strings.TrimSuffix(m, ".npy") + ".png"
-		ok, err := metricPicture(sp, out, kind, theta, runlog.MetricTitle(filepath.Base(m), losses))
-		if err != nil {
+		img, err := sp.MetricImage(kind, theta, runlog.MetricTitle(filepath.Base(m), losses))
+		if ok, err := runlog.WriteImage(out, img, err); err != nil {
 			return drawn, err
-		}
-		if ok {
+		} else if ok {
 			drawn = append(drawn, out)
 		}
 		if m == final {
 			last = theta
 		}
 	}
-	if last == nil || sp.IsGraph() {
+	if last == nil || sp.IsGraph() || p.Data.Kind != runlog.Frames {
 		return drawn, nil
 	}
 	out := filepath.Join(dir, "metric-vs-truth.png")
-	ok, err := truthPicture(out, p.Data.Dir, dataset.PadMetric(sp.Graph, kind, last), p.Data.Dim, p.Data.Side,
+	ok, err := runlog.TruthPicture(out, p.Data.Dir, dataset.PadMetric(sp.Graph, kind, last), p.Data.Dim, p.Data.Side,
 		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", dataset.TruthFile, len(losses)))
 	if ok {
 		drawn = append(drawn, out)
@@ -199,10 +221,10 @@ func renderLearnMetrics(ctx context.Context, dir string, p *runlog.LearnRun, sp 
 	return drawn, err
 }
 
-func renderSynth(dir string, raw []byte) ([]string, error) {
+func renderSynth(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
 	var p synthParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
+	if err := decodeRecord(dir, raw, &p); err != nil {
+		return nil, err
 	}
 	if p.Graph != "" {
 		sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory})
@@ -233,10 +255,10 @@ func renderSynth(dir string, raw []byte) ([]string, error) {
 	return []string{filepath.Join(dir, "a-metric.png"), filepath.Join(dir, "frames.png")}, nil
 }
 
-func renderInterp(dir string, raw []byte) ([]string, error) {
+func renderInterp(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
 	var p interpParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
+	if err := decodeRecord(dir, raw, &p); err != nil {
+		return nil, err
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "interp-*.npy"))
 	if len(files) == 0 {
@@ -254,23 +276,13 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 		}
 		opt.Length = sp.Graph.N()
 	}
-	var recs [][]float64
-	var shape []int
-	for _, f := range files {
-		a, err := dataset.ReadFrame(f, opt)
-		if err != nil {
-			return nil, err
-		}
-		if shape != nil && dataset.ShapeString(shape) != dataset.ShapeString(a.Shape) {
-			return nil, fmt.Errorf("%s: shape %s differs from %s", f, dataset.ShapeString(a.Shape), dataset.ShapeString(shape))
-		}
-		shape = a.Shape
-		recs = append(recs, a.Data)
+	set, err := dataset.LoadFiles(files, &dataset.Options{Memory: opt.Memory, Length: opt.Length, MinFrames: 2})
+	if err != nil {
+		return nil, err
 	}
 	if sp.Graph == nil {
-		var err error
-		if sp.Graph, err = kernel.Cube(len(shape), shape[0]); err != nil {
-			return nil, fmt.Errorf("%s: %w", files[0], err)
+		if sp.Graph, err = set.Graph(); err != nil {
+			return nil, err
 		}
 	}
 	title := p.Method + " interpolation"
@@ -278,9 +290,70 @@ func renderInterp(dir string, raw []byte) ([]string, error) {
 		title += " (" + filepath.Base(p.MetricFile) + ")"
 	}
 	out := filepath.Join(dir, "interp.png")
-	drew, err := framesPicture(sp, out, []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, title)
+	drew, err := framesPicture(sp, out, []draw.Frames{{Name: "interpolated", Frames: set.Frames()}}, title)
 	if err != nil || !drew {
 		return nil, err
 	}
 	return []string{out}, nil
+}
+
+func renderEval(_ context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
+	var p evalParams
+	if err := decodeRecord(dir, raw, &p); err != nil {
+		return nil, err
+	}
+	sp, err := p.Data.Space(limits.Memory)
+	if err != nil {
+		return nil, err
+	}
+	out, err := renderRecs(dir, &p.Data, sp, "reconstructions at "+filepath.Base(p.MetricFile), stderr)
+	if out == "" {
+		return nil, err
+	}
+	return []string{out}, err
+}
+
+func renderSunset(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
+	var p sunsetParams
+	if err := decodeRecord(dir, raw, &p); err != nil {
+		return nil, err
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "interp-hist-*.npy"))
+	dataset.Sort(files)
+	hists := make([][]float64, len(files))
+	times := make([]float64, len(files))
+	for f, name := range files {
+		a, err := dataset.ReadFrame(name, &dataset.Options{Memory: limits.Memory})
+		if err != nil {
+			return nil, err
+		}
+		hists[f], times[f] = a.Data, float64(f)/float64(max(len(files)-1, 1))
+	}
+	drawn := []string{filepath.Join(dir, "hists.png"), filepath.Join(dir, "frames.png")}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no interp-hist-*.npy files", dir)
+	}
+	if err := colorSunsetHists(dir, hists, times, p.BinsHi, false); err != nil {
+		return nil, err
+	}
+	if err := thumbnailStrip(drawn[1], filepath.Join(dir, "frame-*.png")); err != nil {
+		return nil, err
+	}
+	if p.Method == "learned" {
+		theta, err := p.metric()
+		if err != nil {
+			return nil, err
+		}
+		out := filepath.Join(dir, "metric.png")
+		if err := colorMetricPicture(out, theta, p.Bins, p.MetricFile); err != nil {
+			return nil, err
+		}
+		drawn = append(drawn, out)
+	}
+	return drawn, nil
+}
+
+func renderTransfer(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
+	out := filepath.Join(dir, "transfers.png")
+	return []string{out}, thumbnailStrip(out, filepath.Join(dir, "transfer-*.png"))
 }

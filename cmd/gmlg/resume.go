@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"sort"
 	"strings"
@@ -43,7 +42,7 @@ func checkResumeFlags(fs *flag.FlagSet, allowed []string) error {
 	}
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
-		if !ok[f.Name] && !isAlias(f) {
+		if !ok[f.Name] {
 			bad = append(bad, f.Name)
 		}
 	})
@@ -52,50 +51,6 @@ func checkResumeFlags(fs *flag.FlagSet, allowed []string) error {
 	}
 	return usagef("%s cannot be given with --resume: the run's params.json sets every setting, and only %s may change",
 		flagList(bad), flagList(append([]string(nil), allowed...)))
-}
-
-// aliasValue is the value of an old spelling of a flag: setting it sets
-// the new flag (to value when that is not empty, e.g. -q for --progress
-// none) after a one-line note naming the new spelling. printDefaults
-// leaves aliases out of the help.
-type aliasValue struct {
-	fs         *flag.FlagSet
-	old, name  string
-	value      string
-	isBoolFlag bool
-}
-
-func (a *aliasValue) String() string   { return "" }
-func (a *aliasValue) IsBoolFlag() bool { return a.isBoolFlag }
-
-func (a *aliasValue) Set(v string) error {
-	spelt := flagName(a.name)
-	if a.value != "" {
-		v, spelt = a.value, spelt+" "+a.value
-	}
-	old := "--" + a.old
-	if len(a.old) == 1 {
-		old = "-" + a.old // -n, -L, -q were spelt with one dash
-	}
-	fmt.Fprintf(a.fs.Output(), "note: %s is now spelt %s\n", old, spelt)
-	return a.fs.Set(a.name, v)
-}
-
-// aliasFlag declares old as an old spelling of the flag name on fs, which
-// must be declared already; a non-empty value makes old a boolean flag
-// that sets name to value.
-func aliasFlag(fs *flag.FlagSet, old, name, value string) {
-	isBool := value != ""
-	if bf, ok := fs.Lookup(name).Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
-		isBool = true
-	}
-	fs.Var(&aliasValue{fs: fs, old: old, name: name, value: value, isBoolFlag: isBool}, old, "old spelling of "+flagName(name))
-}
-
-// isAlias reports whether f is an old spelling declared by aliasFlag.
-func isAlias(f *flag.Flag) bool {
-	_, ok := f.Value.(*aliasValue)
-	return ok
 }
 
 // flagsGiven returns the names of the flags given on fs.

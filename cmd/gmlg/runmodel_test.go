@@ -73,20 +73,20 @@ func maxAbsDiff(a, b []float64) float64 {
 	return d
 }
 
-// TestSunsetRunModel: sunset interpolates a fast colorlearn run's metric
-// with converged Sinkhorn at the run's tolerance and says so; -mode exact
-// or -L choose the run's L iterations instead.
+// TestSunsetRunModel: sunset interpolates a fast colour run's metric
+// with converged Sinkhorn at the run's tolerance and says so; --mode exact
+// chooses the run's L iterations instead.
 func TestSunsetRunModel(t *testing.T) {
 	tmp := t.TempDir()
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 3)
 	run := filepath.Join(tmp, "run")
 	if code, msg := colorTestRun(t, "colorlearn", "-mode", "fast", "-tol", "1e-9", "--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10",
-		"-lambda-s", "0.01", "-iters", "2", "-q", "-o", run, data); code != 0 {
+		"-lambda-s", "0.01", "--max-iter", "2", "--progress=none", "-o", run, data); code != 0 {
 		t.Fatalf("colorlearn -mode fast: exit %d: %s", code, msg)
 	}
 	day, night := filepath.Join(data, "frame_a.png"), filepath.Join(data, "frame_c.png")
-	fromRun := "(from " + filepath.Join(run, colorParamsFile) + ")"
+	fromRun := "(from " + filepath.Join(run, "params.json") + ")"
 	cases := []struct {
 		name  string
 		args  []string
@@ -95,12 +95,11 @@ func TestSunsetRunModel(t *testing.T) {
 	}{
 		{"run", nil, "model: fast, tol 1e-09 " + fromRun, false},
 		{"mode exact", []string{"-mode", "exact"}, "model: exact, L=10 (flags)", true},
-		{"L", []string{"-L", "10"}, "model: exact, L=10 (flags)", true},
 	}
 	hist := make([][]float64, len(cases))
 	for i, c := range cases {
 		out := filepath.Join(tmp, fmt.Sprint("sun", i))
-		args := append([]string{"sunset", "-run", run, "-prolong", "0", "-frames", "3", "-L-ct", "5", "-o", out}, c.args...)
+		args := append([]string{"sunset", "--run", run, "-prolong", "0", "-frames", "3", "--transfer-iters", "5", "-o", out}, c.args...)
 		code, msg := colorTestRun(t, append(args, day, night)...)
 		if code != 0 {
 			t.Fatalf("sunset %v: exit %d: %s", c.args, code, msg)

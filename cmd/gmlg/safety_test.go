@@ -149,9 +149,9 @@ func TestRunFolderSafety(t *testing.T) {
 		}, 1, []string{"log.txt", "symbolic link"}},
 		{"iterations.tsv is a dangling link on resume", func(t *testing.T, tmp string, out outside) []string {
 			dir := copyRun(t, colourRun)
-			replaceWith(t, dir, colorIterationsFile, out.missing)
+			replaceWith(t, dir, runlog.IterationsName, out.missing)
 			return []string{"colorlearn", "--resume", dir, "--max-iter", "3", "--progress", "none"}
-		}, 1, []string{colorIterationsFile, "symbolic link"}},
+		}, 1, []string{runlog.IterationsName, "symbolic link"}},
 		{"an output is a link", func(t *testing.T, tmp string, out outside) []string {
 			dir := copyRun(t, run)
 			replaceWith(t, dir, "metric.npy", out.file)

@@ -97,18 +97,18 @@ func sealRaw(head string, payload []byte) []byte {
 	return append([]byte(head+"\n"+hex.EncodeToString(sum[:])+"\n"), payload...)
 }
 
-// FuzzParams feeds the params.json readers of learn runs (resume, eval
-// --run, interp --run) and colorlearn runs (resume, sunset -run) arbitrary
-// files, both as they are and, when they hold a JSON object, rewritten with
+// FuzzParams feeds the params.json reader of learning runs (resume, eval
+// --run, interp --run, sunset --run) arbitrary files, both as they are and, when they hold a JSON object, rewritten with
 // a valid checksum (so that the decoding behind the check runs too): they
 // must never panic, and whatever they accept must write and read back to
 // the same parameters.
 func FuzzParams(f *testing.F) {
-	learnSeed, err := rundir.MarshalChecked(runlog.LearnRun{Command: "learn", Model: runlog.DefaultModel(), Optimizer: runlog.Optimizer{MaxIter: 5}})
+	learnSeed, err := rundir.MarshalChecked(runlog.Record{Command: "learn", Model: runlog.DefaultModel(), Optimizer: runlog.Optimizer{MaxIter: 5}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	colorSeed, err := rundir.MarshalChecked(runlog.ColourRun{Command: "colorlearn", Bins: 4, THeat: 1e-2, Loss: "l2", Files: []string{"a.png"}})
+	colorSeed, err := rundir.MarshalChecked(runlog.Record{Command: "learn", Data: runlog.Data{Kind: runlog.Colour, Bins: 4},
+		Model: runlog.DefaultModel(), Optimizer: runlog.Optimizer{MaxIter: 5}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -129,9 +129,6 @@ func FuzzParams(f *testing.F) {
 			}
 			if p, err := readRunParams(dir); err == nil {
 				sameParams(t, path, p, func() (any, error) { return readRunParams(dir) })
-			}
-			if p, err := runlog.ReadColourRun(path); err == nil {
-				sameParams(t, path, p, func() (any, error) { return runlog.ReadColourRun(path) })
 			}
 		}
 	})

@@ -154,14 +154,14 @@ func TestColorDamagedRunRefused(t *testing.T) {
 		"--max-iter", "2", "--progress=none", "-o", runDir, data); code != 0 {
 		t.Fatalf("colorlearn: exit %d: %s", code, msg)
 	}
-	ckpt, params := filepath.Join(runDir, runlog.CheckpointName), filepath.Join(runDir, colorParamsFile)
+	ckpt, params := filepath.Join(runDir, runlog.CheckpointName), filepath.Join(runDir, runlog.ParamsName)
 	resume := []string{"colorlearn", "--resume", runDir, "--max-iter", "3", "--progress=none"}
 	// Each sunset writes a folder of its own.
 	sunset := func(name string) []string {
-		return []string{"sunset", "-run", runDir, "-metric", ckpt, "-frames", "2", "-L-ct", "5", "-q", "-o", filepath.Join(tmp, name), files[0], files[3]}
+		return []string{"sunset", "--run", runDir, "--metric-file", ckpt, "-frames", "2", "--transfer-iters", "5", "--progress=none", "-o", filepath.Join(tmp, name), files[0], files[3]}
 	}
 	editT := func(b []byte) []byte {
-		return bytes.Replace(b, []byte(`"t_heat": 0.01,`), []byte(`"t_heat": 0.02,`), 1)
+		return bytes.Replace(b, []byte(`"t": 0.01,`), []byte(`"t": 0.02,`), 1)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -170,7 +170,7 @@ func TestColorDamagedRunRefused(t *testing.T) {
 		want   string
 	}{
 		{"checkpoint bit flipped", ckpt, flipMiddleBit, ckpt + " was changed or damaged"},
-		{"params t_heat edited", params, editT, params + ": changed or damaged"},
+		{"params t edited", params, editT, params + ": changed or damaged"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			restore := damage(t, tc.path, tc.change)
@@ -189,24 +189,18 @@ func TestColorDamagedRunRefused(t *testing.T) {
 	}
 }
 
-// colorInterruptAt runs colorlearn with args (-q left out: it watches the
-// progress output), stopping it as Ctrl-C would when the progress line of
-// iteration iter of level (−1: exact mode) appears, and checks the exit
+// colorInterruptAt runs colorlearn with args (--progress=none left out: it
+// watches the log lines), stopping it as Ctrl-C would when the line of
+// iteration iter on the data's own grid appears, and checks the exit
 // status and that the message gives the command that resumes out.
-func colorInterruptAt(t *testing.T, level, iter int, out string, args ...string) {
+func colorInterruptAt(t *testing.T, iter int, out string, args ...string) {
 	t.Helper()
 	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--progress=none" })
-	line := fmt.Sprintf("iter %4d/", iter) // exact mode: "iter    2/4  F = …"
-	if level >= 0 {
-		line = fmt.Sprintf("level %d (", level) // fast mode: "level 1 (6³) iter    2  F_fast = …"
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stderr := &watchedStderr{on: cancel, match: func(l string) bool {
-		return strings.HasPrefix(l, line) && (level < 0 || strings.Contains(l, fmt.Sprintf(") iter %4d ", iter)))
-	}}
+	stderr := &watchedStderr{on: cancel, match: func(l string) bool { return learnIterationLine(l, iter) }}
 	code, msg := gmlgWatched(ctx, stderr, args...)
-	want := quoteArg(os.Args[0]) + " colorlearn --resume " + quoteArg(out)
+	want := quoteArg(os.Args[0]) + " learn --resume " + quoteArg(out)
 	if code != 130 || !strings.Contains(msg, want) {
 		t.Fatalf("interrupted colorlearn: exit %d, stderr:\n%s\nwant 130 and %q", code, msg, want)
 	}
@@ -222,13 +216,12 @@ func TestColorLearnResumeAlone(t *testing.T) {
 	data := filepath.Join(tmp, "data")
 	colorTestFrames(t, data, 4)
 	for _, tc := range []struct {
-		mode  string
-		args  []string
-		level int
+		mode string
+		args []string
 	}{
-		{"exact", []string{"--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01", "--max-iter", "4", "-save-every", "3"}, -1},
+		{"exact", []string{"--bins", "4", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01", "--max-iter", "4", "-save-every", "3"}},
 		{"fast", []string{"-mode", "fast", "--bins", "6", "-t", "1e-2", "-steps", "3", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
-			"-coarse", "1", "-coarse-iters", "2", "--max-iter", "4", "-save-every", "3"}, 1},
+			"-coarse", "1", "-coarse-iters", "2", "--max-iter", "4", "-save-every", "3"}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			full, cut := filepath.Join(tmp, tc.mode+"-full"), filepath.Join(tmp, tc.mode+" cut")
@@ -236,7 +229,7 @@ func TestColorLearnResumeAlone(t *testing.T) {
 			if code, msg := colorTestRun(t, append(args, "-o", full, data)...); code != 0 {
 				t.Fatalf("uninterrupted run: exit %d: %s", code, msg)
 			}
-			colorInterruptAt(t, tc.level, 2, cut, append(args, "-o", cut, data)...)
+			colorInterruptAt(t, 2, cut, append(args, "-o", cut, data)...)
 			if code, msg := colorTestRun(t, "colorlearn", "--resume", cut); code != 0 {
 				t.Fatalf("colorlearn --resume alone: exit %d: %s", code, msg)
 			}
@@ -250,8 +243,8 @@ func TestColorLearnResumeAlone(t *testing.T) {
 			if n := len(res2.Levels); n != 1 || res2.Levels[0].Iter != 4 {
 				t.Fatalf("resumed result.json levels %+v, want the fine level alone, to the run's 4 iterations", res2.Levels)
 			}
-			if d := math.Abs(res2.FFast-res.FFast) / res.FFast; d > 1e-2 {
-				t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g", res2.FFast, res.FFast)
+			if d := math.Abs(res2.F-res.F) / res.F; d > 1e-2 {
+				t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g", res2.F, res.F)
 			}
 		})
 	}

@@ -176,7 +176,7 @@ func generateSynth(ctx context.Context, p *synthParams, g *kernel.Graph, m kerne
 		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles, RawEndpoints: p.RawEnds,
 	})
 	if err != nil {
-		return nil, evalHint(err)
+		return nil, runlog.ExplainEval(err)
 	}
 	return seqs, ctx.Err()
 }

@@ -63,7 +63,7 @@ func TestThreadsRecorded(t *testing.T) {
 		runtime.GOMAXPROCS(sentinel)
 		dir := filepath.Join(t.TempDir(), "learn")
 		mustGmlg(t, learnArgs(data, dir, "--max-iter", "1", "--threads", tc.threads)...)
-		var p runlog.LearnRun
+		var p runlog.Record
 		readJSON(t, filepath.Join(dir, "params.json"), &p)
 		if p.Kernel.Threads != tc.want {
 			t.Errorf("learn --threads %s: params.json kernel.threads = %d, want %d", tc.threads, p.Kernel.Threads, tc.want)
@@ -75,12 +75,12 @@ func TestThreadsRecorded(t *testing.T) {
 			"--max-iter", "1", "--lambda-s", "0.01", "--progress", "none", "--threads", tc.threads, "-o", dir, colours); code != 0 {
 			t.Fatalf("colorlearn --threads %s: exit %d: %s", tc.threads, code, msg)
 		}
-		c, err := runlog.ReadColourRun(filepath.Join(dir, "params.json"))
-		if err != nil {
+		var c runlog.Record
+		if err := runlog.ReadRecord(dir, &c); err != nil {
 			t.Fatal(err)
 		}
-		if c.Threads != tc.want {
-			t.Errorf("colorlearn --threads %s: params.json threads = %d, want %d", tc.threads, c.Threads, tc.want)
+		if c.Kernel.Threads != tc.want {
+			t.Errorf("colorlearn --threads %s: params.json kernel.threads = %d, want %d", tc.threads, c.Kernel.Threads, tc.want)
 		}
 	}
 }

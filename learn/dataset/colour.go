@@ -3,11 +3,9 @@ package dataset
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
-	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/color"
 )
 
@@ -32,9 +30,11 @@ type Colour struct {
 	Space Space       // the n³ colour cube
 }
 
-// ListImages returns the files of dir matching pattern in the numeric
-// order of their names (Sort: frame-2 before frame-10), which is the
-// reference's sorted glob when the numbers are zero-padded to one width.
+// ListImages returns the files of dir matching pattern (empty: the PNG and
+// JPEG images, *.png, *.jpg and *.jpeg) in the numeric order of their
+// names (Sort: frame-2 before frame-10), which is the reference's sorted
+// glob when the numbers are zero-padded to one width. Every match must be
+// a regular file.
 func ListImages(dir, pattern string) ([]string, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -43,14 +43,17 @@ func ListImages(dir, pattern string) ([]string, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", dir)
 	}
-	files, err := filepath.Glob(filepath.Join(dir, pattern))
-	if err != nil {
-		return nil, fmt.Errorf("bad pattern %q: %w", pattern, err)
+	patterns := []string{pattern}
+	if pattern == "" {
+		patterns = imagePatterns
 	}
-	for _, f := range files {
-		if err := rundir.CheckInput(f); err != nil {
-			return nil, fmt.Errorf("a file matches the images' pattern %q but %w; move it away or give another pattern", pattern, err)
+	var files []string
+	for _, p := range patterns {
+		m, err := glob(dir, p)
+		if err != nil {
+			return nil, err
 		}
+		files = append(files, m...)
 	}
 	Sort(files)
 	return files, nil
@@ -68,7 +71,7 @@ func ReadColour(files []string, hist *color.HistOptions, img *ImageOptions) (*Co
 	if err != nil {
 		return nil, fmt.Errorf("colour cube: %w", err)
 	}
-	c := &Colour{Files: files, Bins: n, Space: Space{Graph: g}, Hists: make([][]float64, len(files))}
+	c := &Colour{Files: files, Bins: n, Space: Space{Graph: g, Colour: true}, Hists: make([][]float64, len(files))}
 	for i, f := range files {
 		im, _, err := DecodeImage(f, img)
 		if err != nil {

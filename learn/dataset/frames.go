@@ -223,7 +223,7 @@ func glob(dir, pattern string) ([]string, error) {
 	}
 	for _, p := range m {
 		if err := rundir.CheckInput(p); err != nil {
-			return nil, fmt.Errorf("dataset: a file matches the frames' pattern %q but %w; move it away or give another pattern", pattern, err)
+			return nil, fmt.Errorf("dataset: a file matches the pattern %q but %w; move it away or give another pattern", pattern, err)
 		}
 	}
 	sort.Strings(m)

@@ -13,7 +13,13 @@ import (
 // (draw.PointFrame; for 3-D coordinates the vertices with z ≥ 0, seen from
 // +z). A graph without coordinates has no picture: FramesImage returns
 // nil and no error.
+//
+// On the colour cube every frame is drawn as a histogram, one row of
+// panels per part and sequence, on a common scale (draw.HistogramStrip).
 func (s Space) FramesImage(parts []draw.Frames, title string) (image.Image, error) {
+	if s.Colour {
+		return s.histogramRows(parts, title)
+	}
 	if !s.IsGraph() {
 		d, n := s.GridSize()
 		return picture(draw.GridStrip(parts, d, n, title))
@@ -65,6 +71,35 @@ func (s Space) MetricImage(k learn.MetricKind, theta []float64, title string) (i
 		return nil, fmt.Errorf("metric picture: %w", err)
 	}
 	return img, nil
+}
+
+// histogramRows draws the frames of every part on the colour cube, a row
+// of histogram panels per sequence, labelled with the part's name and the
+// frame's index, under title.
+func (s Space) histogramRows(parts []draw.Frames, title string) (image.Image, error) {
+	_, n := s.GridSize()
+	var rows []image.Image
+	width := 0
+	for _, p := range parts {
+		for _, seq := range p.Frames {
+			if len(seq) == 0 {
+				continue
+			}
+			labels := make([]string, len(seq))
+			for i := range seq {
+				labels[i] = fmt.Sprintf("%s %d", p.Name, i)
+			}
+			row, err := draw.HistogramStrip(seq, n, labels, &draw.HistogramOptions{Size: 160})
+			if err != nil {
+				return nil, err
+			}
+			rows, width = append(rows, row), max(width, row.Bounds().Dx())
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return draw.Stack(append([]image.Image{draw.Label(title, width)}, rows...)...), nil
 }
 
 // kept returns the entries of v where keep is true.

@@ -37,11 +37,17 @@ const (
 // as a 1-D array of E values; the Laplacian is not scaled (α = 1), so that
 // t is in units of squared edges: with unit weights a frame blurs over
 // about √(2t) edges.
+//
+// The colour cube of RGB histograms (ReadColour) is a 3-D grid of side n
+// whose axis 0 is blue, 1 green and 2 red; Colour marks it, so that its
+// pictures show histograms rather than volumes.
 type Space struct {
 	Graph *kernel.Graph
 	// Coords holds the vertex coordinates of a general graph, row-major
 	// [N,2] or [N,3], or nil (grids, and graphs without coordinates).
 	Coords *Array
+	// Colour marks the colour cube.
+	Colour bool
 }
 
 // IsGraph reports whether s is a general graph read from an edge list.

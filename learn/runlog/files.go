@@ -79,3 +79,15 @@ func ReadMetric(path string, shape []int, want string) ([]float64, error) {
 	}
 	return data, nil
 }
+
+// TruthPicture draws the true metric of the data folder dataDir (when it
+// holds one) beside the learned one, padded [d,N] on the grid of side n,
+// into path; it reports whether there was a truth to draw.
+func TruthPicture(path, dataDir string, learned []float64, d, n int, title string) (bool, error) {
+	truth, ok := dataset.ReadTruth(dataDir, d, len(learned)/d)
+	if !ok {
+		return false, nil
+	}
+	img, err := draw.CompareMetrics(truth, learned, d, n, title)
+	return WriteImage(path, img, err)
+}

@@ -10,25 +10,23 @@ import (
 	"github.com/gmlg/gmlg/learn/rundir"
 )
 
-// Identity is the identity of the learning run p records
+// Identity is the identity of the learning run r records
 // (learn.RunSettings.Run): the canonical encoding of every setting that
 // makes its result, and of its data's checksums. What a resumed run may
-// change (the iteration budget, the threads) and what the run adds as it
-// goes (the version, the kernel it factorised, the resume count) are left
-// out.
-func (p LearnRun) Identity() ([]byte, error) {
-	p.Version, p.Resumed, p.Kernel = "", 0, KernelInfo{}
-	p.Optimizer.MaxIter, p.Model.Threads = 0, 0
-	return rundir.MarshalSorted(p)
+// change (ResumeFlags: the iteration budget, the threads, how the work is
+// done) and what the run adds as it goes (the version, the kernel it
+// factorised, the resume count) are left out.
+func (r Record) Identity() ([]byte, error) {
+	r.Version, r.Resumed, r.Kernel = "", 0, KernelInfo{}
+	r.Optimizer.MaxIter = 0
+	r.Model.Threads, r.Model.Adjoint, r.Model.Anderson, r.Model.Store = 0, "", 0, false
+	return rundir.MarshalSorted(r)
 }
 
-// Identity is the identity of the colour run c records (see
-// LearnRun.Identity); fast mode's solvers, which a resumed run may change,
-// are left out too.
-func (c ColourRun) Identity() ([]byte, error) {
-	c.Version, c.Threads, c.MaxIter, c.Adjoint, c.Anderson = "", 0, 0, "", 0
-	return rundir.MarshalSorted(c)
-}
+// ResumeFlags are the options that a resumed run may be given: they change
+// how the run works or how long, not the model it learns (Identity leaves
+// them out).
+var ResumeFlags = []string{"max-iter", "threads", "progress", "store", "adjoint", "anderson"}
 
 // CheckRun returns nil when the checkpoint's identity got (learn.Checkpoint's
 // Run) is want, the identity of the run in dir; else an error naming the

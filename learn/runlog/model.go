@@ -35,6 +35,10 @@ type Model struct {
 	Tol            float64 `json:"tol"`
 	Adjoint        string  `json:"adjoint,omitempty"`  // fast mode: gmres or fixed-point
 	Anderson       int     `json:"anderson,omitempty"` // fast mode: Anderson depth of the Sinkhorn iterations (0 = off)
+	// Store keeps every heat sub-step of an exact-mode evaluation for its
+	// reverse pass (kernel.Store) instead of recomputing them: fewer
+	// solves, more memory, the same result.
+	Store bool `json:"store,omitempty"`
 }
 
 // DefaultModel returns the reference's model (docs/method.md, "Defaults
@@ -101,17 +105,14 @@ func (m *Model) Check() error {
 	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
 		return fmt.Errorf("--tol must be a finite number ≥ 0, got %g", m.Tol)
 	}
-	return CheckFastSolvers("--", m.Adjoint, m.Anderson)
-}
-
-// CheckFastSolvers validates fast mode's solver settings, adjoint and
-// anderson (the options spelt with the prefix dash in errors).
-func CheckFastSolvers(dash, adjoint string, anderson int) error {
-	if adjoint != "fixed-point" && adjoint != "gmres" {
-		return fmt.Errorf("%sadjoint: unknown solver %q (want fixed-point or gmres)", dash, adjoint)
+	if m.Mode == "fast" && m.Store {
+		return fmt.Errorf("--store applies to exact mode only (fast mode's kernel applications are not differentiated one by one)")
 	}
-	if anderson < 0 {
-		return fmt.Errorf("%sanderson %d: want a depth ≥ 0", dash, anderson)
+	if m.Adjoint != "fixed-point" && m.Adjoint != "gmres" {
+		return fmt.Errorf("--adjoint: unknown solver %q (want fixed-point or gmres)", m.Adjoint)
+	}
+	if m.Anderson < 0 {
+		return fmt.Errorf("--anderson %d: want a depth ≥ 0", m.Anderson)
 	}
 	return nil
 }
@@ -129,7 +130,11 @@ func (m *Model) HeatOptions() kernel.HeatOptions {
 	scheme, _ := kernel.ParseScheme(m.Scheme)
 	backend, _ := kernel.Backend(m.Backend)
 	ord, _ := factor.ParseOrdering(m.Ordering)
-	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord,
+	memory := kernel.Recompute
+	if m.Store {
+		memory = kernel.Store
+	}
+	return kernel.HeatOptions{T: m.T, Steps: m.Steps, Scheme: scheme, Backend: backend, Ordering: ord, Memory: memory,
 		Threads: m.Threads, Serial: m.Threads == 1}
 }
 

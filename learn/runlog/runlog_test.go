@@ -143,7 +143,7 @@ func TestReadCheckpoint(t *testing.T) {
 		t.Errorf("missing file: %v, want ErrNoCheckpoint", err)
 	}
 	st := &learn.State{Iter: 2, Evals: 3, X: []float64{0, 0.5}, G: []float64{1, -1}, F: 1.5, Losses: []float64{2, 1.5}}
-	data, err := learn.EncodeCheckpoint(&learn.Checkpoint{Level: learn.ExactLevel, State: st})
+	data, err := learn.EncodeCheckpoint(&learn.Checkpoint{Level: 0, State: st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestReadCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	ck, err := ReadCheckpoint(path)
-	if err != nil || ck.State.Iter != 2 || ck.State.F != 1.5 || ck.Level != learn.ExactLevel {
+	if err != nil || ck.State.Iter != 2 || ck.State.F != 1.5 || ck.Level != 0 {
 		t.Fatalf("round trip: %+v, %v", ck, err)
 	}
 	damaged := append([]byte(nil), data...)
@@ -170,21 +170,17 @@ func TestReadCheckpoint(t *testing.T) {
 	}
 }
 
-// TestSummarize checks that the summary takes f_fast from the finest fast
-// level and polish_from from the polish.
-func TestSummarize(t *testing.T) {
+// TestLevelSummaries checks the levels of result.json: every level's
+// counts, and polish_from from the polish.
+func TestLevelSummaries(t *testing.T) {
 	t.Parallel()
-	res := &learn.RunResult{Result: &learn.Result{Status: learn.GradientConvergence}, Levels: []learn.LevelReport{
-		{Level: 0, Dims: []int{3, 3, 3}, Iter: 2, F: 5, Totals: learn.Totals{Sinkhorn: 40}},
+	sums, from := levelSummaries([]learn.LevelReport{
+		{Level: 0, Dims: []int{3, 3, 3}, Iter: 2, F: 5, Totals: learn.Totals{Sinkhorn: 40}, Elapsed: 2 * time.Second},
 		{Level: 1, Dims: []int{6, 6, 6}, Iter: 4, F: 3},
 		{Level: 2, Dims: []int{6, 6, 6}, Iter: 3, F: 2.5, Exact: true, From: 4},
-	}}
-	s := Summarize(res, 2.5, 2*time.Second, time.Second)
-	if s.Mode != "fast" || s.FFast != 3 || s.FExact != 2.5 || s.PolishFrom != 4 || s.Seconds != 2 || s.CPUSeconds != 1 {
-		t.Errorf("summary %+v", s)
-	}
-	if len(s.Levels) != 3 || s.Levels[0].Bins != 3 || s.Levels[0].Sinkhorn != 40 || !s.Levels[2].Exact {
-		t.Errorf("levels %+v", s.Levels)
+	})
+	if from != 4 || len(sums) != 3 || sums[0].Dims[0] != 3 || sums[0].Sinkhorn != 40 || sums[0].Seconds != 2 || sums[1].F != 3 || !sums[2].Exact {
+		t.Errorf("levels %+v, polish from %d", sums, from)
 	}
 }
 

@@ -3,7 +3,7 @@ package runlog
 import (
 	"fmt"
 	"image"
-	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -11,11 +11,12 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 )
 
-// Snapshots is the observer that writes the points of a run's level Finest
-// into the folder Dir: every Every iterations and at the first, the
-// metric metric-IIII.npy (θ = e^x, in Space's layout for Kind) with its
-// picture metric-IIII.png, loss.npy with loss.png, and recs.png (the
-// Observed frames above their reconstructions); Final writes the final
+// Snapshots is the observer that writes the points of a run's level Finest,
+// and of its exact polish (level Polish, when not 0), into the folder Dir:
+// every Every iterations and at the first, the metric metric-IIII.npy
+// (θ = e^x, in Space's layout for Kind; the polish's metric-polish-IIII.npy)
+// with its picture metric-IIII.png, loss.npy with loss.png, and recs.png
+// (the Observed frames above their reconstructions); Final writes the final
 // point. A graph without coordinates gets no pictures of the metric and
 // the frames.
 type Snapshots struct {
@@ -24,6 +25,7 @@ type Snapshots struct {
 	Space    dataset.Space
 	Kind     learn.MetricKind
 	Finest   int
+	Polish   int
 	Every    int
 	Observed [][][]float64
 	// Period is the shortest time between two redraws of loss.png and
@@ -34,17 +36,23 @@ type Snapshots struct {
 	// run sets it to the checkpoint's.
 	Saved int
 
-	obj   *learn.Objective
-	drawn time.Time
+	obj    *learn.Objective
+	prefix string // of the current level's snapshots: "" or "polish-"
+	drawn  time.Time
 }
 
 // LevelStart keeps the level's objective for its reconstructions.
-func (s *Snapshots) LevelStart(_ int, _ []int, obj *learn.Objective) { s.obj = obj }
+func (s *Snapshots) LevelStart(level int, _ []int, obj *learn.Objective) {
+	s.obj, s.prefix = obj, ""
+	if s.Polish > 0 && level == s.Polish {
+		s.prefix, s.Saved = "polish-", 0
+	}
+}
 
 // Iteration writes the snapshot of every Every-th iteration of level
-// Finest, and of its first.
+// Finest or of the polish, and of its first.
 func (s *Snapshots) Iteration(p *learn.Progress) error {
-	if p.Level == s.Finest && (p.Iter%s.Every == 0 || p.Iter == 1) {
+	if (p.Level == s.Finest || s.Polish > 0 && p.Level == s.Polish) && (p.Iter%s.Every == 0 || p.Iter == 1) {
 		return s.Save(p.State, true)
 	}
 	return nil
@@ -57,11 +65,11 @@ func (s *Snapshots) Iteration(p *learn.Progress) error {
 func (s *Snapshots) Save(st *learn.State, during bool) error {
 	theta := learn.Exp(nil, st.X)
 	if st.Iter > 0 {
-		base := filepath.Join(s.Dir, fmt.Sprintf("metric-%04d", st.Iter))
+		base := filepath.Join(s.Dir, fmt.Sprintf("metric-%s%04d", s.prefix, st.Iter))
 		if err := s.Space.WriteMetric(base+".npy", s.Kind, theta); err != nil {
 			return err
 		}
-		img, err := s.Space.MetricImage(s.Kind, theta, fmt.Sprintf("metric at iteration %d (F = %.6g)", st.Iter, st.F))
+		img, err := s.Space.MetricImage(s.Kind, theta, fmt.Sprintf("metric at %s %d (F = %.6g)", s.stage(), st.Iter, st.F))
 		if _, err := WriteImage(base+".png", img, err); err != nil {
 			return err
 		}
@@ -84,14 +92,29 @@ func (s *Snapshots) Save(st *learn.State, during bool) error {
 	return nil
 }
 
+// exists reports whether a file is at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// stage names the current level's iterations in titles.
+func (s *Snapshots) stage() string {
+	if s.prefix != "" {
+		return "polish iteration"
+	}
+	return "iteration"
+}
+
 // Final writes the run's final point st, at which obj was last evaluated:
 // its snapshot when not saved yet, metric.npy and metric.png, loss.npy and
 // loss.png, the reconstructions rec-JJ.npy (rec-SS-JJ.npy for several
 // sequences) and recs.png. It returns the names of the pictures drawn.
 func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, error) {
 	s.obj = obj
-	// A snapshot taken here also writes loss.npy and loss.png.
-	snapshot := st.Iter > 0 && s.Saved != st.Iter
+	// A snapshot taken here also writes loss.npy and loss.png; a resumed
+	// run writes it again when it is missing.
+	snapshot := st.Iter > 0 && (s.Saved != st.Iter || !exists(filepath.Join(s.Dir, fmt.Sprintf("metric-%s%04d.npy", s.prefix, st.Iter))))
 	if snapshot {
 		if err := s.Save(st, false); err != nil {
 			return nil, err
@@ -102,7 +125,7 @@ func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, erro
 		return nil, err
 	}
 	var pictures []string
-	img, err := s.Space.MetricImage(s.Kind, theta, fmt.Sprintf("learned metric (iteration %d, F = %.6g)", st.Iter, st.F))
+	img, err := s.Space.MetricImage(s.Kind, theta, fmt.Sprintf("learned metric (%s %d, F = %.6g)", s.stage(), st.Iter, st.F))
 	if drew, err := WriteImage(filepath.Join(s.Dir, "metric.png"), img, err); err != nil {
 		return nil, err
 	} else if drew {
@@ -113,22 +136,31 @@ func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, erro
 			return nil, err
 		}
 	}
-	recs := obj.Reconstructions()
-	for q, seq := range recs {
-		for j, f := range seq {
-			a := &dataset.Array{Shape: s.Space.HistShape(), Data: f}
-			if err := dataset.WriteNpyFile(filepath.Join(s.Dir, RecName(len(recs), q, j)), a); err != nil {
-				return nil, err
-			}
-		}
-	}
-	img, err = s.Space.RecsImage(s.Observed, recs, fmt.Sprintf("iteration %d", st.Iter))
-	if drew, err := WriteImage(filepath.Join(s.Dir, "recs.png"), img, err); err != nil {
+	drew, err := WriteRecs(s.Dir, s.Space, s.Observed, obj.Reconstructions(), fmt.Sprintf("%s %d", s.stage(), st.Iter))
+	if err != nil {
 		return nil, err
-	} else if drew {
+	}
+	if drew {
 		pictures = append(pictures, "recs.png")
 	}
 	return append(pictures, "loss.png"), nil
+}
+
+// WriteRecs writes into dir the reconstructions recs of the observed
+// histograms obs on sp, rec-JJ.npy (rec-SS-JJ.npy for several sequences),
+// and recs.png, the observations above the reconstructions under title
+// (none on a graph without coordinates); it reports whether it drew one.
+func WriteRecs(dir string, sp dataset.Space, obs, recs [][][]float64, title string) (bool, error) {
+	for q, seq := range recs {
+		for j, f := range seq {
+			a := &dataset.Array{Shape: sp.HistShape(), Data: f}
+			if err := dataset.WriteNpyFile(filepath.Join(dir, RecName(len(recs), q, j)), a); err != nil {
+				return false, err
+			}
+		}
+	}
+	img, err := sp.RecsImage(obs, recs, title)
+	return WriteImage(filepath.Join(dir, "recs.png"), img, err)
 }
 
 // RecName is the file of reconstruction j of sequence q among nseq.
@@ -158,48 +190,6 @@ func WriteImage(path string, img image.Image, err error) (bool, error) {
 		return false, nil
 	}
 	return true, SavePicture(path, img)
-}
-
-// Result is the JSON record of a finished single-grid run: its status and
-// counts, the objective's terms at the final point and the gradient norm.
-type Result struct {
-	Status      string      `json:"status"`
-	Iterations  int         `json:"iterations"`
-	Evaluations int         `json:"evaluations"`
-	F           float64     `json:"F"`
-	Data        float64     `json:"data_term"`
-	Regularizer float64     `json:"regularizer"`
-	PerFrame    [][]float64 `json:"loss_per_frame"`
-	GradNorm    float64     `json:"grad_norm"`
-	// TruthCorrelation is the Pearson correlation of the learned edge
-	// weights with those of the true metric, for data made by gmlg synth
-	// (dataset.TruthCorrelation).
-	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
-	// TruthCorrelationMass is, for graph data made by gmlg synth --graph,
-	// the same correlation over the edges that carry mass in the frames
-	// (dataset.GraphTruthCorrelation): the edges whose weights the data
-	// determine.
-	TruthCorrelationMass *float64 `json:"truth_correlation_mass,omitempty"`
-	// Fast holds the Sinkhorn and adjoint iteration totals of a
-	// tolerance-mode objective.
-	Fast *learn.Totals `json:"fast,omitempty"`
-}
-
-// NewResult returns the record of res, whose objective obj was last
-// evaluated at the final point.
-func NewResult(res *learn.Result, obj *learn.Objective) *Result {
-	st, terms := res.State, obj.LastTerms()
-	gn := 0.0
-	for _, v := range st.G {
-		gn += v * v
-	}
-	r := &Result{Status: res.Status.String(), Iterations: st.Iter, Evaluations: st.Evals, F: st.F,
-		Data: terms.Data, Regularizer: terms.Regularizer, PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn)}
-	if !obj.Exact() {
-		tot := obj.Totals()
-		r.Fast = &tot
-	}
-	return r
 }
 
 // MetricTitle is the title of the picture of the metric file named base

@@ -33,13 +33,13 @@ func TestOptimizerCheck(t *testing.T) {
 	} {
 		o := DefaultOptimizer()
 		c.change(&o)
-		if err := o.Check(); err == nil || !strings.HasPrefix(err.Error(), c.flag) {
+		if err := o.Check("fast"); err == nil || !strings.HasPrefix(err.Error(), c.flag) {
 			t.Errorf("%s: Check = %v", c.flag, err)
 		}
 	}
 	o := DefaultOptimizer()
 	o.CoarseIters = 7
-	if err := o.Check(); err != nil || o.CoarseIters != 0 {
+	if err := o.Check("fast"); err != nil || o.CoarseIters != 0 {
 		t.Errorf("without --coarse: Check = %v, CoarseIters %d", err, o.CoarseIters)
 	}
 }
@@ -57,9 +57,9 @@ func TestOptimizerSettings(t *testing.T) {
 	}
 }
 
-// TestDataDescribe checks the description of a folder of grid frames and
+// TestDataRead checks the description of a folder of grid frames and
 // that its Space is the grid back.
-func TestDataDescribe(t *testing.T) {
+func TestDataRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for j := 0; j < 3; j++ {
@@ -73,9 +73,13 @@ func TestDataDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := Data{Dir: dir, Edges: 9, Sequences: []int{7}}
-	if err := d.Describe(set, sp); err != nil {
+	d := Data{Kind: Frames, Dir: dir, Edges: 9, Sequences: []int{7}}
+	src, err := d.Read(nil)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if src.Space.Graph.N() != sp.Graph.N() || len(src.Seqs) != len(set.Sequences) {
+		t.Errorf("Read: %d vertices, %d sequences", src.Space.Graph.N(), len(src.Seqs))
 	}
 	if d.Dim != 2 || d.Side != 4 || d.Vertices != 16 || d.Edges != 0 || len(d.Files) != 3 || d.Checksum == "" ||
 		len(d.Sequences) != 1 || d.Sequences[0] != 3 {
@@ -91,33 +95,33 @@ func TestDataDescribe(t *testing.T) {
 	}
 }
 
-// TestReadLearnRun checks that a learn run's record reads back over the
+// TestReadRecord checks that a learn run's record reads back over the
 // given defaults, and that a missing record and another command's are
 // refused.
-func TestReadLearnRun(t *testing.T) {
+func TestReadRecord(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	p := LearnRun{Model: DefaultModel()}
-	if err := ReadLearnRun(dir, &p); err == nil || !strings.Contains(err.Error(), "is not a run folder") {
+	p := Record{Model: DefaultModel()}
+	if err := ReadRecord(dir, &p); err == nil || !strings.Contains(err.Error(), "is not a run folder") {
 		t.Errorf("empty folder: %v", err)
 	}
 	path := filepath.Join(dir, "params.json")
 	if err := rundir.WriteChecked(path, map[string]any{"command": "learn", "model": map[string]any{"t": 0.5}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadLearnRun(dir, &p); err != nil || p.Model.T != 0.5 || p.Model.Steps != DefaultModel().Steps {
+	if err := ReadRecord(dir, &p); err != nil || p.Model.T != 0.5 || p.Model.Steps != DefaultModel().Steps {
 		t.Errorf("ReadLearnRun = %v, model %+v", err, p.Model)
 	}
 	if err := rundir.WriteChecked(path, map[string]any{"command": "synth"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadLearnRun(dir, &p); err == nil || !strings.Contains(err.Error(), "not written by gmlg learn") {
+	if err := ReadRecord(dir, &p); err == nil || !strings.Contains(err.Error(), "not written by gmlg learn") {
 		t.Errorf("a synth record: %v", err)
 	}
 	if err := os.WriteFile(path, []byte(`{"command":"learn"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := ReadLearnRun(dir, &p); err == nil {
+	if err := ReadRecord(dir, &p); err == nil {
 		t.Error("a record without its checksum was accepted")
 	}
 }

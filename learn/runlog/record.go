@@ -1,0 +1,339 @@
+package runlog
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/limits"
+	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/ot/color"
+)
+
+// ParamsName is the record file of a run folder.
+const ParamsName = "params.json"
+
+// Record is a learning run as its params.json holds it: everything the run
+// depends on, so that it can be resumed, redrawn, and its metric used
+// under its own model. Read back, it is the same value (enums are text).
+type Record struct {
+	Command   string     `json:"command"`
+	Version   string     `json:"version"`
+	Data      Data       `json:"data"`
+	Model     Model      `json:"model"`
+	Optimizer Optimizer  `json:"optimizer"`
+	Kernel    KernelInfo `json:"kernel"`
+	Resumed   int        `json:"resumed"`
+}
+
+// ReadRecord reads the params.json of the learning run in dir into r,
+// whose values stay where the file has no member, checking its checksum
+// and that gmlg learn wrote it.
+func ReadRecord(dir string, r *Record) error {
+	path := filepath.Join(dir, ParamsName)
+	if err := rundir.ReadChecked(path, r); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s is not a run folder: %w", dir, err)
+		}
+		return err
+	}
+	if r.Command != "learn" {
+		return fmt.Errorf("%s was not written by gmlg learn", path)
+	}
+	return nil
+}
+
+// The kinds of data a run learns from (Data.Kind).
+const (
+	// Frames are histograms on a grid or a graph: .npy arrays or grey
+	// images (dataset.LoadSpace).
+	Frames = "frames"
+	// Colour are images read as RGB histograms on the colour cube of
+	// Bins³ bins (dataset.ReadColour).
+	Colour = "colour"
+)
+
+// Data describes a run's input: the folder, how it was read, the checksums
+// of its files and the grid or graph its histograms live on.
+type Data struct {
+	Kind    string  `json:"kind"` // Frames or Colour
+	Dir     string  `json:"dir"`
+	Pattern string  `json:"pattern"`
+	Floor   float64 `json:"floor"`
+	// Bins and DropSaturated are how colour images become histograms
+	// (color.HistOptions); 0 and false for frames.
+	Bins          int              `json:"bins,omitempty"`
+	DropSaturated bool             `json:"drop_saturated,omitempty"`
+	Checksum      string           `json:"checksum"`
+	Files         []rundir.FileSum `json:"files"`
+	Dim           int              `json:"dim"` // grid dimension; 0 for a graph folder
+	Side          int              `json:"n"`   // grid side; 0 for a graph folder
+	Vertices      int              `json:"N"`
+	Edges         int              `json:"edges,omitempty"` // edges of a graph folder (edges.npy)
+	Sequences     []int            `json:"frames_per_sequence"`
+	// Gaps lists the frame numbers missing inside each sequence
+	// ("sequence 00: frames 03, 04 missing"); see dataset.Set.Gaps.
+	Gaps []string `json:"gaps,omitempty"`
+}
+
+// Source is a run's data once read: the histograms, grouped by sequence
+// (the first and last of each are its poles), and the space they live on.
+type Source struct {
+	Space dataset.Space
+	Seqs  []learn.Sequence
+	// Set is the frames read from a folder of frames (nil for colour
+	// images), for the warnings about colour images and gaps.
+	Set *dataset.Set
+}
+
+// Observed returns the histograms of every sequence.
+func (s *Source) Observed() [][][]float64 {
+	obs := make([][][]float64, len(s.Seqs))
+	for q, seq := range s.Seqs {
+		obs[q] = seq.Frames
+	}
+	return obs
+}
+
+// Check readies the model m for the objective on s: on a graph it sets
+// m.Metric to edge (dataset.Space.MetricKind), and it checks that the
+// heat time suits the grid or graph (an OptionError).
+func (s *Source) Check(m *Model) error {
+	m.Metric = s.Space.MetricKind(m.MetricKind()).String()
+	if err := s.Space.Bound().CheckTime("--t", m.T, m.Steps); err != nil {
+		return &OptionError{err}
+	}
+	return nil
+}
+
+// checkSize checks that the objective of m on the space of size (its grid
+// or graph) with sequences of the given numbers of frames fits the memory
+// budget (limits.Memory).
+func checkSize(size limits.Objective, counts []int, m *Model, hint string) error {
+	size.Iterations, size.Steps, size.Fast, size.Anderson, size.Store = m.SinkhornIters, m.Steps, m.Mode == "fast", m.Anderson, m.Store
+	size.Interior, size.Endpoints = limits.Frames(counts...)
+	return size.Check("the objective", hint)
+}
+
+// Objective returns the objective of s under m (which Check readied).
+func (s *Source) Objective(m *Model) (*learn.Objective, error) {
+	obj, err := learn.NewObjective(s.Space.Graph, s.Seqs, m.Config())
+	if err != nil {
+		return nil, fmt.Errorf("building the objective: %w", kernel.ExplainNotPosDef(err, "the uniform metric", "--t, --steps"))
+	}
+	return obj, nil
+}
+
+// Read reads the data d describes, vetting every size against the memory
+// budget (limits.Memory) before it is allocated, the objective of the
+// model m too when m is not nil, and records in d what the data are: the
+// checksum and list of their files (with the edge list of a graph
+// folder), the grid (Dim, Side) or graph (Edges), the vertices and the
+// frames per sequence.
+func (d *Data) Read(m *Model) (*Source, error) {
+	var src Source
+	var files []string
+	switch d.Kind {
+	case Frames:
+		sp, set, err := dataset.LoadSpace(d.Dir, &dataset.Options{Memory: limits.Memory, Pattern: d.Pattern, Floor: d.Floor})
+		if err != nil {
+			return nil, err
+		}
+		src = Source{Space: sp, Seqs: set.LearnSequences(), Set: set}
+		files, d.Gaps = set.Files(), set.Gaps
+		if sp.IsGraph() {
+			files = append(files, filepath.Join(d.Dir, dataset.EdgesFile))
+		}
+		if m != nil {
+			var counts []int
+			for _, q := range set.Sequences {
+				counts = append(counts, len(q.Frames))
+			}
+			size := limits.Objective{Graph: sp.Graph}
+			if !sp.IsGraph() {
+				size = limits.Objective{Dim: len(sp.Graph.Dims()), Side: sp.Graph.Dims()[0]}
+			}
+			if err := checkSize(size, counts, m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
+				return nil, err
+			}
+		}
+	case Colour:
+		var err error
+		if files, err = dataset.ListImages(d.Dir, d.Pattern); err != nil {
+			return nil, err
+		}
+		if len(files) < 3 {
+			return nil, fmt.Errorf("%s: need at least 3 images (first, last and one to fit), found %d", d.Dir, len(files))
+		}
+		if m != nil {
+			hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
+			if err := checkSize(limits.Objective{Dim: 3, Side: d.Bins}, []int{len(files)}, m, hint); err != nil {
+				return nil, err
+			}
+		}
+		col, err := dataset.ReadColour(files, &color.HistOptions{Bins: d.Bins, DropSaturated: d.DropSaturated},
+			&dataset.ImageOptions{Memory: limits.Memory})
+		if err != nil {
+			return nil, err
+		}
+		src = Source{Space: col.Space, Seqs: col.Sequences()}
+	default:
+		return nil, fmt.Errorf("unknown kind of data %q (want %s or %s)", d.Kind, Frames, Colour)
+	}
+	sum, fs, err := rundir.Checksum(files)
+	if err != nil {
+		return nil, err
+	}
+	d.Checksum, d.Files, d.Vertices = sum, fs, src.Space.Graph.N()
+	d.Dim, d.Side, d.Edges = 0, 0, 0
+	if src.Space.IsGraph() {
+		d.Edges = src.Space.Graph.NumEdges()
+	} else {
+		d.Dim, d.Side = src.Space.GridSize()
+	}
+	d.Sequences = d.Sequences[:0]
+	for _, s := range src.Seqs {
+		d.Sequences = append(d.Sequences, len(s.Frames))
+	}
+	return &src, nil
+}
+
+// Space returns the grid that d describes, or the graph of its folder
+// (checked against the recorded number of edges), reading no more than
+// memory allows; a colour run's is its colour cube.
+func (d *Data) Space(memory dataset.MemoryCheck) (dataset.Space, error) {
+	if d.Edges > 0 {
+		sp, err := dataset.ReadGraphFolder(d.Dir, memory)
+		if err == nil && sp.Graph.NumEdges() != d.Edges {
+			err = fmt.Errorf("%s has %d edges, the run learned on %d", filepath.Join(d.Dir, dataset.EdgesFile), sp.Graph.NumEdges(), d.Edges)
+		}
+		if err != nil {
+			return dataset.Space{}, fmt.Errorf("the run's graph: %w", err)
+		}
+		return sp, nil
+	}
+	g, err := kernel.Cube(d.Dim, d.Side)
+	if err != nil {
+		return dataset.Space{}, fmt.Errorf("the run's grid (%d-D, side %d): %w", d.Dim, d.Side, err)
+	}
+	return dataset.Space{Graph: g, Colour: d.Kind == Colour}, nil
+}
+
+// Optimizer is a run's L-BFGS settings, its starting point and its levels,
+// and how often it saves; FTol and GTol 0 disable their test.
+type Optimizer struct {
+	MaxIter       int     `json:"max_iter"`
+	History       int     `json:"history"`
+	MaxLinesearch int     `json:"max_linesearch"`
+	FTol          float64 `json:"ftol"`
+	GTol          float64 `json:"gtol"`
+	SaveEvery     int     `json:"save_every"`
+	Init          string  `json:"init"`
+	// Coarse > 0 (fast mode) starts the run from a metric learned coarse
+	// to fine on the grid halved Coarse times, CoarseIters iterations per
+	// coarse level (learn.RunSettings.Coarse), prolonged to the data's grid.
+	Coarse      int `json:"coarse"`
+	CoarseIters int `json:"coarse_iters"`
+	// Polish > 0 (fast mode) ends the run with Polish L-BFGS iterations on
+	// the exact objective, from the finest-level iterate that scores best
+	// on it, scored every PolishEvery iterations (learn.Polish).
+	Polish      int `json:"polish"`
+	PolishEvery int `json:"polish_every"`
+}
+
+// DefaultOptimizer returns scipy's L-BFGS-B defaults as the reference uses
+// them (500 iterations, 20 pairs, 20 evaluations per line search, factr
+// 1e7 and pgtol 1e-5), saving at every iteration from the uniform metric,
+// with learn.DefaultCoarseIters per coarse level when there are some.
+func DefaultOptimizer() Optimizer {
+	return Optimizer{MaxIter: 500, History: 20, MaxLinesearch: 20, FTol: 1e7 * 2.220446049250313e-16, GTol: 1e-5,
+		SaveEvery: 1, Init: "ones", CoarseIters: learn.DefaultCoarseIters}
+}
+
+// Check validates the settings for a run in mode ("exact" or "fast";
+// errors name the options as gmlg learn spells them), clears CoarseIters
+// without Coarse and fills in the default PolishEvery with Polish.
+func (o *Optimizer) Check(mode string) error {
+	switch {
+	case o.MaxIter < 1:
+		return fmt.Errorf("--max-iter must be at least 1, got %d", o.MaxIter)
+	case o.SaveEvery < 1:
+		return fmt.Errorf("--save-every must be at least 1, got %d", o.SaveEvery)
+	case o.History < 1:
+		return fmt.Errorf("--history must be at least 1, got %d", o.History)
+	case o.MaxLinesearch < 1:
+		return fmt.Errorf("--max-linesearch must be at least 1, got %d", o.MaxLinesearch)
+	case !(o.FTol >= 0) || math.IsInf(o.FTol, 0):
+		return fmt.Errorf("--ftol must be a finite number ≥ 0, got %g", o.FTol)
+	case !(o.GTol >= 0) || math.IsInf(o.GTol, 0):
+		return fmt.Errorf("--gtol must be a finite number ≥ 0, got %g", o.GTol)
+	case o.Init == "":
+		return fmt.Errorf("--init must be ones or a .npy file")
+	case o.Coarse < 0:
+		return fmt.Errorf("--coarse must be ≥ 0, got %d", o.Coarse)
+	case o.Coarse > 0 && o.CoarseIters < 1:
+		return fmt.Errorf("--coarse-iters must be at least 1, got %d", o.CoarseIters)
+	case o.Coarse > 0 && o.Init != "ones":
+		return fmt.Errorf("--coarse and --init both set the starting metric; give one of them")
+	case o.Coarse > 0 && mode != "fast":
+		return fmt.Errorf("--coarse needs --mode fast (exact mode is the reference's model on the data's grid alone)")
+	case o.Polish < 0 || o.PolishEvery < 0:
+		return fmt.Errorf("--polish and --polish-every must be ≥ 0, got %d and %d", o.Polish, o.PolishEvery)
+	case o.Polish > 0 && mode != "fast":
+		return fmt.Errorf("--polish applies to fast mode only (exact mode minimises the exact objective throughout)")
+	case o.Polish == 0 && o.PolishEvery != 0:
+		return fmt.Errorf("--polish-every applies with --polish only (it spaces the scores that choose the polish's start)")
+	}
+	if o.Coarse == 0 {
+		o.CoarseIters = 0
+	}
+	if o.Polish > 0 && o.PolishEvery == 0 {
+		o.PolishEvery = learn.DefaultPolishEvery
+	}
+	return nil
+}
+
+// Settings returns learn's optimiser settings for o, reporting to obs
+// (a disabled tolerance, 0 here, is negative there).
+func (o *Optimizer) Settings(obs learn.Observer) learn.Settings {
+	disabled := func(v float64) float64 {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	return learn.Settings{MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
+		FTol: disabled(o.FTol), GTol: disabled(o.GTol), Observer: obs}
+}
+
+// KernelInfo records the factorisation an objective used, the Laplacian's
+// scale, the number of metric parameters and the threads the evaluations
+// ran on (GOMAXPROCS: the solves and the elementwise phases alike; the
+// results do not depend on it with CHOLMOD, and with the pure-Go backend
+// only at rounding level).
+type KernelInfo struct {
+	Backend  string  `json:"backend"`
+	Ordering string  `json:"ordering"`
+	NNZL     int     `json:"nnz_l"`
+	Alpha    float64 `json:"alpha"`
+	Params   int     `json:"metric_params"`
+	Threads  int     `json:"threads"`
+	// Kernels names the backend's solve kernels where its results depend
+	// on them (factor.Info.Kernels: the engine's "avx512-fma", "avx2-fma"
+	// or "scalar"); omitted otherwise.
+	Kernels string `json:"solve_kernels,omitempty"`
+}
+
+// NewKernelInfo returns the record of obj's kernel, with the Laplacian's
+// scale alpha, as it runs now.
+func NewKernelInfo(obj *learn.Objective, alpha float64) KernelInfo {
+	info := obj.Heat().Info()
+	return KernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: alpha, Params: obj.Dim(),
+		Threads: runtime.GOMAXPROCS(0), Kernels: info.Kernels}
+}
