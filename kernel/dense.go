@@ -14,7 +14,8 @@ const DenseMaxN = 6000
 
 // Dense is a factor.Factorizer that stores the matrix densely and uses gonum's
 // Cholesky. It is the test oracle and the fallback for small graphs; it
-// refuses matrices larger than DenseMaxN.
+// refuses matrices larger than DenseMaxN. Its factors are
+// factor.StepSolvers that run every chain serially, one column at a time.
 type Dense struct{}
 
 // Name returns "dense".
@@ -37,8 +38,11 @@ type denseFactor struct {
 	ch     mat.Cholesky
 	ok     bool
 	closed bool
-	pool   sync.Pool
+	pool   sync.Pool // *[2]*mat.VecDense: Solve's column buffers
+	chains sync.Pool // *[]float64: AdjointSteps's two chains
 }
+
+var _ factor.StepSolver = (*denseFactor)(nil)
 
 func (f *denseFactor) Factorize(values []float64) error {
 	f.check()
@@ -117,6 +121,80 @@ func (f *denseFactor) Solve(dst, b []float64, cols int) error {
 	}
 	return nil
 }
+
+// SolveSteps applies A⁻¹ steps times to b (factor.StepSolver), one Solve
+// after the other.
+func (f *denseFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
+	f.check()
+	nb := f.p.N * cols
+	want := nb
+	if keep {
+		want *= steps
+	}
+	if steps < 1 || len(b) != nb || len(out) != want {
+		panic(fmt.Sprintf("dense: SolveSteps: len(out)=%d, len(b)=%d, cols=%d, steps=%d, N=%d", len(out), len(b), cols, steps, f.p.N))
+	}
+	prev := b
+	for l := 1; l <= steps; l++ {
+		cur := out[:nb]
+		switch {
+		case keep && reverse:
+			cur = out[(steps-l)*nb : (steps-l+1)*nb]
+		case keep:
+			cur = out[(l-1)*nb : l*nb]
+		}
+		if err := f.Solve(cur, prev, cols); err != nil {
+			return err
+		}
+		prev = cur
+	}
+	return nil
+}
+
+// AdjointSteps differentiates out = A⁻ˢ·src for the edge weights
+// (factor.StepSolver): it keeps both chains, column-major, and adds each
+// edge's products to gw[e] one by one, steps outer, columns inner; parallel
+// is ignored.
+func (f *denseFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, _ bool) error {
+	f.check()
+	n := f.p.N
+	nb := n * cols
+	if len(src) != nb || len(g) != nb || (gsrc != nil && len(gsrc) != nb) || len(from) != len(to) || len(gw) != len(from) {
+		panic(fmt.Sprintf("dense: AdjointSteps: len(src)=%d, len(g)=%d, len(gsrc)=%d, N·cols=%d, %d/%d/%d edges",
+			len(src), len(g), len(gsrc), nb, len(from), len(to), len(gw)))
+	}
+	buf, _ := f.chains.Get().(*[]float64)
+	if buf == nil {
+		buf = new([]float64)
+	}
+	defer f.chains.Put(buf)
+	*buf = grow(*buf, 2*steps*nb)
+	u, w := (*buf)[:steps*nb], (*buf)[steps*nb:]
+	if err := f.SolveSteps(u, src, cols, steps, true, false); err != nil {
+		return err
+	}
+	if err := f.SolveSteps(w, g, cols, steps, true, false); err != nil {
+		return err
+	}
+	for e := range from {
+		i, j := from[e], to[e]
+		for l := 1; l <= steps; l++ {
+			// u_l is block l−1 of u, w_{S−l+1} block S−l of w.
+			ul, wl := u[(l-1)*nb:l*nb], w[(steps-l)*nb:(steps-l+1)*nb]
+			for k := 0; k < nb; k += n {
+				gw[e] += coef * (ul[k+i] - ul[k+j]) * (wl[k+i] - wl[k+j])
+			}
+		}
+	}
+	if gsrc != nil {
+		copy(gsrc, w[(steps-1)*nb:])
+	}
+	return nil
+}
+
+// Workers is 1: every call runs on the caller's goroutine
+// (factor.StepSolver).
+func (f *denseFactor) Workers() int { return 1 }
 
 func (f *denseFactor) Info() factor.Info {
 	n := f.p.N

@@ -54,54 +54,50 @@
 //	∂F/∂w_{ij} = −(α t/S) Σ_{l=1..S} (u_l[i]−u_l[j])·(v_{l−1}[i]−v_{l−1}[j])
 //
 // with u_l = M^−l·src and v_{l−1} = M^−(S−l+1)·gdst. By default (Memory =
-// Recompute) nothing is kept between calls: the forward chain is recomputed
-// on a worker goroutine while the adjoint chain runs on the caller's, so the
-// transient memory is 2·S·N·C floats (S·N·C with Serial) and Apply+Adjoint
-// costs 3·S solves in about 2·S solve times on two cores. When the backend
-// differentiates the chain itself (a factor.StepSolver: package
-// sparsechol's engine, which solves for "cholmod" and "go" alike), both
-// chains and the edge sums run there instead, in the solves' interleaved
-// layout (no column-major copy of either chain, each pair summed while one
-// of its steps is in cache): 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded
+// Recompute) nothing is kept between calls: the backend's
+// factor.StepSolver recomputes the forward chain beside the adjoint one
+// and sums the edges in its solves' interleaved layout (no column-major
+// copy of either chain, each pair summed while one of its steps is in
+// cache). With package sparsechol's engine, which solves for "cholmod"
+// and "go" alike, that takes 2·(⌈S/2⌉+1)·N·C′ floats with C′ = C rounded
 // up to a multiple of 4 (16 from 9 to 12 columns on AVX-512), kept with
-// the backend's workspace.
-// Memory = Store records every forward chain instead (the reference's
-// strategy).
+// the backend's workspace, and Apply+Adjoint costs 3·S solves in about
+// 2·S solve times on two cores. Memory = Store records every forward
+// chain instead (the reference's strategy): Adjoint then runs the adjoint
+// chain alone and sums the edges over the two column-major chains.
+// Crank–Nicolson, whose sub-steps multiply by Mcn between the solves,
+// takes that column-major path too.
 //
 // # Backends
 //
-// The factorisation backend is a factor.Factorizer: "cholmod" (SuiteSparse
-// CHOLMOD factorises, and orders general graphs; package sparsechol's
-// engine orders grids and solves; cgo builds, the default there), "go" (the pure-Go sparse Cholesky and the
-// same engine, the default without cgo) or "dense" (gonum, small graphs,
-// the test oracle).
+// The factorisation backend is a factor.Factorizer whose factors are
+// factor.StepSolvers: "cholmod" (SuiteSparse CHOLMOD factorises, and
+// orders general graphs; package sparsechol's engine orders grids and
+// solves; cgo builds, the default there), "go" (the pure-Go sparse
+// Cholesky and the same engine, the default without cgo) or "dense"
+// (gonum, small graphs, the test oracle, whose StepSolver runs serially).
 // Backend(name) selects one; Backends lists what this binary has. The "go"
 // backend's dense supernode updates run on OpenBLAS, through gonum's netlib
 // bindings, in cgo builds and on gonum's pure-Go BLAS without cgo; cgo
 // builds also offer "go-purego", the same factorisation on gonum's BLAS, to
 // compare the two. Only these backends see the choice: no process-wide
-// BLAS setting (blas64.Use) is made. When the factor implements
-// factor.StepSolver (the engine's does) and the scheme is
-// backward Euler, the S sub-steps of an application, a recomputed chain
-// or an adjoint chain are one SolveSteps call, so the backend keeps the
-// block in its own (interleaved, permuted) layout between the sub-steps.
+// BLAS setting (blas64.Use) is made. Every solve of Heat is a SolveSteps
+// call: the S backward Euler sub-steps of an application, a recorded
+// chain or an adjoint chain are one call, so the backend keeps the block
+// in its own (interleaved, permuted) layout between the sub-steps.
 //
 // # Threads
 //
-// Apply keeps the block whole and runs on the factor's workers (unless
-// Serial or GOMAXPROCS < 2) when the factor is a factor.StepSolver with
-// more than one: the engine of "cholmod" and "go" runs every solve on a
-// team of HeatOptions.Threads workers (package sparsechol, "Parallelism").
-// Otherwise (one worker, or the dense oracle) Apply gives part of the
-// block's columns to a worker goroutine. The choice is a rule of the
-// factor alone, and the result does not depend on it: the kernel's
-// arithmetic is the same either way.
-//
-// Adjoint runs its two chains concurrently instead (with the engine, each
-// on half the workers).
+// The backend's StepSolver owns the concurrency of the solves: the engine
+// of "cholmod" and "go" runs every solve on a team of up to
+// HeatOptions.Threads workers with the block whole (package sparsechol,
+// "Parallelism"), and the two chains of a backward Euler Recompute
+// adjoint side by side on half of them each (unless Serial or
+// GOMAXPROCS < 2). Heat itself runs on the caller's goroutine; the dense
+// oracle runs serially.
 //
 // Every value Apply and Adjoint return is bitwise the same for any
-// GOMAXPROCS and HeatOptions.Threads, on either backend: CHOLMOD
+// GOMAXPROCS, HeatOptions.Threads and Serial, on every backend: CHOLMOD
 // factorises on one BLAS thread, and the engine cuts its tree the same way
 // for any number of workers (package sparsechol, "Parallelism").
 // learn's TestEvalThreadsBitwise checks F and ∇F for 1 to 16 threads.

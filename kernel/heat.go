@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -49,15 +48,17 @@ const (
 	// Recompute (default) keeps nothing per application: Adjoint recomputes
 	// the forward chain of the application it differentiates. Transient
 	// memory is O(Steps·N·cols), and nothing of an application outlives the
-	// call (the buffers are reused by the next one: the Heat's, or the
-	// backend's, see factor.StepSolver). Apply+Adjoint costs 3·Steps
-	// solves.
+	// call (the buffers are reused by the next one: the backend's, see
+	// factor.StepSolver, or with Crank–Nicolson the Heat's). Apply+Adjoint
+	// costs 3·Steps solves.
 	Recompute Memory = iota
 	// Store records the forward chain of every Apply on a LIFO tape (cleared
 	// by SetWeights); Adjoint pops it when it is called in reverse order on
 	// the same input, saving Steps solves per application at the price of
 	// (Steps+1)·N·cols floats per recorded application (the reference's
-	// strategy). Out-of-order calls fall back to recomputation.
+	// strategy). Out-of-order calls fall back to recomputation. Adjoint
+	// then runs the adjoint chain alone and sums the weight gradient over
+	// the recorded chain on the caller's goroutine.
 	Store
 )
 
@@ -74,26 +75,23 @@ type HeatOptions struct {
 	Alpha float64
 	// Scheme is BackwardEuler (zero value) or CrankNicolson.
 	Scheme Scheme
-	// Backend factorises M. nil means DefaultBackend().
+	// Backend factorises M and solves with it; its factors must be
+	// factor.StepSolvers (every backend of Backends is). nil means
+	// DefaultBackend().
 	Backend factor.Factorizer
 	// Ordering is passed to the backend's Analyze. Zero lets it choose.
 	Ordering factor.Ordering
 	// Memory is the adjoint's memory strategy; zero is Recompute.
 	Memory Memory
-	// Threads bounds the goroutines of the solves (and of the pure-Go
-	// factorisation); zero means GOMAXPROCS. CHOLMOD factorises on one
-	// BLAS thread whatever it says. Results do not depend on it.
+	// Threads bounds the workers of the backend's solves (and of the
+	// pure-Go factorisation); zero means GOMAXPROCS. CHOLMOD factorises on
+	// one BLAS thread whatever it says. Results do not depend on it.
 	Threads int
-	// Serial keeps all of Heat's own work on the caller's goroutine (the
-	// pure-Go factor's solves still run on its Threads workers). By
-	// default, when GOMAXPROCS > 1, Apply runs on the factor's threads with
-	// the block whole or, with a factor that cannot, solves the two halves
-	// of its columns as two concurrent streams, and Adjoint runs its
-	// forward and adjoint chains concurrently (keeping both, 2·Steps
-	// blocks, instead of one); in Store
-	// mode Adjoint runs the adjoint chains of the two recorded column
-	// halves concurrently; and the weight gradient is accumulated over two
-	// halves of the edges at once (bit for bit the serial sum).
+	// Serial makes the Recompute adjoint run its forward and adjoint
+	// chains one after the other, each on all of the backend's workers.
+	// By default, when GOMAXPROCS > 1, the backend runs them side by side,
+	// each on half of its workers (factor.StepSolver's AdjointSteps).
+	// Results do not depend on it.
 	Serial bool
 }
 
@@ -108,7 +106,9 @@ type HeatOptions struct {
 // connected component, K·1 = 1 and 1ᵀK·v = 1ᵀv.
 //
 // The symbolic analysis of M happens once in NewHeat; SetWeights only
-// refactorises. A Heat is not safe for concurrent use.
+// refactorises. Every solve goes through the backend's factor.StepSolver,
+// which owns the concurrency of the solves; Heat itself runs on the
+// caller's goroutine. A Heat is not safe for concurrent use.
 type Heat struct {
 	g      *Graph
 	opt    HeatOptions
@@ -118,73 +118,21 @@ type Heat struct {
 	off    []int // index in values of edge e's entry
 	values []float64
 	w      []float64
-	fac    factor.Factor
-	ss     factor.StepSolver // fac's own chains and their adjoint, for backward Euler; nil otherwise
+	fac    factor.StepSolver
 	ready  bool
 	closed bool
 
 	// Work buffers, grown on demand and then reused.
-	chainU, chainV []float64
-	chainV2        []float64
-	tmp, tmpW      []float64
-	tape           []tapeEntry
-	spare          [][]float64
-	runs2          [2][]edgeRun // the graph's runs split in two halves of the edges
-
-	// Worker goroutine that runs the forward chain concurrently in Adjoint.
-	jobs chan chainJob
-	done chan error
+	chainU, chainV, tmp []float64
+	tape                []tapeEntry
+	spare               [][]float64
 }
 
-// chainJob is work for the worker goroutine: the weight gradient of the
-// edges of runs (runs non-nil: chains u in buf and v in g, into gw), the
-// adjoint chain from g into buf (g non-nil), the forward chain into buf
-// (Adjoint, or Store mode's second half of the columns), or the S sub-steps
-// from src into dst (the second half of an Apply's columns).
-type chainJob struct {
-	buf, dst, src, g, gw []float64
-	runs                 []edgeRun
-	cols                 int
-}
-
-// worker serves jobs until Close closes the channel (passed in, not read
-// from h, which Close clears).
-func (h *Heat) worker(jobs <-chan chainJob) {
-	for j := range jobs {
-		switch {
-		case j.runs != nil:
-			h.accumulateRuns(j.runs, j.gw, j.buf, j.g, j.cols)
-			h.done <- nil
-		case j.g != nil:
-			h.done <- h.adjointChain(j.buf, j.g, j.cols)
-		case j.buf != nil:
-			h.done <- h.chain(j.buf, j.cols)
-		default:
-			h.tmpW = grow(h.tmpW, len(j.src))
-			h.done <- h.steps(j.dst, j.src, j.cols, h.tmpW)
-		}
-	}
-}
-
-// concurrent reports whether work may be split over the worker goroutine.
-func (h *Heat) concurrent() bool {
-	if h.opt.Serial || runtime.GOMAXPROCS(0) < 2 {
-		return false
-	}
-	if h.jobs == nil {
-		h.jobs, h.done = make(chan chainJob), make(chan error)
-		go h.worker(h.jobs)
-	}
-	return true
-}
-
-// tapeEntry is the recorded forward chain of one Apply in Store mode. When
-// the Apply ran as two concurrent streams, chain holds the iterates of the
-// first half columns and chain2 those of the others.
+// tapeEntry is the recorded forward chain of one Apply in Store mode:
+// u_0..u_S, (S+1)·N·cols floats.
 type tapeEntry struct {
-	cols, half int       // half = columns in chain (cols when not split)
-	chain      []float64 // u_0..u_S of the first half, (S+1)·N·half
-	chain2     []float64 // u_0..u_S of the others, (S+1)·N·(cols−half), or nil
+	cols  int
+	chain []float64
 }
 
 // NewHeat analyses the heat system of g. Call SetWeights before Apply.
@@ -234,11 +182,12 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernel: analyse heat system (%s backend): %w", o.Backend.Name(), err)
 	}
-	h.fac = fac
-	if ss, ok := fac.(factor.StepSolver); ok && o.Scheme == BackwardEuler {
-		h.ss = ss
+	ss, ok := fac.(factor.StepSolver)
+	if !ok {
+		fac.Close()
+		return nil, fmt.Errorf("kernel: the %s backend's factor is a %T, not a factor.StepSolver", o.Backend.Name(), fac)
 	}
-	h.runs2 = splitRuns(g.runs, g.NumEdges())
+	h.fac = ss
 	h.w = make([]float64, g.NumEdges())
 	return h, nil
 }
@@ -381,11 +330,7 @@ func (h *Heat) Close() error {
 		return nil
 	}
 	h.closed = true
-	if h.jobs != nil {
-		close(h.jobs)
-		h.jobs = nil
-	}
-	h.tape, h.spare, h.chainU, h.chainV, h.tmp, h.tmpW = nil, nil, nil, nil, nil, nil
+	h.tape, h.spare, h.chainU, h.chainV, h.tmp = nil, nil, nil, nil, nil
 	return h.fac.Close()
 }
 
@@ -430,128 +375,34 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 	h.checkReady("Apply")
 	h.checkBlock("Apply", cols, dst, src)
 	if h.opt.Memory == Store {
-		half := cols
-		if cols >= 2 && h.concurrent() {
-			half = cols / 2
-		}
-		ent := h.newTapeEntry(cols, half)
-		nh := half * h.g.n
-		copy(ent.chain, src[:nh])
-		var err error
-		if ent.chain2 != nil {
-			// Two concurrent streams, as below; each records its chain.
-			copy(ent.chain2, src[nh:])
-			h.jobs <- chainJob{buf: ent.chain2, cols: cols - half}
-			err = errors.Join(h.chain(ent.chain, half), <-h.done)
-		} else {
-			err = h.chain(ent.chain, cols)
-		}
-		if err != nil {
+		ent := tapeEntry{cols: cols, chain: h.spareBuf((h.opt.Steps + 1) * len(src))}
+		copy(ent.chain, src)
+		if err := h.chain(ent.chain, cols); err != nil {
 			h.recycle(ent.chain)
-			if ent.chain2 != nil {
-				h.recycle(ent.chain2)
-			}
 			return err
 		}
-		s := h.opt.Steps
-		copy(dst[:nh], ent.chain[s*nh:])
-		if ent.chain2 != nil {
-			copy(dst[nh:], ent.chain2[s*(len(src)-nh):])
-		}
+		copy(dst, ent.chain[h.opt.Steps*len(src):])
 		h.tape = append(h.tape, ent)
 		return nil
 	}
-	if h.wholeBlock() {
-		return h.applyWhole(dst, src, cols)
-	}
-	if cols >= 2 && h.concurrent() {
-		return h.applyColumns(dst, src, cols)
+	if h.opt.Scheme == BackwardEuler {
+		return h.solve(dst, src, cols, h.opt.Steps, false, false)
 	}
 	h.tmp = grow(h.tmp, len(src))
-	return h.steps(dst, src, cols, h.tmp)
-}
-
-// applyWhole runs Apply's S sub-steps on the factor's workers with the
-// block whole.
-func (h *Heat) applyWhole(dst, src []float64, cols int) error {
-	if err := h.ss.SolveSteps(dst, src, cols, h.opt.Steps, false, false); err != nil {
-		return fmt.Errorf("kernel: solve: %w", err)
-	}
-	return nil
-}
-
-// applyColumns runs Apply's S sub-steps as two independent solve streams
-// (cols ≥ 2): the worker takes the second part of the columns.
-func (h *Heat) applyColumns(dst, src []float64, cols int) error {
-	half := splitColumns(cols)
-	nh := half * h.g.n
-	h.jobs <- chainJob{dst: dst[nh:], src: src[nh:], cols: cols - half}
-	h.tmp = grow(h.tmp, nh)
-	err := h.steps(dst[:nh], src[:nh], half, h.tmp)
-	return errors.Join(err, <-h.done)
-}
-
-// splitColumns returns how many of cols columns (cols ≥ 2) Apply solves on
-// the caller's goroutine when the worker takes the others. The block
-// kernel pads each stream to a multiple of 4 columns, so an even split can
-// waste lanes (18 = 9+9 solves 12+12 = 24): of cols/2 and cols/2 rounded
-// down to a multiple of 4, it takes the one with fewer padded columns in
-// all (18 = 8+10 solves 8+12 = 20), cols/2 on a tie. On a 50² grid with
-// S = 20, an 18-column Apply took 4.56 ms against 4.9 ms (median of 6,
-// alternating).
-func splitColumns(cols int) int {
-	pad := func(c int) int { return (c + 3) &^ 3 }
-	half := cols / 2
-	if h4 := half &^ 3; h4 > 0 && pad(h4)+pad(cols-h4) < pad(half)+pad(cols-half) {
-		return h4
-	}
-	return half
-}
-
-// wholeBlock reports whether Apply runs on the factor's workers with the
-// block whole: when the factor solves on more than one (a rule of the
-// factor's threads alone) and Heat may use more than one goroutine.
-//
-// Apply then always keeps the block whole: it reads the factor once per
-// step at the block's full width, where two column streams read it twice
-// at half the width. On two separate cores the engine's team was as fast
-// as the columns or faster on every grid measured, and it is the only way
-// past two threads.
-func (h *Heat) wholeBlock() bool {
-	return h.ss != nil && h.ss.Workers() > 1 && h.concurrent()
-}
-
-// steps runs the S sub-steps from src into dst without keeping iterates (tmp,
-// of length len(src), is scratch for Crank–Nicolson).
-func (h *Heat) steps(dst, src []float64, cols int, tmp []float64) error {
-	if h.ss != nil {
-		return h.solveSteps(dst, src, cols, false, false)
-	}
-	if h.opt.Scheme == BackwardEuler {
-		if err := h.fac.Solve(dst, src, cols); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
-		}
-		for l := 1; l < h.opt.Steps; l++ {
-			if err := h.fac.Solve(dst, dst, cols); err != nil {
-				return fmt.Errorf("kernel: solve: %w", err)
-			}
-		}
-		return nil
-	}
 	copy(dst, src)
 	for l := 0; l < h.opt.Steps; l++ {
-		h.mulMcn(tmp, dst, cols)
-		if err := h.fac.Solve(dst, tmp, cols); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
+		h.mulMcn(h.tmp, dst, cols)
+		if err := h.solve(dst, h.tmp, cols, 1, false, false); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// solveSteps runs the S sub-steps as one StepSolver call (backward Euler
-// with a backend that has it; see factor.StepSolver for keep and reverse).
-func (h *Heat) solveSteps(out, src []float64, cols int, keep, reverse bool) error {
-	if err := h.ss.SolveSteps(out, src, cols, h.opt.Steps, keep, reverse); err != nil {
+// solve runs steps solves on the backend (factor.StepSolver's SolveSteps,
+// which documents keep and reverse).
+func (h *Heat) solve(out, b []float64, cols, steps int, keep, reverse bool) error {
+	if err := h.fac.SolveSteps(out, b, cols, steps, keep, reverse); err != nil {
 		return fmt.Errorf("kernel: solve: %w", err)
 	}
 	return nil
@@ -561,17 +412,14 @@ func (h *Heat) solveSteps(out, src []float64, cols int, keep, reverse bool) erro
 // u_l of the forward scheme.
 func (h *Heat) chain(buf []float64, cols int) error {
 	nb := h.g.n * cols
-	if h.ss != nil {
-		return h.solveSteps(buf[nb:(h.opt.Steps+1)*nb], buf[:nb], cols, true, false)
+	if h.opt.Scheme == BackwardEuler {
+		return h.solve(buf[nb:(h.opt.Steps+1)*nb], buf[:nb], cols, h.opt.Steps, true, false)
 	}
 	for l := 1; l <= h.opt.Steps; l++ {
-		prev, cur := buf[(l-1)*nb:l*nb], buf[l*nb:(l+1)*nb]
-		if h.opt.Scheme == CrankNicolson {
-			h.mulMcn(cur, prev, cols)
-			prev = cur
-		}
-		if err := h.fac.Solve(cur, prev, cols); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
+		cur := buf[l*nb : (l+1)*nb]
+		h.mulMcn(cur, buf[(l-1)*nb:l*nb], cols)
+		if err := h.solve(cur, cur, cols, 1, false, false); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -585,20 +433,17 @@ func (h *Heat) chain(buf []float64, cols int) error {
 func (h *Heat) adjointChain(buf, g []float64, cols int) error {
 	nb := h.g.n * cols
 	s := h.opt.Steps
-	if h.ss != nil {
-		return h.solveSteps(buf[:s*nb], g, cols, true, true)
+	if h.opt.Scheme == BackwardEuler {
+		return h.solve(buf[:s*nb], g, cols, s, true, true)
 	}
-	if err := h.fac.Solve(buf[(s-1)*nb:s*nb], g, cols); err != nil {
-		return fmt.Errorf("kernel: solve: %w", err)
+	if err := h.solve(buf[(s-1)*nb:s*nb], g, cols, 1, false, false); err != nil {
+		return err
 	}
 	for l := s - 2; l >= 0; l-- {
-		prev, cur := buf[(l+1)*nb:(l+2)*nb], buf[l*nb:(l+1)*nb]
-		if h.opt.Scheme == CrankNicolson {
-			h.mulMcn(cur, prev, cols)
-			prev = cur
-		}
-		if err := h.fac.Solve(cur, prev, cols); err != nil {
-			return fmt.Errorf("kernel: solve: %w", err)
+		cur := buf[l*nb : (l+1)*nb]
+		h.mulMcn(cur, buf[(l+1)*nb:(l+2)*nb], cols)
+		if err := h.solve(cur, cur, cols, 1, false, false); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -12,63 +12,15 @@ import (
 	"github.com/gmlg/gmlg/kernel/factor"
 )
 
-// TestAccumulateSplit checks that the weight gradient accumulated over two
-// goroutines (the graph's edges split in two) is bit for bit the serial one,
-// on grids and a general graph, and that the split covers every edge once.
-func TestAccumulateSplit(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	g2, _ := Cube(2, 7)
-	g3, _ := Cube(3, 4)
-	gr, err := FromEdges(5, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}, {1, 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range []*Graph{g2, g3, gr} {
-		for _, scheme := range []Scheme{BackwardEuler, CrankNicolson} {
-			h, err := NewHeat(g, &HeatOptions{Steps: 3, Scheme: scheme, Backend: Dense{}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			const cols = 3
-			rng := rand.New(rand.NewPCG(5, 6))
-			u := randBlock(rng, 4*g.N()*cols)
-			v := randBlock(rng, 3*g.N()*cols)
-			serial := make([]float64, g.NumEdges())
-			h.accumulateRuns(g.runs, serial, u, v, cols)
-			split := make([]float64, g.NumEdges())
-			h.accumulate(split, u, v, cols)
-			for e := range serial {
-				if split[e] != serial[e] {
-					t.Fatalf("N=%d %v: edge %d: split %v, serial %v", g.N(), scheme, e, split[e], serial[e])
-				}
-			}
-			seen := make([]int, g.NumEdges())
-			for _, half := range h.runs2 {
-				for _, r := range half {
-					for e := r.e0; e < r.e0+r.len; e++ {
-						seen[e]++
-					}
-				}
-			}
-			for e, c := range seen {
-				if c != 1 {
-					t.Fatalf("N=%d: edge %d in %d halves", g.N(), e, c)
-				}
-			}
-			h.Close()
-		}
-	}
-}
-
 // TestAdjointInBackend checks Adjoint through the backend's own adjoint
-// (factor.StepSolver: the engine, on CHOLMOD's factor and on the pure-Go
-// one) against the kernel's column-major chains and accumulation: the weight
-// gradient to 1e-12 of its largest entry (the same products summed in
-// another order), K·gdst to 1e-14, on a 2-D and a 3-D grid and a general
-// graph (S = 5, 4 and 4), for one panel of columns and two; concurrent and
-// Serial must agree bit for bit.
+// (factor.StepSolver's AdjointSteps: the engine, on CHOLMOD's factor and on
+// the pure-Go one, and the dense oracle) against Store mode's column-major
+// chains and accumulation: the weight gradient to 1e-12 of its largest
+// entry (the same products summed in another order), K·gdst to 1e-14, on
+// a 2-D and a 3-D grid and a general graph (S = 5, 4 and 4), for one panel
+// of columns and two; concurrent and Serial must agree bit for bit.
 func TestAdjointInBackend(t *testing.T) {
-	for _, name := range []string{"cholmod", "go"} {
+	for _, name := range []string{"cholmod", "go", "dense"} {
 		t.Run(name, func(t *testing.T) {
 			b, err := Backend(name)
 			if err != nil {
@@ -97,28 +49,27 @@ func testAdjointInBackend(t *testing.T, b factor.Factorizer) {
 		par := newHeat(t, g, opt, w)
 		opt.Serial = true
 		ser := newHeat(t, g, opt, w)
-		if par.ss == nil || ser.ss == nil {
-			t.Fatalf("the %s backend's factor is not used as a StepSolver", b.Name())
-		}
+		opt.Memory = Store
+		store := newHeat(t, g, opt, w)
 		for _, cols := range []int{3, 40} {
 			name := fmt.Sprintf("N=%d/cols=%d", g.N(), cols)
 			x := randBlock(rng, g.N()*cols)
 			gy := randBlock(rng, g.N()*cols)
-			run := func(h *Heat, own bool) ([]float64, []float64) {
-				ss := h.ss
-				if !own {
-					h.ss = nil
-				}
-				defer func() { h.ss = ss }()
+			run := func(h *Heat) ([]float64, []float64) {
 				gx, gw := make([]float64, len(x)), make([]float64, g.NumEdges())
+				if h.opt.Memory == Store {
+					if err := h.Apply(make([]float64, len(x)), x, cols); err != nil {
+						t.Fatal(err)
+					}
+				}
 				if err := h.Adjoint(gx, gw, x, gy, cols); err != nil {
 					t.Fatal(err)
 				}
 				return gx, gw
 			}
-			gxWant, gwWant := run(ser, false)
-			gx, gw := run(par, true)
-			gxS, gwS := run(ser, true)
+			gxWant, gwWant := run(store)
+			gx, gw := run(par)
+			gxS, gwS := run(ser)
 			scale := floats.Norm(gwWant, math.Inf(1))
 			for e := range gw {
 				if d := math.Abs(gw[e] - gwWant[e]); !(d <= 1e-12*scale) {
@@ -137,7 +88,5 @@ func testAdjointInBackend(t *testing.T, b factor.Factorizer) {
 				}
 			}
 		}
-		par.Close()
-		ser.Close()
 	}
 }

@@ -573,61 +573,12 @@ func TestApplyAllocatesNothing(t *testing.T) {
 	})
 }
 
-// TestApplyTreeSplit checks that an Apply whose solves split the factor's
-// elimination tree over both cores (3-D 16³ under nested dissection) gives
-// bit for bit the serial Apply's result.
-func TestApplyTreeSplit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 16³ factor")
-	}
-	b := cholmodOnTwoCores(t)
-	g, _ := Cube(3, 16)
-	rng := rand.New(rand.NewPCG(7, 7))
-	w := make([]float64, g.NumEdges())
-	for e := range w {
-		w[e] = 0.2 + 2*rng.Float64()
-	}
-	opt := HeatOptions{T: 1e-3, Steps: 4, Backend: b}
-	par := newHeat(t, g, opt, w)
-	opt.Serial = true
-	ser := newHeat(t, g, opt, w)
-	const cols = 6
-	x := randBlock(rng, g.N()*cols)
-	y1, y2 := make([]float64, len(x)), make([]float64, len(x))
-	if err := ser.Apply(y1, x, cols); err != nil {
-		t.Fatal(err)
-	}
-	if err := par.Apply(y2, x, cols); err != nil {
-		t.Fatal(err)
-	}
-	if !par.wholeBlock() {
-		t.Fatalf("nnz(L)=%d: Apply does not keep the block whole", par.Info().NNZL)
-	}
-	for i := range y1 {
-		if y1[i] != y2[i] {
-			t.Fatalf("entry %d: tree-split Apply %v, serial %v", i, y2[i], y1[i])
-		}
-	}
-}
-
-// TestSplitColumns checks Apply's split of a block between two streams:
-// the fewest padded columns (multiples of 4) in all, even halves on a tie.
-func TestSplitColumns(t *testing.T) {
-	for _, tc := range []struct{ cols, want int }{
-		{2, 1}, {3, 1}, {5, 2}, {8, 4}, {9, 4}, {10, 4}, {16, 8}, {18, 8}, {20, 8}, {22, 11}, {24, 12}, {26, 12}, {36, 16},
-	} {
-		if got := splitColumns(tc.cols); got != tc.want {
-			t.Errorf("splitColumns(%d) = %d, want %d", tc.cols, got, tc.want)
-		}
-	}
-}
-
-// TestApplyWaysAgree checks that Apply on a factor that solves on one
-// worker (a 1-D path in its natural order, a chain) splits the block's
-// columns between two streams, and that on a 2-D 20² grid it splits the
-// tree; both bit for bit a serial Apply's, for widths that split into
-// equal and unequal parts.
-func TestApplyWaysAgree(t *testing.T) {
+// TestApplyThreadsBitwise checks that Apply on one thread and on two gives
+// the same bits: on a 2-D 20² grid, whose solves split the factor's tree
+// over both workers, on a 1-D path in its natural order (a chain, solved
+// on one worker whatever the threads), and outside short mode on a 16³
+// grid, for widths of one panel and more.
+func TestApplyThreadsBitwise(t *testing.T) {
 	b := cholmodOnTwoCores(t)
 	grid, _ := Cube(2, 20)
 	var path [][2]int
@@ -638,26 +589,30 @@ func TestApplyWaysAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name    string
-		g       *Graph
-		order   factor.Ordering
-		threads int
-		tree    bool
-	}{{"grid", grid, factor.OrderingDefault, 0, true}, {"path", chain, factor.OrderingNatural, 1, false}} {
+	cases := []struct {
+		name  string
+		g     *Graph
+		order factor.Ordering
+	}{{"grid", grid, factor.OrderingDefault}, {"path", chain, factor.OrderingNatural}}
+	if !testing.Short() {
+		cube, _ := Cube(3, 16)
+		cases = append(cases, struct {
+			name  string
+			g     *Graph
+			order factor.Ordering
+		}{"cube", cube, factor.OrderingDefault})
+	}
+	for _, tc := range cases {
 		rng := rand.New(rand.NewPCG(9, 9))
 		w := randWeights(rng, tc.g.NumEdges(), 0.3, 3)
-		opt := HeatOptions{T: 3e-3, Steps: 6, Backend: b, Ordering: tc.order, Threads: tc.threads}
+		opt := HeatOptions{T: 3e-3, Steps: 6, Backend: b, Ordering: tc.order, Threads: 2}
 		par := newHeat(t, tc.g, opt, w)
-		opt.Serial = true
-		ser := newHeat(t, tc.g, opt, w)
-		if got := par.wholeBlock(); got != tc.tree {
-			t.Fatalf("%s: Apply keeps the block whole: %v, want %v", tc.name, got, tc.tree)
-		}
+		opt.Threads = 1
+		one := newHeat(t, tc.g, opt, w)
 		for _, cols := range []int{2, 5, 18} {
 			x := randBlock(rng, tc.g.N()*cols)
 			want := make([]float64, len(x))
-			if err := ser.Apply(want, x, cols); err != nil {
+			if err := one.Apply(want, x, cols); err != nil {
 				t.Fatal(err)
 			}
 			got := make([]float64, len(x))
@@ -666,7 +621,7 @@ func TestApplyWaysAgree(t *testing.T) {
 			}
 			for i := range want {
 				if got[i] != want[i] {
-					t.Fatalf("%s, cols=%d: entry %d is %v, serial %v", tc.name, cols, i, got[i], want[i])
+					t.Fatalf("%s, cols=%d: entry %d is %v on two threads, %v on one", tc.name, cols, i, got[i], want[i])
 				}
 			}
 		}

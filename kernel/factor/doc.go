@@ -8,7 +8,10 @@
 // graph) and performs the fill-reducing ordering and the symbolic analysis
 // once. The returned Factor is then numerically factorised for each new set of
 // values (each new weight vector) with Factorize, and solves dense blocks of
-// right-hand sides stored column-major with Solve.
+// right-hand sides stored column-major with Solve. A StepSolver also runs
+// the heat kernel's chains of solves and their adjoint for the edge
+// weights itself, in its own layout and on its own workers: it is the one
+// contract through which package kernel's Heat solves.
 //
 // Backends: package sparsechol's engine, which factorises in pure Go or
 // takes its factor's values from a Supplier (package cholmod: SuiteSparse

@@ -122,7 +122,8 @@ type Info struct {
 }
 
 // Factorizer analyses a sparsity pattern once and returns a Factor that can be
-// numerically factorised many times with different values.
+// numerically factorised many times with different values. The heat kernel
+// (package kernel) takes a Factorizer whose factors are StepSolvers.
 type Factorizer interface {
 	// Name is a short backend name ("cholmod", "go", "dense").
 	Name() string
@@ -134,8 +135,7 @@ type Factorizer interface {
 // matrix with a fixed pattern.
 //
 // Concurrency: Solve only reads the factorisation and must be safe to call
-// from several goroutines at once (the heat kernel runs two independent solve
-// chains concurrently in its adjoint); backends give each concurrent call its
+// from several goroutines at once; backends give each concurrent call its
 // own workspace. Factorize and Close must not run concurrently with any other
 // method.
 type Factor interface {
@@ -155,10 +155,12 @@ type Factor interface {
 	Close() error
 }
 
-// StepSolver is an optional interface of a Factor whose backend runs the
-// heat kernel's backward Euler chains itself, without leaving its internal
-// layout (package sparsechol's engine, which solves for every sparse
-// backend). Its methods are safe for concurrent use, as Solve.
+// StepSolver is a Factor that runs the heat kernel's backward Euler chains
+// and their adjoint itself, in its own layout and on its own workers. It
+// is the contract of the heat kernel (package kernel), which solves
+// through no other: package sparsechol's engine implements it for every
+// sparse backend, and package kernel's dense oracle serially. Its methods
+// are safe for concurrent use, as Solve.
 //
 // SolveSteps applies A⁻¹ steps times to the N×cols column-major block b,
 // x_0 = b, x_l = A⁻¹ x_{l−1}. Without keep, out (N·cols) receives x_steps;
@@ -175,11 +177,10 @@ type Factor interface {
 // to gw[e] and writes A⁻ˢ·g into gsrc unless gsrc is nil. With parallel it
 // may run the two chains side by side (the result does not depend on it).
 //
-// Workers is the number of workers each call runs on, with the block whole
-// (Options.Threads): with more than one, a caller solves a block whole
-// rather than splitting its columns between threads. Results do not
-// depend on it.
+// Workers is the number of workers each call may run on
+// (Options.Threads). Results do not depend on it.
 type StepSolver interface {
+	Factor
 	SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error
 	AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error
 	Workers() int
