@@ -106,11 +106,13 @@
 // thread count for the whole process (found at run time through
 // openblas_set_num_threads; with another BLAS it returns false and the
 // library's own variable applies); BLASThreads reads it. The environment
-// variable OPENBLAS_NUM_THREADS sets the initial value. Supplier.Prepare
-// sets it to 1, whatever factor.Options.Threads says: the factor is then
-// the same bits for any thread count (threaded OpenBLAS products round
-// differently for each count), and the engine's solves keep the cores. The package never touches other OpenBLAS
-// settings such as OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE.
+// variable OPENBLAS_NUM_THREADS sets the initial value. The package
+// changes the count only when SetBLASThreads is called: the policy is the
+// caller's (package kernel sets one thread before it analyses with the
+// Supplier, so that the factor is the same bits for any thread count:
+// threaded OpenBLAS products round differently for each count). The
+// package never touches other OpenBLAS settings such as OPENBLAS_CORETYPE
+// or OPENBLAS_L2_SIZE.
 //
 // CHOLMOD's supernodal factorisation also opens an OpenMP parallel region,
 // on a team of a fixed size (CHOLMOD_OMP_NUM_THREADS), for the assembly of

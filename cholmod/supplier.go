@@ -36,12 +36,9 @@ func (s Supplier) Order(p *factor.Pattern, opt *factor.Options) (perm []int, ord
 }
 
 // Prepare analyses p in the layout's pivot order, kept as it is, for a
-// supernodal factorisation. OpenBLAS, which runs the dense blocks of
-// CHOLMOD's factorisation, is set to one thread, process-wide
-// (SetBLASThreads): its threaded products round differently for each
-// thread count, and one thread keeps every result independent of it.
+// supernodal factorisation. It leaves the BLAS's thread count as it is
+// (see SetBLASThreads).
 func (s Supplier) Prepare(p *factor.Pattern, lay *factor.Layout) (factor.Numeric, error) {
-	SetBLASThreads(1)
 	cc, err := NewCommon()
 	if err != nil {
 		return nil, err

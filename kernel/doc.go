@@ -96,6 +96,14 @@
 // GOMAXPROCS < 2). Heat itself runs on the caller's goroutine; the dense
 // oracle runs serially.
 //
+// OpenBLAS keeps one thread: the backends whose factorisation calls it
+// ("cholmod", whose supernodal kernels do, and "go" in cgo builds) set its
+// thread count to 1, process-wide, at the start of every Analyze
+// (cholmod.SetBLASThreads; backend_cgo.go), whatever HeatOptions.Threads
+// says. Threaded OpenBLAS products round differently for each thread
+// count, and the engine's workers keep the cores. This is the module's
+// only BLAS thread setting; package cholmod sets nothing by itself.
+//
 // Every value Apply and Adjoint return is bitwise the same for any
 // GOMAXPROCS, HeatOptions.Threads and Serial, on every backend: CHOLMOD
 // factorises on one BLAS thread, and the engine cuts its tree the same way

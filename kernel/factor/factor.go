@@ -105,7 +105,8 @@ type Options struct {
 	// Threads bounds the goroutines a backend may use; zero means the
 	// backend default (GOMAXPROCS for package sparsechol's engine, which
 	// solves for both "go" and "cholmod"). A backend's results must not
-	// depend on it. CHOLMOD's own factorisation runs on one BLAS thread.
+	// depend on it. It does not set a BLAS's own threads (package kernel
+	// keeps OpenBLAS on one).
 	Threads int
 }
 

@@ -35,7 +35,7 @@ func TestGoBackendsCgo(t *testing.T) {
 		switch f := f.(type) {
 		case sparsechol.Backend:
 			sb = f
-		case openBLASBackend:
+		case oneBLASThread:
 			sb = f.Backend
 		default:
 			t.Fatalf("Backend(%q) is a %T, want a sparsechol.Backend", c.name, f)
@@ -49,10 +49,10 @@ func TestGoBackendsCgo(t *testing.T) {
 	}
 }
 
-// TestGoBackendOneBLASThread checks that analysing with the OpenBLAS "go"
-// backend sets OpenBLAS to one thread, and that "go-purego" leaves the
-// setting alone.
-func TestGoBackendOneBLASThread(t *testing.T) {
+// TestOneBLASThread checks that analysing with the backends whose
+// factorisation calls OpenBLAS ("cholmod" and "go") sets OpenBLAS to one
+// thread, and that "go-purego" leaves the setting alone.
+func TestOneBLASThread(t *testing.T) {
 	defer cholmod.SetBLASThreads(cholmod.BLASThreads())
 	g, err := Grid(6, 5)
 	if err != nil {
@@ -61,7 +61,7 @@ func TestGoBackendOneBLASThread(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		want int
-	}{{"go", 1}, {"go-purego", 3}} {
+	}{{"cholmod", 1}, {"go", 1}, {"go-purego", 3}} {
 		if !cholmod.SetBLASThreads(3) {
 			t.Skip("OpenBLAS is not the BLAS of this process")
 		}
