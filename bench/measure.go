@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gmlg/gmlg/bench/cputime"
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/factor"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/cputime"
 	"github.com/gmlg/gmlg/learn/synth"
 	"github.com/gmlg/gmlg/ot"
 )

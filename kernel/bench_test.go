@@ -3,31 +3,22 @@ package kernel
 import (
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/gmlg/gmlg/learn/cputime"
+)
 
 // loop runs f b.N times and reports the CPU time per operation (all
 // threads) next to the wall time: on a shared machine the CPU time is the
 // figure that does not grow with the load.
 func loop(b *testing.B, f func() error) {
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	for b.Loop() {
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Used()-c0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkHeat measures one Apply (Steps=20 multi-RHS solves on a 20-column

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/learn/cputime"
 )
 
 // benchBackend is one backend configuration in the side-by-side benchmarks.
@@ -38,12 +40,12 @@ func benchMatrix(d, n int, seed uint64) (*testMatrix, []int) {
 // cpuMeter reports cpu-ns/op, the process CPU time per operation of the
 // timed loop: on a loaded shared machine wall time is unreliable, while the
 // CPU time of a single-threaded backend is not.
-type cpuMeter int64
+type cpuMeter time.Duration
 
-func startCPU() cpuMeter { return cpuMeter(processCPU()) }
+func startCPU() cpuMeter { return cpuMeter(cputime.Used()) }
 
 func (c cpuMeter) report(b *testing.B) {
-	b.ReportMetric(float64(processCPU()-int64(c))/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Used()-time.Duration(c))/float64(b.N), "cpu-ns/op")
 }
 
 // forEachBench runs fn for every grid and backend.
@@ -81,7 +83,7 @@ func BenchmarkAnalyze(b *testing.B) {
 func BenchmarkFactorize(b *testing.B) {
 	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
 		b.ResetTimer()
-		var cpuNs int64
+		var cpuNs time.Duration
 		for range b.N {
 			b.StopTimer()
 			f, err := be.f.Analyze(m.pat, be.opt(grid))
@@ -89,11 +91,11 @@ func BenchmarkFactorize(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			c0 := processCPU()
+			c0 := cputime.Used()
 			if err := f.Factorize(m.val); err != nil {
 				b.Fatal(err)
 			}
-			cpuNs += processCPU() - c0
+			cpuNs += cputime.Used() - c0
 			b.StopTimer()
 			f.Close()
 			b.StartTimer()

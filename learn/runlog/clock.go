@@ -3,7 +3,7 @@ package runlog
 import (
 	"time"
 
-	"github.com/gmlg/gmlg/bench/cputime"
+	"github.com/gmlg/gmlg/learn/cputime"
 )
 
 // Clock measures the wall and the CPU time (all threads) of a run since it

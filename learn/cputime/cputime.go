@@ -1,6 +1,3 @@
-// Package cputime reads the CPU time the process has used, for the
-// records that report CPU seconds beside wall seconds (gmlg's fast-mode
-// logs and the benchmarks).
 package cputime
 
 import (
