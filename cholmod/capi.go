@@ -2,11 +2,12 @@
 
 package cholmod
 
-// This file is the whole C surface of the package: a handful of small C
-// helpers in the preamble, and thin Go wrappers around them. The other
-// files of the cgo build work with the Go types declared here (cCtx,
-// cSparse, cFactor) and with Go slices viewing CHOLMOD-allocated memory;
-// stub.go replaces all of them in a build without cgo.
+// This file holds the package's C helpers, in the preamble, and the thin Go
+// wrappers that call them; factorview.go reads the fields of CHOLMOD's
+// factors, and cgoflags.go has the build flags. The other files of the
+// cgo build work with the Go types declared here (cCtx, cSparse, cFactor)
+// and with Go slices viewing CHOLMOD-allocated memory; stub.go replaces
+// all of them in a build without cgo.
 //
 // Index width: the package uses the cholmod_l_* interface, whose integers are
 // SuiteSparse_long (64 bits on every supported platform). init asserts that
@@ -372,20 +373,6 @@ func check(ctx *cCtx, op string, L *cFactor) error {
 	return &StatusError{Op: op, Status: st, Message: C.GoString(&ctx.msg[0]), err: base}
 }
 
-// originalColumn is the unpermuted column at which L's factorisation failed,
-// or -1 when it did not fail.
-func originalColumn(L *cFactor) int {
-	n := int(L.n)
-	k := int(L.minor)
-	if k < 0 || k >= n {
-		return -1
-	}
-	if L.Perm == nil {
-		return k
-	}
-	return int(unsafe.Slice((*int64)(L.Perm), n)[k])
-}
-
 func newCtx() *cCtx { return C.gl_new() }
 
 func freeCtx(ctx *cCtx) { C.gl_free(ctx) }
@@ -446,38 +433,6 @@ func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
 	return check(ws, "solve", nil)
 }
 
-// factorStats reads the descriptive fields of an analysed factor.
-func factorStats(ctx *cCtx, L *cFactor) (ordering int, super bool, nnzL int, flops float64, selected int) {
-	n := int(L.n)
-	if L.ColCount != nil {
-		for _, c := range unsafe.Slice((*int64)(L.ColCount), n) {
-			nnzL += int(c)
-		}
-	}
-	return int(L.ordering), L.is_super != 0, nnzL, float64(ctx.c.fl), int(ctx.c.selected)
-}
-
-// orderingName names a CHOLMOD L->ordering value.
-func orderingName(o int) string {
-	switch o {
-	case C.CHOLMOD_NATURAL:
-		return "natural"
-	case C.CHOLMOD_GIVEN:
-		return "given"
-	case C.CHOLMOD_AMD:
-		return "amd"
-	case C.CHOLMOD_METIS:
-		return "metis"
-	case C.CHOLMOD_NESDIS:
-		return "nesdis"
-	case C.CHOLMOD_COLAMD:
-		return "colamd"
-	case C.CHOLMOD_POSTORDERED:
-		return "postordered"
-	}
-	return fmt.Sprintf("ordering(%d)", o)
-}
-
 // Values for the Common->supernodal parameter.
 const (
 	cSimplicial = C.CHOLMOD_SIMPLICIAL
@@ -534,96 +489,6 @@ func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []flo
 	return colPtr, rowIdx, values, factorPerm(S), nil
 }
 
-// factorTree reads the supernodal tree of L: CHOLMOD's supernodes when L is
-// supernodal, else the fundamental supernodes of its columns, whose
-// structure exists only once L is factorised (numeric says it is).
-func factorTree(L *cFactor, numeric bool) (factor.Tree, error) {
-	n := int(L.n)
-	if L.is_super != 0 {
-		ns := int(L.nsuper)
-		super := unsafe.Slice((*int64)(L.super), ns+1)
-		pi := unsafe.Slice((*int64)(L.pi), ns+1)
-		snode := make([]int, n)
-		t := factor.Tree{Parent: make([]int, ns), Cols: make([]int, ns), Rows: make([]int, ns)}
-		for s := 0; s < ns; s++ {
-			t.Cols[s] = int(super[s+1] - super[s])
-			t.Rows[s] = int(pi[s+1] - pi[s])
-			for j := super[s]; j < super[s+1]; j++ {
-				snode[j] = s
-			}
-		}
-		var rows []int64
-		if ns > 0 && pi[ns] > 0 {
-			rows = unsafe.Slice((*int64)(L.s), int(pi[ns]))
-		}
-		for s := 0; s < ns; s++ {
-			t.Parent[s] = -1
-			if t.Rows[s] > t.Cols[s] {
-				t.Parent[s] = snode[rows[int(pi[s])+t.Cols[s]]]
-			}
-		}
-		return t, t.Validate()
-	}
-	if !numeric || L.p == nil || L.nz == nil || L.i == nil {
-		return factor.Tree{}, fmt.Errorf("cholmod: tree of a simplicial factor: %w", ErrNotFactorized)
-	}
-	p := unsafe.Slice((*int64)(L.p), n+1)
-	nz := unsafe.Slice((*int64)(L.nz), n)
-	idx := unsafe.Slice((*int64)(L.i), int(L.nzmax))
-	parent, count := make([]int, n), make([]int, n)
-	for j := 0; j < n; j++ {
-		parent[j], count[j] = -1, int(nz[j])
-		for _, i := range idx[p[j] : p[j]+nz[j]] {
-			if int(i) > j && (parent[j] < 0 || int(i) < parent[j]) {
-				parent[j] = int(i)
-			}
-		}
-	}
-	return factor.ColumnTree(parent, count)
-}
-
 func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
 
 func blasThreads() int { return int(C.gl_blas_get_threads()) }
-
-// supernodes views the arrays of a numeric supernodal factor L: supernode
-// S holds columns super[S]..super[S+1]−1, the rows s[pi[S]:pi[S+1]] (its
-// own columns first) and a column-major block of those rows at x[px[S]:].
-// The views are valid until L is freed or changed.
-type supernodes struct {
-	super, pi, px, s []int64
-	x                []float64
-}
-
-func superView(L *cFactor) supernodes {
-	ns := int(L.nsuper)
-	v := supernodes{
-		super: unsafe.Slice((*int64)(L.super), ns+1),
-		pi:    unsafe.Slice((*int64)(L.pi), ns+1),
-		px:    unsafe.Slice((*int64)(L.px), ns+1),
-	}
-	v.s = unsafe.Slice((*int64)(L.s), int(v.pi[ns]))
-	v.x = unsafe.Slice((*float64)(L.x), int(L.xsize))
-	return v
-}
-
-// supernodalLL reports whether L is a numeric supernodal LL' factor.
-func supernodalLL(L *cFactor) bool {
-	return L.is_super != 0 && L.is_ll != 0 && L.xtype == C.CHOLMOD_REAL && L.x != nil
-}
-
-// factorPerm copies L's pivot order (the identity when L has none).
-func factorPerm(L *cFactor) []int {
-	n := int(L.n)
-	perm := make([]int, n)
-	if L.Perm == nil {
-		for k := range perm {
-			perm[k] = k
-		}
-		return perm
-	}
-	for k, v := range unsafe.Slice((*int64)(L.Perm), n) {
-		perm[k] = int(v)
-	}
-	return perm
-}
