@@ -1,81 +1,42 @@
-// Command gmlg learns ground metrics on graphs from sequences of histograms,
-// interpolates with them and transfers colours. Run "gmlg help" for the list
-// of subcommands and "gmlg CMD -h" for the options of one.
+// Command gmlg learns the ground metric of optimal transport on a grid or a
+// graph from sequences of histograms (Ground Metric Learning on Graphs,
+// Heitz et al., JMIV 2020), interpolates with a learned metric and
+// transfers colours between images.
 //
-// # A first run
+// Usage:
 //
-//	gmlg synth          # frames + true metric in ./synth (t = 3e-3, 10 steps)
-//	gmlg learn synth --t 3e-3 --steps 10 --lambda-s 0.01 --skip-endpoints --max-iter 50
-//	gmlg render run                 # redraw the pictures of ./run
-//	gmlg interp --run run synth     # interpolate with the learned metric
-//	gmlg eval --run run             # F and ∇F at the learned metric
+//	gmlg COMMAND [options] [args]
 //
-// The learn command uses the forward model of the synthetic data (t, steps),
-// a light smoothness penalty and leaves the poles out of the loss (gmlg synth
-// writes the raw poles as first and last frames), so that the true metric
-// explains the data exactly; run/metric-vs-truth.png compares the two.
+// The commands:
 //
-// Options may come before or after the folder names. Every default is the
-// reference implementation's (docs/method.md, "Defaults and paper presets"):
-// t = 1e-2, 20 kernel steps, 50 Sinkhorn iterations, the l2 loss, λ_c = 0,
-// λ_s = 3, the vertex metric, backward Euler, 500 L-BFGS iterations, saving
-// at every iteration.
+//	learn       learn a metric from a folder of frames on a grid or a graph,
+//	            or of colour images (--preset colour); --resume continues a run
+//	colorlearn  the same as gmlg learn --preset colour
+//	interp      interpolate between two histograms with a learned metric, a
+//	            uniform one, or linearly
+//	eval        the objective and its gradient at a metric
+//	render      redraw the pictures of any folder gmlg writes
+//	synth       make a dataset with a known metric from gmlg's forward model
+//	sunset      interpolate the colours of a day and a night image and
+//	            transfer them onto the day image
+//	transfer    transfer the colours of source images onto a target image by
+//	            optimal transport
+//	bench       reproduce the paper's timing table
+//	version     print the version and the factorisation backends compiled in
 //
-// # Data
+// A first run, which learns the metric of a synthetic dataset back:
 //
-// A data folder holds frames array-XX.npy (one sequence) or array-SS-TT.npy
-// (several), 2-D [n,n] or 3-D [n,n,n] arrays of any NumPy dtype and order, or
-// grey PNG/JPEG images; --pattern selects other names. Frames are taken in
-// the numeric order of their names (array-2 before array-10); two files with
-// the same numbers are an error and missing numbers a warning. Each frame is
-// normalised to unit mass; the first and last frames of a sequence are the
-// poles of the interpolation.
+//	gmlg synth -o data
+//	gmlg learn data -o run --t 3e-3 --steps 10 --lambda-s 0.01 --skip-endpoints --max-iter 50
 //
-// # Limits
-//
-// Sizes from flags and file headers (threads, frames, colour bins, grid and
-// image sizes) are checked against fixed limits and against a memory budget
-// before anything is allocated for them: the physical memory, or
-// GMLG_MAX_MEMORY (e.g. GMLG_MAX_MEMORY=64G). See package
-// learn/limits and the README's Limits section.
-//
-// # The run folder
-//
-// gmlg learn writes, atomically (temporary file + rename):
-//
-//	params.json        every setting, the version, the backend, ordering and nnz(L), the data's checksums
-//	log.txt            structured log lines (log/slog)
-//	metric-XXXX.npy    the metric w = e^x at iteration XXXX, float64 [d,N] (edge metrics zero-padded), every --save-every
-//	metric-XXXX.png    its heat maps, one per axis, with colour bars
-//	metric.npy/.png    the final metric
-//	loss.npy/.png      F after each iteration (entry k−1 is iteration k) and its curve
-//	rec-XX.npy         final reconstructions (rec-SS-XX.npy for several sequences)
-//	recs.png           observations above reconstructions
-//	checkpoint.gob     the optimiser's complete state, for --resume
-//	result.json        why it stopped, the final F and its parts
-//
-// A run interrupted by Ctrl-C or SIGTERM saves a checkpoint and exits with
-// status 130; "gmlg learn --resume RUN_DIR" continues it and ends with the
-// result of an uninterrupted run, bit for bit, reading every setting from
-// the run (only --max-iter, --threads and --progress may be given). The
-// message printed on Ctrl-C is that exact command. params.json and
-// checkpoint.gob carry a SHA-256 of their content, checked wherever they are
-// read back: a file changed or damaged since gmlg wrote it is refused. Exit
-// status 2 means a usage error, 1 a failure.
-//
-// Every command that writes a folder (learn, synth, interp, eval, transfer,
-// sunset, colorlearn; --resume and render continue or redraw one) holds the
-// lock .gmlg-lock there while it runs, so a second command on the same
-// folder is refused with the first one's process id; a lock left by a
-// killed process is taken over. The folder's .gmlg-manifest.json names the
-// command and the files it writes: a folder that is not empty is refused
-// unless --force, which removes exactly the files of the previous gmlg
-// output and never replaces a file that gmlg did not write.
-//
-// # Profiling
-//
-// With GMLG_CPUPROFILE=FILE in the environment, every command writes a CPU
-// profile of its whole run to FILE (go tool pprof bin/gmlg FILE).
+// "gmlg help COMMAND" (or "gmlg COMMAND -h") lists the options of a command
+// with their defaults and units. README.md describes the commands, the run
+// folder and its safety rules, and the library; docs/method.md states the
+// model and the reference's conventions, docs/colour.md the colour
+// commands. Exit status 2 is a usage error, 1 a failure, 130 an
+// interrupted run (which prints the command that continues it). With
+// GMLG_CPUPROFILE=FILE in the environment, a command writes a CPU profile
+// of its run to FILE.
 package main
 
 import (

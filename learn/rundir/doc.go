@@ -8,11 +8,10 @@
 // # Taking a folder
 //
 // [Create] takes a folder for a new output (gmlg learn, synth, interp,
-// eval, transfer, sunset, colorlearn); [Open] takes an existing one to
-// continue or redraw it (learn --resume, colorlearn -resume, render). Both
-// return a [Dir] whose Close releases it; commands defer it, so that it runs
-// on success, on error and after Ctrl-C or SIGTERM (which cancel the
-// command's context).
+// eval, transfer, sunset); [Open] takes an existing one to continue or
+// redraw it (learn --resume, render). Both return a [Dir] whose Close
+// releases it; commands defer it, so that it runs on success, on error and
+// after Ctrl-C or SIGTERM (which cancel the command's context).
 //
 // # Lock
 //
