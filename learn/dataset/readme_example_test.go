@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,10 +60,7 @@ func Example_learnMetric() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	theta := make([]float64, len(res.X))
-	for i, x := range res.X {
-		theta[i] = math.Exp(x)
-	}
+	theta := learn.Exp(nil, res.X) // the metric θ = e^x of the optimiser's x
 	if err := dataset.WriteMetric(filepath.Join(os.TempDir(), "metric.npy"), g, learn.VertexMetric, theta); err != nil {
 		log.Fatal(err)
 	}
