@@ -255,26 +255,3 @@ func drawCube(c *canvas, p projector) {
 		c.tag(int(x)-3, int(y)+5, l.text, histInk)
 	}
 }
-
-// HistogramComparison draws the observed colour histograms obs (labelled
-// "obs i") above their reconstructions recs ("rec i") on a common scale,
-// under title; each histogram holds n³ bins.
-func HistogramComparison(obs, recs [][]float64, n int, title string) (image.Image, error) {
-	labels := make([]string, max(len(obs), len(recs)))
-	for i := range obs {
-		labels[i] = fmt.Sprintf("obs %d", i)
-	}
-	opt := &HistogramOptions{Size: 160}
-	top, err := HistogramStrip(obs, n, labels[:len(obs)], opt)
-	if err != nil {
-		return nil, err
-	}
-	for i := range recs {
-		labels[i] = fmt.Sprintf("rec %d", i)
-	}
-	bottom, err := HistogramStrip(recs, n, labels[:len(recs)], opt)
-	if err != nil {
-		return nil, err
-	}
-	return Stack(Label(title, top.Bounds().Dx()), top, bottom), nil
-}
