@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -120,4 +121,21 @@ func warnGaps(w io.Writer, command string, set *dataset.Set) {
 func backendHelp(empty string) string {
 	return fmt.Sprintf("sparse Cholesky `backend`: %s, or %s for the default (%s in this build)",
 		strings.Join(kernel.Backends(), ", "), empty, kernel.DefaultBackend().Name())
+}
+
+// modelSource says where the settings of a barycenter model come from:
+// "flags" when any of the named flags was given on the command line, else
+// the run's params.json, else "defaults". interp, sunset and eval print it
+// so that a metric is never silently rendered under another model than the
+// one it was learned with.
+func modelSource(run string, set map[string]bool, names ...string) string {
+	for _, n := range names {
+		if set[n] {
+			return "flags"
+		}
+	}
+	if run != "" {
+		return "from " + filepath.Join(run, "params.json")
+	}
+	return "defaults"
 }

@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
@@ -112,113 +109,7 @@ func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) 
 	if err := checkInputs(dir, p.Data.Dir); err != nil {
 		return nil, err
 	}
-	var losses []float64
-	if a, err := dataset.ReadNpyFile(filepath.Join(dir, "loss.npy")); err == nil {
-		losses = a.Data
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	sp, err := p.Data.Space(limits.Memory)
-	if err != nil {
-		return nil, err
-	}
-	drawn, err := renderLearnMetrics(ctx, dir, &p, sp, losses)
-	if err != nil {
-		return drawn, err
-	}
-	if len(losses) > 0 {
-		out := filepath.Join(dir, "loss.png")
-		img, err := draw.LossPlot(losses, &draw.LossOptions{Title: "objective F per iteration"})
-		if _, err := runlog.WriteImage(out, img, err); err != nil {
-			return drawn, err
-		}
-		drawn = append(drawn, out)
-	}
-	out, err := renderRecs(dir, &p.Data, sp, fmt.Sprintf("iteration %d", len(losses)), stderr)
-	if out != "" {
-		drawn = append(drawn, out)
-	}
-	return drawn, err
-}
-
-// renderRecs redraws recs.png from the reconstructions rec-*.npy of dir
-// and the observations of the data d on sp (without them, with a note on
-// stderr, when the data cannot be read); it returns the picture drawn.
-func renderRecs(dir string, d *runlog.Data, sp dataset.Space, title string, stderr io.Writer) (string, error) {
-	files, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
-	if len(files) == 0 {
-		return "", nil
-	}
-	opt := &dataset.Options{Memory: limits.Memory, MinFrames: 2}
-	if sp.IsGraph() {
-		opt.Length = sp.Graph.N()
-	}
-	dataset.Sort(files)
-	rs, err := dataset.LoadFiles(files, opt)
-	if err != nil {
-		return "", err
-	}
-	var obs [][][]float64
-	data := *d
-	if src, err := data.Read(nil); err == nil && len(src.Seqs) == len(rs.Sequences) {
-		obs = src.Observed()
-	} else {
-		fmt.Fprintf(stderr, "gmlg render: drawing the reconstructions without the observations (%v)\n", err)
-	}
-	out := filepath.Join(dir, "recs.png")
-	img, err := sp.RecsImage(obs, rs.Frames(), title)
-	if ok, err := runlog.WriteImage(out, img, err); err != nil || !ok {
-		return "", err
-	}
-	return out, nil
-}
-
-// renderLearnMetrics redraws every metric-XXXX.npy and metric.npy of a
-// learn run and, when the data folder holds the true metric, the comparison
-// with it. Each file must fit the run's grid and hold a positive finite
-// metric: a file that does not is an error naming it, never skipped. sp
-// is the run's grid or graph.
-func renderLearnMetrics(ctx context.Context, dir string, p *runlog.Record, sp dataset.Space, losses []float64) ([]string, error) {
-	kind, err := learn.ParseMetricKind(p.Model.Metric)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "params.json"), err)
-	}
-	metrics, _ := filepath.Glob(filepath.Join(dir, "metric-*.npy"))
-	final := filepath.Join(dir, "metric.npy")
-	if _, err := os.Stat(final); err == nil {
-		metrics = append(metrics, final)
-	}
-	var drawn []string
-	var last []float64
-	for _, m := range metrics {
-		if err := ctx.Err(); err != nil {
-			return drawn, err
-		}
-		theta, err := sp.ReadMetric(m, kind)
-		if err != nil {
-			return drawn, err
-		}
-		out := strings.TrimSuffix(m, ".npy") + ".png"
-		img, err := sp.MetricImage(kind, theta, runlog.MetricTitle(filepath.Base(m), losses))
-		if ok, err := runlog.WriteImage(out, img, err); err != nil {
-			return drawn, err
-		} else if ok {
-			drawn = append(drawn, out)
-		}
-		if m == final {
-			last = theta
-		}
-	}
-	if last == nil || sp.IsGraph() || p.Data.Kind != runlog.Frames {
-		return drawn, nil
-	}
-	out := filepath.Join(dir, "metric-vs-truth.png")
-	ok, err := runlog.TruthPicture(out, p.Data.Dir, dataset.PadMetric(sp.Graph, kind, last), p.Data.Dim, p.Data.Side,
-		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", dataset.TruthFile, len(losses)))
-	if ok {
-		drawn = append(drawn, out)
-	}
-	return drawn, err
+	return runlog.Redraw(ctx, dir, &p, stderr)
 }
 
 func renderSynth(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
@@ -306,7 +197,7 @@ func renderEval(_ context.Context, dir string, raw []byte, stderr io.Writer) ([]
 	if err != nil {
 		return nil, err
 	}
-	out, err := renderRecs(dir, &p.Data, sp, "reconstructions at "+filepath.Base(p.MetricFile), stderr)
+	out, err := runlog.RedrawRecs(dir, &p.Data, sp, "reconstructions at "+filepath.Base(p.MetricFile), stderr)
 	if out == "" {
 		return nil, err
 	}
