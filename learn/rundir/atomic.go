@@ -27,11 +27,10 @@ type File struct {
 	done bool
 }
 
-// CreateFile starts an atomic write of path. The file gets permission bits perm
-// (0 means 0o644) once committed. The destination directory must exist.
-// The destination is reached without following a link: a symbolic link
-// there (ErrLink) or an entry that is not a regular file (ErrNotRegular)
-// is an error naming it, and nothing is written.
+// CreateFile starts an atomic write of path, in an existing folder, with
+// permission bits perm (0 means 0o644). A symbolic link there (ErrLink) or
+// an entry that is not a regular file (ErrNotRegular) is an error, and
+// nothing is written.
 func CreateFile(path string, perm os.FileMode) (*File, error) {
 	if perm == 0 {
 		perm = 0o644

@@ -47,8 +47,6 @@ func self(command string) Owner {
 }
 
 // lock is a held lock: an open lock file with an exclusive flock on it.
-// The kernel drops the flock when the file is closed or the process dies,
-// so a lock file whose flock can be taken belongs to nobody.
 type lock struct {
 	f    *os.File
 	dir  *folder
@@ -143,17 +141,16 @@ func readOwner(f *os.File) *Owner {
 	return o
 }
 
-// ownerWait bounds how long a refused taker waits for the holder's record:
-// the holder locks the file before it writes its record into it, so a
-// taker that comes in between finds the file empty for the time of one
-// write.
+// A refused taker waits up to ownerPolls·ownerInterval for the holder's
+// record: the holder locks the file before it writes the record, so a
+// taker coming in between finds it empty for the time of one write.
 const (
 	ownerPolls    = 50
 	ownerInterval = 2 * time.Millisecond
 )
 
 // awaitOwner reads the owner from the lock file f held by another process,
-// waiting up to ownerPolls·ownerInterval while the file is still empty.
+// waiting while the file is still empty.
 func awaitOwner(f *os.File) *Owner {
 	prev := readOwner(f)
 	for i := 0; prev == nil && i < ownerPolls; i++ {

@@ -53,8 +53,7 @@ func readManifest(dir *folder) (*manifest, error) {
 }
 
 // check refuses a manifest that lists a pattern that spec, the code's own
-// list of the files its command writes, does not have: the patterns on
-// disk are never used to choose what to remove.
+// list, lacks: the patterns on disk never choose what to remove.
 func (m *manifest) check(dir *folder, spec Spec) error {
 	for _, p := range m.Outputs {
 		if !slices.Contains(spec.Outputs, p) {
@@ -103,8 +102,7 @@ func internal(name string) bool {
 	return name == LockName || name == ManifestName
 }
 
-// temporaryOf returns NAME for a temporary file ".NAME.tmp-XXXX" of
-// CreateFile, and false for any other name.
+// temporaryOf returns NAME for a temporary file ".NAME.tmp-XXXX".
 func temporaryOf(name string) (string, bool) {
 	i := strings.LastIndex(name, ".tmp-")
 	if !strings.HasPrefix(name, ".") || i < 2 {
@@ -113,11 +111,10 @@ func temporaryOf(name string) (string, bool) {
 	return name[1:i], true
 }
 
-// removeTemporaries removes the temporary files that CreateFile left in dir
-// when a writer was killed: the regular files ".NAME.tmp-*" whose NAME is
-// the manifest or matches patterns (a user's own files of that shape stay).
-// The lock must be held, so that no writer of dir is alive. The removed
-// names are reported to notices.
+// removeTemporaries removes the regular files ".NAME.tmp-*" that killed
+// writers left in dir, whose NAME is the manifest or matches patterns
+// (a user's own files of that shape stay), and reports them to notices.
+// The lock must be held, so that no writer of dir is alive.
 func removeTemporaries(dir *folder, patterns []string, notices io.Writer, who string) error {
 	entries, err := os.ReadDir(dir.path)
 	if err != nil {
@@ -142,13 +139,11 @@ func removeTemporaries(dir *folder, patterns []string, notices io.Writer, who st
 }
 
 // plan sorts the entries of dir for a new output with the given patterns
-// over a previous output whose files match prev (the code's patterns of
-// the previous output's kind; nil when the folder has none): stale are
-// the previous output's files, clash the other entries the new output
-// would overwrite, and others counts the entries that stay untouched. An
-// entry that matches either list and is not a regular file (a link, a
-// folder, a FIFO) is an error naming it: gmlg neither writes through it
-// nor removes it.
+// over a previous output whose files match prev (nil without one): stale
+// are the previous output's files, clash the other entries the new output
+// would overwrite, and others counts the rest. An entry that matches
+// either list and is not a regular file is an error: gmlg neither writes
+// through it nor removes it.
 func plan(dir *folder, prev, patterns []string) (stale, clash []string, others int, err error) {
 	entries, err := os.ReadDir(dir.path)
 	if err != nil {

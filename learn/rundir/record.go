@@ -59,9 +59,9 @@ type FileSum struct {
 	SHA256 string `json:"sha256"`
 }
 
-// Checksum hashes the files in the given order. It returns the combined
-// digest (SHA-256 of the sha256sum-style lines "<sha256>  <base name>\n")
-// and the per-file sums, all as lower-case hex. Errors name the file.
+// Checksum returns the SHA-256 of the files' sha256sum lines
+// "<sha256>  <base name>\n", in the given order, and the per-file sums,
+// all as lower-case hex.
 func Checksum(paths []string) (string, []FileSum, error) {
 	all := sha256.New()
 	sums := make([]FileSum, 0, len(paths))
@@ -92,8 +92,8 @@ func sumFile(path string) (FileSum, error) {
 
 // MarshalSorted encodes v as JSON indented by two spaces, with the keys of
 // every object sorted (struct fields included), and a final newline.
-// Numbers keep their exact text. Like encoding/json it fails on NaN and
-// infinite floats; the error names the problem.
+// Numbers keep their exact text; NaN and infinities fail, as in
+// encoding/json.
 func MarshalSorted(v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {

@@ -18,16 +18,12 @@ type Spec struct {
 	Outputs []string
 }
 
-// Options tune Create and Open.
+// Options tune Create and Open (see the package doc).
 type Options struct {
-	// Force lets Create take a folder that is not empty: the files that
-	// its manifest lists (the previous gmlg output, all of it) are
-	// removed, every other file stays, and Create refuses when the new
-	// output would overwrite one of those.
+	// Force lets Create replace the output its folder's manifest lists.
 	Force bool
 	// Holder is the command recorded in the lock and at the start of
-	// notices, e.g. "gmlg learn --resume"; empty means "gmlg " and the
-	// command of the (first) spec.
+	// notices; empty means "gmlg " and the spec's command.
 	Holder string
 	// Notices receives a line for each stale lock taken over and each
 	// batch of temporary files removed; nil discards them.
@@ -35,17 +31,10 @@ type Options struct {
 	// Detect names, for Open, the command that wrote a folder that has no
 	// manifest ("" when unknown), e.g. from a parameters file it holds.
 	Detect func(dir string) string
-	// Kinds lists every kind of folder that Create may find in its way
-	// (the spec given to Create counts too): a folder whose manifest names
-	// another command is refused, and so is a manifest that lists a
-	// pattern that its command's spec here does not have (ErrManifest,
-	// naming the file), so that what Force removes is always among the
-	// files that the code says that command writes.
+	// Kinds lists every kind of folder that Create may find in its way,
+	// besides its own: a manifest must match one of them.
 	Kinds []Spec
-	// Inputs lists the files and folders the command reads. Create and
-	// Open refuse (ErrInput) a folder that is one of them, lies inside
-	// one of them or contains one of them, comparing the paths with every
-	// link resolved, so that no output ever replaces or removes an input.
+	// Inputs lists the files and folders the command reads (CheckInputs).
 	Inputs []string
 }
 
@@ -213,10 +202,9 @@ func foreignError(dir string, names []string) error {
 
 // Open takes an existing folder to continue or redraw the output it holds,
 // which must be that of one of the commands of accept (by its manifest, or
-// for a folder without one by opt.Detect; ErrKind otherwise). It takes the
-// folder's lock and removes the temporary files of interrupted writes;
-// it writes a manifest when the folder had none or when the accepted
-// spec lists patterns the manifest lacks. opt.Force is ignored.
+// without one by opt.Detect; ErrKind otherwise). It takes the folder's
+// lock, removes the temporary files of interrupted writes, and writes a
+// manifest when the folder had none. opt.Force is ignored.
 func Open(path string, accept []Spec, opt Options) (*Dir, error) {
 	if len(accept) == 0 {
 		return nil, errors.New("rundir.Open: no accepted kind of folder")
