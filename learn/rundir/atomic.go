@@ -87,23 +87,19 @@ func (f *File) Commit() error {
 	f.done = true
 	defer f.dir.close()
 	tmpName := filepath.Base(f.tmp.Name())
-	fail := func(op string, err error) error {
-		f.tmp.Close()
+	op, err := "write", f.buf.Flush()
+	if err == nil {
+		op, err = "chmod", f.tmp.Chmod(f.perm)
+	}
+	if err == nil {
+		op, err = "sync", f.tmp.Sync()
+	}
+	if cerr := f.tmp.Close(); err == nil && cerr != nil {
+		op, err = "close", cerr
+	}
+	if err != nil {
 		f.dir.remove(tmpName)
 		return fmt.Errorf("rundir: %s %s: %w", op, f.path, err)
-	}
-	if err := f.buf.Flush(); err != nil {
-		return fail("write", err)
-	}
-	if err := f.tmp.Chmod(f.perm); err != nil {
-		return fail("chmod", err)
-	}
-	if err := f.tmp.Sync(); err != nil {
-		return fail("sync", err)
-	}
-	if err := f.tmp.Close(); err != nil {
-		f.dir.remove(tmpName)
-		return fmt.Errorf("rundir: close %s: %w", f.path, err)
 	}
 	if err := f.dir.rename(tmpName, f.name); err != nil {
 		f.dir.remove(tmpName)

@@ -57,29 +57,21 @@ type lock struct {
 // opening it and locking it (a releasing owner removes it).
 const lockAttempts = 20
 
-// acquire takes the lock of dir for me. A lock held by a live process is
-// refused (ErrBusy, naming it); a lock file left by a process that died on
-// this host is taken over, with a notice; one written on another host is
-// refused, since its owner cannot be checked from here.
-// hint ends the refusal of a busy folder (e.g. ", or choose another -o").
-//
-// The lock file is reached without following a link: a symbolic link or
-// any entry other than a regular file named LockName is an error naming
-// it, and nothing is written.
-func acquire(dir string, me Owner, notices io.Writer, hint string) (*lock, error) {
+// acquire takes the lock of dir for me (see the package doc); hint ends
+// the refusal of a busy folder (e.g. ", or choose another -o"). The lock
+// file is reached without following a link: a symbolic link or any entry
+// other than a regular file named LockName is an error, and nothing is
+// written.
+func acquire(dir string, me Owner, notices io.Writer, hint string) (_ *lock, err error) {
 	d, err := openFolder(dir)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
-	l, err := acquireIn(d, me, notices, hint)
-	if err != nil {
-		d.close()
-	}
-	return l, err
-}
-
-// acquireIn is acquire in the open folder d.
-func acquireIn(d *folder, me Owner, notices io.Writer, hint string) (*lock, error) {
+	defer func() {
+		if err != nil {
+			d.close()
+		}
+	}()
 	dir, path := d.path, d.join(LockName)
 	for range lockAttempts {
 		f, err := d.open(LockName, os.O_RDWR|os.O_CREATE, 0o644)
@@ -173,13 +165,13 @@ func stillAt(f *os.File, d *folder) bool {
 // write replaces the lock file's content with me.
 func (l *lock) write(me Owner) error {
 	raw, err := json.Marshal(me)
+	if err == nil {
+		err = l.f.Truncate(0)
+	}
+	if err == nil {
+		_, err = l.f.WriteAt(append(raw, '\n'), 0)
+	}
 	if err != nil {
-		return fmt.Errorf("lock %s: %w", l.path, err)
-	}
-	if err := l.f.Truncate(0); err != nil {
-		return fmt.Errorf("lock %s: %w", l.path, err)
-	}
-	if _, err := l.f.WriteAt(append(raw, '\n'), 0); err != nil {
 		return fmt.Errorf("lock %s: %w", l.path, err)
 	}
 	return nil

@@ -66,11 +66,7 @@ func (m *manifest) check(dir *folder, spec Spec) error {
 
 // writeManifest writes m into dir atomically.
 func writeManifest(dir *folder, m *manifest) error {
-	raw, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return fmt.Errorf("writing the manifest: %w", err)
-	}
-	if err := WriteFile(dir.join(ManifestName), append(raw, '\n'), 0o644); err != nil {
+	if err := WriteJSON(dir.join(ManifestName), m); err != nil {
 		return fmt.Errorf("writing the manifest: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,14 +37,6 @@ type Options struct {
 	Kinds []Spec
 	// Inputs lists the files and folders the command reads (CheckInputs).
 	Inputs []string
-}
-
-// holder is the Holder option or its default for command.
-func (o *Options) holder(command string) string {
-	if o.Holder != "" {
-		return o.Holder
-	}
-	return "gmlg " + command
 }
 
 // The kinds of refusal, wrapped by *Error (test them with errors.Is).
@@ -103,7 +96,7 @@ func Create(path string, spec Spec, opt Options) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	who := opt.holder(spec.Command)
+	who := cmp.Or(opt.Holder, "gmlg "+spec.Command)
 	l, err := acquire(path, self(who), opt.Notices, ", or choose another -o")
 	if err != nil {
 		if made {
@@ -143,9 +136,7 @@ func (d *Dir) claim(spec Spec, opt *Options, who string) error {
 	if err != nil {
 		return err
 	}
-	// The previous output's patterns: those its manifest lists, each of
-	// which the code's own spec of that command must have.
-	var prev []string
+	var prev []string // the previous output's patterns, checked by the code's spec
 	if old != nil {
 		kinds := append([]Spec{spec}, opt.Kinds...)
 		i := slices.IndexFunc(kinds, func(s Spec) bool { return s.Command == old.Command })
@@ -219,7 +210,7 @@ func Open(path string, accept []Spec, opt Options) (*Dir, error) {
 	if err := CheckInputs(path, opt.Inputs); err != nil {
 		return nil, err
 	}
-	who := opt.holder(accept[0].Command)
+	who := cmp.Or(opt.Holder, "gmlg "+accept[0].Command)
 	l, err := acquire(path, self(who), opt.Notices, "")
 	if err != nil {
 		return nil, err
@@ -280,14 +271,15 @@ func kindError(dir, kind, who string, accept []Spec) error {
 	return &Error{Kind: ErrKind, msg: fmt.Sprintf("%s holds the output of gmlg %s; %s works on the folders of %s", dir, kind, who, want)}
 }
 
-// abandon releases the lock of a folder that Create or Open refused, and
-// removes the folder when Create made it (it is empty then).
-func (d *Dir) abandon() {
-	d.lock.release()
+// abandon releases the lock and removes the folder when Create made it
+// (which fails, as it should, unless the folder is empty).
+func (d *Dir) abandon() error {
+	err := d.lock.release()
 	d.lock = nil
 	if d.made {
 		os.Remove(d.path)
 	}
+	return err
 }
 
 // Close releases the folder. A folder taken by Create in which the command
@@ -304,12 +296,8 @@ func (d *Dir) Close() error {
 			err = fmt.Errorf("removing the manifest: %w", rerr)
 		}
 	}
-	if rerr := d.lock.release(); err == nil {
+	if rerr := d.abandon(); err == nil {
 		err = rerr
-	}
-	d.lock = nil
-	if d.made {
-		os.Remove(d.path) // fails, as it should, unless empty
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", d.path, err)

@@ -43,8 +43,6 @@ func kindOf(mode fs.FileMode) string {
 		return "a socket"
 	case mode&fs.ModeDevice != 0:
 		return "a device"
-	case mode&fs.ModeSymlink != 0:
-		return "a symbolic link"
 	}
 	return "not a regular file"
 }
@@ -187,13 +185,15 @@ func modeOf(m uint32) fs.FileMode {
 // regular checks that the open file f is a regular file.
 func regular(f *os.File) error {
 	st, err := f.Stat()
-	if err != nil {
-		return err
+	return isRegular(f.Name(), st, err)
+}
+
+// isRegular is err, or the error naming path when st is not a regular file.
+func isRegular(path string, st fs.FileInfo, err error) error {
+	if err == nil && !st.Mode().IsRegular() {
+		err = entryError(path, st.Mode().Type())
 	}
-	if !st.Mode().IsRegular() {
-		return entryError(f.Name(), st.Mode().Type())
-	}
-	return nil
+	return err
 }
 
 // OpenAppend opens the file at path for appending, creating it when it is
@@ -230,13 +230,7 @@ func OpenInput(path string) (*os.File, error) {
 // opening it (ErrNotRegular naming it otherwise).
 func CheckInput(path string) error {
 	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return entryError(path, st.Mode().Type())
-	}
-	return nil
+	return isRegular(path, st, err)
 }
 
 // ReadInput reads the whole file at path as OpenInput opens it.
