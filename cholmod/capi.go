@@ -2,16 +2,11 @@
 
 package cholmod
 
-// This file holds the package's C helpers, in the preamble, and the thin Go
-// wrappers that call them; factorview.go reads the fields of CHOLMOD's
-// factors, and cgoflags.go has the build flags. The other files of the
-// cgo build work with the Go types declared here (cCtx, cSparse, cFactor)
-// and with Go slices viewing CHOLMOD-allocated memory; stub.go replaces
-// all of them in a build without cgo.
-//
-// Index width: the package uses the cholmod_l_* interface, whose integers are
-// SuiteSparse_long (64 bits on every supported platform). init asserts that
-// width, so Go int64 slices can view CHOLMOD's integer arrays directly.
+// The C helpers, in the preamble, and the Go wrappers that call them;
+// factorview.go reads CHOLMOD's factors and cgoflags.go has the build
+// flags. The package uses the cholmod_l_* interface: init asserts that
+// SuiteSparse_long is 64 bits, so Go int64 slices view CHOLMOD's integer
+// arrays directly.
 
 /*
 #define _GNU_SOURCE
@@ -29,32 +24,21 @@ typedef struct gl_ctx {
 	char msg[256];
 } gl_ctx;
 
-// Orderings understood by gl_analyze (the Go Ordering values, and GL_GIVEN
-// for a caller's permutation).
-enum { GL_NATURAL = 1, GL_AMD, GL_METIS, GL_NESDIS, GL_CHOLMOD, GL_BEST, GL_GIVEN };
-
 // CHOLMOD's error handler has no user pointer, so the message goes to a
 // thread-local buffer first; every helper clears it on entry and copies it
 // into its gl_ctx before returning, all on the same OS thread.
 static __thread char gl_tls_msg[256];
 
 static void gl_handler(int status, const char *file, int line, const char *message) {
-	if (gl_tls_msg[0] != 0) {
-		return;
+	if (gl_tls_msg[0] == 0) {
+		snprintf(gl_tls_msg, sizeof gl_tls_msg, "%s (status %d at %s:%d)",
+			message ? message : "", status, file ? file : "?", line);
 	}
-	snprintf(gl_tls_msg, sizeof gl_tls_msg, "%s (status %d at %s:%d)",
-		message ? message : "", status, file ? file : "?", line);
 }
 
 static void gl_begin(void) { gl_tls_msg[0] = 0; }
 
-static void gl_end(gl_ctx *ctx) {
-	if (gl_tls_msg[0] != 0) {
-		memcpy(ctx->msg, gl_tls_msg, sizeof ctx->msg);
-	} else {
-		ctx->msg[0] = 0;
-	}
-}
+static void gl_end(gl_ctx *ctx) { memcpy(ctx->msg, gl_tls_msg, sizeof ctx->msg); }
 
 // gl_config applies the package's fixed parameters on top of CHOLMOD's
 // defaults: silent, LL' in both simplicial and supernodal form (an LDL'
@@ -107,51 +91,23 @@ static void gl_free_sparse(gl_ctx *ctx, cholmod_sparse *A) {
 	gl_end(ctx);
 }
 
-// gl_analyze orders A (perm: the pivot order for GL_GIVEN, NULL otherwise)
-// and computes its symbolic factorisation. A given order is kept as it is:
-// no postorder.
-static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int ordering, int supernodal, SuiteSparse_long *perm) {
+// gl_analyze orders A with nmethods methods (the first one ordering; perm
+// is the pivot order for CHOLMOD_GIVEN, else NULL) and computes its
+// symbolic factorisation. A natural or given order is kept as it is: no
+// postorder.
+static cholmod_factor *gl_analyze(gl_ctx *ctx, cholmod_sparse *A, int nmethods, int ordering, int supernodal, SuiteSparse_long *perm) {
 	cholmod_common *c = &ctx->c;
 	gl_begin();
 	cholmod_l_defaults(c);
 	gl_config(ctx);
 	c->supernodal = supernodal;
+	c->nmethods = nmethods;
 	c->postorder = 1;
-	switch (ordering) {
-	case GL_NATURAL:
-		c->nmethods = 1;
-		c->method[0].ordering = CHOLMOD_NATURAL;
-		c->postorder = 0;
-		break;
-	case GL_AMD:
-		c->nmethods = 1;
-		c->method[0].ordering = CHOLMOD_AMD;
-		break;
-	case GL_METIS:
-		c->nmethods = 1;
-		c->method[0].ordering = CHOLMOD_METIS;
-		break;
-	case GL_NESDIS:
-		c->nmethods = 1;
-		c->method[0].ordering = CHOLMOD_NESDIS;
-		break;
-	case GL_CHOLMOD:
-		c->nmethods = 0;
-		break;
-	case GL_BEST:
-		c->nmethods = CHOLMOD_MAXMETHODS;
-		break;
-	case GL_GIVEN:
-		c->nmethods = 1;
-		c->method[0].ordering = CHOLMOD_GIVEN;
-		c->postorder = 0;
-		break;
-	default:
-		c->status = CHOLMOD_INVALID;
-		snprintf(ctx->msg, sizeof ctx->msg, "unknown ordering %d", ordering);
-		return NULL;
+	if (nmethods == 1) {
+		c->method[0].ordering = ordering;
+		c->postorder = ordering != CHOLMOD_NATURAL && ordering != CHOLMOD_GIVEN;
 	}
-	cholmod_factor *L = cholmod_l_analyze_p(A, ordering == GL_GIVEN ? perm : NULL, NULL, 0, c);
+	cholmod_factor *L = cholmod_l_analyze_p(A, perm, NULL, 0, c);
 	gl_end(ctx);
 	return L;
 }
@@ -163,13 +119,8 @@ typedef int (*gl_get_levels_fn)(void);
 typedef void (*gl_set_levels_fn)(int);
 
 // gl_factorize runs cholmod_l_factorize with no active OpenMP parallel
-// region: CHOLMOD's supernodal factorisation opens one for the assembly
-// of every large supernode (on a team of CHOLMOD_OMP_NUM_THREADS), and on
-// the heat systems waking and parking that team cost more than the loops
-// it shares. The setting (max-active-levels-var) belongs to the calling
-// thread's OpenMP data environment, and is restored before the call
-// returns, on the same thread. The loops it serialises write disjoint
-// entries, so the factor is the same either way.
+// region (doc.go, "Threads"): it sets the calling thread's
+// max-active-levels-var to 0 and restores it before it returns.
 static int gl_factorize(gl_ctx *ctx, cholmod_sparse *A, cholmod_factor *L) {
 	gl_get_levels_fn get = (gl_get_levels_fn) dlsym(RTLD_DEFAULT, "omp_get_max_active_levels");
 	gl_set_levels_fn set = (gl_set_levels_fn) dlsym(RTLD_DEFAULT, "omp_set_max_active_levels");
@@ -207,27 +158,15 @@ static void gl_free_factor(gl_ctx *ctx, cholmod_factor *L) {
 // workspaces of ws and copies X into dst. b and dst are Go memory used only
 // for the duration of this call: the header of B lives on this stack frame.
 static int gl_solve(gl_ctx *ws, cholmod_factor *L, double *b, double *dst, size_t n, size_t cols) {
-	cholmod_dense B;
-	memset(&B, 0, sizeof B);
-	B.nrow = n;
-	B.ncol = cols;
-	B.nzmax = n * cols;
-	B.d = n;
-	B.x = b;
-	B.xtype = CHOLMOD_REAL;
-	B.dtype = CHOLMOD_DOUBLE;
+	cholmod_dense B = {.nrow = n, .ncol = cols, .nzmax = n * cols, .d = n, .x = b,
+		.xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE};
 	gl_begin();
 	ws->c.status = CHOLMOD_OK;
 	int ok = cholmod_l_solve2(CHOLMOD_A, L, &B, NULL, &ws->X, NULL, &ws->Y, &ws->E, &ws->c);
 	if (ok && ws->X != NULL && ws->X->nrow == n && ws->X->ncol == cols) {
 		const double *x = ws->X->x;
-		size_t d = ws->X->d;
-		if (d == n) {
-			memcpy(dst, x, n * cols * sizeof(double));
-		} else {
-			for (size_t k = 0; k < cols; k++) {
-				memcpy(dst + k * n, x + k * d, n * sizeof(double));
-			}
+		for (size_t k = 0; k < cols; k++) {
+			memcpy(dst + k * n, x + k * ws->X->d, n * sizeof(double));
 		}
 	} else if (ws->c.status == CHOLMOD_OK) {
 		ws->c.status = CHOLMOD_INVALID;
@@ -260,19 +199,15 @@ typedef int (*gl_get_threads_fn)(void);
 // BLAS; the functions are used only when OpenBLAS is the BLAS in the process.
 static int gl_blas_set_threads(int n) {
 	gl_set_threads_fn f = (gl_set_threads_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-	if (f == NULL) {
-		return 0;
+	if (f != NULL) {
+		f(n);
 	}
-	f(n);
-	return 1;
+	return f != NULL;
 }
 
 static int gl_blas_get_threads(void) {
 	gl_get_threads_fn f = (gl_get_threads_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-	if (f == NULL) {
-		return 0;
-	}
-	return f();
+	return f != NULL ? f() : 0;
 }
 */
 import "C"
@@ -305,36 +240,34 @@ func init() {
 	}
 }
 
-// Internal ordering codes shared with the C helpers.
-const (
-	cNatural = C.GL_NATURAL
-	cAMD     = C.GL_AMD
-	cMETIS   = C.GL_METIS
-	cNESDIS  = C.GL_NESDIS
-	cCHOLMOD = C.GL_CHOLMOD
-	cBest    = C.GL_BEST
-	cGiven   = C.GL_GIVEN
-)
+// method is CHOLMOD's nmethods and method[0].ordering for an analysis.
+type method struct{ n, ordering int }
 
-// code returns the helpers' ordering code for o, resolving OrderDefault.
-func (o Ordering) code() (int, error) {
-	switch o {
-	case OrderDefault:
-		return DefaultOrdering.code()
-	case OrderNatural:
-		return cNatural, nil
-	case OrderAMD:
-		return cAMD, nil
-	case OrderMETIS:
-		return cMETIS, nil
-	case OrderNESDIS:
-		return cNESDIS, nil
-	case OrderCHOLMOD:
-		return cCHOLMOD, nil
-	case OrderBest:
-		return cBest, nil
-	}
-	return 0, fmt.Errorf("cholmod: unknown ordering %d", int(o))
+// methods maps each Ordering but OrderDefault to its CHOLMOD method.
+var methods = map[Ordering]method{
+	OrderNatural: {1, C.CHOLMOD_NATURAL},
+	OrderAMD:     {1, C.CHOLMOD_AMD},
+	OrderMETIS:   {1, C.CHOLMOD_METIS},
+	OrderNESDIS:  {1, C.CHOLMOD_NESDIS},
+	OrderCHOLMOD: {0, 0},
+	OrderBest:    {C.CHOLMOD_MAXMETHODS, 0},
+}
+
+// givenMethod analyses in the caller's pivot order.
+var givenMethod = method{1, C.CHOLMOD_GIVEN}
+
+// modes maps each Mode to CHOLMOD's Common->supernodal value.
+var modes = map[Mode]int{Supernodal: C.CHOLMOD_SUPERNODAL, Simplicial: C.CHOLMOD_SIMPLICIAL, Auto: C.CHOLMOD_AUTO}
+
+// statusErrs maps CHOLMOD's failure statuses to the package's errors;
+// any other status is ErrUnknownStatus.
+var statusErrs = map[int]error{
+	C.CHOLMOD_NOT_INSTALLED: ErrNotInstalled,
+	C.CHOLMOD_OUT_OF_MEMORY: ErrOutOfMemory,
+	C.CHOLMOD_TOO_LARGE:     ErrTooLarge,
+	C.CHOLMOD_INVALID:       ErrInvalid,
+	C.CHOLMOD_GPU_PROBLEM:   ErrGPUProblem,
+	C.CHOLMOD_DSMALL:        ErrDSmall,
 }
 
 // check maps the status CHOLMOD left in ctx after the operation op into a Go
@@ -353,24 +286,20 @@ func check(ctx *cCtx, op string, L *cFactor) error {
 		}
 		return &factor.NotPosDefError{Backend: "cholmod", Column: col}
 	}
-	var base error
-	switch st {
-	case C.CHOLMOD_NOT_INSTALLED:
-		base = ErrNotInstalled
-	case C.CHOLMOD_OUT_OF_MEMORY:
-		base = ErrOutOfMemory
-	case C.CHOLMOD_TOO_LARGE:
-		base = ErrTooLarge
-	case C.CHOLMOD_INVALID:
-		base = ErrInvalid
-	case C.CHOLMOD_GPU_PROBLEM:
-		base = ErrGPUProblem
-	case C.CHOLMOD_DSMALL:
-		base = ErrDSmall
-	default:
+	base, ok := statusErrs[st]
+	if !ok {
 		base = ErrUnknownStatus
 	}
 	return &StatusError{Op: op, Status: st, Message: C.GoString(&ctx.msg[0]), err: base}
+}
+
+// failed is the error of a helper that returned NULL: CHOLMOD's status, or
+// ErrOutOfMemory when it left none (a failed malloc of the helper itself).
+func failed(ctx *cCtx, op string) error {
+	if err := check(ctx, op, nil); err != nil {
+		return err
+	}
+	return fmt.Errorf("cholmod: %s: %w", op, ErrOutOfMemory)
 }
 
 func newCtx() *cCtx { return C.gl_new() }
@@ -382,10 +311,7 @@ func freeCtx(ctx *cCtx) { C.gl_free(ctx) }
 func allocLower(ctx *cCtx, n, nnz int) (a *cSparse, p, i []int64, x []float64, err error) {
 	a = C.gl_alloc_lower(ctx, C.size_t(n), C.size_t(nnz))
 	if a == nil {
-		if err = check(ctx, "allocate sparse", nil); err == nil {
-			err = fmt.Errorf("cholmod: allocate sparse: %w", ErrOutOfMemory)
-		}
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, failed(ctx, "allocate sparse")
 	}
 	p = unsafe.Slice((*int64)(a.p), n+1)
 	if nnz > 0 {
@@ -397,19 +323,16 @@ func allocLower(ctx *cCtx, n, nnz int) (a *cSparse, p, i []int64, x []float64, e
 
 func freeSparse(ctx *cCtx, a *cSparse) { C.gl_free_sparse(ctx, a) }
 
-// analyze runs cholmod_l_analyze_p; perm is the pivot order for cGiven
-// (n entries), nil otherwise.
-func analyze(ctx *cCtx, a *cSparse, ordering, supernodal int, perm []int64, op string) (*cFactor, error) {
+// analyze runs cholmod_l_analyze_p with method m; perm is the pivot order
+// for givenMethod (n entries), nil otherwise.
+func analyze(ctx *cCtx, a *cSparse, m method, supernodal int, perm []int64, op string) (*cFactor, error) {
 	var p *C.SuiteSparse_long
-	if ordering == cGiven {
+	if perm != nil {
 		p = (*C.SuiteSparse_long)(unsafe.Pointer(&perm[0]))
 	}
-	L := C.gl_analyze(ctx, a, C.int(ordering), C.int(supernodal), p)
+	L := C.gl_analyze(ctx, a, C.int(m.n), C.int(m.ordering), C.int(supernodal), p)
 	if L == nil {
-		if err := check(ctx, op, nil); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("cholmod: %s: %w", op, ErrOutOfMemory)
+		return nil, failed(ctx, op)
 	}
 	return L, nil
 }
@@ -433,35 +356,12 @@ func solve(ws *cCtx, L *cFactor, dst, b []float64, n, cols int) error {
 	return check(ws, "solve", nil)
 }
 
-// Values for the Common->supernodal parameter.
-const (
-	cSimplicial = C.CHOLMOD_SIMPLICIAL
-	cAuto       = C.CHOLMOD_AUTO
-	cSupernodal = C.CHOLMOD_SUPERNODAL
-)
-
-// code returns CHOLMOD's Common->supernodal value.
-func (m Mode) code() (int, error) {
-	switch m {
-	case Supernodal:
-		return cSupernodal, nil
-	case Simplicial:
-		return cSimplicial, nil
-	case Auto:
-		return cAuto, nil
-	}
-	return 0, fmt.Errorf("cholmod: unknown mode %d", int(m))
-}
-
 // exportSimplicial copies L into a packed simplicial LL' factor and returns
 // Go copies of its CSC arrays and permutation.
 func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []float64, perm []int, err error) {
 	S := C.gl_simplicial_copy(ctx, L)
 	if S == nil {
-		if err = check(ctx, "export factor", nil); err == nil {
-			err = fmt.Errorf("cholmod: export factor: %w", ErrOutOfMemory)
-		}
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, failed(ctx, "export factor")
 	}
 	defer C.gl_free_factor(ctx, S)
 	n := int(S.n)

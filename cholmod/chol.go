@@ -44,9 +44,13 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	if opt != nil {
 		o = *opt
 	}
-	ord, err := o.Ordering.code()
-	if err != nil {
-		return nil, err
+	ord := o.Ordering
+	if ord == OrderDefault {
+		ord = DefaultOrdering
+	}
+	m, ok := methods[ord]
+	if !ok {
+		return nil, fmt.Errorf("cholmod: unknown ordering %d", int(o.Ordering))
 	}
 	var perm []int64
 	if o.Perm != nil {
@@ -56,13 +60,13 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 		if err := checkPerm(o.Perm, a.n); err != nil {
 			return nil, fmt.Errorf("cholmod: analyze: %w", err)
 		}
-		ord, perm = cGiven, int64s(o.Perm)
+		m, perm = givenMethod, int64s(o.Perm)
 	}
-	mode, err := o.Mode.code()
-	if err != nil {
-		return nil, err
+	mode, ok := modes[o.Mode]
+	if !ok {
+		return nil, fmt.Errorf("cholmod: unknown mode %d", int(o.Mode))
 	}
-	L, err := analyze(c.ctx, a.a, ord, mode, perm, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
+	L, err := analyze(c.ctx, a.a, m, mode, perm, fmt.Sprintf("analyze (%v, %v)", o.Ordering, o.Mode))
 	if err != nil {
 		return nil, err
 	}
@@ -169,18 +173,12 @@ func int64s(x []int) []int64 {
 }
 
 // workspace pops an idle solve workspace or starts a new one.
-func (f *Factor) workspace() (*cCtx, error) { return f.takeWS(&f.idle) }
-
-// putWorkspace returns a workspace taken with workspace to the idle list
-// (which has room for every workspace, so this never allocates).
-func (f *Factor) putWorkspace(ws *cCtx) { f.putWS(&f.idle, ws) }
-
-func (f *Factor) takeWS(pool *[]*cCtx) (*cCtx, error) {
+func (f *Factor) workspace() (*cCtx, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if k := len(*pool); k > 0 {
-		ws := (*pool)[k-1]
-		*pool = (*pool)[:k-1]
+	if k := len(f.idle); k > 0 {
+		ws := f.idle[k-1]
+		f.idle = f.idle[:k-1]
 		return ws, nil
 	}
 	ws := newCtx()
@@ -188,18 +186,17 @@ func (f *Factor) takeWS(pool *[]*cCtx) (*cCtx, error) {
 		return nil, fmt.Errorf("cholmod: solve workspace: %w", ErrOutOfMemory)
 	}
 	f.allWS = append(f.allWS, ws)
-	if cap(*pool) < len(f.allWS) {
-		// Room for every workspace, so returning one never allocates.
-		grown := make([]*cCtx, len(*pool), 2*len(f.allWS))
-		copy(grown, *pool)
-		*pool = grown
+	if cap(f.idle) < len(f.allWS) {
+		// Room for every workspace, so putWorkspace never allocates.
+		f.idle = append(make([]*cCtx, 0, 2*len(f.allWS)), f.idle...)
 	}
 	return ws, nil
 }
 
-func (f *Factor) putWS(pool *[]*cCtx, ws *cCtx) {
+// putWorkspace returns a workspace taken with workspace to the idle list.
+func (f *Factor) putWorkspace(ws *cCtx) {
 	f.mu.Lock()
-	*pool = append(*pool, ws)
+	f.idle = append(f.idle, ws)
 	f.mu.Unlock()
 }
 

@@ -45,23 +45,17 @@ func factorStats(ctx *cCtx, L *cFactor) (ordering int, super bool, nnzL int, flo
 	return int(L.ordering), L.is_super != 0, nnzL, float64(ctx.c.fl), int(ctx.c.selected)
 }
 
+// cOrderingNames names CHOLMOD's L->ordering values.
+var cOrderingNames = map[int]string{
+	C.CHOLMOD_NATURAL: "natural", C.CHOLMOD_GIVEN: "given", C.CHOLMOD_AMD: "amd",
+	C.CHOLMOD_METIS: "metis", C.CHOLMOD_NESDIS: "nesdis", C.CHOLMOD_COLAMD: "colamd",
+	C.CHOLMOD_POSTORDERED: "postordered",
+}
+
 // orderingName names a CHOLMOD L->ordering value.
 func orderingName(o int) string {
-	switch o {
-	case C.CHOLMOD_NATURAL:
-		return "natural"
-	case C.CHOLMOD_GIVEN:
-		return "given"
-	case C.CHOLMOD_AMD:
-		return "amd"
-	case C.CHOLMOD_METIS:
-		return "metis"
-	case C.CHOLMOD_NESDIS:
-		return "nesdis"
-	case C.CHOLMOD_COLAMD:
-		return "colamd"
-	case C.CHOLMOD_POSTORDERED:
-		return "postordered"
+	if name, ok := cOrderingNames[o]; ok {
+		return name
 	}
 	return fmt.Sprintf("ordering(%d)", o)
 }

@@ -33,22 +33,11 @@ const (
 // DefaultOrdering is what OrderDefault resolves to.
 const DefaultOrdering = OrderNESDIS
 
+var orderingNames = [...]string{"default", "natural", "amd", "metis", "nesdis", "cholmod", "best"}
+
 func (o Ordering) String() string {
-	switch o {
-	case OrderDefault:
-		return "default"
-	case OrderNatural:
-		return "natural"
-	case OrderAMD:
-		return "amd"
-	case OrderMETIS:
-		return "metis"
-	case OrderNESDIS:
-		return "nesdis"
-	case OrderCHOLMOD:
-		return "cholmod"
-	case OrderBest:
-		return "best"
+	if o >= 0 && int(o) < len(orderingNames) {
+		return orderingNames[o]
 	}
 	return fmt.Sprintf("Ordering(%d)", int(o))
 }
@@ -69,14 +58,11 @@ const (
 	Auto
 )
 
+var modeNames = [...]string{"supernodal", "simplicial", "auto"}
+
 func (m Mode) String() string {
-	switch m {
-	case Supernodal:
-		return "supernodal"
-	case Simplicial:
-		return "simplicial"
-	case Auto:
-		return "auto"
+	if m >= 0 && int(m) < len(modeNames) {
+		return modeNames[m]
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
@@ -142,6 +128,14 @@ type Supplier struct {
 // Name returns "cholmod".
 func (Supplier) Name() string { return "cholmod" }
 
+// supplierOrderings maps factor.Options' orderings to the package's.
+var supplierOrderings = map[factor.Ordering]Ordering{
+	factor.OrderingDefault:          DefaultOrdering,
+	factor.OrderingNatural:          OrderNatural,
+	factor.OrderingAMD:              OrderAMD,
+	factor.OrderingNestedDissection: OrderNESDIS,
+}
+
 // ordering resolves the ordering asked for by s and opt.
 func (s Supplier) ordering(opt *factor.Options) (Ordering, error) {
 	if s.Ordering != OrderDefault {
@@ -150,15 +144,8 @@ func (s Supplier) ordering(opt *factor.Options) (Ordering, error) {
 	if opt == nil {
 		return DefaultOrdering, nil
 	}
-	switch opt.Ordering {
-	case factor.OrderingDefault:
-		return DefaultOrdering, nil
-	case factor.OrderingNatural:
-		return OrderNatural, nil
-	case factor.OrderingAMD:
-		return OrderAMD, nil
-	case factor.OrderingNestedDissection:
-		return OrderNESDIS, nil
+	if o, ok := supplierOrderings[opt.Ordering]; ok {
+		return o, nil
 	}
 	return 0, fmt.Errorf("cholmod: unknown ordering %v", opt.Ordering)
 }
