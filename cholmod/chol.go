@@ -14,10 +14,7 @@ import (
 // positive definite matrix with a fixed pattern. Analyze computes the
 // ordering and symbolic structure once; Factorize computes (and recomputes)
 // the numbers for the current values of a matrix with that pattern.
-//
-// Solve may be called from several goroutines at once: L is only read and
-// each concurrent call borrows its own set of CHOLMOD workspaces. Factorize
-// and Free must not run concurrently with any other method.
+// Factorize and Free must not run concurrently with any other method.
 type Factor struct {
 	cc     *Common
 	lf     *cFactor
@@ -118,9 +115,9 @@ func isWarning(err error) bool {
 // dst and b may be the same slice. It panics if len(b) or len(dst) is not
 // N*cols, and returns ErrNotFactorized when there is no valid factorisation.
 //
-// Solve is safe to call from several goroutines at once. Once each
-// workspace in use has seen a given cols, Solve allocates nothing: the
-// workspaces live in CHOLMOD memory and are reused.
+// Solve is safe to call from several goroutines at once: L is only read and
+// each concurrent call borrows its own set of CHOLMOD workspaces. Once each
+// workspace in use has seen a given cols, Solve allocates nothing.
 func (f *Factor) Solve(dst, b []float64, cols int) error {
 	f.mustBeOpen("Solve")
 	if cols < 0 || len(b) != f.n*cols || len(dst) != f.n*cols {

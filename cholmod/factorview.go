@@ -2,11 +2,8 @@
 
 package cholmod
 
-// This file reads the fields of CHOLMOD's factors (cholmod_factor) from Go:
-// the column of a failed pivot, the statistics of an analysis, the
-// supernodal tree, views of a numeric supernodal factor's arrays and the
-// pivot order. It calls no CHOLMOD function; the views it returns are
-// valid until the factor is freed or changed.
+// Reading the fields of CHOLMOD's factors from Go, with no CHOLMOD call;
+// the views returned are valid until the factor is freed or changed.
 
 /*
 #include "cholmod.h"
@@ -136,16 +133,14 @@ func supernodalLL(L *cFactor) bool {
 
 // factorPerm copies L's pivot order (the identity when L has none).
 func factorPerm(L *cFactor) []int {
-	n := int(L.n)
-	perm := make([]int, n)
-	if L.Perm == nil {
-		for k := range perm {
-			perm[k] = k
-		}
-		return perm
+	perm := make([]int, int(L.n))
+	for k := range perm {
+		perm[k] = k
 	}
-	for k, v := range unsafe.Slice((*int64)(L.Perm), n) {
-		perm[k] = int(v)
+	if L.Perm != nil {
+		for k, v := range unsafe.Slice((*int64)(L.Perm), len(perm)) {
+			perm[k] = int(v)
+		}
 	}
 	return perm
 }
