@@ -14,48 +14,34 @@ import (
 // the first error.
 type Observers []learn.Observer
 
+// each calls f with every member and returns the first error.
+func (os Observers) each(f func(learn.Observer) error) error {
+	var first error
+	for _, o := range os {
+		if err := f(o); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 func (os Observers) LevelStart(level int, dims []int, obj *learn.Objective) {
-	for _, o := range os {
-		o.LevelStart(level, dims, obj)
-	}
+	os.each(func(o learn.Observer) error { o.LevelStart(level, dims, obj); return nil })
 }
-
 func (os Observers) Iteration(p *learn.Progress) error {
-	var first error
-	for _, o := range os {
-		if err := o.Iteration(p); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	return os.each(func(o learn.Observer) error { return o.Iteration(p) })
 }
-
 func (os Observers) Trial(t learn.Trial) {
-	for _, o := range os {
-		o.Trial(t)
-	}
+	os.each(func(o learn.Observer) error { o.Trial(t); return nil })
 }
-
 func (os Observers) Scored(s learn.PolishScore) {
-	for _, o := range os {
-		o.Scored(s)
-	}
+	os.each(func(o learn.Observer) error { o.Scored(s); return nil })
 }
-
 func (os Observers) LevelDone(r learn.LevelReport) {
-	for _, o := range os {
-		o.LevelDone(r)
-	}
+	os.each(func(o learn.Observer) error { o.LevelDone(r); return nil })
 }
-
 func (os Observers) Checkpoint(data []byte) error {
-	var first error
-	for _, o := range os {
-		if err := o.Checkpoint(data); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	return os.each(func(o learn.Observer) error { return o.Checkpoint(data) })
 }
 
 // CheckpointName is the name of the checkpoint file in a run's folder.
