@@ -3,10 +3,15 @@ package runlog
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/schollz/progressbar/v3"
 )
 
 // Observers is a learn.Observer that passes every report to each of its
@@ -104,4 +109,136 @@ func DecodeCheckpointFile(path string, data []byte) (*learn.Checkpoint, error) {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return ck, nil
+}
+
+// Log is the observer that writes a run's structured log lines
+// (log/slog): one per accepted iteration of level Finest and of the
+// polish after it, with the Sinkhorn and adjoint work of its point when
+// the objective is in tolerance mode; one per finished coarser level and
+// per exact score of the polish; one at the end of the polish; and one
+// when tolerance mode tightened its tolerance on level Finest.
+type Log struct {
+	learn.NopObserver
+	Logger *slog.Logger
+	// Finest is the level whose iterations are logged: the data's own
+	// grid (0 for a run without coarse levels).
+	Finest int
+
+	obj *learn.Objective
+}
+
+// LevelStart keeps the level's objective for its work counters.
+func (l *Log) LevelStart(_ int, _ []int, obj *learn.Objective) { l.obj = obj }
+
+// Iteration logs an accepted iteration of level Finest or of the polish.
+func (l *Log) Iteration(p *learn.Progress) error {
+	if p.Level < l.Finest {
+		return nil
+	}
+	msg := "iteration"
+	if p.Level > l.Finest {
+		msg = "polish iteration"
+	}
+	attrs := []any{"iter", p.Iter, "f", p.F, "grad_norm", p.GradNorm, "grad_max", p.GradMax,
+		"evals", p.Evals, "elapsed", p.Elapsed.Round(time.Millisecond)}
+	if !l.obj.Exact() {
+		st, tot := l.obj.Stats(), l.obj.Totals()
+		attrs = append(attrs, "sinkhorn_iters", st.Iterations, "adjoint_iters", st.AdjointIterations,
+			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
+	}
+	l.Logger.Info(msg, attrs...)
+	return nil
+}
+
+// Scored logs an exact score of a finest-level iterate.
+func (l *Log) Scored(s learn.PolishScore) {
+	l.Logger.Info("exact score", "iter", s.Iter, "f_exact", s.FExact, "best", s.Best)
+}
+
+// LevelDone logs the end of a coarser level, or the tightenings of level
+// Finest's tolerance.
+func (l *Log) LevelDone(r learn.LevelReport) {
+	if r.Exact {
+		l.Logger.Info("polish", "from", r.From, "iter", r.Iter, "evals", r.Evals, "f_exact", r.F, "status", r.Status.String(),
+			"elapsed", r.Elapsed.Round(time.Millisecond))
+		return
+	}
+	if r.Level == l.Finest {
+		if r.Tightened > 0 {
+			l.Logger.Info("tolerance tightened", "times", r.Tightened, "reason", "line search failed")
+		}
+		return
+	}
+	l.Logger.Info("coarse level", "grid", fmt.Sprint(r.Dims), "iter", r.Iter, "evals", r.Evals, "f", r.F,
+		"status", r.Status.String(), "sinkhorn_total", r.Totals.Sinkhorn, "adjoint_total", r.Totals.Adjoint,
+		"elapsed", r.Elapsed.Round(time.Millisecond))
+}
+
+// Bar is the observer that shows the iterations of one level of a run on a
+// terminal as a progress bar, with the iteration, the objective, the
+// gradient norm, the evaluations and an estimated time left. A Bar made
+// disabled draws nothing, so that callers need not test for a terminal at
+// every report.
+type Bar struct {
+	learn.NopObserver
+	// Level is the level whose iterations the bar shows.
+	Level int
+
+	mu    sync.Mutex
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	start int
+}
+
+// NewBar returns a bar on w for iterations start+1 … maxIter of level,
+// drawn only when enabled.
+func NewBar(w io.Writer, enabled bool, level, start, maxIter int) *Bar {
+	b := &Bar{Level: level, w: w, start: start}
+	if enabled {
+		b.bar = progressbar.NewOptions(maxIter-start,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetWidth(24),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetItsString("it"),
+			progressbar.OptionShowIts(),
+			progressbar.OptionThrottle(0),
+			progressbar.OptionSetDescription(fmt.Sprintf("iter %d", start)),
+			progressbar.OptionSetRenderBlankState(true),
+		)
+	}
+	return b
+}
+
+// Iteration shows an accepted iteration of the bar's level.
+func (b *Bar) Iteration(p *learn.Progress) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar == nil || p.Level != b.Level {
+		return nil
+	}
+	b.bar.Describe(fmt.Sprintf("iter %d  F %.6g  ‖g‖ %.3g  evals %d", p.Iter, p.F, p.GradNorm, p.Evals))
+	_ = b.bar.Set(p.Iter - b.start) // a bar that cannot draw must not stop the run
+	return nil
+}
+
+// Note prints a message on its own line, below the bar.
+func (b *Bar) Note(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar != nil {
+		fmt.Fprintln(b.w)
+	}
+	fmt.Fprintln(b.w, msg)
+}
+
+// Finish ends the bar's line.
+func (b *Bar) Finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar != nil {
+		b.bar.Exit()
+		fmt.Fprintln(b.w)
+	}
 }
