@@ -2,27 +2,22 @@ package kernel
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
 
-var (
-	backendsMu sync.Mutex
-	backends   = map[string]factor.Factorizer{"dense": Dense{}}
-	// preference lists backends from most to least preferred for the default.
-	preference = []string{"cholmod", "go", "dense"}
-)
+// backends holds the factorisation backends by name. It is written only by
+// registerBackend, from init functions of build-tag-guarded files, so it is
+// read-only once the package is initialised.
+var backends = map[string]factor.Factorizer{"dense": Dense{}}
 
-// registerBackend makes a factorisation backend selectable by name. It is
-// called from init functions of build-tag-guarded files.
-func registerBackend(f factor.Factorizer) {
-	backendsMu.Lock()
-	defer backendsMu.Unlock()
-	backends[f.Name()] = f
-}
+// preference lists backends from most to least preferred for the default.
+var preference = []string{"cholmod", "go", "dense"}
+
+func registerBackend(f factor.Factorizer) { backends[f.Name()] = f }
 
 // Backend returns the factorisation backend with the given name: "cholmod"
 // (SuiteSparse, needs a cgo build), "go" (the pure-Go factorisation, on
@@ -34,36 +29,19 @@ func Backend(name string) (factor.Factorizer, error) {
 	if name == "" || name == "auto" {
 		return DefaultBackend(), nil
 	}
-	backendsMu.Lock()
-	defer backendsMu.Unlock()
 	if f, ok := backends[name]; ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("kernel: backend %q not available in this build (available: %s)", name, strings.Join(backendNamesLocked(), ", "))
+	return nil, fmt.Errorf("kernel: backend %q not available in this build (available: %s)", name, strings.Join(Backends(), ", "))
 }
 
 // Backends lists the names of the backends compiled into this binary.
-func Backends() []string {
-	backendsMu.Lock()
-	defer backendsMu.Unlock()
-	return backendNamesLocked()
-}
-
-func backendNamesLocked() []string {
-	var names []string
-	for name := range backends {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
+func Backends() []string { return slices.Sorted(maps.Keys(backends)) }
 
 // DefaultBackend returns CHOLMOD when the binary was built with cgo, the
 // pure-Go sparse Cholesky otherwise (and the dense oracle only when neither is
 // compiled in).
 func DefaultBackend() factor.Factorizer {
-	backendsMu.Lock()
-	defer backendsMu.Unlock()
 	for _, name := range preference {
 		if f, ok := backends[name]; ok {
 			return f
