@@ -49,13 +49,8 @@ func (f *denseFactor) Factorize(values []float64) error {
 	if len(values) != f.p.NNZ() {
 		panic(fmt.Sprintf("dense: Factorize: len(values)=%d, want %d", len(values), f.p.NNZ()))
 	}
-	n := f.p.N
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			f.a.SetSym(i, j, 0)
-		}
-	}
-	for j := 0; j < n; j++ {
+	f.a.Zero()
+	for j := 0; j < f.p.N; j++ {
 		for k := f.p.ColPtr[j]; k < f.p.ColPtr[j+1]; k++ {
 			v := values[k]
 			if math.IsNaN(v) || math.IsInf(v, 0) {

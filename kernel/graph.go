@@ -3,10 +3,11 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Graph is an undirected graph with a fixed edge order. Edge e joins vertices
-// From(e) < To(e). Grids also know the axis of every edge.
+// i < j (Edge). Grids also know the axis of every edge.
 //
 // A Graph is immutable after construction and safe for concurrent use.
 type Graph struct {
@@ -90,11 +91,7 @@ func Cube(d, n int) (*Graph, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("kernel: grid dimension %d < 1", d)
 	}
-	dims := make([]int, d)
-	for p := range dims {
-		dims[p] = n
-	}
-	return Grid(dims...)
+	return Grid(slices.Repeat([]int{n}, d)...)
 }
 
 // FromEdges returns the general undirected graph on n vertices with the given
@@ -163,8 +160,7 @@ func (g *Graph) Components() int {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]

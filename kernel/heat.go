@@ -1,9 +1,11 @@
 package kernel
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -46,19 +48,15 @@ type Memory int
 
 const (
 	// Recompute (default) keeps nothing per application: Adjoint recomputes
-	// the forward chain of the application it differentiates. Transient
-	// memory is O(Steps·N·cols), and nothing of an application outlives the
-	// call (the buffers are reused by the next one: the backend's, see
-	// factor.StepSolver, or with Crank–Nicolson the Heat's). Apply+Adjoint
+	// the forward chain of the application it differentiates, in
+	// O(Steps·N·cols) buffers that the next call reuses. Apply+Adjoint
 	// costs 3·Steps solves.
 	Recompute Memory = iota
 	// Store records the forward chain of every Apply on a LIFO tape (cleared
 	// by SetWeights); Adjoint pops it when it is called in reverse order on
 	// the same input, saving Steps solves per application at the price of
 	// (Steps+1)·N·cols floats per recorded application (the reference's
-	// strategy). Out-of-order calls fall back to recomputation. Adjoint
-	// then runs the adjoint chain alone and sums the weight gradient over
-	// the recorded chain on the caller's goroutine.
+	// strategy). Out-of-order calls fall back to recomputation.
 	Store
 )
 
@@ -106,9 +104,7 @@ type HeatOptions struct {
 // connected component, K·1 = 1 and 1ᵀK·v = 1ᵀv.
 //
 // The symbolic analysis of M happens once in NewHeat; SetWeights only
-// refactorises. Every solve goes through the backend's factor.StepSolver,
-// which owns the concurrency of the solves; Heat itself runs on the
-// caller's goroutine. A Heat is not safe for concurrent use.
+// refactorises. A Heat is not safe for concurrent use.
 type Heat struct {
 	g      *Graph
 	opt    HeatOptions
@@ -174,10 +170,7 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 	if o.Threads < 0 {
 		return nil, fmt.Errorf("kernel: threads=%d must be ≥ 0", o.Threads)
 	}
-	fopt := &factor.Options{Ordering: o.Ordering, Threads: o.Threads}
-	if g.IsGrid() {
-		fopt.Grid = g.Dims()
-	}
+	fopt := &factor.Options{Ordering: o.Ordering, Threads: o.Threads, Grid: g.Dims()} // Grid nil off grids
 	fac, err := o.Backend.Analyze(&h.pat, fopt)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: analyse heat system (%s backend): %w", o.Backend.Name(), err)
@@ -192,17 +185,12 @@ func NewHeat(g *Graph, opt *HeatOptions) (*Heat, error) {
 	return h, nil
 }
 
+// defaultAlpha is GridAlpha on a grid of equal extents, else 1.
 func defaultAlpha(g *Graph) float64 {
-	if !g.IsGrid() {
+	if !g.IsGrid() || slices.Min(g.dims) != slices.Max(g.dims) {
 		return 1
 	}
-	n := g.dims[0]
-	for _, m := range g.dims {
-		if m != n {
-			return 1
-		}
-	}
-	return GridAlpha(n)
+	return GridAlpha(g.dims[0])
 }
 
 // buildPattern lays out the lower triangle of M: column j holds the diagonal
@@ -210,56 +198,35 @@ func defaultAlpha(g *Graph) float64 {
 func (h *Heat) buildPattern() {
 	g := h.g
 	n := g.n
-	cnt := make([]int, n+1)
-	for e := range g.from {
-		cnt[g.from[e]]++ // entry (to, from) lives in column from
+	cp := make([]int, n+1)
+	for _, j := range g.from {
+		cp[j+1]++ // entry (to, from) lives in column from
 	}
-	h.pat.N = n
-	h.pat.ColPtr = make([]int, n+1)
-	for j := 0; j < n; j++ {
-		h.pat.ColPtr[j+1] = h.pat.ColPtr[j] + 1 + cnt[j]
+	for j := range n {
+		cp[j+1] += cp[j] + 1
 	}
-	nnz := h.pat.ColPtr[n]
-	h.pat.RowIdx = make([]int, nnz)
-	h.diag = make([]int, n)
-	h.off = make([]int, g.NumEdges())
-	// Fill each column: diagonal first, then the neighbours sorted.
-	next := make([]int, n)
-	for j := 0; j < n; j++ {
-		h.diag[j] = h.pat.ColPtr[j]
-		h.pat.RowIdx[h.pat.ColPtr[j]] = j
-		next[j] = h.pat.ColPtr[j] + 1
+	h.pat = factor.Pattern{N: n, ColPtr: cp, RowIdx: make([]int, cp[n])}
+	h.diag, h.off = slices.Clone(cp[:n]), make([]int, len(g.from))
+	for j := range n {
+		h.pat.RowIdx[cp[j]] = j
 	}
-	for e := range g.from {
+	// The edges by column, then row, each after the last one placed in its
+	// column.
+	order := make([]int, len(g.from))
+	for e := range order {
+		order[e] = e
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(g.from[a], g.from[b]), cmp.Compare(g.to[a], g.to[b]))
+	})
+	next := slices.Clone(h.diag)
+	for _, e := range order {
 		j := g.from[e]
+		next[j]++
 		h.pat.RowIdx[next[j]] = g.to[e]
 		h.off[e] = next[j]
-		next[j]++
 	}
-	// Sort each column's off-diagonal rows (insertion sort; columns are
-	// short), keeping h.off in step.
-	pos := make([]int, nnz) // pos[k] = edge stored at k, or -1
-	for k := range pos {
-		pos[k] = -1
-	}
-	for e, k := range h.off {
-		pos[k] = e
-	}
-	for j := 0; j < n; j++ {
-		lo, hi := h.pat.ColPtr[j]+1, h.pat.ColPtr[j+1]
-		for k := lo + 1; k < hi; k++ {
-			for m := k; m > lo && h.pat.RowIdx[m] < h.pat.RowIdx[m-1]; m-- {
-				h.pat.RowIdx[m], h.pat.RowIdx[m-1] = h.pat.RowIdx[m-1], h.pat.RowIdx[m]
-				pos[m], pos[m-1] = pos[m-1], pos[m]
-			}
-		}
-	}
-	for k, e := range pos {
-		if e >= 0 {
-			h.off[e] = k
-		}
-	}
-	h.values = make([]float64, nnz)
+	h.values = make([]float64, cp[n])
 }
 
 // Graph returns the graph.
@@ -399,8 +366,7 @@ func (h *Heat) Apply(dst, src []float64, cols int) error {
 	return nil
 }
 
-// solve runs steps solves on the backend (factor.StepSolver's SolveSteps,
-// which documents keep and reverse).
+// solve is factor.StepSolver's SolveSteps.
 func (h *Heat) solve(out, b []float64, cols, steps int, keep, reverse bool) error {
 	if err := h.fac.SolveSteps(out, b, cols, steps, keep, reverse); err != nil {
 		return fmt.Errorf("kernel: solve: %w", err)
