@@ -69,16 +69,11 @@ const (
 	OrderingNestedDissection
 )
 
+var orderingNames = [...]string{"default", "natural", "amd", "nd"}
+
 func (o Ordering) String() string {
-	switch o {
-	case OrderingDefault:
-		return "default"
-	case OrderingNatural:
-		return "natural"
-	case OrderingAMD:
-		return "amd"
-	case OrderingNestedDissection:
-		return "nd"
+	if o >= 0 && int(o) < len(orderingNames) {
+		return orderingNames[o]
 	}
 	return fmt.Sprintf("Ordering(%d)", int(o))
 }

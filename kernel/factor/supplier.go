@@ -1,9 +1,11 @@
 package factor
 
-// A Supplier computes the numeric factorisation for a backend that keeps
-// everything else to itself: the backend analyses the pattern, lays L out
-// and solves with it; the supplier only fills L's values. The "cholmod"
-// backend is package sparsechol's engine with CHOLMOD as its supplier.
+// A Supplier orders a pattern and computes numeric factorisations for a
+// backend that keeps everything else: the backend postorders the
+// supplier's order, lays L out in supernodes (Layout) and solves with it;
+// each Numeric.Fill writes L's values at the Layout's places. So one engine
+// schedules the solves whatever computes L: the "cholmod" backend is
+// package sparsechol's engine with CHOLMOD as its supplier.
 type Supplier interface {
 	// Name is the name the backend reports ("cholmod").
 	Name() string
