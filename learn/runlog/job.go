@@ -18,9 +18,8 @@ import (
 	"github.com/gmlg/gmlg/ot"
 )
 
-// The tables of a tolerance-mode run (Table): one row per accepted
-// iteration of every level (IterationTable), per line-search evaluation
-// (TrialTable) and, with a polish, per exact score (ScoreTable).
+// The log of a run and the tables of a tolerance-mode run (IterationTable,
+// TrialTable and, with a polish, ScoreTable).
 const (
 	IterationsName = "iterations.tsv"
 	LinesearchName = "linesearch.tsv"
@@ -47,11 +46,8 @@ func (e *OptionError) Unwrap() error { return e.Err }
 // cancellation of its context; the message says how to continue it.
 var ErrInterrupted = errors.New("interrupted")
 
-// Job is one learning run that writes its folder: the record params.json,
-// the structured log log.txt, the snapshots and final outputs of
-// Snapshots, the checkpoint, in tolerance mode the tables, and result.json
-// (see Outputs). The caller holds the folder (package rundir) while it
-// runs.
+// Job is one learning run that writes its folder (Outputs); the caller
+// holds the folder (package rundir) while it runs.
 type Job struct {
 	learn.NopObserver
 	// Rec is the run's record; NewJob completes it.
@@ -79,10 +75,9 @@ type Job struct {
 	truth string           // the agreement with a true metric, when known
 }
 
-// NewJob reads the data of rec (dataset sizes vetted by limits.Memory),
-// records what they are, and checks the model against them: the heat
-// time against the data's grid or graph, the coarse levels against the
-// grid, the objective's memory against the budget. Nothing is written.
+// NewJob reads the data of rec (sizes vetted by limits.Memory), records
+// what they are, and checks the model against them: the heat time, the
+// coarse levels and the objective's memory. Nothing is written.
 func NewJob(rec *Record, dir string) (*Job, error) {
 	if rec.Data.Kind == "" {
 		rec.Data.Kind = Frames
@@ -313,10 +308,9 @@ func (j *Job) LevelDone(rep learn.LevelReport) {
 	}
 }
 
-// failed is the error of a run that stopped with err: learn.Run saved the
-// checkpoint of the state it reached, if any; the metric and loss of a
-// state on the data's grid are saved too, and the error says how to
-// continue.
+// failed is the error of a run that stopped with err after learn.Run saved
+// the checkpoint of the state it reached, if any; it saves the metric and
+// loss of a state on the data's grid, and says how to continue.
 func (j *Job) failed(ctx context.Context, res *learn.RunResult, err error) error {
 	if res == nil || res.Result == nil || res.State == nil {
 		if ctx.Err() != nil {
@@ -339,10 +333,9 @@ func (j *Job) failed(ctx context.Context, res *learn.RunResult, err error) error
 	return fmt.Errorf("%w\n(the state at %s is saved; after fixing the cause, continue with %s)", ExplainEval(err), where, j.Resume)
 }
 
-// checkLinesearch turns a line search that failed before the first
-// iteration of every level into an error, whatever the progress display
-// (nothing was learned), and one that failed later into a warning on
-// Stderr (the metric reached is kept).
+// checkLinesearch turns a line search that failed before any level's first
+// iteration into an error (nothing was learned), and one that failed later
+// into a warning on Stderr (the metric reached is kept).
 func (j *Job) checkLinesearch(res *learn.RunResult) error {
 	if res.Status != learn.LinesearchFailure {
 		return nil
@@ -364,10 +357,8 @@ func (j *Job) checkLinesearch(res *learn.RunResult) error {
 	return nil
 }
 
-// finish writes the final outputs: the final point (Snapshots.Final),
-// the comparison with the true metric when the data has one, and
-// result.json with, in tolerance mode, the exact objective of the final
-// metric.
+// finish writes the final point (Snapshots.Final), the comparison with a
+// true metric, and result.json (with the exact objective in fast mode).
 func (j *Job) finish(res *learn.RunResult) error {
 	st := res.State
 	if j.obj.LastTerms().F != st.F || j.obj.Reconstructions() == nil {
@@ -423,9 +414,7 @@ func (j *Job) compareTruth(rr *Result, theta []float64, iter int) error {
 	return nil
 }
 
-// report logs the end of the run and prints its summary on Stdout: the
-// status, the metric and pictures written, and the agreement with a true
-// metric when the data has one.
+// report logs the end of the run and prints its summary on Stdout.
 func (j *Job) report(res *learn.Result) {
 	elapsed := j.clock.Elapsed()
 	j.log.Info("done", "status", res.Status.String(), "iter", res.State.Iter, "evals", res.State.Evals, "f", res.F,
@@ -461,13 +450,11 @@ func isTerminal(w io.Writer) bool {
 }
 
 // ResumeJob returns the job that continues the run in dir and the
-// checkpoint it continues from. The record of the run is read back and
-// handed to edit, which may change the settings a resumed run may change
-// (the iteration budget, the threads, the solvers) and checks them; the
-// data must be those the run started with. A run that stopped before its
-// first checkpoint starts again (the checkpoint is nil); a run that has
-// finished, or done its iterations, takes no step and writes its final
-// outputs again, unless a larger budget lets it continue.
+// checkpoint it continues from (nil for a run that stopped before its
+// first: it starts again). The run's record is handed to edit, which may
+// change and check what a resumed run may change (ResumeFlags); the data
+// must be those the run started with. A finished run takes no step and
+// writes its final outputs again, unless a larger budget lets it continue.
 func ResumeJob(dir string, edit func(*Record) error) (*Job, *learn.Checkpoint, error) {
 	var rec Record
 	if err := ReadRecord(dir, &rec); err != nil {

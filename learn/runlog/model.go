@@ -170,8 +170,10 @@ func (m *Model) MetricKind() learn.MetricKind {
 	return k
 }
 
-// Line is the one line that names the barycenter model, with source
-// saying where it came from (ModelLine).
+// Line is the one line that names the barycenter model of an
+// interpolation or an evaluation, fast (with its tolerance) or exact (with
+// L), and where it came from, source: a metric is never silently used
+// under another model than the one it was learned with.
 func (m *Model) Line(source string) string {
 	return ModelLine(m.Mode == "fast", m.Tol, m.SinkhornIters, source)
 }

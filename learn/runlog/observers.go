@@ -67,13 +67,11 @@ func (c CheckpointFile) Checkpoint(data []byte) error {
 	return rundir.WriteFile(string(c), data, 0o644)
 }
 
-// ErrNoCheckpoint is returned, wrapped, by ReadCheckpoint for a missing
-// file.
+// ErrNoCheckpoint is the error, wrapped, of ReadCheckpoint for a missing file.
 var ErrNoCheckpoint = errors.New("no checkpoint")
 
 // ReadCheckpoint reads, decodes and checks the checkpoint file path
-// (DecodeCheckpointFile); a missing file gives an error wrapping
-// ErrNoCheckpoint.
+// (DecodeCheckpointFile).
 func ReadCheckpoint(path string) (*learn.Checkpoint, error) {
 	data, err := rundir.ReadInput(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -96,8 +94,8 @@ func ReadCheckpointIfAny(path string) (*learn.Checkpoint, error) {
 }
 
 // DecodeCheckpointFile decodes and checks data, the content of the
-// checkpoint file path (learn.DecodeCheckpoint); a damaged or foreign
-// file gives an error that names it and says what is wrong with it.
+// checkpoint file path (learn.DecodeCheckpoint); errors name the file and
+// say what is wrong with it.
 func DecodeCheckpointFile(path string, data []byte) (*learn.Checkpoint, error) {
 	ck, err := learn.DecodeCheckpoint(data)
 	switch {
@@ -111,17 +109,14 @@ func DecodeCheckpointFile(path string, data []byte) (*learn.Checkpoint, error) {
 	return ck, nil
 }
 
-// Log is the observer that writes a run's structured log lines
-// (log/slog): one per accepted iteration of level Finest and of the
-// polish after it, with the Sinkhorn and adjoint work of its point when
-// the objective is in tolerance mode; one per finished coarser level and
-// per exact score of the polish; one at the end of the polish; and one
-// when tolerance mode tightened its tolerance on level Finest.
+// Log is the observer that writes a run's structured log lines: one per
+// accepted iteration of level Finest (the data's own grid) and of the
+// polish, with the Sinkhorn and adjoint work in tolerance mode; one per
+// coarser level, per exact score, at the end of the polish, and when
+// tolerance mode tightened its tolerance on level Finest.
 type Log struct {
 	learn.NopObserver
 	Logger *slog.Logger
-	// Finest is the level whose iterations are logged: the data's own
-	// grid (0 for a run without coarse levels).
 	Finest int
 
 	obj *learn.Objective
@@ -174,14 +169,12 @@ func (l *Log) LevelDone(r learn.LevelReport) {
 		"elapsed", r.Elapsed.Round(time.Millisecond))
 }
 
-// Bar is the observer that shows the iterations of one level of a run on a
-// terminal as a progress bar, with the iteration, the objective, the
-// gradient norm, the evaluations and an estimated time left. A Bar made
-// disabled draws nothing, so that callers need not test for a terminal at
-// every report.
+// Bar is the observer that shows the iterations of level Level on a
+// terminal as a progress bar with the objective, the gradient norm, the
+// evaluations and the time left. A disabled Bar draws nothing, so that
+// callers need not test for a terminal at every report.
 type Bar struct {
 	learn.NopObserver
-	// Level is the level whose iterations the bar shows.
 	Level int
 
 	mu    sync.Mutex

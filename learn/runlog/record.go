@@ -116,9 +116,8 @@ func (s *Source) Check(m *Model) error {
 	return nil
 }
 
-// checkSize checks that the objective of m on the space of size (its grid
-// or graph) with sequences of the given numbers of frames fits the memory
-// budget (limits.Memory).
+// checkSize checks that the objective of m (nil: none) on the grid or
+// graph of size with sequences of counts frames fits limits.Memory.
 func checkSize(size limits.Objective, counts []int, m *Model, hint string) error {
 	size.Iterations, size.Steps, size.Fast, size.Anderson, size.Store = m.SinkhornIters, m.Steps, m.Mode == "fast", m.Anderson, m.Store
 	size.Interior, size.Endpoints = limits.Frames(counts...)
@@ -134,12 +133,10 @@ func (s *Source) Objective(m *Model) (*learn.Objective, error) {
 	return obj, nil
 }
 
-// Read reads the data d describes, vetting every size against the memory
-// budget (limits.Memory) before it is allocated, the objective of the
-// model m too when m is not nil, and records in d what the data are: the
-// checksum and list of their files (with the edge list of a graph
-// folder), the grid (Dim, Side) or graph (Edges), the vertices and the
-// frames per sequence.
+// Read reads the data d describes, vetting every size (and the objective
+// of m, when not nil) against limits.Memory before it is allocated, and
+// records in d what the data are: their files' checksums, the grid or
+// graph, the vertices and the frames per sequence.
 func (d *Data) Read(m *Model) (*Source, error) {
 	var src Source
 	var files []string
@@ -467,8 +464,7 @@ type Result struct {
 	// started from (0 without one, or when it was resumed).
 	Levels     []LevelSummary `json:"levels"`
 	PolishFrom int            `json:"polish_from,omitempty"`
-	// Seconds and CPUSeconds are the wall and CPU time (all threads) of
-	// this invocation.
+	// Seconds and CPUSeconds are this invocation's wall and CPU time.
 	Seconds    float64 `json:"seconds"`
 	CPUSeconds float64 `json:"cpu_seconds"`
 }

@@ -17,12 +17,11 @@ import (
 
 // Snapshots is the observer that writes the points of a run's level Finest,
 // and of its exact polish (level Polish, when not 0), into the folder Dir:
-// every Every iterations and at the first, the metric metric-IIII.npy
-// (θ = e^x, in Space's layout for Kind; the polish's metric-polish-IIII.npy)
-// with its picture metric-IIII.png, loss.npy with loss.png, and recs.png
-// (the Observed frames above their reconstructions); Final writes the final
-// point. A graph without coordinates gets no pictures of the metric and
-// the frames.
+// at the first iteration and every Every, metric-IIII.npy (θ = e^x, in
+// Space's layout for Kind; the polish's metric-polish-IIII.npy) and .png,
+// loss.npy and .png, and recs.png (the Observed frames above their
+// reconstructions); Final writes the final point. A graph without
+// coordinates gets no pictures of the metric and the frames.
 type Snapshots struct {
 	learn.NopObserver
 	Dir      string
@@ -33,8 +32,8 @@ type Snapshots struct {
 	Every    int
 	Observed [][][]float64
 	// Period is the shortest time between two redraws of loss.png and
-	// recs.png during the run (drawing them takes a good fraction of a
-	// second); zero draws them at every snapshot.
+	// recs.png during the run (a good fraction of a second each); zero
+	// draws them at every snapshot.
 	Period time.Duration
 	// Saved is the last iteration whose metric was written; a resumed
 	// run sets it to the checkpoint's.
@@ -63,9 +62,9 @@ func (s *Snapshots) Iteration(p *learn.Progress) error {
 }
 
 // Save writes the metric of st's iteration with its picture, and the
-// loss. With during (a snapshot of the running optimisation) it redraws
-// loss.png and, when the objective's last evaluation was at st's point,
-// recs.png at most every Period; without, it always draws loss.png.
+// loss. During the run it redraws loss.png and (when the objective's last
+// evaluation was at st's point) recs.png at most every Period; after,
+// it always draws loss.png.
 func (s *Snapshots) Save(st *learn.State, during bool) error {
 	theta := learn.Exp(nil, st.X)
 	if st.Iter > 0 {
@@ -111,9 +110,8 @@ func (s *Snapshots) stage() string {
 }
 
 // Final writes the run's final point st, at which obj was last evaluated:
-// its snapshot when not saved yet, metric.npy and metric.png, loss.npy and
-// loss.png, the reconstructions rec-JJ.npy (rec-SS-JJ.npy for several
-// sequences) and recs.png. It returns the names of the pictures drawn.
+// its snapshot when not saved yet, metric.npy and .png, loss.npy and .png,
+// and the reconstructions (WriteRecs). It returns the pictures drawn.
 func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, error) {
 	s.obj = obj
 	// A snapshot taken here also writes loss.npy and loss.png; a resumed
@@ -151,9 +149,9 @@ func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, erro
 }
 
 // WriteRecs writes into dir the reconstructions recs of the observed
-// histograms obs on sp, rec-JJ.npy (rec-SS-JJ.npy for several sequences),
-// and recs.png, the observations above the reconstructions under title
-// (none on a graph without coordinates); it reports whether it drew one.
+// histograms obs on sp (RecName) and recs.png, the observations above the
+// reconstructions under title; it reports whether it drew one (not on a
+// graph without coordinates).
 func WriteRecs(dir string, sp dataset.Space, obs, recs [][][]float64, title string) (bool, error) {
 	for q, seq := range recs {
 		for j, f := range seq {
@@ -175,8 +173,7 @@ func RecName(nseq, q, j int) string {
 	return fmt.Sprintf("rec-%02d.npy", j)
 }
 
-// lossTitle is the title of loss.png, or "" (no picture) when it is not
-// drawn.
+// lossTitle is the title of loss.png, or "" when it is not drawn.
 func lossTitle(draw bool) string {
 	if draw {
 		return "objective F per iteration"
@@ -196,10 +193,9 @@ func WriteImage(path string, img image.Image, err error) (bool, error) {
 	return true, SavePicture(path, img)
 }
 
-// MetricTitle is the title of the picture of the metric file named base
-// (metric-IIII.npy, or metric.npy for the final metric), with F from the
-// run's losses (entry k−1 for iteration k) where they know it: the title
-// Snapshots gives the picture of the same point.
+// MetricTitle is the title Snapshots gives the picture of the metric file
+// base (metric-IIII.npy, or metric.npy), with F from the run's losses
+// (entry k−1 for iteration k) where they know it.
 func MetricTitle(base string, losses []float64) string {
 	var it int
 	if _, err := fmt.Sscanf(base, "metric-%d", &it); err == nil {
@@ -244,9 +240,8 @@ func SaveLoss(dir string, losses []float64, title string) error {
 }
 
 // ReadMetric reads a metric θ of shape (its number of values counts;
-// want describes it in errors) from a .npy file, or the current point
-// e^x of a checkpoint file (.gob, ReadCheckpoint), and checks that every
-// value is positive and finite.
+// want describes it in errors) from a .npy file or a checkpoint (.gob),
+// and checks that every value is positive and finite.
 func ReadMetric(path string, shape []int, want string) ([]float64, error) {
 	var data []float64
 	var got []int
@@ -282,9 +277,9 @@ func ReadMetric(path string, shape []int, want string) ([]float64, error) {
 	return data, nil
 }
 
-// TruthPicture draws the true metric of the data folder dataDir (when it
-// holds one) beside the learned one, padded [d,N] on the grid of side n,
-// into path; it reports whether there was a truth to draw.
+// TruthPicture draws into path the true metric of the data folder dataDir
+// (when it holds one) beside learned, padded [d,N] on the grid of side n;
+// it reports whether it drew.
 func TruthPicture(path, dataDir string, learned []float64, d, n int, title string) (bool, error) {
 	truth, ok := dataset.ReadTruth(dataDir, d, len(learned)/d)
 	if !ok {
