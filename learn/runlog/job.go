@@ -173,11 +173,13 @@ func (j *Job) Run(ctx context.Context, x0 []float64, ck *learn.Checkpoint) error
 		defer stop()
 	}
 	j.clock = NewClock()
-	obs, closeTables, err := j.observers()
+	obs, tables, err := j.observers()
+	for _, t := range tables {
+		defer t.Close()
+	}
 	if err != nil {
 		return err
 	}
-	defer closeTables()
 	o := &j.Rec.Optimizer
 	set := &learn.RunSettings{
 		Settings:        o.Settings(obs),
@@ -210,40 +212,31 @@ func (j *Job) Run(ctx context.Context, x0 []float64, ck *learn.Checkpoint) error
 }
 
 // observers are the run's learn.Observer: the log, the bar, j, the
-// snapshots, the checkpoint file and, in tolerance mode, the tables;
-// closeTables closes the tables.
-func (j *Job) observers() (obs Observers, closeTables func(), err error) {
-	obs = Observers{&Log{Logger: j.log, Finest: j.finest()}, j.bar, j, j.snap, CheckpointFile(filepath.Join(j.Dir, CheckpointName))}
-	var tables []*Table
-	closeTables = func() {
-		for _, t := range tables {
-			t.Close()
-		}
-	}
+// snapshots, the checkpoint file and, in tolerance mode, the tables, which
+// the caller closes (those opened before an error too).
+func (j *Job) observers() (Observers, []*Table, error) {
+	obs := Observers{&Log{Logger: j.log, Finest: j.finest()}, j.bar, j, j.snap, CheckpointFile(filepath.Join(j.Dir, CheckpointName))}
 	if j.Rec.Model.Mode != "fast" {
-		return obs, closeTables, nil
+		return obs, nil, nil
 	}
 	path := func(name string) string { return filepath.Join(j.Dir, name) }
 	iters, err := NewIterationTable(path(IterationsName), j.clock)
 	if err != nil {
-		return nil, closeTables, err
+		return nil, nil, err
 	}
-	tables = append(tables, iters.Table)
 	trials, err := NewTrialTable(path(LinesearchName))
 	if err != nil {
-		closeTables()
-		return nil, closeTables, err
+		return nil, []*Table{iters.Table}, err
 	}
-	tables, obs = append(tables, trials.Table), append(obs, iters, trials)
+	tables, obs := []*Table{iters.Table, trials.Table}, append(obs, iters, trials)
 	if j.Rec.Optimizer.Polish > 0 {
 		scores, err := NewScoreTable(path(ExactName), j.clock)
 		if err != nil {
-			closeTables()
-			return nil, closeTables, err
+			return nil, tables, err
 		}
 		tables, obs = append(tables, scores.Table), append(obs, scores)
 	}
-	return obs, closeTables, nil
+	return obs, tables, nil
 }
 
 // openLog opens the run's log for appending and sets j.log to write

@@ -80,12 +80,10 @@ func (m *Model) Check() error {
 	if err := m.CheckKernel(); err != nil {
 		return err
 	}
-	for _, l := range []struct {
-		name string
-		v    float64
-	}{{"--lambda-c", m.LambdaC}, {"--lambda-s", m.LambdaS}} {
-		if !(l.v >= 0) || math.IsInf(l.v, 0) {
-			return fmt.Errorf("%s must be a finite number ≥ 0, got %g", l.name, l.v)
+	names := []string{"--lambda-c", "--lambda-s"}
+	for i, v := range []float64{m.LambdaC, m.LambdaS} {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s must be a finite number ≥ 0, got %g", names[i], v)
 		}
 	}
 	if _, err := ot.ParseLoss(m.Loss); err != nil {
@@ -175,20 +173,8 @@ func (m *Model) MetricKind() learn.MetricKind {
 // L), and where it came from, source: a metric is never silently used
 // under another model than the one it was learned with.
 func (m *Model) Line(source string) string {
-	return ModelLine(m.Mode == "fast", m.Tol, m.SinkhornIters, source)
-}
-
-// ModelLine is the one line that names the model of an interpolation or
-// an evaluation: fast (Sinkhorn converged to tol; 0 means
-// learn.DefaultTol) or exact (L iterations from scratch), and where that
-// came from, so that a metric is never silently used under another model
-// than the one it was learned with.
-func ModelLine(fast bool, tol float64, L int, source string) string {
-	if fast {
-		if tol == 0 {
-			tol = learn.DefaultTol
-		}
-		return fmt.Sprintf("model: fast, tol %g (%s)", tol, source)
+	if m.Mode == "fast" {
+		return fmt.Sprintf("model: fast, tol %g (%s)", cmp.Or(m.Tol, learn.DefaultTol), source)
 	}
-	return fmt.Sprintf("model: exact, L=%d (%s)", L, source)
+	return fmt.Sprintf("model: exact, L=%d (%s)", m.SinkhornIters, source)
 }

@@ -119,6 +119,9 @@ func (s *Source) Check(m *Model) error {
 // checkSize checks that the objective of m (nil: none) on the grid or
 // graph of size with sequences of counts frames fits limits.Memory.
 func checkSize(size limits.Objective, counts []int, m *Model, hint string) error {
+	if m == nil {
+		return nil
+	}
 	size.Iterations, size.Steps, size.Fast, size.Anderson, size.Store = m.SinkhornIters, m.Steps, m.Mode == "fast", m.Anderson, m.Store
 	size.Interior, size.Endpoints = limits.Frames(counts...)
 	return size.Check("the objective", hint)
@@ -151,18 +154,16 @@ func (d *Data) Read(m *Model) (*Source, error) {
 		if sp.IsGraph() {
 			files = append(files, filepath.Join(d.Dir, dataset.EdgesFile))
 		}
-		if m != nil {
-			var counts []int
-			for _, q := range set.Sequences {
-				counts = append(counts, len(q.Frames))
-			}
-			size := limits.Objective{Graph: sp.Graph}
-			if !sp.IsGraph() {
-				size = limits.Objective{Dim: len(sp.Graph.Dims()), Side: sp.Graph.Dims()[0]}
-			}
-			if err := checkSize(size, counts, m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
-				return nil, err
-			}
+		var counts []int
+		for _, q := range set.Sequences {
+			counts = append(counts, len(q.Frames))
+		}
+		size := limits.Objective{Graph: sp.Graph}
+		if !sp.IsGraph() {
+			size = limits.Objective{Dim: len(sp.Graph.Dims()), Side: sp.Graph.Dims()[0]}
+		}
+		if err := checkSize(size, counts, m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
+			return nil, err
 		}
 	case Colour:
 		var err error
@@ -172,11 +173,9 @@ func (d *Data) Read(m *Model) (*Source, error) {
 		if len(files) < 3 {
 			return nil, fmt.Errorf("%s: need at least 3 images (first, last and one to fit), found %d", d.Dir, len(files))
 		}
-		if m != nil {
-			hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
-			if err := checkSize(limits.Objective{Dim: 3, Side: d.Bins}, []int{len(files)}, m, hint); err != nil {
-				return nil, err
-			}
+		hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
+		if err := checkSize(limits.Objective{Dim: 3, Side: d.Bins}, []int{len(files)}, m, hint); err != nil {
+			return nil, err
 		}
 		col, err := dataset.ReadColour(files, &color.HistOptions{Bins: d.Bins, DropSaturated: d.DropSaturated},
 			&dataset.ImageOptions{Memory: limits.Memory})
@@ -368,13 +367,13 @@ func CheckRun(path string, got, want []byte) error {
 	if json.Unmarshal(got, &a) != nil || json.Unmarshal(want, &b) != nil {
 		return fmt.Errorf("%s belongs to another run (it records no settings gmlg can read); start the run again with --force", path)
 	}
-	fa, fb := map[string]string{}, map[string]string{}
-	flatten(fa, "", a)
-	flatten(fb, "", b)
+	vals := map[string][2]string{}
+	flatten(vals, 0, "", a)
+	flatten(vals, 1, "", b)
 	var diffs []string
-	for _, k := range slices.Sorted(maps.Keys(union(fa, fb))) {
-		if fa[k] != fb[k] {
-			diffs = append(diffs, fmt.Sprintf("%s is %s there and %s in params.json", k, orNone(fa[k]), orNone(fb[k])))
+	for _, k := range slices.Sorted(maps.Keys(vals)) {
+		if v := vals[k]; v[0] != v[1] {
+			diffs = append(diffs, fmt.Sprintf("%s is %s there and %s in params.json", k, orNone(v[0]), orNone(v[1])))
 		}
 	}
 	if len(diffs) > 6 {
@@ -383,9 +382,9 @@ func CheckRun(path string, got, want []byte) error {
 	return fmt.Errorf("%s belongs to another run: %s; it cannot continue this one", path, strings.Join(diffs, "; "))
 }
 
-// flatten sets out[path] to the JSON text of every scalar of v, its path
-// the object keys and array indices that lead to it, joined by dots.
-func flatten(out map[string]string, path string, v any) {
+// flatten sets out[path][side] to the JSON text of every scalar of v, its
+// path the object keys and array indices that lead to it, joined by dots.
+func flatten(out map[string][2]string, side int, path string, v any) {
 	join := func(k string) string {
 		if path == "" {
 			return k
@@ -395,28 +394,18 @@ func flatten(out map[string]string, path string, v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			flatten(out, join(k), e)
+			flatten(out, side, join(k), e)
 		}
 	case []any:
 		for i, e := range v {
-			flatten(out, join(fmt.Sprint(i)), e)
+			flatten(out, side, join(fmt.Sprint(i)), e)
 		}
 	default:
 		raw, _ := json.Marshal(v)
-		out[path] = string(raw)
+		e := out[path]
+		e[side] = string(raw)
+		out[path] = e
 	}
-}
-
-// union returns a map holding the keys of a and b.
-func union(a, b map[string]string) map[string]bool {
-	u := map[string]bool{}
-	for k := range a {
-		u[k] = true
-	}
-	for k := range b {
-		u[k] = true
-	}
-	return u
 }
 
 // orNone is v, or "absent" for a missing value.
@@ -442,22 +431,16 @@ type Result struct {
 	Regularizer float64     `json:"regularizer"`
 	PerFrame    [][]float64 `json:"loss_per_frame"`
 	GradNorm    float64     `json:"grad_norm"`
-	// FExact is, for a fast-mode run, the exact (reference, L iterations)
-	// objective at the final metric: the number to compare with an
-	// exact-mode run. F is then the fast objective (the exact one after a
-	// polish, when the two are equal).
-	FExact *float64 `json:"f_exact,omitempty"`
-	// Fast holds the Sinkhorn and adjoint iteration totals of a
-	// tolerance-mode objective.
-	Fast *learn.Totals `json:"fast,omitempty"`
-	// TruthCorrelation is the Pearson correlation of the learned edge
-	// weights with those of the true metric, for data made by gmlg synth
-	// (dataset.TruthCorrelation).
-	TruthCorrelation *float64 `json:"truth_correlation,omitempty"`
-	// TruthCorrelationMass is, for graph data made by gmlg synth --graph,
-	// the same correlation over the edges that carry mass in the frames
-	// (dataset.GraphTruthCorrelation): the edges whose weights the data
-	// determine.
+	// FExact is, in fast mode, the exact objective at the final metric:
+	// the number to compare with an exact-mode run (F is the fast one, or
+	// the exact one after a polish).
+	FExact *float64      `json:"f_exact,omitempty"`
+	Fast   *learn.Totals `json:"fast,omitempty"` // tolerance mode's work
+	// TruthCorrelation correlates the learned edge weights with the true
+	// metric's, for data made by gmlg synth; TruthCorrelationMass, on a
+	// graph, over the edges that carry mass in the frames (those the data
+	// determine).
+	TruthCorrelation     *float64 `json:"truth_correlation,omitempty"`
 	TruthCorrelationMass *float64 `json:"truth_correlation_mass,omitempty"`
 	// Levels reports every level of this invocation, coarsest first, the
 	// polish last; PolishFrom is the finest-level iteration the polish

@@ -35,9 +35,7 @@ type Snapshots struct {
 	// recs.png during the run (a good fraction of a second each); zero
 	// draws them at every snapshot.
 	Period time.Duration
-	// Saved is the last iteration whose metric was written; a resumed
-	// run sets it to the checkpoint's.
-	Saved int
+	Saved  int // the last iteration whose metric was written
 
 	obj    *learn.Objective
 	prefix string // of the current level's snapshots: "" or "polish-"
