@@ -133,9 +133,7 @@ func encodeSorted(generic any) ([]byte, error) {
 }
 
 // WriteJSON writes v to path as MarshalSorted does, atomically.
-func WriteJSON(path string, v any) error {
-	return writeWith(path, v, MarshalSorted)
-}
+func WriteJSON(path string, v any) error { return writeWith(path, v, MarshalSorted) }
 
 // writeWith writes marshal's encoding of v to path atomically.
 func writeWith(path string, v any, marshal func(any) ([]byte, error)) error {
@@ -158,12 +156,11 @@ const SumKey = "sha256"
 var ErrChanged = errors.New("changed or damaged since gmlg wrote it (its sha256 does not match its content)")
 
 // ErrNoSum reports a JSON file without the checksum member, which gmlg
-// therefore did not write (or wrote before it recorded checksums).
+// did not write.
 var ErrNoSum = errors.New("no sha256 checksum, so gmlg cannot tell whether it was changed since it was written")
 
-// MarshalChecked encodes v as MarshalSorted does, adding the member SumKey
-// that holds the SHA-256 of that encoding. v must encode as a JSON object
-// without a member of that name.
+// MarshalChecked encodes v, a JSON object without a SumKey member, as
+// MarshalSorted does, adding SumKey.
 func MarshalChecked(v any) ([]byte, error) {
 	raw, err := MarshalSorted(v)
 	if err != nil {
@@ -188,11 +185,9 @@ func MarshalChecked(v any) ([]byte, error) {
 	return encodeSorted(obj)
 }
 
-// DecodeChecked verifies that raw's SumKey member matches the rest of raw
-// (compared in canonical form, so that only a change of the members or of
-// their values counts, not of layout) and then decodes raw into v as
-// json.Unmarshal does. It returns ErrNoSum or ErrChanged, wrapped, when
-// the check fails.
+// DecodeChecked checks raw's SumKey member against the rest of raw, in
+// canonical form (ErrNoSum, ErrChanged), and then decodes raw into v as
+// json.Unmarshal does.
 func DecodeChecked(raw []byte, v any) error {
 	generic, err := decodeGeneric(raw)
 	if err != nil {
@@ -249,13 +244,10 @@ func canonicalNumbers(v any) any {
 }
 
 // WriteChecked writes MarshalChecked's encoding of v to path atomically.
-func WriteChecked(path string, v any) error {
-	return writeWith(path, v, MarshalChecked)
-}
+func WriteChecked(path string, v any) error { return writeWith(path, v, MarshalChecked) }
 
-// ReadChecked reads a file written by WriteChecked into v, checking its
-// checksum as DecodeChecked does; errors name the file. The file must be
-// a regular file (ReadInput).
+// ReadChecked reads the regular file path, written by WriteChecked, into v
+// as DecodeChecked does; errors name the file.
 func ReadChecked(path string, v any) error {
 	raw, err := ReadInput(path)
 	if err != nil {

@@ -51,8 +51,7 @@ var (
 	ErrManifest = errors.New("manifest lists files its command does not write")
 )
 
-// Error is a refusal to take a folder. Its message names the folder and
-// says what to do.
+// Error is a refusal to take a folder; its message says what to do.
 type Error struct {
 	Kind  error    // ErrBusy, ErrNotEmpty, ErrForeign, ErrKind, ErrInput or ErrManifest
 	Owner *Owner   // with ErrBusy: the lock's owner, nil when it names none
@@ -182,7 +181,7 @@ func notEmptyError(dir string, old *manifest) error {
 }
 
 // foreignError refuses a folder where the new output would replace files
-// that gmlg did not write there.
+// that gmlg did not write.
 func foreignError(dir string, names []string) error {
 	list := names
 	if len(list) > 5 {
@@ -308,7 +307,7 @@ func (d *Dir) Close() error {
 }
 
 // ManifestName is the file naming the command that owns a folder and the
-// files it writes there.
+// files it writes there (see the package doc).
 const ManifestName = ".gmlg-manifest.json"
 
 // manifest is the content of ManifestName.
@@ -389,9 +388,7 @@ func union(a, b []string) []string {
 }
 
 // internal reports whether name is one of the package's own files.
-func internal(name string) bool {
-	return name == LockName || name == ManifestName
-}
+func internal(name string) bool { return name == LockName || name == ManifestName }
 
 // temporaryOf returns NAME for a temporary file ".NAME.tmp-XXXX".
 func temporaryOf(name string) (string, bool) {

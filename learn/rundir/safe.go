@@ -16,9 +16,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ErrLink is the error, wrapped, of a symbolic link where gmlg would
-// create, write, append to or remove a file: gmlg never follows one out
-// of its folder, nor replaces it.
+// ErrLink is the error, wrapped, of a symbolic link where gmlg would write
+// or remove a file: gmlg never follows one out of its folder, nor replaces it.
 var ErrLink = errors.New("is a symbolic link")
 
 // ErrNotRegular is the error, wrapped, of an entry that is not a regular
@@ -198,9 +197,8 @@ func isRegular(path string, st fs.FileInfo, err error) error {
 }
 
 // OpenAppend opens the file at path for appending, creating it when it is
-// missing, without following a link: a symbolic link there (ErrLink) or
-// any other entry that is not a regular file (ErrNotRegular) is an error
-// naming it.
+// missing; a link (ErrLink) or other entry that is not a regular file
+// (ErrNotRegular) there is an error.
 func OpenAppend(path string) (*os.File, error) {
 	d, err := openFolder(filepath.Dir(path))
 	if err != nil {
@@ -210,11 +208,10 @@ func OpenAppend(path string) (*os.File, error) {
 	return d.open(filepath.Base(path), unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT, 0o644)
 }
 
-// OpenInput opens the file at path for reading. It never blocks: the file
-// is opened non-blocking and must be a regular file, so that a FIFO, a
-// device, a socket or a folder where a file is expected is an error
-// naming it (ErrNotRegular) instead of a read that waits forever. Links
-// are followed: inputs may live anywhere.
+// OpenInput opens the regular file at path for reading, following links
+// (inputs may live anywhere). It opens non-blocking, so that a FIFO or
+// device where a file is expected is an error (ErrNotRegular), not a read
+// that waits forever.
 func OpenInput(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
@@ -244,11 +241,10 @@ func ReadInput(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// CheckInputs refuses the output folder out when it is one of inputs, lies
-// inside one or contains one (ErrInput, naming both), comparing the paths
-// with every link resolved; empty inputs are skipped. Create and Open
-// check Options.Inputs with it; a command that learns its inputs only
-// from a record inside a folder it has opened checks them with it then.
+// CheckInputs refuses (ErrInput) the output folder out when it is, lies
+// inside or contains one of inputs ("" skipped), with every link resolved.
+// Create and Open check Options.Inputs with it; a command that learns its
+// inputs from a record in a folder it has opened checks them then.
 func CheckInputs(out string, inputs []string) error {
 	o, err := resolve(out)
 	if err != nil {
@@ -376,10 +372,10 @@ func (f *File) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Commit flushes, syncs and closes the temporary file and renames it over the
-// destination. On failure the temporary file is removed and the destination is
-// unchanged; a link or other entry that took the destination's place
-// meanwhile is not replaced.
+// Commit flushes, syncs and closes the temporary file and renames it over
+// the destination. On failure the temporary file is removed and the
+// destination is unchanged; a link or other entry put there meanwhile is
+// not replaced.
 func (f *File) Commit() error {
 	if f.done {
 		return ErrClosed
@@ -434,9 +430,8 @@ func (f *File) discard() error {
 	return nil
 }
 
-// Write atomically replaces path with whatever fn writes. If fn returns an
-// error, nothing is published and that error is returned (wrapped with the
-// path). perm 0 means 0o644.
+// Write atomically replaces path with whatever fn writes; if fn fails,
+// nothing is published and its error is returned. perm 0 means 0o644.
 func Write(path string, perm os.FileMode, fn func(w io.Writer) error) error {
 	f, err := CreateFile(path, perm)
 	if err != nil {
