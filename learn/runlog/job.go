@@ -50,10 +50,8 @@ var ErrInterrupted = errors.New("interrupted")
 // holds the folder (package rundir) while it runs.
 type Job struct {
 	learn.NopObserver
-	// Rec is the run's record; NewJob completes it.
-	Rec *Record
-	// Dir is the run folder.
-	Dir string
+	Rec *Record // the run's record; NewJob completes it
+	Dir string  // the run folder
 	// Progress is how the run shows its progress on Stderr: "bar" (a
 	// progress bar), "log" (the structured log lines), "none", or "auto"
 	// (a bar on a terminal, log lines otherwise).
@@ -67,7 +65,7 @@ type Job struct {
 	log   *slog.Logger
 	logf  *os.File
 	bar   *Bar
-	note  func(string) // a line for the terminal when a bar hides the log
+	shown bool // a progress bar hides the log on Stderr
 	snap  *Snapshots
 	clock *Clock
 	obj   *learn.Objective // the current level's, open while it runs
@@ -165,7 +163,7 @@ func (j *Job) Run(ctx context.Context, x0 []float64, ck *learn.Checkpoint) error
 		start = ck.State.Iter
 		j.snap.Saved = ck.State.Iter
 	}
-	j.bar = NewBar(j.Stderr, j.note != nil, j.finest(), start, j.Rec.Optimizer.MaxIter)
+	j.bar = NewBar(j.Stderr, j.shown, j.finest(), start, j.Rec.Optimizer.MaxIter)
 	if ctx.Err() == nil {
 		stop := context.AfterFunc(ctx, func() {
 			j.bar.Note("interrupted: finishing the current iteration and saving a checkpoint (this can take a few seconds)…")
@@ -241,29 +239,25 @@ func (j *Job) observers() (Observers, []*Table, error) {
 
 // openLog opens the run's log for appending and sets j.log to write
 // structured lines to it, and to Stderr as well unless a progress bar is
-// drawn there (then j.note writes the lines meant for the terminal).
+// shown there (then tell writes the lines meant for the terminal).
 func (j *Job) openLog() (err error) {
 	j.logf, err = rundir.OpenAppend(filepath.Join(j.Dir, LogName))
 	if err != nil {
 		return fmt.Errorf("log file: %w", err)
 	}
-	bar := j.Progress == "bar" || (j.Progress == "auto" && isTerminal(j.Stderr))
+	j.shown = j.Progress == "bar" || (j.Progress == "auto" && isTerminal(j.Stderr))
 	logw := io.Writer(j.logf)
-	if j.Progress == "log" || (j.Progress == "auto" && !bar) {
+	if j.Progress == "log" || (j.Progress == "auto" && !j.shown) {
 		logw = io.MultiWriter(j.logf, j.Stderr)
 	}
 	j.log = slog.New(slog.NewTextHandler(logw, nil))
-	j.note = nil
-	if bar {
-		j.note = func(msg string) { fmt.Fprintln(j.Stderr, "gmlg learn: "+msg) }
-	}
 	return nil
 }
 
 // tell writes msg for the terminal when a progress bar hides the log.
 func (j *Job) tell(msg string) {
-	if j.note != nil {
-		j.note(msg)
+	if j.shown {
+		fmt.Fprintln(j.Stderr, "gmlg learn: "+msg)
 	}
 }
 
