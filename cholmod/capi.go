@@ -377,12 +377,10 @@ func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []flo
 	if nnz > 0 {
 		si := unsafe.Slice((*int64)(S.i), int(S.nzmax))
 		sx := unsafe.Slice((*float64)(S.x), int(S.nzmax))
-		for j := 0; j < n; j++ {
-			src := int(p[j])
+		for j := range n {
+			off := int(p[j]) - colPtr[j] // column j starts at p[j] in S
 			for k := colPtr[j]; k < colPtr[j+1]; k++ {
-				rowIdx[k] = int(si[src])
-				values[k] = sx[src]
-				src++
+				rowIdx[k], values[k] = int(si[k+off]), sx[k+off]
 			}
 		}
 	}

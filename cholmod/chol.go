@@ -5,7 +5,6 @@ package cholmod
 import (
 	"fmt"
 	"sync"
-	"unsafe"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -96,11 +95,8 @@ func (f *Factor) Factorize(a *Sparse) error {
 	if a.n != f.n || len(a.i) != f.nnzA || a.hash != f.hash {
 		return fmt.Errorf("cholmod: factorize: %w (n=%d nnz=%d, analysed n=%d nnz=%d)", ErrPatternMismatch, a.n, len(a.i), f.n, f.nnzA)
 	}
-	f.valid = false
 	err := factorize(f.cc.ctx, a.a, f.lf)
-	if err == nil || isWarning(err) {
-		f.valid = true
-	}
+	f.valid = err == nil || isWarning(err)
 	return err
 }
 
@@ -153,15 +149,8 @@ func checkPerm(perm []int, n int) error {
 	return nil
 }
 
-// int64s views x as []int64 (SuiteSparse_long), copying only where int is
-// narrower.
+// int64s copies x as []int64 (SuiteSparse_long).
 func int64s(x []int) []int64 {
-	if len(x) == 0 {
-		return nil
-	}
-	if unsafe.Sizeof(x[0]) == 8 {
-		return unsafe.Slice((*int64)(unsafe.Pointer(&x[0])), len(x))
-	}
 	y := make([]int64, len(x))
 	for i, v := range x {
 		y[i] = int64(v)

@@ -48,11 +48,8 @@ func (c *Common) NewSparse(n int, colPtr, rowIdx []int, values []float64) (*Spar
 		i[k] = int64(v)
 		h = mix(h, uint64(v))
 	}
-	if values != nil {
-		copy(x, values)
-	} else {
-		clear(x)
-	}
+	clear(x)
+	copy(x, values)
 	s := &Sparse{cc: c, a: a, n: n, p: p, i: i, x: x, hash: h}
 	c.objs[s] = struct{}{}
 	return s, nil

@@ -43,25 +43,24 @@ func (s Supplier) Prepare(p *factor.Pattern, lay *factor.Layout) (factor.Numeric
 	if err != nil {
 		return nil, err
 	}
-	a, err := cc.NewSparse(p.N, p.ColPtr, p.RowIdx, nil)
+	nu := &numeric{cc: cc, lay: lay, snode: make([]int32, p.N), pos: make([]int32, p.N), mark: make([]int32, p.N)}
+	nu.a, err = cc.NewSparse(p.N, p.ColPtr, p.RowIdx, nil)
 	if err == nil {
-		var f *Factor
-		f, err = cc.Analyze(a, &AnalyzeOptions{Perm: lay.Perm, Mode: Supernodal})
-		if err == nil && !slices.Equal(factorPerm(f.lf), lay.Perm) {
-			err = fmt.Errorf("cholmod: prepare: the analysis did not keep the given pivot order")
-		}
-		if err == nil {
-			nu := &numeric{cc: cc, a: a, f: f, lay: lay, snode: make([]int32, p.N), pos: make([]int32, p.N), mark: make([]int32, p.N)}
-			for s := 0; s+1 < len(lay.First); s++ {
-				for j := lay.First[s]; j < lay.First[s+1]; j++ {
-					nu.snode[j] = int32(s)
-				}
-			}
-			return nu, nil
+		nu.f, err = cc.Analyze(nu.a, &AnalyzeOptions{Perm: lay.Perm, Mode: Supernodal})
+	}
+	if err == nil && !slices.Equal(factorPerm(nu.f.lf), lay.Perm) {
+		err = fmt.Errorf("cholmod: prepare: the analysis did not keep the given pivot order")
+	}
+	if err != nil {
+		cc.Close()
+		return nil, err
+	}
+	for s := 0; s+1 < len(lay.First); s++ {
+		for j := lay.First[s]; j < lay.First[s+1]; j++ {
+			nu.snode[j] = int32(s)
 		}
 	}
-	cc.Close()
-	return nil, err
+	return nu, nil
 }
 
 // numeric is the factor.Numeric of Supplier.

@@ -9,10 +9,7 @@ package cholmod
 // environment variable instead (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
 // MKL_NUM_THREADS, ...).
 func SetBLASThreads(n int) bool {
-	if n < 1 {
-		n = 1
-	}
-	return blasSetThreads(n)
+	return blasSetThreads(max(n, 1))
 }
 
 // BLASThreads returns OpenBLAS's current thread count, or 0 when OpenBLAS is
