@@ -23,12 +23,8 @@
 // collected without Close; it frees nothing.
 //
 // Solve is one cholmod_solve2 call for the whole block, whose header lives
-// on the C stack and points into the Go slice only during the call; the
-// workspaces stay in C memory, so Solve allocates nothing after warm-up.
-// Concurrent Solves on one factor each take their own workspace set (with
-// its own cholmod_common) from a free list, and L is only read. Factorize
-// and Free must not overlap other calls, and a Common with its objects is
-// otherwise single-goroutine.
+// on the C stack and points into the Go slice only during the call. Only
+// Solve may run concurrently (Common and Factor say how).
 //
 // # Errors
 //

@@ -21,12 +21,10 @@ var (
 	ErrTooLarge = errors.New("cholmod: problem too large")
 	// ErrInvalid is CHOLMOD_INVALID: CHOLMOD rejected its input.
 	ErrInvalid = errors.New("cholmod: invalid input")
-	// ErrGPUProblem is CHOLMOD_GPU_PROBLEM (the package never enables the
-	// GPU, so it should not occur).
+	// ErrGPUProblem is CHOLMOD_GPU_PROBLEM; the package never enables the GPU.
 	ErrGPUProblem = errors.New("cholmod: GPU problem")
-	// ErrDSmall is the warning CHOLMOD_DSMALL: a diagonal entry of L is
-	// tiny. The factorisation is complete and usable; Factorize returns this
-	// warning so the caller learns that the matrix is close to singular.
+	// ErrDSmall is the warning CHOLMOD_DSMALL: a diagonal entry of L is tiny,
+	// the matrix close to singular. The factorisation is complete and usable.
 	ErrDSmall = errors.New("cholmod: tiny diagonal entry in the factor (warning)")
 	// ErrUnknownStatus is any status code this package does not know.
 	ErrUnknownStatus = errors.New("cholmod: unknown status")

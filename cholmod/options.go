@@ -85,14 +85,11 @@ type Info struct {
 	// ...), which differs for OrderCHOLMOD and OrderBest.
 	Requested Ordering
 	Used      string
-	// Selected is the index of the winning method (Common->selected).
-	Selected int
+	Selected  int // the index of the winning method (Common->selected)
 	// NNZL is nnz(L), lower triangle with diagonal, excluding the explicit
 	// zeros a supernodal factor stores for amalgamation.
-	NNZL int
-	// Flops is CHOLMOD's flop count of one numeric LL' factorisation.
-	Flops float64
-	// Supernodal tells whether the factor is supernodal.
+	NNZL       int
+	Flops      float64 // CHOLMOD's flop count of one numeric LL' factorisation
 	Supernodal bool
 }
 
