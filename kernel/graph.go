@@ -185,10 +185,7 @@ func (g *Graph) Components() int {
 // length d·N.
 func (g *Graph) PadEdges(dst, w []float64) {
 	g.mustGrid("PadEdges")
-	d := len(g.dims)
-	if len(dst) != d*g.n || len(w) != len(g.from) {
-		panic(fmt.Sprintf("kernel: PadEdges: len(dst)=%d, len(w)=%d, want %d and %d", len(dst), len(w), d*g.n, len(g.from)))
-	}
+	checkLen("PadEdges", len(dst), len(g.dims)*g.n, len(w), len(g.from))
 	clear(dst)
 	for e, p := range g.axis {
 		dst[p*g.n+g.from[e]] = w[e]
@@ -199,10 +196,7 @@ func (g *Graph) PadEdges(dst, w []float64) {
 // padded [d,N] array, ignoring the padding positions.
 func (g *Graph) UnpadEdges(dst, padded []float64) {
 	g.mustGrid("UnpadEdges")
-	d := len(g.dims)
-	if len(padded) != d*g.n || len(dst) != len(g.from) {
-		panic(fmt.Sprintf("kernel: UnpadEdges: len(padded)=%d, len(dst)=%d, want %d and %d", len(padded), len(dst), d*g.n, len(g.from)))
-	}
+	checkLen("UnpadEdges", len(dst), len(g.from), len(padded), len(g.dims)*g.n)
 	for e, p := range g.axis {
 		dst[e] = padded[p*g.n+g.from[e]]
 	}

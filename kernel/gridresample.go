@@ -2,10 +2,8 @@ package kernel
 
 import "fmt"
 
-// Grid resampling: the one prolongation and restriction of arrays on
-// Cartesian grids that the coarse-to-fine learner (histograms down, metrics
-// up) and the colour pipeline (a learned metric to a finer colour cube) use.
-// Arrays are indexed as Grid's vertices, axis 0 fastest.
+// Prolongation and restriction of arrays indexed as Grid's vertices, for
+// the coarse-to-fine learner and the colour pipeline.
 
 // ProlongGrid maps an array x on the grid of extents coarse to the grid of
 // extents fine (each at least the coarse one, at least 2) by multilinear
@@ -63,15 +61,7 @@ func lin1(i, nc, nf int) (int, float64) {
 // extent m2 into dst: linear interpolation with aligned end points (m2 >
 // dims[p]) or, with restrict, its transpose from dims[p] down to m2.
 func resampleAxis(dst, src []float64, dims []int, p, m2 int, restrict bool) {
-	m := dims[p]
-	s := 1
-	for q := 0; q < p; q++ {
-		s *= dims[q]
-	}
-	outer := 1
-	for q := p + 1; q < len(dims); q++ {
-		outer *= dims[q]
-	}
+	m, s, outer := dims[p], gridPoints(dims[:p]), gridPoints(dims[p+1:])
 	if restrict {
 		clear(dst[:s*m2*outer])
 	}

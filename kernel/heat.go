@@ -22,12 +22,11 @@ const (
 	CrankNicolson
 )
 
+var schemeNames = [...]string{"backward-euler", "crank-nicolson"}
+
 func (s Scheme) String() string {
-	switch s {
-	case BackwardEuler:
-		return "backward-euler"
-	case CrankNicolson:
-		return "crank-nicolson"
+	if s >= 0 && int(s) < len(schemeNames) {
+		return schemeNames[s]
 	}
 	return fmt.Sprintf("Scheme(%d)", int(s))
 }

@@ -74,17 +74,9 @@ func (h *Heat) accumulate(gw, u, v []float64, cols int) {
 	cn := h.opt.Scheme == CrankNicolson
 	c := h.c
 	for l := 1; l <= s; l++ {
-		ul, vl := u[l*nb:(l+1)*nb], v[(l-1)*nb:l*nb]
-		var up []float64
-		if cn {
-			up = u[(l-1)*nb : l*nb]
-		}
+		ul, vl, up := u[l*nb:(l+1)*nb], v[(l-1)*nb:l*nb], u[(l-1)*nb:l*nb]
 		for k := 0; k < cols; k++ {
-			uc, vc := ul[k*n:(k+1)*n], vl[k*n:(k+1)*n]
-			var pc []float64
-			if cn {
-				pc = up[k*n : (k+1)*n]
-			}
+			uc, vc, pc := ul[k*n:(k+1)*n], vl[k*n:(k+1)*n], up[k*n:(k+1)*n]
 			for _, r := range h.g.runs {
 				g := gw[r.e0 : r.e0+r.len]
 				ua, ub := uc[r.i0:r.i0+r.len], uc[r.i0+r.stride:r.i0+r.stride+r.len]
