@@ -6,8 +6,7 @@
 // Grid and Cube build Cartesian grids (2·d neighbours), vertex order C
 // order with axis 0 the fastest (docs/method.md, "Grid and vertex order"),
 // every edge knowing its axis. FromEdges builds a general undirected graph
-// from a validated edge list; on a disconnected graph the kernel never
-// moves mass between components.
+// from a validated edge list.
 //
 // The learned metric is a set of positive edge weights w, parameterised by
 // EdgeMetric (one free weight per edge, the paper's) or VertexMetric (a

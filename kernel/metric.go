@@ -40,8 +40,7 @@ func (m EdgeMetric) WeightsAdjoint(gtheta, gw []float64) {
 // diagonal tensor per vertex, stored as the [d,N] row-major array θ[p*N+i]
 // (row p = axis p). The weight of the edge between i and i+s_p along axis p
 // is the average (θ[p][i] + θ[p][i+s_p])/2 of the component matching the
-// edge's axis.
-// It needs a grid graph.
+// edge's axis. It needs a grid graph.
 type VertexMetric struct{ G *Graph }
 
 // NumParams returns d·N.

@@ -86,24 +86,19 @@ func ColumnTree(parent, count []int) (Tree, error) {
 }
 
 // SpanBlock is the panel width and the row grain of the schedule Span
-// measures. A task of 32 by 32 entries applied to a block of 16 right-hand
-// sides is about 16 000 multiply-adds, microseconds of work, and the
-// largest separator of the paper's grids (32³: about 1 000 columns) still
-// cuts into some 30 panels. A finer grain would give a larger bound for
-// tasks too small to hand to another worker.
+// measures: a 32×32 task on 16 right-hand sides is microseconds of work,
+// and the largest separator of the paper's grids (32³: about 1 000
+// columns) still cuts into some 30 panels.
 const SpanBlock = 32
 
 // Span returns the work of one triangular solve with L, one right-hand side,
 // in factor entries (each one multiply-add), and the critical path of the
 // tree schedule, in the same unit. In that schedule a supernode starts when
-// its children are done; its columns are taken in panels of SpanBlock: the
-// panel's triangle is one task, and the updates of the rows below it, in
-// groups of SpanBlock rows, are tasks that may run side by side, after the
-// triangle and before the next panel. The backward solve runs the same tasks
-// in reverse, so the ratio work/span is the same for it: it bounds the
-// speed-up of a block solve on any number of workers when the block is kept
-// whole (each entry of L read once per solve). The ratio is 1 for a path
-// graph, whose tree is one chain, and grows with the tree's width.
+// its children are done; each panel of SpanBlock columns is a triangle task
+// followed by update tasks of SpanBlock rows that may run side by side.
+// The backward solve runs the same tasks in reverse, so work/span bounds the
+// speed-up of a whole-block solve on any number of workers: 1 for a path
+// graph, growing with the tree's width.
 func (t Tree) Span() (work, span float64, err error) {
 	if err := t.Validate(); err != nil {
 		return 0, 0, err
