@@ -6,24 +6,22 @@ import (
 )
 
 // anderson accelerates the Sinkhorn fixed-point iteration b ← T(b) of a
-// tolerance-mode Interpolator by Anderson mixing (type II) of the log-scalings, one
-// frame at a time: a frame's variable is x = log b over its two columns
-// (2N values), its residual r = log T(b) − x. With the differences ΔR, ΔG
-// of the last m residuals and images g = log T(b), the next input is
+// tolerance-mode Interpolator by Anderson mixing (type II) of each frame's
+// log-scalings x = log b (2N values), residual r = log T(b) − x. With the
+// differences ΔR, ΔG of the last m residuals and images g = log T(b), the
+// next input is
 //
 //	x' = g − clip(ΔG·γ),   γ = argmin Σ_i q_i·(r − ΔR·γ)_i²,
 //
-// clip bounding each entry by andersonClip. The least-squares weights are
-// the frame's barycenter q: the marginal violation Σ|b⊙v − q| is about
-// Σ q_i·|r_i|, and bins without mass, whose log-scalings wander freely,
-// must not decide γ. The residual is invariant under the gauge
-// b_k → c_k·b_k of the frame (T commutes with it), so the mixing does not
-// see the gauge.
+// clip bounding each entry by andersonClip. The weights are the frame's
+// barycenter q: the marginal violation Σ|b⊙v − q| is about Σ q_i·|r_i|, and
+// bins without mass, whose log-scalings wander freely, must not decide γ.
+// The residual is invariant under the frame's gauge (T commutes with it).
 //
 // Safeguard: a frame whose marginal violation grew more than andersonRestart
-// times since the previous iteration, or whose small least-squares system
-// is singular or not finite, forgets its history and takes the plain step
-// x' = g; the next iteration starts a new history from that step.
+// times since the previous iteration, or whose least-squares system is
+// singular or not finite, forgets its history and takes the plain step
+// x' = g.
 type anderson struct {
 	m, n, frames int
 	slot         int         // ring position of the next difference
@@ -37,9 +35,8 @@ type anderson struct {
 	atb, gam     []float64   // per frame: m
 	restarts     int
 
-	// The frames of a step are independent and run in parallel (each
-	// frame's arithmetic is the same whatever the parts); the state of the
-	// step in progress, and what each frame reports.
+	// The step in progress, whose frames run in parallel, and what each
+	// frame reports.
 	wg                    sync.WaitGroup
 	bIn, bOut, viol, q    []float64
 	restarted, mixedFrame []bool
@@ -66,28 +63,25 @@ func newAnderson(m, n, frames int) *anderson {
 	return an
 }
 
-// reset forgets every frame's history (a cold Forward).
-func (an *anderson) reset() {
+// reset starts a Forward. A cold one forgets every frame's history; a
+// warm one keeps the differences of the previous one (at a nearby kernel:
+// a learner's successive points) but forms none across the two, which
+// saves iterations of warm evaluations.
+func (an *anderson) reset(warm bool) {
 	an.hasPrev = false
 	an.restarts = 0
-	clear(an.cnt)
-	an.slot = 0
+	if !warm {
+		clear(an.cnt)
+		an.slot = 0
+	}
 }
 
-// carry starts a warm Forward: the differences of the previous one (at a
-// nearby kernel: a learner's successive points) stay in use, but none is
-// formed across the two; this saves iterations of warm evaluations.
-func (an *anderson) carry() {
-	an.hasPrev = false
-	an.restarts = 0
-}
-
-// andersonClip bounds the change that mixing makes to a log-scaling, per
-// entry and iteration (a factor e^0.3 ≈ 1.35 either way), and
-// andersonRestart the growth of a frame's marginal violation that makes it
-// forget its history. Without the clip, mixing can send the log-scalings of
-// bins without mass far enough for the kernel to underflow; with restarts
-// at any growth (factor 1), half the frames would restart every iteration.
+// andersonClip bounds the change that mixing makes to a log-scaling per
+// entry and iteration (a factor e^0.3 ≈ 1.35 either way): without it,
+// mixing can send the log-scalings of bins without mass far enough for the
+// kernel to underflow. andersonRestart is the growth of a frame's marginal
+// violation that makes it forget its history; at any growth (factor 1),
+// half the frames would restart every iteration.
 const (
 	andersonClip    = 0.3
 	andersonRestart = 3.0
@@ -99,8 +93,8 @@ const (
 // mix (not the plain step).
 func (an *anderson) step(bIn, bOut, viol, q []float64) (mixed bool) {
 	an.bIn, an.bOut, an.viol, an.q = bIn, bOut, viol, q
-	// Costs per index (see parallel): a logarithm; a frame's 2N entries,
-	// each a logarithm, an exponential and its share of the m-term sums.
+	// Costs per index: a logarithm; per frame, 2N logarithms, exponentials
+	// and shares of the m-term sums.
 	parallel(&an.wg, an, andersonLogs, len(bOut), 12)
 	parallel(&an.wg, an, andersonFrames, an.frames, 2*an.n*(30+2*an.m))
 	for f := range an.frames {

@@ -39,29 +39,17 @@ type BarycenterResult struct {
 }
 
 // Barycenter computes the entropic Wasserstein barycenter of the R
-// histograms hists (each of length N = k.Size()) with the Sinkhorn
-// barycenter algorithm of Benamou et al. 2015 (the paper's Algorithm 1):
+// histograms hists (each of length N = k.Size()) by the Sinkhorn
+// barycenter iterations (see the package doc) as the reference does: from
+// b = 1, with no log-domain stabilisation and no renormalisation, and the
+// result is q of the last iteration. When a weight equals exactly 1, the
+// result is K·(P_k/K·1) at once (the endpoint rule: the pole blurred by the
+// kernel, not the pole itself). All R columns go through the kernel
+// together, two Apply calls on an N×R block per iteration.
 //
-//	b_k = 1 (k = 0..R−1)
-//	repeat L times:
-//	    a_k  = P_k / K·b_k
-//	    Ka_k = K·a_k
-//	    q    = exp(Σ_k λ_k·log Ka_k)      (summed in k order from 0)
-//	    b_k  = q / Ka_k
-//	return q of the last iteration
-//
-// with no log-domain stabilisation and no renormalisation, as in the
-// reference implementation (docs/method.md, "Barycenters and interpolation").
-// When a weight equals exactly 1, the result is K·(P_k / K·1) at once (the
-// endpoint rule: the pole blurred by the kernel, not the pole itself).
-//
-// It is the iteration of Interpolator on one group of R columns: all R
-// vectors go through the kernel together, two Apply calls on an N×R block
-// per iteration.
-//
-// A barycenter whose mass is NaN, infinite or zero gives a *NonFiniteError
-// (errors.Is(err, ErrNonFinite)). Invalid histograms or weights (negative
-// or non-finite entries) give an error; wrong lengths panic.
+// A barycenter whose mass is NaN, infinite or zero gives a *NonFiniteError.
+// Invalid histograms or weights (negative or non-finite entries) give an
+// error; wrong lengths panic.
 func Barycenter(k Kernel, hists [][]float64, s *BarycenterSettings) (*BarycenterResult, error) {
 	if s == nil {
 		s = &BarycenterSettings{}
@@ -102,8 +90,9 @@ func Barycenter(k Kernel, hists [][]float64, s *BarycenterSettings) (*Barycenter
 		panic("ot: Barycenter: negative Iterations or Tol")
 	}
 
-	sk := newSinkhorn(k, hists, lam)
-	if err := sk.computeK1(); err != nil {
+	sk := &sinkhorn{k: k, n: n, op: "barycenter", groups: []group{{lam: lam, seq: -1, frame: -1}}, pole: hists}
+	sk.allocInPlace(1)
+	if err := sk.apply(sk.k1, sk.ones, 1); err != nil {
 		return nil, fmt.Errorf("ot: Barycenter: %w", err)
 	}
 	for j, l := range lam {
@@ -129,28 +118,10 @@ func Barycenter(k Kernel, hists [][]float64, s *BarycenterSettings) (*Barycenter
 	}
 	var st Stats
 	if err := sk.run(sweepOpts{iters: iters, stop: stop}, &st); err != nil {
-		if isNonFinite(err) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("ot: Barycenter: %w", err)
+		return nil, wrap("Barycenter", err)
 	}
 	res.Bary, res.Iterations, res.Converged = sk.tapeQ, st.Iterations, st.Converged
 	return res, nil
-}
-
-// newSinkhorn returns the iteration for one barycenter of the histograms
-// hists with weights lam, b updated in place.
-func newSinkhorn(k Kernel, hists [][]float64, lam []float64) *sinkhorn {
-	n, r := k.Size(), len(hists)
-	sk := &sinkhorn{k: k, n: n, op: "barycenter", groups: []group{{lam: lam, seq: -1, frame: -1}}, pole: hists,
-		ones: make([]float64, n), k1: make([]float64, n), a: make([]float64, n*r), bIn: make([]float64, n*r),
-		slots: 1, tapeU: make([]float64, n*r), tapeV: make([]float64, n*r), tapeQ: make([]float64, n), viol: make([]float64, r),
-		dev: make([]float64, n*r), mass: make([]float64, 1)}
-	sk.bOut = sk.bIn
-	for i := range sk.ones {
-		sk.ones[i] = 1
-	}
-	return sk
 }
 
 // endpointBarycenter is the barycenter whose weight on p is 1: K·(p/K·1),

@@ -112,12 +112,12 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 		}
 		maps++
 		current = true
-		gm.entrywise(gmMulB, gm.v[0], nil, bw)
+		gm.entrywise(gmMulB, gm.v[0], nil, bw, 0)
 		fz := gm.norm2(gm.v[0])
-		gm.entrywise(gmSubB, gm.v[0], im.z, bw)
+		gm.entrywise(gmSubB, gm.v[0], im.z, bw, 0)
 		beta := gm.norm2(gm.v[0])
 		if math.IsNaN(beta) || math.IsInf(beta, 0) {
-			return gmresNonFinite(maps)
+			return backwardNonFinite(maps)
 		}
 		if fz == 0 {
 			fz = 1
@@ -130,7 +130,7 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 			ip.stats.AdjointConverged = true
 			break
 		}
-		gm.scale(gm.v[0], 1/beta)
+		gm.entrywise(gmScale, gm.v[0], nil, nil, 1/beta)
 		clear(gm.g)
 		gm.g[0] = beta
 		k, err := ip.arnoldi(&maps, fz)
@@ -153,8 +153,10 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 	return nil
 }
 
-func gmresNonFinite(maps int) error {
-	return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: maps, Hint: hintGrad}
+// backwardNonFinite reports a gradient that is not finite at adjoint
+// iteration it (0: not tied to one).
+func backwardNonFinite(it int) error {
+	return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: it, Hint: hintGrad}
 }
 
 // arnoldi builds up to m Krylov vectors of I − L from v[0] (counting map
@@ -167,24 +169,24 @@ func (ip *Interpolator) arnoldi(maps *int, fz float64) (int, error) {
 	for j := 0; j < gm.m && *maps < ip.set.AdjointMaxIterations; j++ {
 		// w = (I − L)·v[j], L the map without the loss gradient.
 		w := gm.v[j+1]
-		gm.entrywise(gmDivB, gm.v[j], gm.zs, bw)
+		gm.entrywise(gmDivB, gm.v[j], gm.zs, bw, 0)
 		if err := ip.adjointStep(w, gm.zs, nil, gm.image(j)); err != nil {
 			return 0, err
 		}
 		*maps++
-		gm.entrywise(gmResid, gm.v[j], w, bw)
+		gm.entrywise(gmResid, gm.v[j], w, bw, 0)
 		for i := 0; i <= j; i++ { // modified Gram–Schmidt
-			d := gm.inner(w, gm.v[i])
+			d, _ := gm.sums(gmInner, w, gm.v[i], nil)
 			*gm.h(i, j) = d
-			gm.axpy(w, -d, gm.v[i])
+			gm.entrywise(gmAxpy, gm.v[i], w, nil, -d) // w −= d·v[i]
 		}
 		hn := gm.norm2(w)
 		*gm.h(j+1, j) = hn
 		if math.IsNaN(hn) || math.IsInf(hn, 0) {
-			return 0, gmresNonFinite(*maps)
+			return 0, backwardNonFinite(*maps)
 		}
 		if hn > 0 {
-			gm.scale(w, 1/hn)
+			gm.entrywise(gmScale, w, nil, nil, 1/hn)
 		}
 		gm.rotate(j)
 		k = j + 1
@@ -256,8 +258,11 @@ func (vo *vecOps) runPart(phase, lo, hi int) {
 	switch phase {
 	case gmInner:
 		for c := lo; c < hi; c++ {
-			e := min((c+1)*vecChunk, len(vo.x))
-			vo.partials[c] = inner(vo.x[c*vecChunk:e], vo.y[c*vecChunk:e])
+			var s float64
+			for i := c * vecChunk; i < min((c+1)*vecChunk, len(vo.x)); i++ {
+				s += vo.x[i] * vo.y[i]
+			}
+			vo.partials[c] = s
 		}
 	case gmL1:
 		for c := lo; c < hi; c++ {
@@ -269,9 +274,13 @@ func (vo *vecOps) runPart(phase, lo, hi int) {
 			vo.partials[c], vo.partials2[c] = diff, norm
 		}
 	case gmAxpy:
-		axpy(vo.y[lo:hi], vo.a, vo.x[lo:hi])
+		for i := lo; i < hi; i++ {
+			vo.y[i] += vo.a * vo.x[i]
+		}
 	case gmScale:
-		scale(vo.x[lo:hi], vo.a)
+		for i := lo; i < hi; i++ {
+			vo.x[i] *= vo.a
+		}
 	case gmMulB:
 		for i := lo; i < hi; i++ {
 			vo.x[i] *= vo.bw[i]
@@ -291,74 +300,30 @@ func (vo *vecOps) runPart(phase, lo, hi int) {
 	}
 }
 
-// inner returns x·y, chunk by chunk (see vecOps).
-func (vo *vecOps) inner(x, y []float64) float64 {
-	vo.x, vo.y = x, y
-	n := (len(x) + vecChunk - 1) / vecChunk
-	parallel(&vo.wg, vo, gmInner, n, 2*vecChunk)
-	vo.x, vo.y = nil, nil
-	var s float64
-	for _, p := range vo.partials[:n] {
-		s += p
-	}
-	return s
-}
-
-func (vo *vecOps) norm2(x []float64) float64 { return math.Sqrt(vo.inner(x, x)) }
-
-// l1Diff returns Σ|x−y|·b and Σ|x|·b, chunk by chunk (see vecOps).
-func (vo *vecOps) l1Diff(x, y, b []float64) (diff, norm float64) {
+// sums runs the sum phase gmInner (x·y) or gmL1 (Σ|x−y|·b and Σ|x|·b)
+// chunk by chunk (see vecOps) and returns its sums.
+func (vo *vecOps) sums(phase int, x, y, b []float64) (s, s2 float64) {
 	vo.x, vo.y, vo.bw = x, y, b
 	n := (len(x) + vecChunk - 1) / vecChunk
-	parallel(&vo.wg, vo, gmL1, n, 3*vecChunk)
+	parallel(&vo.wg, vo, phase, n, 3*vecChunk)
 	vo.x, vo.y, vo.bw = nil, nil, nil
 	for c := range n {
-		diff += vo.partials[c]
-		norm += vo.partials2[c]
+		s += vo.partials[c]
+		s2 += vo.partials2[c]
 	}
-	return diff, norm
+	return s, s2
 }
 
-// axpy sets y += a·x.
-func (vo *vecOps) axpy(y []float64, a float64, x []float64) {
-	vo.x, vo.y, vo.a = x, y, a
-	parallel(&vo.wg, vo, gmAxpy, len(y), 2)
-	vo.x, vo.y = nil, nil
+func (vo *vecOps) norm2(x []float64) float64 {
+	s, _ := vo.sums(gmInner, x, x, nil)
+	return math.Sqrt(s)
 }
 
-// entrywise runs the entrywise operation phase (gmMulB, gmSubB, gmDivB or
-// gmResid) on x, y and the scaling b, in parts: each entry is its own, so
-// the parts change nothing.
-func (vo *vecOps) entrywise(phase int, x, y, b []float64) {
-	vo.x, vo.y, vo.bw = x, y, b
+// entrywise runs an entrywise phase (all but gmInner, gmL1 and gmUpdate)
+// on x, y, the scaling b and the scalar a, in parts: each entry is its
+// own, so the parts change nothing.
+func (vo *vecOps) entrywise(phase int, x, y, b []float64, a float64) {
+	vo.x, vo.y, vo.bw, vo.a = x, y, b, a
 	parallel(&vo.wg, vo, phase, len(x), 2)
 	vo.x, vo.y, vo.bw = nil, nil, nil
-}
-
-// scale sets x *= a.
-func (vo *vecOps) scale(x []float64, a float64) {
-	vo.x, vo.a = x, a
-	parallel(&vo.wg, vo, gmScale, len(x), 1)
-	vo.x = nil
-}
-
-func inner(x, y []float64) float64 {
-	var s float64
-	for i, xi := range x {
-		s += xi * y[i]
-	}
-	return s
-}
-
-func scale(x []float64, a float64) {
-	for i := range x {
-		x[i] *= a
-	}
-}
-
-// axpy sets y += a·x.
-func axpy(y []float64, a float64, x []float64) {
-	for i, xi := range x {
-		y[i] += a * xi
-	}
 }

@@ -38,8 +38,8 @@ type WarmStart struct {
 // b_in next to a (src2), u next to the endpoint reconstructions (the fused
 // first application of a warm Forward), one block of u, v and q.
 func (ip *Interpolator) allocImplicit() {
-	ip.allocCommon(1)
 	s := &ip.sk
+	s.alloc(1)
 	n, c := s.n, len(s.pole)
 	nc, ne := n*c, n*ip.nEnd
 	im := &implicitWork{}
@@ -66,20 +66,6 @@ func (ip *Interpolator) allocImplicit() {
 	im.g1 = make([]float64, n)
 }
 
-// anderson returns the Anderson mixing state, allocated on first use,
-// keeping the previous Forward's history when warm.
-func (im *implicitWork) anderson(depth, n, frames int, warm bool) *anderson {
-	if im.aa == nil {
-		im.aa = newAnderson(depth, n, frames)
-	}
-	if warm {
-		im.aa.carry()
-	} else {
-		im.aa.reset()
-	}
-	return im.aa
-}
-
 // fusedFirst computes the first iteration's u = K·b_in of a warm Forward
 // together with the endpoint reconstructions K·a_end, in one application
 // on [b_in | a_end].
@@ -87,8 +73,8 @@ func (ip *Interpolator) fusedFirst() error {
 	s := &ip.sk
 	nc := s.n * len(s.pole)
 	copy(ip.im.src2[2*nc:], ip.aEnd)
-	if err := s.k.Apply(s.tapeU, ip.im.src2[nc:], len(s.pole)+ip.nEnd); err != nil {
-		return fmt.Errorf("kernel: %w", err)
+	if err := s.apply(s.tapeU, ip.im.src2[nc:], len(s.pole)+ip.nEnd); err != nil {
+		return err
 	}
 	copy(ip.rEnd, s.tapeU[nc:])
 	return ip.checkEnd()
@@ -222,17 +208,14 @@ func (ip *Interpolator) adjointStep(dst, z []float64, grec [][][]float64, abar [
 	if abar == nil {
 		abar = im.zNew
 	}
-	if err := ip.sk.k.Apply(abar, im.vb, c); err != nil {
-		return fmt.Errorf("kernel: %w", err)
+	if err := ip.sk.apply(abar, im.vb, c); err != nil {
+		return err
 	}
 	ip.adjointUb(abar)
 	if dst == nil {
 		return nil
 	}
-	if err := ip.sk.k.Apply(dst, im.ub, c); err != nil {
-		return fmt.Errorf("kernel: %w", err)
-	}
-	return nil
+	return ip.sk.apply(dst, im.ub, c)
 }
 
 // adjointUb sets ū = −ā⊙a/u from ā = K·v̄.
@@ -298,9 +281,9 @@ func (ip *Interpolator) adjointFixedPoint(grec [][][]float64) error {
 		if err := ip.adjointStep(im.zNew, im.z, grec, nil); err != nil {
 			return err
 		}
-		diff, norm := im.vo.l1Diff(im.zNew, im.z, bw)
+		diff, norm := im.vo.sums(gmL1, im.zNew, im.z, bw)
 		if math.IsNaN(diff) || math.IsInf(diff, 0) {
-			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: m, Hint: hintGrad}
+			return backwardNonFinite(m)
 		}
 		res := 0.0
 		if norm > 0 {

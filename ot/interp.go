@@ -36,19 +36,13 @@ func Linspace(p int) []float64 {
 
 // Interpolate returns the displacement interpolations of the sequences
 // seqs under the kernel k, indexed [sequence][frame]: the reconstructions
-// of one Forward of an Interpolator built with the settings s and
-// ForwardOnly (nil s means the defaults; the gradient's settings do not
-// apply). The settings choose the model: L iterations from b = 1 (Tol = 0,
-// the reference's) or the barycenters converged to Tol (with Anderson
-// mixing if set); and the endpoint frames, those of weight exactly 1:
-// K·(P/K·1) in closed form by default, as the learning objective
-// reconstructs them, or with IterateEndpoints the full loop with weights
-// (1, 0), as the reference's colour interpolation runs them.
-//
-// All frames of all sequences go through the kernel together, and the
-// frames returned belong to the caller. The errors
-// are those of NewInterpolator and Forward: invalid data, a kernel error,
-// or a *NonFiniteError when a frame underflows.
+// of one Forward of an Interpolator built with the settings s (nil means
+// the defaults) and ForwardOnly. The settings choose the model (L
+// iterations or convergence to Tol) and the endpoint frames (K·(P/K·1) by
+// default, as the learning objective reconstructs them, or the full loop
+// with IterateEndpoints, as the reference's colour interpolation runs
+// them). The frames returned belong to the caller; the errors are those of
+// NewInterpolator and Forward.
 func Interpolate(k Kernel, seqs []Sequence, s *Settings) ([][][]float64, error) {
 	var set Settings
 	if s != nil {
@@ -82,29 +76,24 @@ func Linear(h0, h1, times []float64) [][]float64 {
 
 // Interpolator reconstructs the frames of many displacement interpolations
 // with Sinkhorn barycenters, all advancing in lock-step, and back-propagates
-// a loss gradient through them to the kernel parameters. Its Settings
-// choose the stopping rule (a fixed L or a marginal tolerance) and the
-// gradient (unrolled or implicit).
+// a loss gradient through them to the kernel parameters.
 //
 // Frame j of a sequence is the barycenter of its poles with weights
-// λ = (1−t_j, t_j), computed by the iteration of Barycenter (docs/method.md,
-// "Barycenters and interpolation"). A frame whose weight is exactly 1
-// (t = 0, t = 1, or a t so small that 1−t rounds to 1) is an endpoint
-// frame, K·(P/K·1), unless Settings.IterateEndpoints. Let F be the number of
-// interior frames over all sequences and C = 2F: the interior frames form
-// N×C blocks whose column 2f+k belongs to pole k of interior frame f, in
-// (sequence, frame) order. With a fixed L, one Forward makes at most 2L+1
-// kernel applications: K·1 on one column, the endpoint frames on one N×E
-// block (E endpoint frames, skipped when E = 0), and two N×C applications
-// per Sinkhorn iteration except the first, whose K·b = K·1 is broadcast.
-// The unrolled Backward makes as many adjoint calls.
+// λ = (1−t_j, t_j). A frame whose weight is exactly 1 (t = 0, t = 1, or a
+// t so small that 1−t rounds to 1) is an endpoint frame, K·(P/K·1), unless
+// Settings.IterateEndpoints. The F interior frames over all sequences form
+// N×C blocks, C = 2F, whose column 2f+k belongs to pole k of interior frame
+// f in (sequence, frame) order. With a fixed L, one Forward makes at most
+// 2L+1 kernel applications: K·1 on one column, the E endpoint frames on
+// one N×E block, and two N×C applications per iteration except the first,
+// whose K·b = K·1 is broadcast. The unrolled Backward makes as many
+// adjoint calls.
 //
 // # Tolerance mode
 //
 // With Settings.Tol > 0, Forward iterates until the marginal violation, the
 // largest ‖b_k⊙K·a_k − q‖₁ over all columns (b the iteration's input), is at
-// most Tol. The reconstruction is the q of the last iteration. Started cold
-// from b = 1, the iterates are those of the fixed-L mode.
+// most Tol; started cold, the iterates are those of the fixed-L mode.
 //
 // # Implicit gradient
 //
@@ -184,11 +173,7 @@ type frameRef struct{ seq, frame int }
 // non-finite pole entries, times outside [0, 1]) and panics on programmer
 // errors (wrong lengths, no sequence, no frame, invalid settings).
 func NewInterpolator(k Kernel, seqs []Sequence, s *Settings) (*Interpolator, error) {
-	var set Settings
-	if s != nil {
-		set = *s
-	}
-	set = set.withDefaults()
+	set := s.withDefaults()
 	if len(seqs) == 0 {
 		panic("ot: NewInterpolator: no sequence")
 	}
@@ -200,6 +185,8 @@ func NewInterpolator(k Kernel, seqs []Sequence, s *Settings) (*Interpolator, err
 	if err != nil {
 		return nil, fmt.Errorf("ot: NewInterpolator: %w", err)
 	}
+	ip.aEnd = make([]float64, ip.sk.n*ip.nEnd)
+	ip.rEnd = make([]float64, ip.sk.n*ip.nEnd)
 	if ip.inPlace {
 		ip.allocInPlace()
 	} else {
@@ -228,11 +215,10 @@ func (ip *Interpolator) addSequences(seqs []Sequence) ([][]frameSlot, error) {
 		}
 		src := append([]float64(nil), sq.Source...)
 		tgt := append([]float64(nil), sq.Target...)
-		if err := checkHist(src); err != nil {
-			return nil, fmt.Errorf("sequence %d: source: %w", si, err)
-		}
-		if err := checkHist(tgt); err != nil {
-			return nil, fmt.Errorf("sequence %d: target: %w", si, err)
+		for k, p := range [][]float64{src, tgt} {
+			if err := checkHist(p); err != nil {
+				return nil, fmt.Errorf("sequence %d: %s: %w", si, [2]string{"source", "target"}[k], err)
+			}
 		}
 		times := sq.Times
 		if times == nil {
@@ -273,49 +259,22 @@ func (ip *Interpolator) addFrame(src, tgt []float64, l0, l1 float64, r frameRef)
 	return frameSlot{false, len(s.groups) - 1}
 }
 
-// allocCommon allocates what every layout has: 1 and K·1, the endpoint
-// blocks, q and the column violations.
-func (ip *Interpolator) allocCommon(slots int) {
-	s := &ip.sk
-	n := s.n
-	s.ones = make([]float64, n)
-	for i := range s.ones {
-		s.ones[i] = 1
-	}
-	s.k1 = make([]float64, n)
-	s.slots = slots
-	s.tapeQ = make([]float64, slots*n*len(s.groups))
-	s.viol = make([]float64, len(s.pole))
-	s.dev = make([]float64, n*len(s.pole))
-	s.mass = make([]float64, len(s.groups))
-	ip.aEnd = make([]float64, n*ip.nEnd)
-	ip.rEnd = make([]float64, n*ip.nEnd)
-}
-
 // allocInPlace allocates the fixed-L, unrolled layout: b updated in place,
 // and with the tape u, v and q of every iteration and the reverse pass's
 // blocks.
 func (ip *Interpolator) allocInPlace() {
 	s := &ip.sk
-	slots := 1
-	if ip.tape {
-		slots = ip.set.Iterations
+	if !ip.tape {
+		s.allocInPlace(1)
+		return
 	}
-	ip.allocCommon(slots)
-	nc := s.n * len(s.pole)
-	s.a = make([]float64, nc)
-	s.bIn = make([]float64, nc)
-	s.bOut = s.bIn
-	s.tapeU = make([]float64, slots*nc)
-	s.tapeV = make([]float64, slots*nc)
-	if ip.tape {
-		ne := s.n * ip.nEnd
-		ip.g1 = make([]float64, s.n)
-		ip.ab = make([]float64, nc)
-		ip.vb = make([]float64, nc)
-		ip.gEnd = make([]float64, ne)
-		ip.abEnd = make([]float64, ne)
-	}
+	s.allocInPlace(ip.set.Iterations)
+	nc, ne := s.n*len(s.pole), s.n*ip.nEnd
+	ip.g1 = make([]float64, s.n)
+	ip.ab = make([]float64, nc)
+	ip.vb = make([]float64, nc)
+	ip.gEnd = make([]float64, ne)
+	ip.abEnd = make([]float64, ne)
 }
 
 // setRecs points the reconstructions at q (interior frames) and at the
@@ -379,11 +338,7 @@ func (ip *Interpolator) MemoryBytes() int {
 // Anderson mixing 8·N·C·(2·Anderson+3). Not counted: the copied poles,
 // 16·N per sequence, and slices of one value per frame or column.
 func WorkspaceBytes(n, c, e int, s *Settings) float64 {
-	var set Settings
-	if s != nil {
-		set = *s
-	}
-	set = set.withDefaults()
+	set := s.withDefaults()
 	nc, ne := float64(c), float64(e)
 	var f float64
 	switch {
@@ -430,10 +385,7 @@ func (ip *Interpolator) Forward() ([][][]float64, error) {
 		err = ip.forward(false)
 	}
 	if err != nil {
-		if isNonFinite(err) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("ot: Forward: %w", err)
+		return nil, wrap("Forward", err)
 	}
 	if !ip.inPlace && len(ip.sk.groups) > 0 {
 		ip.fixGauge()
@@ -460,7 +412,7 @@ func (ip *Interpolator) forward(warm bool) error {
 	case ip.nEnd > 0 && warm && preservesOnes(s.k):
 		copy(s.k1, s.ones)
 	case ip.nEnd > 0 || !warm:
-		if err := s.computeK1(); err != nil {
+		if err := s.apply(s.k1, s.ones, 1); err != nil {
 			return err
 		}
 	}
@@ -485,7 +437,11 @@ func (ip *Interpolator) forward(warm bool) error {
 		o.uReady = true
 	}
 	if ip.set.Anderson > 0 {
-		o.mix = ip.im.anderson(ip.set.Anderson, s.n, len(s.groups), warm)
+		if ip.im.aa == nil {
+			ip.im.aa = newAnderson(ip.set.Anderson, s.n, len(s.groups))
+		}
+		o.mix = ip.im.aa
+		o.mix.reset(warm)
 	}
 	err := s.run(o, &ip.stats)
 	if o.mix != nil {
@@ -510,8 +466,8 @@ func (ip *Interpolator) endpoints(apply bool) error {
 	if !apply {
 		return nil
 	}
-	if err := s.k.Apply(ip.rEnd, ip.aEnd, ip.nEnd); err != nil {
-		return fmt.Errorf("kernel: %w", err)
+	if err := s.apply(ip.rEnd, ip.aEnd, ip.nEnd); err != nil {
+		return err
 	}
 	return ip.checkEnd()
 }
@@ -529,4 +485,13 @@ func (ip *Interpolator) checkEnd() error {
 func isNonFinite(err error) bool {
 	_, ok := err.(*NonFiniteError)
 	return ok
+}
+
+// wrap prefixes err with "ot: op: " unless it is a *NonFiniteError, which
+// says where it arose itself.
+func wrap(op string, err error) error {
+	if isNonFinite(err) {
+		return err
+	}
+	return fmt.Errorf("ot: %s: %w", op, err)
 }

@@ -28,15 +28,12 @@ const (
 	KL
 )
 
+var lossNames = [...]string{"l2", "l1", "kl"}
+
 // String returns "l2", "l1" or "kl".
 func (l Loss) String() string {
-	switch l {
-	case L2:
-		return "l2"
-	case L1:
-		return "l1"
-	case KL:
-		return "kl"
+	if l >= 0 && int(l) < len(lossNames) {
+		return lossNames[l]
 	}
 	return fmt.Sprintf("Loss(%d)", int(l))
 }
@@ -106,13 +103,11 @@ func (l Loss) Eval(grad, p, q []float64) (float64, error) {
 			d := pi - q[i]
 			s += math.Abs(d)
 			if grad != nil {
-				switch {
-				case d > 0:
+				grad[i] = 0
+				if d > 0 {
 					grad[i] = 1
-				case d < 0:
+				} else if d < 0 {
 					grad[i] = -1
-				default:
-					grad[i] = 0
 				}
 			}
 		}

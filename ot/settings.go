@@ -37,30 +37,20 @@ const (
 	ImplicitGMRES
 )
 
+var gradientNames = [...]string{"auto", "unrolled", "fixed-point", "gmres"}
+
 func (g Gradient) String() string {
-	switch g {
-	case AutoGradient:
-		return "auto"
-	case Unrolled:
-		return "unrolled"
-	case ImplicitFixedPoint:
-		return "fixed-point"
-	case ImplicitGMRES:
-		return "gmres"
+	if g >= 0 && int(g) < len(gradientNames) {
+		return gradientNames[g]
 	}
 	return fmt.Sprintf("Gradient(%d)", int(g))
 }
 
 // Settings configures an Interpolator. A nil *Settings and the zero value
 // are the reference's computation: L = 50 iterations from b = 1 and the
-// unrolled gradient. Zero fields mean the documented defaults.
-//
-// The stopping rule is either a fixed number of iterations (Tol = 0, the
-// exact mode, bitwise the reference's reconstructions) or a marginal
-// tolerance (Tol > 0, the converged barycenters). Warm starts and Anderson
-// mixing act in tolerance mode only: with a fixed L, every Forward starts
-// from b = 1 and runs the plain iteration, so that its result depends on the
-// kernel alone.
+// unrolled gradient. Zero fields mean the documented defaults. Warm starts
+// and Anderson mixing act in tolerance mode only, so that with a fixed L
+// the result of a Forward depends on the kernel alone.
 type Settings struct {
 	// Iterations is the number L of Sinkhorn iterations when Tol = 0.
 	// 0 means DefaultIterations (50).
@@ -94,13 +84,11 @@ type Settings struct {
 	AdjointRestart int
 	// Anderson, when positive, accelerates the Sinkhorn iterations of
 	// tolerance mode by Anderson mixing of each frame's log-scalings over
-	// the last Anderson iterations (see anderson.go: a safeguarded,
-	// mass-weighted type-II scheme). Each iteration still costs two kernel
-	// applications; the mixing adds 2·Anderson+3 blocks of N×C. When a
-	// mixed input meets Tol, Forward takes one more plain iteration from
-	// it, so that the implicit gradient linearises the iteration at an
-	// image of it; the fixed point, hence the result, is the plain
-	// iteration's. 0 means off. It needs Tol > 0.
+	// the last Anderson iterations (anderson.go); it adds 2·Anderson+3
+	// blocks of N×C. When a mixed input meets Tol, Forward takes one more
+	// plain iteration from it, so that the implicit gradient linearises the
+	// iteration at an image of it; the result is the plain iteration's
+	// fixed point. 0 means off. It needs Tol > 0.
 	Anderson int
 	// Cold, in tolerance mode, starts every Forward from b = 1 and every
 	// implicit Backward from a zero adjoint vector. By default (false) they
@@ -121,9 +109,14 @@ type Settings struct {
 // tolMode reports whether the settings stop at a marginal tolerance.
 func (s *Settings) tolMode() bool { return s.Tol > 0 }
 
-// withDefaults returns the settings with the defaults filled in, and
-// panics on settings that are invalid or contradict each other.
-func (s Settings) withDefaults() Settings {
+// withDefaults returns the settings (the zero value for nil) with the
+// defaults filled in, and panics on settings that are invalid or contradict
+// each other.
+func (p *Settings) withDefaults() Settings {
+	var s Settings
+	if p != nil {
+		s = *p
+	}
 	if s.Iterations < 0 || s.MaxIterations < 0 || s.AdjointMaxIterations < 0 || s.AdjointRestart < 0 ||
 		s.Anderson < 0 || !(s.Tol >= 0) || !(s.AdjointTol >= 0) || s.Gradient < AutoGradient || s.Gradient > ImplicitGMRES {
 		panic(fmt.Sprintf("ot: invalid settings %+v", s))

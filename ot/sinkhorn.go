@@ -81,12 +81,36 @@ func (s *sinkhorn) blocks(it int) (u, v, q []float64) {
 	return s.tapeU[slot*nc : (slot+1)*nc], s.tapeV[slot*nc : (slot+1)*nc], s.tapeQ[slot*nq : (slot+1)*nq]
 }
 
-// last returns u, v and q of the last iteration of a run.
-func (s *sinkhorn) last(st *Stats) (u, v, q []float64) { return s.blocks(max(st.Iterations, 1)) }
+// alloc allocates the blocks of every layout, q in slots blocks.
+func (s *sinkhorn) alloc(slots int) {
+	n, c := s.n, len(s.pole)
+	s.ones = make([]float64, n)
+	for i := range s.ones {
+		s.ones[i] = 1
+	}
+	s.k1 = make([]float64, n)
+	s.slots = slots
+	s.tapeQ = make([]float64, slots*n*len(s.groups))
+	s.viol = make([]float64, c)
+	s.dev = make([]float64, n*c)
+	s.mass = make([]float64, len(s.groups))
+}
 
-// computeK1 sets k1 = K·1.
-func (s *sinkhorn) computeK1() error {
-	if err := s.k.Apply(s.k1, s.ones, 1); err != nil {
+// allocInPlace allocates the layout in which b is updated in place, with
+// slots blocks of u, v and q.
+func (s *sinkhorn) allocInPlace(slots int) {
+	s.alloc(slots)
+	nc := s.n * len(s.pole)
+	s.a = make([]float64, nc)
+	s.bIn = make([]float64, nc)
+	s.bOut = s.bIn
+	s.tapeU = make([]float64, slots*nc)
+	s.tapeV = make([]float64, slots*nc)
+}
+
+// apply is s.k.Apply with its error wrapped.
+func (s *sinkhorn) apply(dst, src []float64, cols int) error {
+	if err := s.k.Apply(dst, src, cols); err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
 	return nil
@@ -102,7 +126,6 @@ func (s *sinkhorn) run(o sweepOpts, st *Stats) error {
 	for it := 1; it <= o.iters; it++ {
 		st.Iterations++
 		u, v, q := s.blocks(st.Iterations - start)
-		var err error
 		switch {
 		case it == 1 && !o.warm:
 			for j := 0; j < c; j++ {
@@ -111,10 +134,9 @@ func (s *sinkhorn) run(o sweepOpts, st *Stats) error {
 			}
 		case it == 1 && o.uReady:
 		default:
-			err = s.k.Apply(u, s.bIn, c)
-		}
-		if err != nil {
-			return fmt.Errorf("kernel: %w", err)
+			if err := s.apply(u, s.bIn, c); err != nil {
+				return err
+			}
 		}
 		worst, err := s.sweep(st.Iterations, u, v, q)
 		if err != nil {
@@ -156,8 +178,8 @@ func (s *sinkhorn) sweep(it int, u, v, q []float64) (float64, error) {
 	defer func() { s.cu, s.cv, s.cq = nil, nil, nil }()
 	c := len(s.pole)
 	parallel(&s.wg, s, phaseScale, s.n, 2*c)
-	if err := s.k.Apply(v, s.a, c); err != nil {
-		return 0, fmt.Errorf("kernel: %w", err)
+	if err := s.apply(v, s.a, c); err != nil {
+		return 0, err
 	}
 	parallel(&s.wg, s, phaseBarycenter, s.n, 24*c)
 	parallel(&s.wg, s, phaseSums, len(s.groups), s.n*c/max(len(s.groups), 1))

@@ -28,21 +28,16 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 		panic("ot: Backward: no successful Forward to back-propagate through")
 	}
 	ip.checkGrads(dk, gparam, grec)
-	var err error
+	backward := ip.backwardImplicit
 	if ip.tape {
-		err = ip.backwardUnrolled(dk, gparam, grec)
-	} else {
-		err = ip.backwardImplicit(dk, gparam, grec)
+		backward = ip.backwardUnrolled
 	}
-	if err != nil {
-		if isNonFinite(err) {
-			return err
-		}
-		return fmt.Errorf("ot: Backward: %w", err)
+	if err := backward(dk, gparam, grec); err != nil {
+		return wrap("Backward", err)
 	}
 	for _, g := range gparam {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Hint: hintGrad}
+			return backwardNonFinite(0)
 		}
 	}
 	return nil
@@ -72,8 +67,12 @@ func (ip *Interpolator) backwardUnrolled(dk DiffKernel, gparam []float64, grec [
 		}
 	}
 	// Endpoint frames: r = K·a, a = P / K·1.
-	if err := ip.endpointAdjoint(dk, gparam, grec, ip.gEnd, ip.abEnd, ip.g1); err != nil {
-		return err
+	if ip.nEnd > 0 {
+		ip.endGrads(ip.gEnd, grec)
+		if err := dk.Adjoint(ip.abEnd, gparam, ip.aEnd, ip.gEnd, ip.nEnd); err != nil {
+			return fmt.Errorf("kernel adjoint: %w", err)
+		}
+		ip.endK1Grad(ip.g1, ip.abEnd)
 	}
 	// Through K·1 (shared by the endpoint rule and the first iteration).
 	if !preservesOnes(dk) {
@@ -210,21 +209,6 @@ func (ip *Interpolator) unrollBarycenter(lo, hi int) {
 			vb1[i] = (qb*qi*l1 - bb1[i]*bi1) / v1[i]
 		}
 	}
-}
-
-// endpointAdjoint back-propagates through the endpoint frames r = K·a,
-// a = P/K·1: it adds their parameter gradient to gparam and the gradient
-// with respect to K·1 to g1. gEnd and abEnd are N×E scratch blocks.
-func (ip *Interpolator) endpointAdjoint(dk DiffKernel, gparam []float64, grec [][][]float64, gEnd, abEnd, g1 []float64) error {
-	if ip.nEnd == 0 {
-		return nil
-	}
-	ip.endGrads(gEnd, grec)
-	if err := dk.Adjoint(abEnd, gparam, ip.aEnd, gEnd, ip.nEnd); err != nil {
-		return fmt.Errorf("kernel adjoint: %w", err)
-	}
-	ip.endK1Grad(g1, abEnd)
-	return nil
 }
 
 // endGrads copies the loss gradients of the endpoint frames into the N×E
