@@ -23,15 +23,17 @@ import (
 // A BilateralGrid holds its buffers, so Filter does not allocate; it must
 // not be used from several goroutines at once.
 type BilateralGrid struct {
-	h, w                   int
-	sigmaS, sigmaR         float64
-	edgeMin, edgeMax       float64
-	nx, ny, nz             int
-	data, weight, tmp      []float64
-	kernelSide, kernelMain float64
+	h, w              int
+	sigmaS, sigmaR    float64
+	edgeMin, edgeMax  float64
+	nx, ny, nz        int
+	data, weight, tmp []float64
 }
 
 const bilateralPad = 3
+
+// blurSide is the weight of the two neighbours in the blur, e^{-1/2}.
+var blurSide = math.Exp(-0.5)
 
 // NewBilateralGrid prepares a cross bilateral filter for h×w images with
 // spatial sigma sigmaS (pixels) and range sigma sigmaR (edge units), for
@@ -49,11 +51,9 @@ func NewBilateralGrid(h, w int, sigmaS, sigmaR, edgeMin, edgeMax float64) (*Bila
 	}
 	g := &BilateralGrid{
 		h: h, w: w, sigmaS: sigmaS, sigmaR: sigmaR, edgeMin: edgeMin, edgeMax: edgeMax,
-		nx:         int(math.Floor(float64(h-1)/sigmaS)) + 1 + 2*bilateralPad,
-		ny:         int(math.Floor(float64(w-1)/sigmaS)) + 1 + 2*bilateralPad,
-		nz:         int(math.Floor((edgeMax-edgeMin)/sigmaR)) + 1 + 2*bilateralPad,
-		kernelSide: math.Exp(-0.5),
-		kernelMain: 1,
+		nx: int(math.Floor(float64(h-1)/sigmaS)) + 1 + 2*bilateralPad,
+		ny: int(math.Floor(float64(w-1)/sigmaS)) + 1 + 2*bilateralPad,
+		nz: int(math.Floor((edgeMax-edgeMin)/sigmaR)) + 1 + 2*bilateralPad,
 	}
 	size := g.nx * g.ny * g.nz
 	if size > 1<<28 {
@@ -64,10 +64,6 @@ func NewBilateralGrid(h, w int, sigmaS, sigmaR, edgeMin, edgeMax float64) (*Bila
 	g.tmp = make([]float64, size)
 	return g, nil
 }
-
-// Shape returns the grid shape (rows, columns, range cells), padding
-// included.
-func (g *BilateralGrid) Shape() (nx, ny, nz int) { return g.nx, g.ny, g.nz }
 
 // Filter writes the cross-bilateral filtering of data guided by edge into
 // dst. All three are h×w row-major (pixel (i,j) at index i·w+j). NaN data
@@ -131,7 +127,7 @@ func (g *BilateralGrid) blur(a []float64) {
 }
 
 func (g *BilateralGrid) blurAxis(out, in []float64, stride, n int) {
-	s := g.kernelSide
+	s := blurSide
 	for hi := 0; hi < len(in)/(stride*n); hi++ {
 		for lo := range stride {
 			base := hi*stride*n + lo
@@ -155,23 +151,12 @@ func (g *BilateralGrid) trilinear(x, y, z float64) float64 {
 	iy, ty := cell(y, g.ny)
 	iz, tz := cell(z, g.nz)
 	nyz := g.ny * g.nz
+	wx, wy, wz := [2]float64{1 - tx, tx}, [2]float64{1 - ty, ty}, [2]float64{1 - tz, tz}
 	var sum float64
 	for dx := range 2 {
-		wx := 1 - tx
-		if dx == 1 {
-			wx = tx
-		}
 		for dy := range 2 {
-			wy := 1 - ty
-			if dy == 1 {
-				wy = ty
-			}
 			for dz := range 2 {
-				wz := 1 - tz
-				if dz == 1 {
-					wz = tz
-				}
-				sum += wx * wy * wz * g.data[(ix+dx)*nyz+(iy+dy)*g.nz+iz+dz]
+				sum += wx[dx] * wy[dy] * wz[dz] * g.data[(ix+dx)*nyz+(iy+dy)*g.nz+iz+dz]
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func TestBilateralConstant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nx, ny, nz := g.Shape(); nx != 6+1+6 || ny != 8+1+6 || nz != 10+1+6 {
+	if nx, ny, nz := g.nx, g.ny, g.nz; nx != 6+1+6 || ny != 8+1+6 || nz != 10+1+6 {
 		t.Errorf("shape %d×%d×%d", nx, ny, nz)
 	}
 	data := make([]float64, h*w)

@@ -161,17 +161,16 @@ func ReadCube(r io.Reader) (*Cube, error) {
 			if len(c.Table) >= cap(c.Table) {
 				return nil, fmt.Errorf("color: read cube: line %d: more than %d³ rows", line, c.Size)
 			}
-			c.Table = append(c.Table, v[0], v[1], v[2])
+			c.Table = append(c.Table, v...)
 			continue
 		}
-		if c.Table != nil && len(c.Table) > 0 {
+		if len(c.Table) > 0 {
 			return nil, fmt.Errorf("color: read cube: line %d: keyword %s after the data rows", line, key)
 		}
 		args := fields[1:]
 		switch key {
 		case "TITLE":
-			t := strings.TrimSpace(s[len("TITLE"):])
-			c.Title = strings.Trim(t, "\"")
+			c.Title = strings.Trim(strings.TrimSpace(s[len("TITLE"):]), "\"")
 		case "LUT_3D_SIZE":
 			if len(args) != 1 {
 				return nil, fmt.Errorf("color: read cube: line %d: LUT_3D_SIZE needs one value", line)
@@ -253,11 +252,7 @@ func (c *Cube) Eval(r, g, b float64) (float64, float64, float64) {
 		stride := 1
 		for ch := range 3 {
 			bit := corner >> ch & 1
-			if bit == 1 {
-				w *= frac[ch]
-			} else {
-				w *= 1 - frac[ch]
-			}
+			w *= [2]float64{1 - frac[ch], frac[ch]}[bit]
 			node += (idx[ch] + bit) * stride
 			stride *= s
 		}

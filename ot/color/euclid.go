@@ -24,11 +24,10 @@ import (
 // buffer held by the kernel, so one Euclidean must not be applied from
 // several goroutines at once.
 type Euclidean struct {
-	n     int
-	gamma float64
-	k1d   []float64
-	kmat  []float64 // n×n matrix k1d[|i−m|], row-major
-	tmp   []float64
+	n    int
+	k1d  []float64
+	kmat []float64 // n×n matrix k1d[|i−m|], row-major
+	tmp  []float64
 }
 
 var _ ot.Kernel = (*Euclidean)(nil)
@@ -54,7 +53,7 @@ func NewEuclidean(n int, gamma float64) (*Euclidean, error) {
 			km[i*n+m] = k[max(i-m, m-i)]
 		}
 	}
-	return &Euclidean{n: n, gamma: gamma, k1d: k, kmat: km, tmp: make([]float64, n*n*n)}, nil
+	return &Euclidean{n: n, k1d: k, kmat: km, tmp: make([]float64, n*n*n)}, nil
 }
 
 // GammaFromSigma returns γ = 2σ², the reference's conversion of its
@@ -63,12 +62,6 @@ func GammaFromSigma(sigma float64) float64 { return 2 * sigma * sigma }
 
 // Size returns N = n³.
 func (e *Euclidean) Size() int { return e.n * e.n * e.n }
-
-// Bins returns n, the grid side.
-func (e *Euclidean) Bins() int { return e.n }
-
-// Gamma returns γ.
-func (e *Euclidean) Gamma() float64 { return e.gamma }
 
 // Apply writes K·src into dst for a column-major block of cols columns of
 // length n³. dst and src must not overlap. It panics on length mismatch and
@@ -121,11 +114,7 @@ func (e *Euclidean) pass(out, in []float64, stride int) {
 			o := dst[i*stride : (i+1)*stride]
 			clear(o)
 			for m := range n {
-				dm := i - m
-				if dm < 0 {
-					dm = -dm
-				}
-				c := k[dm]
+				c := k[max(i-m, m-i)]
 				r := src[m*stride : (m+1)*stride]
 				for q, v := range r {
 					o[q] += c * v

@@ -181,7 +181,7 @@ func ExampleReadCube() {
 	// 0.5 0.25 1
 }
 
-func ExampleDirectTransfer() {
+func ExampleNewDirect() {
 	// Give a grey ramp the colours of a blue ramp (direct transfer, n = 8).
 	grey := image.NewNRGBA(image.Rect(0, 0, 40, 30))
 	blue := image.NewNRGBA(grey.Bounds())
@@ -192,7 +192,11 @@ func ExampleDirectTransfer() {
 			blue.SetNRGBA(x, y, stdcolor.NRGBA{v / 2, v / 2, v, 255})
 		}
 	}
-	out, err := color.DirectTransfer(grey, blue, color.DirectOptions{Bins: 8, SigmaGamma: 0.05})
+	d, err := color.NewDirect(grey, color.DirectOptions{Bins: 8, SigmaGamma: 0.05})
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, _, err := d.From(blue)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -77,14 +77,11 @@ func Counts(img image.Image, n int, dropSaturated bool) []float32 {
 		lut[v] = k
 	}
 	h := make([]float32, n*n*n)
-	add := func(r, g, b uint8) {
-		kr, kg, kb := lut[r], lut[g], lut[b]
-		if kr < 0 || kg < 0 || kb < 0 {
-			return
+	eachRGB8(img, func(r, g, b uint8) {
+		if kr, kg, kb := lut[r], lut[g], lut[b]; kr >= 0 && kg >= 0 && kb >= 0 {
+			h[Index(kr, kg, kb, n)]++
 		}
-		h[Index(kr, kg, kb, n)]++
-	}
-	eachRGB8(img, add)
+	})
 	return h
 }
 

@@ -65,12 +65,11 @@ type SunsetOptions struct {
 type Sunset struct {
 	// Times are the frame times in [0,1], the endpoints included.
 	Times []float64
-	// Day and Night are the histograms of the two images at Bins() bins.
+	// Day and Night are the histograms of the two images.
 	Day, Night []float64
 	// Hists are the interpolated histograms, Hists[f] at Times[f].
 	Hists [][]float64
 
-	bins int
 	im   *Image
 	tr   *Transfer
 	topt TransferOptions
@@ -86,7 +85,7 @@ func NewSunset(day, night image.Image, opt *SunsetOptions) (*Sunset, error) {
 	if err := o.fill(); err != nil {
 		return nil, fmt.Errorf("color: sunset: %w", err)
 	}
-	s := &Sunset{Times: ot.Linspace(o.Frames), bins: o.Bins, topt: o.Transfer}
+	s := &Sunset{Times: ot.Linspace(o.Frames), topt: o.Transfer}
 	hopt := &HistOptions{Bins: o.Bins, DropSaturated: o.DropSaturated}
 	var err error
 	if s.Day, err = Histogram(day, hopt); err != nil {
@@ -158,9 +157,6 @@ func (o *SunsetOptions) interpolate(h0, h1, times []float64) ([][]float64, error
 	}
 	return recs[0], nil
 }
-
-// Bins returns the number of histogram bins per channel.
-func (s *Sunset) Bins() int { return s.bins }
 
 // Frame transfers the interpolated histogram Hists[f] onto the day image
 // (Transfer.ApplyMap) and returns the new image with the per-bin colour map,

@@ -221,9 +221,9 @@ func TestSunsetDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if len(s.Times) != c.frames || len(s.Hists) != c.frames || s.Bins() != c.bins || len(s.Day) != c.bins*c.bins*c.bins {
-			t.Errorf("%s: %d times, %d histograms, %d bins (%d-long day histogram), want %d frames and %d bins",
-				c.name, len(s.Times), len(s.Hists), s.Bins(), len(s.Day), c.frames, c.bins)
+		if len(s.Times) != c.frames || len(s.Hists) != c.frames || len(s.Day) != c.bins*c.bins*c.bins {
+			t.Errorf("%s: %d times, %d histograms, a %d-long day histogram, want %d frames and %d bins",
+				c.name, len(s.Times), len(s.Hists), len(s.Day), c.frames, c.bins)
 		}
 	}
 }
@@ -366,16 +366,12 @@ func TestNewLearnedKernel(t *testing.T) {
 	}
 }
 
-// TestApplyMapAndDirect: ApplyMap's image is Apply's and its map is Map's;
-// NewDirect's From is DirectTransfer with the same map.
+// TestApplyMapAndDirect: NewDirect's From, through ApplyMap, gives Apply's
+// image and Map's map.
 func TestApplyMapAndDirect(t *testing.T) {
 	target, source := sunsetImage(0), sunsetImage(1)
 	const n = 6
 	opt := color.DirectOptions{Bins: n, SigmaGamma: 0.05, Transfer: color.TransferOptions{Iterations: 20}}
-	want, err := color.DirectTransfer(target, source, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
 	d, err := color.NewDirect(target, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -395,9 +391,13 @@ func TestApplyMapAndDirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	want, err := tr.Apply(color.FromImage(target), p, q, &opt.Transfer)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range want.Pix {
 		if got.Pix[i] != want.Pix[i] {
-			t.Fatalf("pixel channel %d: From %v, DirectTransfer %v", i, got.Pix[i], want.Pix[i])
+			t.Fatalf("pixel channel %d: From %v, Apply %v", i, got.Pix[i], want.Pix[i])
 		}
 	}
 	for i := range wantMap.Colors {

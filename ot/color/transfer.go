@@ -67,12 +67,18 @@ func (m *Map) Lookup(r, g, b float64) (float64, float64, float64) {
 // Apply writes the pixel-wise mapped image into dst: every pixel of src
 // takes the colour of its bin (no spatial smoothing). dst and src must have
 // the same size and may be the same image.
-func (m *Map) Apply(dst, src *Image) {
+func (m *Map) Apply(dst, src *Image) { mapPixels(dst, src, m.Lookup) }
+
+// ApplyCorrect is Apply with Correct instead of Lookup.
+func (m *Map) ApplyCorrect(dst, src *Image) { mapPixels(dst, src, m.Correct) }
+
+// mapPixels sets every pixel of dst to f of the same pixel of src.
+func mapPixels(dst, src *Image, f func(r, g, b float64) (float64, float64, float64)) {
 	if dst.W != src.W || dst.H != src.H || len(dst.Pix) != len(src.Pix) {
-		panic(fmt.Sprintf("color: Map.Apply: dst %d×%d, src %d×%d", dst.W, dst.H, src.W, src.H))
+		panic(fmt.Sprintf("color: Map: dst %d×%d, src %d×%d", dst.W, dst.H, src.W, src.H))
 	}
 	for k := 0; k < len(src.Pix); k += 3 {
-		dst.Pix[k], dst.Pix[k+1], dst.Pix[k+2] = m.Lookup(src.Pix[k], src.Pix[k+1], src.Pix[k+2])
+		dst.Pix[k], dst.Pix[k+1], dst.Pix[k+2] = f(src.Pix[k], src.Pix[k+1], src.Pix[k+2])
 	}
 }
 
@@ -97,11 +103,7 @@ func (m *Map) Correct(r, g, b float64) (float64, float64, float64) {
 		var bi [3]int
 		for ch := range 3 {
 			bit := corner >> (2 - ch) & 1
-			if bit == 1 {
-				w *= frac[ch]
-			} else {
-				w *= 1 - frac[ch]
-			}
+			w *= [2]float64{1 - frac[ch], frac[ch]}[bit]
 			bi[ch] = min(idx[ch]+bit, n-1)
 		}
 		if w == 0 {
@@ -114,16 +116,6 @@ func (m *Map) Correct(r, g, b float64) (float64, float64, float64) {
 		d[2] += w * (m.Colors[3*bin+2] - cb)
 	}
 	return min(max(r+d[0], 0), 1), min(max(g+d[1], 0), 1), min(max(b+d[2], 0), 1)
-}
-
-// ApplyCorrect is Apply with Correct instead of Lookup.
-func (m *Map) ApplyCorrect(dst, src *Image) {
-	if dst.W != src.W || dst.H != src.H || len(dst.Pix) != len(src.Pix) {
-		panic(fmt.Sprintf("color: Map.ApplyCorrect: dst %d×%d, src %d×%d", dst.W, dst.H, src.W, src.H))
-	}
-	for k := 0; k < len(src.Pix); k += 3 {
-		dst.Pix[k], dst.Pix[k+1], dst.Pix[k+2] = m.Correct(src.Pix[k], src.Pix[k+1], src.Pix[k+2])
-	}
 }
 
 // Transfer computes OT colour transfers by barycentric projection
@@ -240,7 +232,7 @@ func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
 	return m, nil
 }
 
-// TransferOptions configures Transfer.Apply and DirectTransfer. Zero
+// TransferOptions configures Transfer.Apply. Zero
 // fields mean the documented defaults (those of the reference).
 type TransferOptions struct {
 	// Iterations is the number L of Sinkhorn iterations; zero means
@@ -346,7 +338,7 @@ func Smooth(out, im *Image, sigmaS, sigmaR float64) error {
 	return nil
 }
 
-// DirectOptions configures NewDirect and DirectTransfer. Either Gamma or
+// DirectOptions configures NewDirect. Either Gamma or
 // SigmaGamma must be set.
 type DirectOptions struct {
 	// Bins is n; zero means 32 (the reference's ml_direct_transfer default).
@@ -406,15 +398,4 @@ func (d *Direct) From(source image.Image) (*Image, *Map, error) {
 		return nil, nil, fmt.Errorf("color: direct transfer: source: %w", err)
 	}
 	return d.tr.ApplyMap(d.im, d.p, q, &d.transf)
-}
-
-// DirectTransfer transfers the colours of source onto target without any
-// interpolation: NewDirect(target, opt), then From(source).
-func DirectTransfer(target, source image.Image, opt DirectOptions) (*Image, error) {
-	d, err := NewDirect(target, opt)
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := d.From(source)
-	return out, err
 }

@@ -257,7 +257,11 @@ func TestSelfTransfer(t *testing.T) {
 func TestDirectTransfer(t *testing.T) {
 	target := testPhoto(64, 48, [3]float64{0.7, 0.9, 1.1})
 	source := testPhoto(64, 48, [3]float64{1.2, 0.8, 0.6})
-	out, err := DirectTransfer(target, source, DirectOptions{Bins: 16, SigmaGamma: 0.05, Transfer: TransferOptions{Iterations: 100}})
+	d, err := NewDirect(target, DirectOptions{Bins: 16, SigmaGamma: 0.05, Transfer: TransferOptions{Iterations: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := d.From(source)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +280,7 @@ func TestDirectTransfer(t *testing.T) {
 			t.Errorf("channel %d: result mean %.3f not closer to source %.3f than half-way from target %.3f", c, mo[c], ms[c], mt[c])
 		}
 	}
-	if _, err := DirectTransfer(target, source, DirectOptions{}); err == nil {
+	if _, err := NewDirect(target, DirectOptions{}); err == nil {
 		t.Errorf("no gamma: no error")
 	}
 }
