@@ -75,6 +75,19 @@ func (c *canvas) text(x, y int, s string, size float64, xa text.XAlignment, ya t
 	c.dc.FillText(textStyle(size, xa, ya), vg.Point{X: vg.Length(x), Y: vg.Length(c.h - y)}, s)
 }
 
+// title draws the title s centred at the top of a picture w pixels wide.
+func (c *canvas) title(w int, s string) {
+	c.text(w/2, margin+mainTitleH/2, s, titleSize, vgdraw.XCenter, vgdraw.YCenter)
+}
+
+// titleTop returns the y below the top margin and the title, if any.
+func titleTop(title string) int {
+	if title == "" {
+		return margin
+	}
+	return margin + mainTitleH
+}
+
 // textWidth returns the width in pixels of s in Liberation Sans at the
 // given size.
 func textWidth(s string, size float64) int {

@@ -33,8 +33,13 @@ var Viridis = &Colormap{name: "viridis", stops: []color.RGBA{
 // Grey maps 0 to black and 1 to white.
 var Grey = &Colormap{name: "grey", stops: []color.RGBA{{0, 0, 0, 0xff}, {0xff, 0xff, 0xff, 0xff}}}
 
-// Name returns the colour map's name, such as "viridis".
-func (m *Colormap) Name() string { return m.name }
+// orViridis returns m, or Viridis if m is nil.
+func orViridis(m *Colormap) *Colormap {
+	if m == nil {
+		return Viridis
+	}
+	return m
+}
 
 // At returns the colour of t. Values below 0 or above 1 are clamped; NaN
 // and infinities give NaNColor.

@@ -79,11 +79,11 @@ func TestColormap(t *testing.T) {
 	t.Parallel()
 	for _, cm := range []*Colormap{Viridis, Grey} {
 		if cm.At(-3) != cm.At(0) || cm.At(7) != cm.At(1) {
-			t.Errorf("%s: no clamping", cm.Name())
+			t.Errorf("%s: no clamping", cm.name)
 		}
 		for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 			if cm.At(v) != NaNColor {
-				t.Errorf("%s: At(%v) = %v, want NaNColor", cm.Name(), v, cm.At(v))
+				t.Errorf("%s: At(%v) = %v, want NaNColor", cm.name, v, cm.At(v))
 			}
 		}
 		// Perceptual maps get brighter monotonically.
@@ -91,7 +91,7 @@ func TestColormap(t *testing.T) {
 		for k := range 256 {
 			l := luminance(cm.At(float64(k) / 255))
 			if l < prev-1e-9 {
-				t.Errorf("%s: luminance drops at %d/255: %v < %v", cm.Name(), k, l, prev)
+				t.Errorf("%s: luminance drops at %d/255: %v < %v", cm.name, k, l, prev)
 			}
 			prev = l
 		}

@@ -5,8 +5,6 @@ import (
 	"image"
 	"math"
 	"sort"
-
-	vgdraw "gonum.org/v1/plot/vg/draw"
 )
 
 // EdgeMap draws a graph with its vertices at the points xy (x to the right,
@@ -27,22 +25,14 @@ func EdgeMap(xy [][2]float64, edges [][2]int, w []float64, opt *HeatMapOptions) 
 	if size <= 0 {
 		size = 480
 	}
-	cm := opt.Colormap
-	if cm == nil {
-		cm = Viridis
-	}
+	cm := orViridis(opt.Colormap)
 	colors := newColorScale(opt.Log, w)
-	top := margin
-	if opt.Title != "" {
-		top += mainTitleH
-	}
+	top := titleTop(opt.Title)
 	area := image.Rect(margin, top, margin+size, top+size)
 	bar := image.Rect(area.Max.X+barGap, top, area.Max.X+barGap+barW, top+size)
 	width := max(bar.Max.X+labelGap+colors.labelWidth()+4+margin, textWidth(opt.Title, titleSize)+2*margin)
 	c := newCanvas(width, area.Max.Y+margin)
-	if opt.Title != "" {
-		c.text(width/2, margin+mainTitleH/2, opt.Title, titleSize, vgdraw.XCenter, vgdraw.YCenter)
-	}
+	c.title(width, opt.Title)
 	px := fitPoints(xy, area)
 	for _, e := range edgeOrder(w, colors) {
 		col := cm.At(colors.at(w[e]))

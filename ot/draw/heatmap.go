@@ -98,10 +98,7 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 	if size <= 0 {
 		size = 320
 	}
-	top := margin
-	if opt.Title != "" {
-		top += mainTitleH
-	}
+	top := titleTop(opt.Title)
 	x := margin
 	maxH := 0
 	var out []*panelLayout
@@ -144,10 +141,7 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 		maxH = max(maxH, l.height)
 		out = append(out, l)
 	}
-	w := x - panelGap + margin
-	if opt.Title != "" {
-		w = max(w, textWidth(opt.Title, titleSize)+2*margin)
-	}
+	w := max(x-panelGap+margin, textWidth(opt.Title, titleSize)+2*margin)
 	return out, image.Rect(0, 0, w, top+maxH+margin), nil
 }
 
@@ -159,18 +153,13 @@ func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
 	if opt == nil {
 		opt = &HeatMapOptions{}
 	}
-	cm := opt.Colormap
-	if cm == nil {
-		cm = Viridis
-	}
+	cm := orViridis(opt.Colormap)
 	layout, bounds, err := heatLayout(panels, opt)
 	if err != nil {
 		return nil, fmt.Errorf("draw: heat map: %w", err)
 	}
 	c := newCanvas(bounds.Dx(), bounds.Dy())
-	if opt.Title != "" {
-		c.text(bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, vgdraw.XCenter, vgdraw.YCenter)
-	}
+	c.title(bounds.Dx(), opt.Title)
 	for _, l := range layout {
 		for k, f := range l.p.Slices {
 			r := l.sliceRect(k)

@@ -78,17 +78,9 @@ func (p projector) project(x [3]float64) (px, py, depth float64) {
 // threshold is a disc at its bin centre, filled with that colour, with an
 // area proportional to its mass, projected orthographically from a fixed
 // viewpoint and painted from back to front over the edges of the colour
-// cube. The output is deterministic.
+// cube: HistogramStrip of one panel titled opt.Title.
 func Histogram(h []float64, n int, opt *HistogramOptions) (*image.RGBA, error) {
-	o := histDefaults(opt)
-	if o.Size < 32 || o.Size > 8192 {
-		return nil, fmt.Errorf("draw: histogram: size %d, want 32–8192", o.Size)
-	}
-	c := newCanvas(o.Size, o.Size)
-	if err := histPanel(c, h, n, o); err != nil {
-		return nil, fmt.Errorf("draw: histogram: %w", err)
-	}
-	return c.img, nil
+	return HistogramStrip([][]float64{h}, n, []string{histDefaults(opt).Title}, opt)
 }
 
 // HistogramStrip draws several histograms side by side, one Histogram

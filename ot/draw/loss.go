@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	vgdraw "gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // LossOptions controls LossPlot. The zero value (or nil) gives the defaults.
@@ -29,8 +28,9 @@ type LossOptions struct {
 
 var lossColor = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 
-// LossPlot draws the loss per iteration twice, side by side: on a linear
-// y axis and on a logarithmic one. Non-finite values are left out of both
+// LossPlot draws the loss per iteration twice, side by side, with
+// gonum/plot: on a linear y axis and on a logarithmic one (the reference's
+// 1-loss_plot.png). Non-finite values are left out of both
 // panels and non-positive ones out of the logarithmic panel; it is an error
 // if no value is finite.
 func LossPlot(loss []float64, opt *LossOptions) (*image.RGBA, error) {
@@ -66,30 +66,27 @@ func LossPlot(loss []float64, opt *LossOptions) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	var plots [][]*plot.Plot
+	row := []*plot.Plot{pl}
 	if len(pos) > 0 {
 		pg, err := lossPanel(pos, "loss (log scale)", true)
 		if err != nil {
 			return nil, err
 		}
-		plots = [][]*plot.Plot{{pl, pg}}
-	} else {
-		plots = [][]*plot.Plot{{pl}}
+		row = append(row, pg)
 	}
-
-	vc := vgimg.NewWith(vgimg.UseWH(vg.Length(w), vg.Length(h)), vgimg.UseDPI(72))
-	dc := vgdraw.New(vc)
+	c := newCanvas(w, h)
+	dc := *c.dc
 	if opt.Title != "" {
 		sty := textStyle(titleSize, vgdraw.XCenter, vgdraw.YTop)
 		dc.FillText(sty, vg.Point{X: vg.Length(w) / 2, Y: vg.Length(h - 8)}, opt.Title)
 		dc = vgdraw.Crop(dc, 0, 0, 0, -vg.Length(mainTitleH))
 	}
-	tiles := vgdraw.Tiles{Rows: 1, Cols: len(plots[0]), PadX: 30, PadTop: 6, PadBottom: 6, PadLeft: 6, PadRight: 12}
-	canvases := plot.Align(plots, tiles, dc)
-	for j, p := range plots[0] {
+	tiles := vgdraw.Tiles{Rows: 1, Cols: len(row), PadX: 30, PadTop: 6, PadBottom: 6, PadLeft: 6, PadRight: 12}
+	canvases := plot.Align([][]*plot.Plot{row}, tiles, dc)
+	for j, p := range row {
 		p.Draw(canvases[0][j])
 	}
-	return vc.Image().(*image.RGBA), nil
+	return c.img, nil
 }
 
 func lossPanel(xy plotter.XYs, title string, logY bool) (*plot.Plot, error) {

@@ -85,10 +85,7 @@ func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 		l.cellW = max(l.cellW, textWidth(s, labelSize))
 	}
 	l.left = margin + labW
-	l.top = margin
-	if opt.Title != "" {
-		l.top += mainTitleH
-	}
+	l.top = titleTop(opt.Title)
 	if len(opt.ColLabels) > 0 {
 		l.top += colLabelH
 	}
@@ -105,10 +102,7 @@ func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 			l.cells[i][j] = image.Rect(x, y, x+f.Cols*s, y+f.Rows*s)
 		}
 	}
-	w := l.left + ncols*(l.cellW+cellGap) - cellGap + margin
-	if opt.Title != "" {
-		w = max(w, textWidth(opt.Title, titleSize)+2*margin)
-	}
+	w := max(l.left+ncols*(l.cellW+cellGap)-cellGap+margin, textWidth(opt.Title, titleSize)+2*margin)
 	h := l.top + len(rows)*(l.cellH+rowGap) - rowGap + margin
 	l.bounds = image.Rect(0, 0, w, h)
 	return l, nil
@@ -124,22 +118,16 @@ func Strip(rows [][]Field, opt *StripOptions) (*image.RGBA, error) {
 	if opt == nil {
 		opt = &StripOptions{}
 	}
-	cm := opt.Colormap
-	if cm == nil {
-		cm = Viridis
-	}
 	l, err := layoutStrip(rows, opt)
 	if err != nil {
 		return nil, fmt.Errorf("draw: strip: %w", err)
 	}
 	c := newCanvas(l.bounds.Dx(), l.bounds.Dy())
-	if opt.Title != "" {
-		c.text(l.bounds.Dx()/2, margin+mainTitleH/2, opt.Title, titleSize, vgdraw.XCenter, vgdraw.YCenter)
-	}
+	c.title(l.bounds.Dx(), opt.Title)
 	for j, s := range opt.ColLabels {
 		c.text(l.left+j*(l.cellW+cellGap)+l.cellW/2, l.top-colLabelH/2, s, labelSize, vgdraw.XCenter, vgdraw.YCenter)
 	}
-	lut := levelColors(cm)
+	lut := levelColors(orViridis(opt.Colormap))
 	for i, row := range rows {
 		if i < len(opt.RowLabels) {
 			c.text(margin, l.top+i*(l.cellH+rowGap)+l.cellH/2, opt.RowLabels[i], titleSize, vgdraw.XLeft, vgdraw.YCenter)
@@ -204,12 +192,9 @@ func FramePicture(f Field, cm *Colormap, scale int) (*image.RGBA, error) {
 	if err := f.check(); err != nil {
 		return nil, fmt.Errorf("draw: frame picture: %w", err)
 	}
-	if cm == nil {
-		cm = Viridis
-	}
 	scale = max(scale, 1)
 	c := newCanvas(f.Cols*scale, f.Rows*scale)
-	lut := levelColors(cm)
+	lut := levelColors(orViridis(cm))
 	paintFrame(c, f, image.Point{}, scale, &lut)
 	return c.img, nil
 }
