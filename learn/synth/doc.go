@@ -5,11 +5,9 @@
 // experiment and the benchmarks their deterministic inputs.
 //
 // Beyond grids, Geometric (a random geometric graph in the unit square)
-// and Sphere (the triangulated unit sphere) make graphs with vertex
-// coordinates and a known metric, a slow region (Graph); Graph.Pole
-// carries the grid's poles onto them. CarriesMass and Pearson measure how
-// well a learned metric recovers the true one on the edges the data
-// determine.
+// and Sphere (the triangulated unit sphere) make graphs with a known
+// metric (Graph). CarriesMass and Pearson measure how well a learned metric
+// recovers the true one on the edges the data determine.
 //
 // # Example
 //

@@ -22,18 +22,14 @@ var PolePairs = [][2]Pole{
 }
 
 // Graph is a synthetic dataset's graph that is not a grid: the graph, the
-// coordinates of its vertices and its true edge weights.
-//
-// The coordinates lie on a surface that the unit square of the grid's
-// poles is mapped onto: the square itself for a geometric graph, the
-// hemisphere z ≥ 0 for a sphere. Poles and the true metric are
-// defined on the square as for grids and carried over, so that every kind
-// of graph sees the same experiment.
-//
-// The true metric has a slow region: the weight of an edge with midpoint m
-// is 1 − 0.8·exp(−|m − c|²/(2σ²)), c the image of the square's centre and
-// σ that of 0.15, so that an edge at the centre conducts five times less
-// than one far from it.
+// coordinates of its vertices and its true edge weights. The coordinates
+// lie on a surface that the unit square of the grid's poles is mapped onto
+// (the square itself, or the hemisphere z ≥ 0 of a sphere), and poles and
+// the true metric are carried over from the square, so that every kind of
+// graph sees the same experiment. The true metric has a slow region: an
+// edge with midpoint m weighs 1 − 0.8·exp(−|m − c|²/(2σ²)), c the image of
+// the square's centre and σ that of 0.15, so that an edge at the centre
+// conducts five times less than one far from it.
 type Graph struct {
 	G *kernel.Graph
 	// Coords holds the vertex coordinates, row-major [N,Dim].
@@ -46,9 +42,9 @@ type Graph struct {
 }
 
 // GeometricRadius sets the edges of a geometric graph on n² points: two
-// points are joined when closer than GeometricRadius/n, twice their
-// typical spacing 1/n, which gives each vertex about π·2² ≈ 12
-// neighbours and a connected graph with overwhelming probability.
+// points closer than GeometricRadius/n, twice their typical spacing, are
+// joined, which gives each vertex about π·2² ≈ 12 neighbours and a
+// connected graph with overwhelming probability.
 const GeometricRadius = 2.0
 
 // Geometric returns the random geometric graph on n² points drawn
@@ -149,7 +145,6 @@ func (sg *Graph) Pole(p Pole) []float64 {
 	}
 	c, s := sg.embed(x0, y0), sigma*sg.scale()
 	h := make([]float64, sg.G.N())
-	mx := 0.0
 	for i := range h {
 		d2 := 0.0
 		for k := range sg.Dim {
@@ -157,15 +152,7 @@ func (sg *Graph) Pole(p Pole) []float64 {
 			d2 += d * d
 		}
 		h[i] = math.Exp(-d2 / (2 * s * s))
-		mx = max(mx, h[i])
 	}
-	sum := 0.0
-	for i := range h {
-		h[i] += mx * Floor / float64(len(h))
-		sum += h[i]
-	}
-	for i := range h {
-		h[i] /= sum
-	}
+	floorNormalize(h)
 	return h
 }

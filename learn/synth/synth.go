@@ -72,22 +72,27 @@ func (p Pole) Histogram(d, n int) ([]float64, error) {
 	default:
 		return nil, fmt.Errorf("synth: unsupported pole shape %q in %d-D", p.Shape, d)
 	}
-	var mx float64
+	if floorNormalize(h) == 0 {
+		return nil, fmt.Errorf("synth: pole %+v is empty on a grid of side %d", p, n)
+	}
+	return h, nil
+}
+
+// floorNormalize adds the floor max(h)·Floor/N to every entry of h,
+// normalises h to sum 1 and returns max(h) before the floor.
+func floorNormalize(h []float64) float64 {
+	var mx, s float64
 	for _, v := range h {
 		mx = math.Max(mx, v)
 	}
-	if mx == 0 {
-		return nil, fmt.Errorf("synth: pole %+v is empty on a grid of side %d", p, n)
-	}
-	var s float64
 	for i := range h {
-		h[i] += mx * Floor / float64(N)
+		h[i] += mx * Floor / float64(len(h))
 		s += h[i]
 	}
 	for i := range h {
 		h[i] /= s
 	}
-	return h, nil
+	return mx
 }
 
 func idx(u float64, n int) int { return int(math.Round(u * float64(n))) }
