@@ -36,20 +36,15 @@
 // blurred once by the kernel (Settings.IterateEndpoints runs it through the
 // loop instead, as the reference's colour interpolation does).
 //
-// # Kernels
-//
-// The kernel is an operator: Kernel.Apply multiplies a column-major N×cols
-// block, and DiffKernel adds the adjoint of one application. gmlg's heat
-// kernel (package kernel) is one; its conventions belong to that package.
-// Package ot never factorises anything and never imports kernel.
-//
 // # Interpolating many sequences at once
 //
-// An Interpolator is built once for a kernel, a list of Sequences and its
-// Settings. Forward advances all interior frames of all sequences in
-// lock-step: each Sinkhorn iteration makes two kernel applications, each
-// ONE Apply on the N×C block of all frames' columns. Nothing is allocated
-// after NewInterpolator.
+// The kernel is an operator (Kernel; DiffKernel adds the adjoint of one
+// application): gmlg's heat kernel is one, and package ot never factorises
+// anything nor imports package kernel. An Interpolator is built once for a
+// kernel, a list of Sequences and its Settings; Forward advances all
+// interior frames of all sequences in lock-step, each kernel application
+// ONE Apply on the N×C block of all frames' columns, and nothing is
+// allocated after NewInterpolator.
 //
 //	ip, err := ot.NewInterpolator(k, seqs, &ot.Settings{Iterations: 50})
 //	recs, err := ip.Forward()             // recs[s][j], length N each
@@ -65,10 +60,9 @@
 // approach as L grows), warm-started from the previous call and optionally
 // accelerated by Anderson mixing, and the gradient is implicit: the adjoint
 // of the fixed point, with no tape whatever the number of iterations (it
-// can also be asked of a fixed L, for comparison). That
-// makes large problems affordable: the memory no longer grows with L, and a
+// can also be asked of a fixed L, for comparison). That makes large
+// problems affordable: the memory no longer grows with L, and a
 // warm-started evaluation close to the last one takes a few iterations.
-// Stats reports the iterations and residuals of the last calls.
 //
 // # Memory
 //
@@ -89,18 +83,11 @@
 // whole vector sums each chunk of 4096 entries and then the chunks in a
 // fixed order, so every value is bitwise the same for any GOMAXPROCS.
 //
-// # Losses
-//
-// Loss selects the data term between a reconstruction and an observation
-// (L2, the default, L1 or KL); Loss.Eval gives its value and gradient.
-//
 // # Errors
 //
 // Without log-domain stabilisation, a small diffusion time or sharp data
-// make K·b underflow. Every iteration checks the mass of every frame; a
-// mass that is NaN, infinite or zero stops the computation with a
-// *NonFiniteError naming the sequence, frame and iteration and the
-// parameters to change. No NaN is handed on and nothing exits. Programmer
-// errors (wrong lengths, Backward without Forward) panic with an "ot:"
-// prefix.
+// make K·b underflow. A frame whose mass is NaN, infinite or zero stops
+// the computation with a *NonFiniteError naming the parameters to change;
+// no NaN is handed on. Programmer errors (wrong lengths, Backward without
+// Forward) panic with an "ot:" prefix.
 package ot

@@ -4,16 +4,15 @@ import "math"
 
 // Gauge fixing of the implicit gradient.
 //
-// The Sinkhorn fixed point of a frame has a one-parameter gauge freedom,
-// b_k → c_k·b_k with Π c_k^λ_k = 1, which leaves q unchanged and gives the
-// Jacobian of the iteration T the eigenvalue 1: with an only approximately
-// converged forward pass the adjoint iteration would drift along it and
-// stall at a relative increment of about Tol. The implicit gradient
-// therefore differentiates T̃ = G∘T, where G fixes the gauge (b₀·s^λ₁ and
-// b₁·s^−λ₀ with s = Σb₁/Σb₀, so that Σb₀ = Σb₁): T̃ has the same q and the
-// same fixed points up to gauge, and its Jacobian sends the gauge direction
-// to 0. Forward ends by moving its last iterate to that gauge (elementwise
-// scalings, no kernel application).
+// The Sinkhorn fixed point of a frame has a gauge freedom b_k → c_k·b_k
+// with Π c_k^λ_k = 1, which leaves q unchanged and gives the Jacobian of
+// the iteration T the eigenvalue 1: after an only approximately converged
+// forward pass the adjoint iteration would drift along it and stall at a
+// relative increment of about Tol. The implicit gradient therefore
+// differentiates T̃ = G∘T, G fixing the gauge (b₀·s^λ₁ and b₁·s^−λ₀,
+// s = Σb₁/Σb₀, so that Σb₀ = Σb₁): T̃ has the same q and fixed points up to
+// gauge, and its Jacobian sends the gauge direction to 0. Forward ends by
+// moving its last iterate to that gauge (elementwise, no kernel call).
 
 // gaugeFactors returns frame f's gauge scalings for the ratio s = Σb₁/Σb₀:
 // c₀ = s^λ₁ and c₁ = s^−λ₀ (Π c_k^λ_k = 1; scaled by them, Σb₀ = Σb₁).

@@ -150,26 +150,22 @@ func (ip *Interpolator) SetTol(tol, adjointTol float64) {
 // on [a | b | a_end] (plus one for K·1 unless OnesPreserving).
 func (ip *Interpolator) backwardImplicit(dk DiffKernel, gparam []float64, grec [][][]float64) error {
 	s, im := &ip.sk, ip.im
-	ip.stats.AdjointIterations, ip.stats.AdjointResidual, ip.stats.AdjointConverged = 0, 0, false
-	ip.stats.Correction = 0
 	c, n := len(s.pole), s.n
+	ip.stats.AdjointIterations, ip.stats.AdjointResidual, ip.stats.Correction = 0, 0, 0
+	ip.stats.AdjointConverged = c == 0
 	if c > 0 {
 		if !ip.set.tolMode() || ip.set.Cold || !im.warm.hasZ {
 			clear(im.z)
 		}
-		var err error
+		solve := ip.adjointFixedPoint
 		if ip.set.Gradient == ImplicitGMRES {
-			err = ip.adjointGMRES(grec)
-		} else {
-			err = ip.adjointFixedPoint(grec)
+			solve = ip.adjointGMRES
 		}
-		if err != nil {
+		if err := solve(grec); err != nil {
 			return err
 		}
 		im.warm.hasZ = true
 		ip.stats.Correction = ip.correction()
-	} else {
-		ip.stats.AdjointConverged = true
 	}
 	// The weight gradient, once per kernel input, in one call on
 	// [a | b | a_end]: v = K·a with v̄, u = K·b with ū, and the endpoint

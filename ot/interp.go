@@ -104,40 +104,35 @@ func Linear(h0, h1, times []float64) [][]float64 {
 //
 // and an implicit Backward solves for z by the fixed-point iteration on the
 // right or by restarted GMRES (Settings.Gradient), two kernel applications
-// per evaluation of the map, the kernel being symmetric. The parameter
-// gradient is then accumulated once: one Adjoint call on the block
-// [a* | b* | a_end] of the kernel inputs at the fixed point and of the
-// endpoint frames, plus one for K·1 unless the kernel keeps K·1 = 1
-// (OnesPreserving). The iteration is differentiated with its gauge fixed
-// (gauge.go), so that the adjoint iteration converges at the rate of the
-// forward one. The gradient is that of the converged objective, and only
-// as accurate as the convergence: check Stats().Converged.
+// per evaluation of the map (K is symmetric), then accumulates the
+// parameter gradient once (backwardImplicit). The iteration is
+// differentiated with its gauge fixed (gauge.go), so that the adjoint
+// iteration converges at the forward one's rate. The gradient is that of
+// the converged objective, only as accurate as Stats().Converged says.
 //
 // # Warm start
 //
 // In tolerance mode (unless Settings.Cold), every successful Forward stores
 // the input b of its last iteration, moved to the gauge, and the next
 // Forward starts from it; the adjoint vector z of the last Backward is kept
-// likewise. SaveWarm and LoadWarm snapshot and restore both, e.g. to go
-// back to those of the last accepted point of a line search; ResetWarm
-// returns to the cold start. A Forward that fails leaves the stored state
-// unchanged; a warm Forward that meets a non-finite value is retried once
-// from b = 1.
+// likewise. SaveWarm and LoadWarm snapshot and restore both (e.g. those of
+// the last accepted point of a line search); ResetWarm returns to the cold
+// start. A failed Forward leaves them unchanged; a warm Forward that meets
+// a non-finite value is retried once from b = 1.
 //
 // Storing the last input rather than its image T(b) makes evaluations
-// consistent near the point they start from. With Stats().Correction the
+// consistent near the point they start from: with Stats().Correction the
 // value is L(θ; b, z) = ℓ(Q(b, θ)) + zᵀ·(T(b, θ) − b), a Lagrangian of the
-// fixed-point constraint, and the gradient Backward returns is exactly
-// ∂L/∂θ at (b, z). Started from the (b, z) that a point's evaluation ended
-// with, an evaluation at the same θ stops after one iteration and at once in
-// the adjoint solve and returns the same value and gradient (to round-off),
-// so that a line search sees one smooth function whose slope is the
-// gradient's.
+// fixed-point constraint, whose gradient at (b, z) Backward returns
+// exactly. Started from the (b, z) a point's evaluation ended with, an
+// evaluation at the same θ stops after one iteration (the adjoint solve at
+// once) with the same value and gradient to round-off, so a line search
+// sees one smooth function whose slope is the gradient's.
 //
-// The workspace is allocated by NewInterpolator, the Anderson and GMRES
-// parts by the first Forward and Backward that need them; beyond that,
-// Forward and Backward do not allocate (beyond what the kernel does). An
-// Interpolator is not safe for concurrent use.
+// Beyond the workspace, allocated by NewInterpolator and (the Anderson and
+// GMRES parts) by the first Forward and Backward that need them, Forward
+// and Backward do not allocate. An Interpolator is not safe for concurrent
+// use.
 type Interpolator struct {
 	sk      sinkhorn // the interior frames: one group per frame
 	set     Settings // defaults filled in
@@ -168,10 +163,10 @@ type Interpolator struct {
 type frameRef struct{ seq, frame int }
 
 // NewInterpolator builds the workspace for the sequences seqs over the
-// kernel k (all histograms have length k.Size()) with the settings s (nil
-// means the defaults). It returns an error for invalid data (negative or
-// non-finite pole entries, times outside [0, 1]) and panics on programmer
-// errors (wrong lengths, no sequence, no frame, invalid settings).
+// kernel k with the settings s (nil means the defaults). It returns an
+// error for invalid data (negative or non-finite pole entries, times
+// outside [0, 1]) and panics on programmer errors (wrong lengths, no
+// sequence, no frame, invalid settings).
 func NewInterpolator(k Kernel, seqs []Sequence, s *Settings) (*Interpolator, error) {
 	set := s.withDefaults()
 	if len(seqs) == 0 {
@@ -318,12 +313,11 @@ func (ip *Interpolator) MemoryBytes() int {
 }
 
 // WorkspaceBytes returns the bytes of the workspace of an Interpolator
-// whose histograms have length N = n, with c interior columns and e
-// endpoint frames (see Columns) and the settings s (nil means the
-// defaults): what its MemoryBytes reports, from the sizes alone, so that a
-// caller can bound the memory before building anything. It is computed
-// in float64, so that absurd sizes give a large number rather than an
-// overflow. With a fixed L and the unrolled gradient it is
+// whose histograms have length N = n, with c interior columns, e endpoint
+// frames (see Columns) and the settings s: its MemoryBytes, from the sizes
+// alone, so that a caller can bound the memory before building anything
+// (in float64, so that absurd sizes do not overflow). With a fixed L and
+// the unrolled gradient it is
 //
 //	8·N·((2.5·L+5)·C + 4E + 3)    with the tape (the default)
 //	8·N·(5.5·C + 2E + 2)          with ForwardOnly
@@ -369,12 +363,9 @@ func WorkspaceBytes(n, c, e int, s *Settings) float64 {
 func (ip *Interpolator) Recs() [][][]float64 { return ip.recs }
 
 // Forward reconstructs every frame of every sequence with the current
-// kernel and returns the reconstructions, indexed [sequence][frame] (the
-// same views as Recs). It records what Backward needs.
-//
-// If a reconstruction's mass becomes NaN, infinite or zero (the kernel
-// underflowed), Forward stops and returns a *NonFiniteError naming the
-// sequence, frame and iteration; kernel errors are wrapped.
+// kernel and returns the reconstructions (the views of Recs), recording
+// what Backward needs. If a reconstruction's mass becomes NaN, infinite or
+// zero (the kernel underflowed), it returns a *NonFiniteError.
 func (ip *Interpolator) Forward() ([][][]float64, error) {
 	ip.done = false
 	ip.stats = Stats{}

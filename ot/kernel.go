@@ -30,11 +30,9 @@ type DiffKernel interface {
 
 // OnesPreserving is implemented by kernels with K·1 = 1 for every value of
 // their parameters, such as heat kernels (a graph Laplacian annihilates the
-// constants, so M·1 = 1 and K = M^−S keeps 1). The derivative of K·1 with
-// respect to the parameters is then zero, and the interpolators skip the
-// kernel adjoint through their application to the constant vector (one
-// Adjoint call of one column per gradient, which for a factorised kernel
-// costs about as much as a call on many columns).
+// constants). An Interpolator then skips the one-column Adjoint call
+// through K·1, whose derivative is zero (for a factorised kernel it costs
+// about as much as a call on many columns), and a warm Forward's K·1.
 type OnesPreserving interface {
 	// PreservesOnes reports whether K·1 = 1 holds for every parameter value.
 	PreservesOnes() bool

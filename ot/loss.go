@@ -7,12 +7,9 @@ import (
 )
 
 // Loss selects the data term comparing a reconstruction p with an
-// observation q (docs/method.md, "Losses"). The zero value is L2, the
-// reference default.
-//
-// Loss implements flag.Value (through String and Set) and
-// encoding.TextMarshaler/TextUnmarshaler, with the names "l2", "l1" and
-// "kl".
+// observation q (docs/method.md, "Losses"); the zero value is L2, the
+// reference default. It implements flag.Value and encoding.TextMarshaler
+// and TextUnmarshaler with the names "l2", "l1" and "kl".
 type Loss int
 
 const (

@@ -6,14 +6,12 @@ import (
 	"sync/atomic"
 )
 
-// The elementwise phases of the Sinkhorn iteration and of its reverse pass
-// run on GOMAXPROCS goroutines: the caller and helper goroutines shared by
-// the package, started on first use and idle (blocked on a channel) between
-// parts. A loop over [0, n) is cut into contiguous parts, each part writes
-// only its own outputs, and every output is computed by the same operations
-// in the same order whatever the cut, so results do not depend on the
-// number of goroutines. Reductions are not cut: a sum over a column stays
-// in one part (see sinkhorn.sweep).
+// The elementwise phases run on GOMAXPROCS goroutines: the caller and
+// helpers shared by the package, started on first use and blocked on a
+// channel between parts. A loop over [0, n) is cut into contiguous parts,
+// each writing only its own outputs by the same operations whatever the
+// cut, so results do not depend on the number of goroutines; a sum over a
+// column stays in one part.
 
 // minPartWork is the least work a part of a parallel loop is given, in the
 // units of parallel's cost (about a nanosecond: a division costs 2, a

@@ -6,11 +6,10 @@ import (
 	"sync"
 )
 
-// sinkhorn is the Sinkhorn barycenter iteration that Interpolator,
-// Barycenter and the colour interpolation are built on. It advances many
-// barycenters in lock-step; group g is the barycenter of the histograms of
-// its R columns with weights λ, and all columns of all groups (C in all) go
-// through the kernel as one N×C block. One iteration from the scalings b is
+// sinkhorn is the Sinkhorn barycenter iteration of Interpolator and
+// Barycenter. It advances many barycenters in lock-step: group g is the
+// barycenter of its R columns' histograms with weights λ, and all C columns
+// go through the kernel as one N×C block. One iteration from b is
 //
 //	u = K·b,  a = P/u,  v = K·a,  q = exp(Σ_k λ_k·log v_k),  b' = q/v,
 //
@@ -20,9 +19,8 @@ import (
 // diag(a_k)·K·diag(b_k) has first marginal P_k exactly, and its second
 // marginal should be q.
 //
-// The fields are set by the builder, which chooses the layout: bIn and
-// bOut are the same slice when the input of an iteration need not be kept
-// (b is then updated in place), and u, v and q have one block per
+// The builder chooses the layout: bIn and bOut are one slice when the input
+// of an iteration need not be kept, and u, v and q have one block per
 // iteration when a reverse pass needs them (slots = L), one otherwise.
 type sinkhorn struct {
 	k      Kernel

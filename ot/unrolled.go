@@ -5,17 +5,14 @@ import (
 	"math"
 )
 
-// Backward back-propagates through the last Forward. grec[s][j] (length N)
-// is the gradient of a scalar objective with respect to reconstruction j of
-// sequence s (the same shape as Recs); the poles are constants. The
-// gradient with respect to the kernel parameters θ is ADDED to gparam
-// (length NumParams() of the kernel, which must be a DiffKernel). The
-// gradient is unrolled or implicit as Settings.Gradient says; not reaching
-// AdjointTol in an implicit solve is reported by Stats, not as an error.
-//
-// Backward panics if the kernel is not a DiffKernel, the Interpolator was
-// built with ForwardOnly, no successful Forward preceded it, or a length is
-// wrong. A gradient that is not finite gives a *NonFiniteError.
+// Backward back-propagates through the last Forward: given grec[s][j], the
+// gradient of a scalar objective with respect to reconstruction j of
+// sequence s (the poles are constants), it ADDS the gradient with respect
+// to the kernel parameters θ to gparam. Not reaching AdjointTol in an
+// implicit solve is reported by Stats, not as an error; a gradient that is
+// not finite gives a *NonFiniteError. Backward panics if the kernel is not
+// a DiffKernel, the Interpolator was built with ForwardOnly, no successful
+// Forward preceded it, or a length is wrong.
 func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	dk, ok := ip.sk.k.(DiffKernel)
 	if !ok {
@@ -45,15 +42,11 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 
 // backwardUnrolled runs through the L taped iterations backwards,
 // recomputing a = P/K·b and b = q/K·a elementwise from the taped K·b, K·a
-// and q. Per iteration it makes two adjoint calls on N×C blocks; the
-// endpoint frames take one adjoint call on their N×E block, and the K·1
-// shared by the endpoint rule and the first iteration takes a final
-// one-column adjoint call whose incoming gradient sums all of its uses,
-// unless the kernel keeps K·1 = 1 (OnesPreserving: that call would add
-// zero).
-//
-// The adjoint calls come in exactly the reverse order of Forward's Apply
-// calls, each with a src block bitwise equal to that of its Apply, so a
+// and q: two adjoint calls on N×C blocks per iteration, one on the
+// endpoints' N×E block, and one on a column for the K·1 that the endpoint
+// rule and the first iteration share, unless OnesPreserving (it would add
+// zero). The adjoint calls come in exactly the reverse order of Forward's
+// Apply calls, each with a src block bitwise equal to its Apply's, so a
 // kernel that records its applications on a LIFO tape (kernel.Heat's Store
 // mode) can pop them instead of recomputing.
 func (ip *Interpolator) backwardUnrolled(dk DiffKernel, gparam []float64, grec [][][]float64) error {
