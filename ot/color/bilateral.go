@@ -8,20 +8,18 @@ import (
 // BilateralGrid is a cross (joint) bilateral filter approximated on a
 // downsampled grid (Paris–Durand / Chen et al.), exactly as the reference's
 // bilateral_approximation with sampling = sigma (docs/method.md,
-// "Bilateral grid"). It smooths a data image while respecting the edges of a
-// second, edge image with values in [EdgeMin, EdgeMax].
+// "Bilateral grid"): it smooths a data image while respecting the edges of
+// a second image with values in [EdgeMin, EdgeMax].
 //
 // The grid has shape (⌊(H−1)/σs⌋+7, ⌊(W−1)/σs⌋+7, ⌊(EdgeMax−EdgeMin)/σr⌋+7)
 // (padding 3 on each side). Filtering scatters each pixel (i,j) with its
 // data value and a weight 1 into cell (round(i/σs)+3, round(j/σs)+3,
-// round((e−EdgeMin)/σr)+3) with rounding half to even, convolves data and
+// round((e−EdgeMin)/σr)+3), rounding half to even, convolves data and
 // weights with the unnormalised 3×3×3 kernel exp(−½(dx²+dy²+dz²)) under a
 // zero boundary, divides where the blurred weight is non-zero (0 elsewhere)
-// and reads the result back by trilinear interpolation at
-// (i/σs+3, j/σs+3, (e−EdgeMin)/σr+3).
-//
-// A BilateralGrid holds its buffers, so Filter does not allocate; it must
-// not be used from several goroutines at once.
+// and reads back by trilinear interpolation at (i/σs+3, j/σs+3,
+// (e−EdgeMin)/σr+3). Filter does not allocate; a BilateralGrid must not be
+// used from several goroutines at once.
 type BilateralGrid struct {
 	h, w              int
 	sigmaS, sigmaR    float64

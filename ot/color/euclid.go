@@ -8,21 +8,16 @@ import (
 )
 
 // Euclidean is the separable Gibbs kernel of the squared Euclidean distance
-// on the n³ colour grid with nodes {0, 1/(n−1), …, 1}³ (docs/method.md,
-// "Euclidean kernel"):
+// on the n³ colour grid with nodes {0, 1/(n−1), …, 1}³, not the bin centres
+// (docs/method.md, "Euclidean kernel"):
 //
 //	K[x,x'] = exp(−‖x−x'‖²/γ) = k1d[|i−i'|]·k1d[|j−j'|]·k1d[|k−k'|],
 //	k1d[m]  = exp(−(m/(n−1))²/γ),
 //
 // unnormalised and without any floor, so entries far from the diagonal may
-// underflow to 0 for small γ. Note that the nodes are k/(n−1), not the bin
-// centres (k+½)/n used for colours. It applies K separably along the fast
-// (B, stride 1), medium (G, stride n) and slow (R, stride n²) axes in that
-// order.
-//
-// Euclidean implements ot.Kernel. Apply does not allocate, but it uses a
-// buffer held by the kernel, so one Euclidean must not be applied from
-// several goroutines at once.
+// underflow to 0 for small γ. It implements ot.Kernel; Apply does not
+// allocate, but uses a buffer held by the kernel, so one Euclidean must not
+// be applied from several goroutines at once.
 type Euclidean struct {
 	n    int
 	k1d  []float64
@@ -63,9 +58,8 @@ func GammaFromSigma(sigma float64) float64 { return 2 * sigma * sigma }
 // Size returns N = n³.
 func (e *Euclidean) Size() int { return e.n * e.n * e.n }
 
-// Apply writes K·src into dst for a column-major block of cols columns of
-// length n³. dst and src must not overlap. It panics on length mismatch and
-// never returns a non-nil error.
+// Apply writes K·src into dst (see ot.Kernel), along the fast (B), medium
+// (G) and slow (R) axes in that order. It never returns an error.
 func (e *Euclidean) Apply(dst, src []float64, cols int) error {
 	N := e.Size()
 	if cols < 0 || len(dst) != N*cols || len(src) != N*cols {
@@ -82,10 +76,9 @@ func (e *Euclidean) Apply(dst, src []float64, cols int) error {
 	return nil
 }
 
-// pass convolves in with k1d along the axis of the given stride. The data
-// splits into blocks of n·stride values; within a block, row m (stride
-// contiguous values) is the slice at offset m·stride, and output row i is
-// Σ_m k1d[|i−m|]·row m, accumulated with contiguous axpys. The fast axis
+// pass convolves in with k1d along the axis of the given stride: in each
+// block of n·stride values, output row i (stride contiguous values) is
+// Σ_m k1d[|i−m|]·row m, accumulated with contiguous axpys; the fast axis
 // (stride 1) uses a dense n×n matrix–vector product instead.
 func (e *Euclidean) pass(out, in []float64, stride int) {
 	n := e.n

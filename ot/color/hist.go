@@ -51,15 +51,12 @@ func Index(r, g, b, n int) int {
 	return (r*n+g)*n + b
 }
 
-// Counts returns the raw colour counts of img at n bins per channel, as
-// float32 in the [R,G,B] layout with flat index R·n²+G·n+B (docs/method.md,
-// "Colour histograms", step 1). Channels are the non-premultiplied 8-bit
-// values (16-bit images are reduced to their high byte); alpha is ignored. A
-// channel value v falls in bin floor(v·n/255); v = 255 goes to bin n−1, or, if
-// dropSaturated is set, the whole pixel is skipped (the reference's
-// cv2.calcHist behaviour).
-//
-// Counts panics if n < 1.
+// Counts returns the raw colour counts of img at n ≥ 1 bins per channel,
+// as float32 at the flat index R·n²+G·n+B (docs/method.md, "Colour
+// histograms", step 1), of the non-premultiplied 8-bit channels (16-bit
+// images reduced to their high byte; alpha ignored) binned by Bin, 255 in
+// bin n−1 or, with dropSaturated, the whole pixel skipped (the reference's
+// cv2.calcHist behaviour). It panics if n < 1.
 func Counts(img image.Image, n int, dropSaturated bool) []float32 {
 	if n < 1 {
 		panic(fmt.Sprintf("color: Counts: n = %d < 1", n))
@@ -91,15 +88,13 @@ const Floor = 1e-6
 
 // Normalize turns counts into a probability histogram exactly as the
 // reference does in float32 (docs/method.md, "Colour histograms", steps
-// 2–3):
+// 2–3), with numpy's float32 pairwise sum:
 //
 //	H2 = H + float32(1e-6·max(H)/N)        (float32 add)
 //	h  = H2 / pairwisesum32(H2)            (float32 sum and division)
 //
-// where the sum is numpy's float32 pairwise summation. The result is
-// returned as float64 (each value is exactly a float32). It returns an error
-// wrapping ErrEmpty if all counts are zero and an error if any is negative
-// or non-finite.
+// returned as float64 (each value exactly a float32). All-zero counts give
+// an error wrapping ErrEmpty; a negative or non-finite count an error.
 func Normalize(counts []float32) ([]float64, error) {
 	if len(counts) == 0 {
 		return nil, fmt.Errorf("color: normalize: %w (no bins)", ErrEmpty)

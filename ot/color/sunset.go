@@ -24,9 +24,8 @@ type SunsetOptions struct {
 	// side of Kernel's grid (the cube root of its size), or 16 without a
 	// Kernel.
 	Bins int
-	// Frames is the number of frames, the day and the night endpoints
-	// included, at the times ot.Linspace(Frames); zero means
-	// DefaultSunsetFrames.
+	// Frames is the number of frames, the endpoints included, at the times
+	// ot.Linspace(Frames); zero means DefaultSunsetFrames.
 	Frames int
 	// DropSaturated selects the reference-compatible histograms (see
 	// HistOptions).
@@ -36,9 +35,8 @@ type SunsetOptions struct {
 	// nil means the linear interpolation (1−t)·day + t·night (ot.Linear).
 	Kernel ot.Kernel
 	// Iterations is L, the Sinkhorn iterations of every barycenter of the
-	// reference's model, in which every frame, the endpoints included, runs
-	// the loop (ot.Settings.IterateEndpoints); zero means
-	// ot.DefaultIterations.
+	// reference's model, in which the endpoints too run the loop
+	// (ot.Settings.IterateEndpoints); zero means ot.DefaultIterations.
 	Iterations int
 	// Tol, when positive, selects the converged model of a metric learned
 	// in tolerance mode instead: every barycenter runs Sinkhorn until its
@@ -57,10 +55,9 @@ type SunsetOptions struct {
 
 // Sunset is the paper's sunset pipeline (docs/method.md, "Colour
 // pipeline"): the colour histograms of a day and a night image, their
-// displacement interpolation at evenly spaced times, and the transfer of
-// every interpolated histogram onto the day image. NewSunset computes the
-// histograms and their interpolation; Frame renders one frame at a time,
-// so that a caller can write each as it comes. A Sunset must not be used
+// displacement interpolation at evenly spaced times, and (Frame, one at a
+// time, so that a caller can write each as it comes) the transfer of every
+// interpolated histogram onto the day image. A Sunset must not be used
 // from several goroutines at once.
 type Sunset struct {
 	// Times are the frame times in [0,1], the endpoints included.
@@ -172,9 +169,8 @@ func (s *Sunset) Frame(f int) (*Image, *Map, error) {
 // zero fields mean the documented defaults.
 type LearnedOptions struct {
 	// Levels is the number k of prolongations of the metric
-	// (kernel.ProlongVertexMetric)
-	// before the kernel is built on n_hi = 2^k(n−1)+1 bins per channel;
-	// zero keeps the metric's own grid.
+	// (kernel.ProlongVertexMetric) before the kernel is built on
+	// n_hi = 2^k(n−1)+1 bins per channel; zero keeps the metric's grid.
 	Levels int
 	// Heat configures the heat kernel as for kernel.NewHeat (zero T and
 	// Steps mean its defaults). Its zero Alpha means (n_hi−1)² after a

@@ -8,10 +8,9 @@ import (
 	"github.com/gmlg/gmlg/ot"
 )
 
-// ErrNonFinite is returned (wrapped) when the Sinkhorn scalings or the
-// projected colours of a transfer become NaN or infinite, typically because
-// the kernel underflows (γ too small for the histograms). It is
-// ot.ErrNonFinite, so one errors.Is test covers both packages.
+// ErrNonFinite is wrapped by the error of a transfer whose Sinkhorn
+// scalings or projected colours become NaN or infinite (the kernel
+// underflows: γ too small for the histograms). It is ot.ErrNonFinite.
 var ErrNonFinite = ot.ErrNonFinite
 
 // DefaultIterations is the number of Sinkhorn iterations used when an
@@ -120,9 +119,8 @@ func (m *Map) Correct(r, g, b float64) (float64, float64, float64) {
 
 // Transfer computes OT colour transfers by barycentric projection
 // (docs/method.md, "Colour transfer") with a fixed kernel on the n³ colour
-// grid. It holds the Sinkhorn and projection buffers, so repeated calls do not
-// allocate in their loops; a Transfer must not be used from several goroutines
-// at once.
+// grid. It holds its buffers, so it must not be used from several
+// goroutines at once.
 type Transfer struct {
 	k          ot.Kernel
 	n          int
@@ -232,8 +230,8 @@ func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
 	return m, nil
 }
 
-// TransferOptions configures Transfer.Apply. Zero
-// fields mean the documented defaults (those of the reference).
+// TransferOptions configures Transfer.Apply. Zero fields mean the
+// documented defaults (those of the reference).
 type TransferOptions struct {
 	// Iterations is the number L of Sinkhorn iterations; zero means
 	// DefaultIterations.
@@ -247,24 +245,19 @@ type TransferOptions struct {
 	// SigmaRange is the bilateral range sigma in [0,1] channel units; zero
 	// means DefaultSigmaRange (0.1).
 	SigmaRange float64
-	// Interpolate maps pixels with (*Map).Correct (trilinear interpolation
-	// of the per-bin correction) instead of the reference's nearest-bin
-	// Lookup. This gmlg extension removes most of the quantisation to bin
-	// centres, which is large at n = 16.
+	// Interpolate maps pixels with (*Map).Correct instead of the
+	// reference's nearest-bin Lookup: a gmlg extension that removes most of
+	// the quantisation to bin centres, which is large at n = 16.
 	Interpolate bool
 }
 
-// Apply transfers the colours of histogram q onto im, whose own histogram (at
-// the transfer's n bins, see Histogram) is p (docs/method.md,
-// "Colour transfer"):
+// Apply transfers the colours of histogram q onto im, whose own histogram at
+// the transfer's n bins is p (docs/method.md, "Colour transfer"):
 //
 //  1. Map(p, q, Iterations) gives a colour for every bin;
 //  2. every pixel takes the colour of its bin (LookupBin), or with
 //     Interpolate its own colour plus the interpolated correction (Correct);
-//  3. unless NoBilateral, the correction D = mapped − im is smoothed per
-//     channel c by the cross bilateral grid guided by channel c of im
-//     (edge range [0,1]);
-//  4. the result is clip(im + D, 0, 1).
+//  3. unless NoBilateral, Smooth smooths the correction and clips.
 //
 // Convert the result with (*Image).NRGBA (truncation to 8 bits, as the
 // reference saves it). A nil opt means defaults.
@@ -290,8 +283,7 @@ func (t *Transfer) ApplyMap(im *Image, p, q []float64, opt *TransferOptions) (*I
 	} else {
 		m.Apply(out, im)
 	}
-	// Without smoothing, out is already in [0,1]: Map clips the bin
-	// colours and Correct its results.
+	// Without smoothing, out is already in [0,1]: Map and Correct clip.
 	if !o.NoBilateral {
 		if err := Smooth(out, im, o.SigmaSpatial, o.SigmaRange); err != nil {
 			return nil, nil, fmt.Errorf("color: transfer: %w", err)
