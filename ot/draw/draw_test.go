@@ -290,8 +290,8 @@ func TestStrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if img.Bounds() != l.bounds || l.scales[0][0] != 4 {
-		t.Fatalf("bounds %v vs %v, scale %d", img.Bounds(), l.bounds, l.scales[0][0])
+	if _, s := l.cell(0, 0, a); img.Bounds() != l.bounds || s != 4 {
+		t.Fatalf("bounds %v vs %v, scale %d", img.Bounds(), l.bounds, s)
 	}
 	check := func(i, j int, f Field) {
 		t.Helper()
@@ -299,7 +299,7 @@ func TestStrip(t *testing.T) {
 		for _, v := range f.Data {
 			mx = max(mx, v)
 		}
-		r, s := l.cells[i][j], l.scales[i][j]
+		r, s := l.cell(i, j, f)
 		for y := range f.Rows {
 			for x := range f.Cols {
 				want := uint8(0)
@@ -317,8 +317,8 @@ func TestStrip(t *testing.T) {
 	check(0, 1, b)
 	check(1, 0, b)
 	check(1, 2, zero)
-	if !l.cells[1][1].Empty() {
-		t.Error("the absent frame has a cell")
+	if r, _ := l.cell(1, 1, b); hasInk(img, r) {
+		t.Error("the absent frame is drawn")
 	}
 	if !hasInk(img, image.Rect(margin, l.top, l.left, l.top+l.cellH)) {
 		t.Error("no row label")
@@ -442,7 +442,7 @@ func TestEncodePNGRoundTrip(t *testing.T) {
 	if back.Bounds() != l.bounds || back.Bounds() != img.Bounds() {
 		t.Fatalf("decoded bounds %v, want %v", back.Bounds(), l.bounds)
 	}
-	r, s := l.cells[0][0], l.scales[0][0]
+	r, s := l.cell(0, 0, f)
 	for _, tc := range []struct {
 		name string
 		at   image.Point
@@ -480,7 +480,7 @@ func TestStripNonFinite(t *testing.T) {
 			t.Fatal(err)
 		}
 		l, _ := layoutStrip([][]Field{{f}}, opt)
-		r, s := l.cells[0][0], l.scales[0][0]
+		r, s := l.cell(0, 0, f)
 		want := []color.RGBA{NaNColor, {127, 127, 127, 255}, {255, 255, 255, 255}}
 		for j, w := range want {
 			if got := img.RGBAAt(r.Min.X+j*s, r.Min.Y); got != w {

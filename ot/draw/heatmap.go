@@ -107,7 +107,9 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 			return nil, image.Rectangle{}, fmt.Errorf("panel %d (%q) has no field", i, p.Title)
 		}
 		first := p.Slices[0]
+		data := make([][]float64, len(p.Slices))
 		for k, f := range p.Slices {
+			data[k] = f.Data
 			if err := f.check(); err != nil {
 				return nil, image.Rectangle{}, fmt.Errorf("panel %d (%q) slice %d: %w", i, p.Title, k, err)
 			}
@@ -123,11 +125,6 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 		l.scale = max(1, size/max(l.gridCols*first.Cols, gridRows*first.Rows))
 		mapW := l.gridCols*first.Cols*l.scale + (l.gridCols-1)*sliceGap
 		mapH := gridRows*first.Rows*l.scale + (gridRows-1)*sliceGap
-
-		data := make([][]float64, n)
-		for k, f := range p.Slices {
-			data[k] = f.Data
-		}
 		l.colors = newColorScale(opt.Log, data...)
 		labW := l.colors.labelWidth() + 4
 		l.width = max(mapW+barGap+barW+labelGap+labW, textWidth(p.Title, titleSize), textWidth(p.Caption, labelSize))
@@ -210,17 +207,14 @@ func MetricPanels(metric []float64, d, n int) ([]Panel, error) {
 		}, nil
 	}
 	var panels []Panel
-	for _, ax := range []struct {
-		name string
-		p    int
-	}{{"R", 2}, {"G", 1}, {"B", 0}} {
-		r := row(ax.p)
+	for i, name := range []string{"R", "G", "B"} {
+		p := 2 - i
 		sl := make([]Field, n)
 		for k := range n {
-			sl[k] = Field{Rows: n, Cols: n, Data: r[k*n*n : (k+1)*n*n]}
+			sl[k] = Field{Rows: n, Cols: n, Data: row(p)[k*n*n : (k+1)*n*n]}
 		}
 		panels = append(panels, Panel{
-			Title:   fmt.Sprintf("%s axis (metric row %d)", ax.name, ax.p),
+			Title:   fmt.Sprintf("%s axis (metric row %d)", name, p),
 			Slices:  sl,
 			Caption: fmt.Sprintf("slices R = 0..%d left to right, then down; in each, G down and B across", n-1),
 		})

@@ -35,8 +35,7 @@ const (
 
 // stripLayout places the frames of a strip.
 type stripLayout struct {
-	cells  [][]image.Rectangle // cells[i][j] is frame j of row i (empty if absent)
-	scales [][]int
+	size   int // the frames' approximate side
 	bounds image.Rectangle
 	top    int // y of the first row
 	left   int // x of the first column
@@ -44,20 +43,25 @@ type stripLayout struct {
 	cellH  int
 }
 
+// cell returns the rectangle of frame f at row i, column j, and its pixels
+// per cell.
+func (l *stripLayout) cell(i, j int, f Field) (image.Rectangle, int) {
+	s := max(1, l.size/max(f.Rows, f.Cols))
+	x, y := l.left+j*(l.cellW+cellGap), l.top+i*(l.cellH+rowGap)
+	return image.Rect(x, y, x+f.Cols*s, y+f.Rows*s), s
+}
+
 func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("no rows")
 	}
-	size := opt.Size
-	if size <= 0 {
-		size = 128
+	l := &stripLayout{size: opt.Size}
+	if l.size <= 0 {
+		l.size = 128
 	}
-	l := &stripLayout{}
 	ncols := 0
-	l.scales = make([][]int, len(rows))
 	for i, row := range rows {
 		ncols = max(ncols, len(row))
-		l.scales[i] = make([]int, len(row))
 		for j, f := range row {
 			if f.Data == nil {
 				continue
@@ -65,9 +69,8 @@ func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 			if err := f.check(); err != nil {
 				return nil, fmt.Errorf("row %d frame %d: %w", i, j, err)
 			}
-			s := max(1, size/max(f.Rows, f.Cols))
-			l.scales[i][j] = s
-			l.cellW, l.cellH = max(l.cellW, f.Cols*s), max(l.cellH, f.Rows*s)
+			r, _ := l.cell(0, 0, f)
+			l.cellW, l.cellH = max(l.cellW, r.Dx()), max(l.cellH, r.Dy())
 		}
 	}
 	if ncols == 0 || l.cellW == 0 {
@@ -88,19 +91,6 @@ func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 	l.top = titleTop(opt.Title)
 	if len(opt.ColLabels) > 0 {
 		l.top += colLabelH
-	}
-	l.cells = make([][]image.Rectangle, len(rows))
-	for i, row := range rows {
-		l.cells[i] = make([]image.Rectangle, len(row))
-		for j, f := range row {
-			if f.Data == nil {
-				continue
-			}
-			x := l.left + j*(l.cellW+cellGap)
-			y := l.top + i*(l.cellH+rowGap)
-			s := l.scales[i][j]
-			l.cells[i][j] = image.Rect(x, y, x+f.Cols*s, y+f.Rows*s)
-		}
 	}
 	w := max(l.left+ncols*(l.cellW+cellGap)-cellGap+margin, textWidth(opt.Title, titleSize)+2*margin)
 	h := l.top + len(rows)*(l.cellH+rowGap) - rowGap + margin
@@ -136,8 +126,8 @@ func Strip(rows [][]Field, opt *StripOptions) (*image.RGBA, error) {
 			if f.Data == nil {
 				continue
 			}
-			r := l.cells[i][j]
-			paintFrame(c, f, r.Min, l.scales[i][j], &lut)
+			r, s := l.cell(i, j, f)
+			paintFrame(c, f, r.Min, s, &lut)
 			c.frame(r, borderColor)
 		}
 	}
