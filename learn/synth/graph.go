@@ -8,11 +8,10 @@ import (
 	"github.com/gmlg/gmlg/kernel"
 )
 
-// PolePairs are the poles of the built-in sequences, in order: the
-// reference's sticks (docs/method.md, "Synthetic data"), then Gaussians
-// crossing the unit square along other directions, so that several
-// sequences probe the metric in different places (the paper's
-// multi-sequence experiment).
+// PolePairs are the poles of the built-in sequences, in order: the reference's
+// sticks (docs/method.md, "Synthetic data"), then Gaussians crossing the unit
+// square along other directions, so that several sequences probe the metric in
+// different places (the paper's multi-sequence experiment).
 var PolePairs = [][2]Pole{
 	{StickTopLeft, StickBottomRight},
 	{{Shape: "gauss", X0: 0.2, Y0: 0.8, Sigma: 0.07}, {Shape: "gauss", X0: 0.8, Y0: 0.2, Sigma: 0.07}},
@@ -34,8 +33,7 @@ type Graph struct {
 	G *kernel.Graph
 	// Coords holds the vertex coordinates, row-major [N,Dim].
 	Coords []float64
-	// Dim is 2 (points in the unit square) or 3 (points on the unit
-	// sphere).
+	// Dim is 2 (points in the unit square) or 3 (points on the unit sphere).
 	Dim int
 	// Weights are the true edge weights, in the order of G's edges.
 	Weights []float64
@@ -99,7 +97,8 @@ func nearPairs(xy []float64, r float64) [][2]int {
 // region.
 func newGraph(g *kernel.Graph, coords []float64, dim int) *Graph {
 	sg := &Graph{G: g, Coords: coords, Dim: dim, Weights: make([]float64, g.NumEdges())}
-	c, sigma := sg.embed(0.5, 0.5), sg.scale()*0.15
+	c, unit := sg.embed(0.5, 0.5)
+	sigma := unit * 0.15
 	for e := range sg.Weights {
 		i, j := g.Edge(e)
 		d2 := 0.0
@@ -112,26 +111,18 @@ func newGraph(g *kernel.Graph, coords []float64, dim int) *Graph {
 	return sg
 }
 
-// embed maps the point (x, y) of the unit square onto the graph's
-// surface: itself in the plane; on the sphere, longitude (x − ½)·π and
-// latitude (y − ½)·π about the z axis's end, so that the square covers
-// the hemisphere z ≥ 0 with x and y along the axes of the same names
-// (the hemisphere's pictures look at it from +z).
-func (sg *Graph) embed(x, y float64) []float64 {
+// embed maps the point (x, y) of the unit square onto the graph's surface
+// and returns the length there of a unit of the square. In the plane that
+// is the point itself and 1; on the sphere, longitude (x − ½)·π and
+// latitude (y − ½)·π about the z axis's end, so that the square covers the
+// hemisphere z ≥ 0 (which spans π across) with x and y along the axes of
+// the same names (the hemisphere's pictures look at it from +z).
+func (sg *Graph) embed(x, y float64) ([]float64, float64) {
 	if sg.Dim == 2 {
-		return []float64{x, y}
+		return []float64{x, y}, 1
 	}
 	lon, lat := (x-0.5)*math.Pi, (y-0.5)*math.Pi
-	return []float64{math.Cos(lat) * math.Sin(lon), math.Sin(lat), math.Cos(lat) * math.Cos(lon)}
-}
-
-// scale is the length on the surface of a unit of the square: 1 in the
-// plane, π on the sphere (whose hemisphere spans π across).
-func (sg *Graph) scale() float64 {
-	if sg.Dim == 2 {
-		return 1
-	}
-	return math.Pi
+	return []float64{math.Cos(lat) * math.Sin(lon), math.Sin(lat), math.Cos(lat) * math.Cos(lon)}, math.Pi
 }
 
 // Pole returns the histogram of pole p on the graph's vertices: a Gaussian
@@ -143,7 +134,8 @@ func (sg *Graph) Pole(p Pole) []float64 {
 	if p.Shape == "rect" {
 		x0, y0, sigma = (p.X0+p.X1)/2, (p.Y0+p.Y1)/2, 0.07
 	}
-	c, s := sg.embed(x0, y0), sigma*sg.scale()
+	c, unit := sg.embed(x0, y0)
+	s := sigma * unit
 	h := make([]float64, sg.G.N())
 	for i := range h {
 		d2 := 0.0
