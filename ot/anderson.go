@@ -19,9 +19,8 @@ import (
 // The residual is invariant under the frame's gauge (T commutes with it).
 //
 // Safeguard: a frame whose marginal violation grew more than andersonRestart
-// times since the previous iteration, or whose least-squares system is
-// singular or not finite, forgets its history and takes the plain step
-// x' = g.
+// times since the previous iteration, or whose least-squares system is singular
+// or not finite, forgets its history and takes the plain step x' = g.
 type anderson struct {
 	m, n, frames int
 	slot         int         // ring position of the next difference

@@ -39,13 +39,11 @@ type BarycenterResult struct {
 }
 
 // Barycenter computes the entropic Wasserstein barycenter of the R
-// histograms hists (each of length N = k.Size()) by the Sinkhorn
-// barycenter iterations (see the package doc) as the reference does: from
-// b = 1, with no log-domain stabilisation and no renormalisation, and the
-// result is q of the last iteration. When a weight equals exactly 1, the
-// result is K·(P_k/K·1) at once (the endpoint rule: the pole blurred by the
-// kernel, not the pole itself). All R columns go through the kernel
-// together, two Apply calls on an N×R block per iteration.
+// histograms hists (each of length N = k.Size()) by the Sinkhorn iterations
+// of the package doc, as the reference does: q of the last iteration from
+// b = 1, with no log-domain stabilisation and no renormalisation, or
+// K·(P_k/K·1) at once when weight k is exactly 1 (the pole blurred by the
+// kernel). Each iteration makes two Apply calls on an N×R block.
 //
 // A barycenter whose mass is NaN, infinite or zero gives a *NonFiniteError.
 // Invalid histograms or weights (negative or non-finite entries) give an

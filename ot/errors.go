@@ -15,8 +15,7 @@ var ErrNonFinite = errors.New("non-finite or vanishing value")
 // kernel underflowed), a loss that is infinite, or a gradient that is not
 // finite. It matches ErrNonFinite with errors.Is.
 type NonFiniteError struct {
-	// Op names the computation: "barycenter", "forward", "backward" or
-	// "loss".
+	// Op names the computation: "barycenter", "forward", "backward" or "loss".
 	Op string
 	// Sequence and Frame locate the reconstruction (-1 when they do not
 	// apply, e.g. in Barycenter).

@@ -5,11 +5,10 @@ import (
 	"sync"
 )
 
-// gmres holds the workspace of the restarted GMRES solve of the implicit
-// gradient's adjoint system (I − L)·z = r, F(z) = L·z + r the affine
-// adjoint map. It is allocated by the first solve; the kernel images of the
-// Krylov vectors are allocated one block at a time, the first time a solve
-// uses that many (warm-started solves use a few).
+// gmres holds the workspace of the restarted GMRES solve of the adjoint
+// system (I − L)·z = r, F(z) = L·z + r the affine adjoint map. The kernel
+// images of the Krylov vectors are allocated as a solve first uses them
+// (warm-started solves use a few).
 type gmres struct {
 	m    int         // restart length
 	v    [][]float64 // Krylov basis: m+1 blocks of N×C
@@ -24,11 +23,9 @@ type gmres struct {
 	z, a0  []float64 // update: its outputs
 }
 
-// vecOps runs the vector operations of the implicit gradient's adjoint in
-// parts (see parallel): a sum over a vector (an inner product, a residual)
-// sums each chunk of vecChunk entries in order, then the chunks' sums in
-// order, whatever the parts, so that its value does not depend on
-// GOMAXPROCS.
+// vecOps runs the adjoint's vector operations in parts; a sum over a vector
+// sums each chunk of vecChunk entries, then the chunks, in order, so that
+// its value does not depend on GOMAXPROCS.
 type vecOps struct {
 	wg        sync.WaitGroup
 	x, y      []float64 // the operation's vectors
@@ -38,17 +35,15 @@ type vecOps struct {
 	partials2 []float64 // per chunk: its second sum (gmL1)
 }
 
-// newVecOps returns the vector operations' workspace for vectors of nc
-// entries.
+// newVecOps returns the workspace for vectors of nc entries.
 func newVecOps(nc int) vecOps {
 	nch := (nc + vecChunk - 1) / vecChunk
 	return vecOps{partials: make([]float64, nch), partials2: make([]float64, nch)}
 }
 
-// vecChunk is the entries of one chunk of a sum over a vector: 32 KiB of each
-// vector, so that a vector of at most that many entries is summed in one
-// loop, in order (a grain chosen, not tuned). A variable for tests, which
-// make chunks small to cut vectors into many.
+// vecChunk is the entries of one chunk of a sum over a vector: 32 KiB of
+// each vector (a grain chosen, not tuned). A variable for tests, which make
+// chunks small to cut vectors into many.
 var vecChunk = 4096
 
 // The phases of the vector operations.
@@ -87,13 +82,11 @@ func (gm *gmres) h(i, j int) *float64 { return &gm.hess[j*(gm.m+1)+i] }
 
 // adjointGMRES solves (I − L)·z = r by restarted GMRES from the stored z,
 // in the variable b⊙z, and leaves v̄ and ū at the solution for the weight
-// gradient. Both are affine in z, and the map's first kernel application
-// gives ā = K·v̄ for every Krylov vector: kept (one block per vector), they
-// give ū at the solution by the same linear combination as z, without the
-// kernel application that evaluating it there would cost. AdjointTol
-// bounds the 2-norm of the residual b⊙(F(z) − z) relative to that of
-// b⊙F(z) at the last restart; AdjointIterations counts evaluations of the
-// map, one more per restart for the residual.
+// gradient. Both are affine in z, so the kept ā = K·v̄ of the Krylov
+// vectors give ū at the solution by the same combination as z, sparing a
+// kernel application. AdjointTol bounds ‖b⊙(F(z) − z)‖₂ relative to
+// ‖b⊙F(z)‖₂ at the last restart; AdjointIterations counts evaluations of
+// the map, one more per restart for the residual.
 func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 	im := ip.im
 	if im.gm == nil {
@@ -159,10 +152,9 @@ func backwardNonFinite(it int) error {
 	return &NonFiniteError{Op: "backward", Sequence: -1, Frame: -1, Iteration: it, Hint: hintGrad}
 }
 
-// arnoldi builds up to m Krylov vectors of I − L from v[0] (counting map
-// evaluations in maps, within AdjointMaxIterations), with the Givens
-// rotations that keep the least-squares residual, and returns how many it
-// built. fz scales the residual recorded in Stats.
+// arnoldi builds up to m Krylov vectors of I − L from v[0], within
+// AdjointMaxIterations map evaluations (counted in maps), with the Givens
+// rotations, and returns how many; fz scales the residual in Stats.
 func (ip *Interpolator) arnoldi(maps *int, fz float64) (int, error) {
 	gm, bw := ip.im.gm, ip.sk.bOut
 	k := 0

@@ -6,8 +6,7 @@ import (
 )
 
 // implicitWork is the workspace of an Interpolator whose iteration keeps
-// its input (tolerance mode or an implicit gradient): the warm start, and
-// the implicit gradient's adjoint vector and blocks.
+// its input: the warm start and the implicit gradient's blocks.
 type implicitWork struct {
 	src2    []float64 // N×(2C+E): a | b_in | the endpoints' a (one Adjoint call on all)
 	g2      []float64 // N×(2C+E): v̄ | ū | the endpoints' loss gradients
@@ -25,18 +24,16 @@ type implicitWork struct {
 	zCur []float64 // the argument of the adjoint map's phase in progress
 }
 
-// WarmStart is a snapshot of an Interpolator's warm-start state (the
-// scalings b and the adjoint vector of the last calls in tolerance mode).
-// The zero value is the cold state. Reusing a WarmStart in SaveWarm reuses
+// WarmStart is a snapshot of an Interpolator's warm-start state (scalings
+// and adjoint vector); the zero value is the cold state. SaveWarm reuses
 // its buffers.
 type WarmStart struct {
 	b, z       []float64
 	hasB, hasZ bool
 }
 
-// allocImplicit allocates the layout that keeps each iteration's input:
-// b_in next to a (src2), u next to the endpoint reconstructions (the fused
-// first application of a warm Forward), one block of u, v and q.
+// allocImplicit allocates the layout that keeps each iteration's input: b_in
+// next to a, u next to the endpoint reconstructions, one block of u, v, q.
 func (ip *Interpolator) allocImplicit() {
 	s := &ip.sk
 	s.alloc(1)
@@ -66,9 +63,8 @@ func (ip *Interpolator) allocImplicit() {
 	im.g1 = make([]float64, n)
 }
 
-// fusedFirst computes the first iteration's u = K·b_in of a warm Forward
-// together with the endpoint reconstructions K·a_end, in one application
-// on [b_in | a_end].
+// fusedFirst computes a warm Forward's first u = K·b_in and the endpoint
+// reconstructions K·a_end in one application on [b_in | a_end].
 func (ip *Interpolator) fusedFirst() error {
 	s := &ip.sk
 	nc := s.n * len(s.pole)
@@ -92,9 +88,8 @@ func (ip *Interpolator) SaveWarm(w *WarmStart) {
 	w.z = append(w.z[:0], ip.im.z...)
 }
 
-// LoadWarm restores a state saved by SaveWarm (of this Interpolator); the
-// zero WarmStart means the cold start. It panics if w comes from an
-// interpolator of another size.
+// LoadWarm restores a state SaveWarm saved from this Interpolator (the zero
+// WarmStart: the cold start); it panics for one of another size.
 func (ip *Interpolator) LoadWarm(w *WarmStart) {
 	im := ip.im
 	if im == nil {
@@ -193,11 +188,10 @@ func (ip *Interpolator) backwardImplicit(dk DiffKernel, gparam []float64, grec [
 	return nil
 }
 
-// adjointStep evaluates the adjoint map at z: it sets v̄ (vb) and ū (ub)
-// from z and the loss gradient grec (nil: without it, the map's linear
-// part), keeps ā = K·v̄ in abar (nil: in zNew, the scratch) and, unless dst
-// is nil, writes the next iterate Kᵀ·ū into dst (which may be zNew but
-// not z).
+// adjointStep evaluates the adjoint map at z: it sets v̄ and ū from z and
+// the loss gradient grec (nil: the map's linear part), keeps ā = K·v̄ in
+// abar (nil: in the scratch zNew) and, unless dst is nil, writes the next
+// iterate Kᵀ·ū into dst (which may be zNew but not z).
 func (ip *Interpolator) adjointStep(dst, z []float64, grec [][][]float64, abar []float64) error {
 	im, c := ip.im, len(ip.sk.pole)
 	ip.adjointVb(z, grec)
@@ -260,10 +254,9 @@ func (ip *Interpolator) adjointVbFrames(f0, f1 int) {
 	}
 }
 
-// adjointDiverge is the growth of the relative increment, over the
-// smallest one so far, at which the adjoint fixed-point iteration is
-// deemed to diverge: the iteration contracts at the forward one's rate
-// when it works, so an increment 100 times the best one means it does not.
+// adjointDiverge is the growth of the relative increment over the smallest
+// so far at which the adjoint fixed-point iteration, which contracts at
+// the forward one's rate when it works, is deemed to diverge.
 const adjointDiverge = 100
 
 // adjointFixedPoint solves for z by the fixed-point iteration z ← F(z),

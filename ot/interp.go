@@ -16,8 +16,7 @@ type Sequence struct {
 }
 
 // Linspace returns p times evenly spaced on [0, 1] with numpy.linspace
-// semantics: t_j = j·fl(1/(p−1)) and the last one exactly 1.0; p = 1 gives
-// [0].
+// semantics: t_j = j·fl(1/(p−1)) and the last one exactly 1.0; p = 1 gives [0].
 func Linspace(p int) []float64 {
 	if p < 1 {
 		panic("ot: Linspace: need at least one point")
@@ -34,15 +33,13 @@ func Linspace(p int) []float64 {
 	return t
 }
 
-// Interpolate returns the displacement interpolations of the sequences
-// seqs under the kernel k, indexed [sequence][frame]: the reconstructions
-// of one Forward of an Interpolator built with the settings s (nil means
-// the defaults) and ForwardOnly. The settings choose the model (L
-// iterations or convergence to Tol) and the endpoint frames (K·(P/K·1) by
-// default, as the learning objective reconstructs them, or the full loop
-// with IterateEndpoints, as the reference's colour interpolation runs
-// them). The frames returned belong to the caller; the errors are those of
-// NewInterpolator and Forward.
+// Interpolate returns the displacement interpolations of the sequences seqs
+// under the kernel k, indexed [sequence][frame]: the reconstructions, which
+// belong to the caller, of one Forward of an Interpolator built with the
+// settings s (nil: the defaults) and ForwardOnly. The settings choose the model
+// (L iterations or convergence to Tol) and whether the endpoint frames are
+// K·(P/K·1), as the learning objective reconstructs them, or run the loop
+// (IterateEndpoints), as the reference's colour interpolation does.
 func Interpolate(k Kernel, seqs []Sequence, s *Settings) ([][][]float64, error) {
 	var set Settings
 	if s != nil {
@@ -57,9 +54,8 @@ func Interpolate(k Kernel, seqs []Sequence, s *Settings) ([][][]float64, error) 
 }
 
 // Linear returns the linear interpolation (1−t)·h0 + t·h1 at each of the
-// times: the interpolation without transport that a displacement
-// interpolation is compared with (the reference's "linear" method;
-// docs/method.md, "Histogram interpolation").
+// times, the interpolation without transport (the reference's "linear"
+// method; docs/method.md, "Histogram interpolation").
 func Linear(h0, h1, times []float64) [][]float64 {
 	if len(h0) != len(h1) {
 		panic(fmt.Sprintf("ot: Linear: histograms of length %d and %d", len(h0), len(h1)))
@@ -79,15 +75,14 @@ func Linear(h0, h1, times []float64) [][]float64 {
 // a loss gradient through them to the kernel parameters.
 //
 // Frame j of a sequence is the barycenter of its poles with weights
-// λ = (1−t_j, t_j). A frame whose weight is exactly 1 (t = 0, t = 1, or a
-// t so small that 1−t rounds to 1) is an endpoint frame, K·(P/K·1), unless
-// Settings.IterateEndpoints. The F interior frames over all sequences form
-// N×C blocks, C = 2F, whose column 2f+k belongs to pole k of interior frame
-// f in (sequence, frame) order. With a fixed L, one Forward makes at most
-// 2L+1 kernel applications: K·1 on one column, the E endpoint frames on
-// one N×E block, and two N×C applications per iteration except the first,
-// whose K·b = K·1 is broadcast. The unrolled Backward makes as many
-// adjoint calls.
+// λ = (1−t_j, t_j). A frame whose weight is exactly 1 (t = 0, t = 1, or a t so
+// small that 1−t rounds to 1) is an endpoint frame, K·(P/K·1), unless
+// Settings.IterateEndpoints. The F interior frames over all sequences form N×C
+// blocks, C = 2F, whose column 2f+k belongs to pole k of interior frame f in
+// (sequence, frame) order. With a fixed L, one Forward makes at most 2L+1
+// kernel applications: K·1 on one column, the E endpoint frames on one N×E
+// block, and two N×C applications per iteration except the first, whose
+// K·b = K·1 is broadcast. The unrolled Backward makes as many adjoint calls.
 //
 // # Tolerance mode
 //
@@ -130,9 +125,8 @@ func Linear(h0, h1, times []float64) [][]float64 {
 // sees one smooth function whose slope is the gradient's.
 //
 // Beyond the workspace, allocated by NewInterpolator and (the Anderson and
-// GMRES parts) by the first Forward and Backward that need them, Forward
-// and Backward do not allocate. An Interpolator is not safe for concurrent
-// use.
+// GMRES parts) by the first Forward and Backward that need them, Forward and
+// Backward do not allocate. An Interpolator is not safe for concurrent use.
 type Interpolator struct {
 	sk      sinkhorn // the interior frames: one group per frame
 	set     Settings // defaults filled in
@@ -255,8 +249,7 @@ func (ip *Interpolator) addFrame(src, tgt []float64, l0, l1 float64, r frameRef)
 }
 
 // allocInPlace allocates the fixed-L, unrolled layout: b updated in place,
-// and with the tape u, v and q of every iteration and the reverse pass's
-// blocks.
+// and with the tape u, v and q of every iteration and the reverse pass.
 func (ip *Interpolator) allocInPlace() {
 	s := &ip.sk
 	if !ip.tape {
@@ -312,12 +305,11 @@ func (ip *Interpolator) MemoryBytes() int {
 	return int(WorkspaceBytes(ip.sk.n, c, e, &ip.set))
 }
 
-// WorkspaceBytes returns the bytes of the workspace of an Interpolator
-// whose histograms have length N = n, with c interior columns, e endpoint
-// frames (see Columns) and the settings s: its MemoryBytes, from the sizes
-// alone, so that a caller can bound the memory before building anything
-// (in float64, so that absurd sizes do not overflow). With a fixed L and
-// the unrolled gradient it is
+// WorkspaceBytes returns the bytes of the workspace of an Interpolator whose
+// histograms have length N = n, with c interior columns, e endpoint frames (see
+// Columns) and the settings s: its MemoryBytes, from the sizes alone, so that a
+// caller can bound the memory before building anything (in float64, so that
+// absurd sizes do not overflow). With a fixed L and the unrolled gradient it is
 //
 //	8·N·((2.5·L+5)·C + 4E + 3)    with the tape (the default)
 //	8·N·(5.5·C + 2E + 2)          with ForwardOnly
@@ -357,9 +349,8 @@ func WorkspaceBytes(n, c, e int, s *Settings) float64 {
 	return 8 * float64(n) * f
 }
 
-// Recs returns the reconstructions, indexed [sequence][frame], as views
-// into the workspace. Their contents are those of the last Forward and are
-// overwritten by the next one. Forward returns the same slices.
+// Recs returns the reconstructions of the last Forward, indexed
+// [sequence][frame]: views into the workspace that the next one overwrites.
 func (ip *Interpolator) Recs() [][][]float64 { return ip.recs }
 
 // Forward reconstructs every frame of every sequence with the current

@@ -38,8 +38,7 @@ type OnesPreserving interface {
 	PreservesOnes() bool
 }
 
-// preservesOnes reports whether k declares K·1 = 1 for every parameter
-// value.
+// preservesOnes reports whether k declares K·1 = 1 for every parameter.
 func preservesOnes(k Kernel) bool {
 	op, ok := k.(OnesPreserving)
 	return ok && op.PreservesOnes()

@@ -16,8 +16,7 @@ const (
 	// L2 is N·Σᵢ(pᵢ−qᵢ)², the squared Euclidean distance times the length N
 	// of the histograms (reference loss 2, the default).
 	L2 Loss = iota
-	// L1 is Σᵢ|pᵢ−qᵢ| (reference loss 1, "TV"). Its gradient uses
-	// sign(0) = 0.
+	// L1 is Σᵢ|pᵢ−qᵢ| (reference loss 1, "TV"). Its gradient uses sign(0) = 0.
 	L1
 	// KL is Σᵢ pᵢ·log(pᵢ/qᵢ) − pᵢ + qᵢ, the Kullback–Leibler divergence of
 	// the reconstruction p from the observation q (reference loss 4). It is

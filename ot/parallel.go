@@ -6,12 +6,11 @@ import (
 	"sync/atomic"
 )
 
-// The elementwise phases run on GOMAXPROCS goroutines: the caller and
-// helpers shared by the package, started on first use and blocked on a
-// channel between parts. A loop over [0, n) is cut into contiguous parts,
-// each writing only its own outputs by the same operations whatever the
-// cut, so results do not depend on the number of goroutines; a sum over a
-// column stays in one part.
+// The elementwise phases run on GOMAXPROCS goroutines: the caller and helpers
+// shared by the package, started on first use and blocked on a channel between
+// parts. A loop over [0, n) is cut into contiguous parts, each writing only its
+// own outputs by the same operations whatever the cut, so results do not depend
+// on the number of goroutines; a sum over a column stays in one part.
 
 // minPartWork is the least work a part of a parallel loop is given, in the
 // units of parallel's cost (about a nanosecond: a division costs 2, a
@@ -62,11 +61,10 @@ func helperLoop(parts <-chan part) {
 	}
 }
 
-// parallel runs p.runPart(phase, lo, hi) over the contiguous parts of
-// [0, n) on up to GOMAXPROCS goroutines, the caller's included, and returns
-// when all are done. cost is the work per index (see minPartWork), for the
-// number of parts; wg is the caller's, reused between calls (no
-// allocation).
+// parallel runs p.runPart(phase, lo, hi) over the contiguous parts of [0, n) on
+// up to GOMAXPROCS goroutines, the caller's included, and returns when all are
+// done. cost is the work per index (see minPartWork), for the number of parts;
+// wg is the caller's, reused between calls (no allocation).
 func parallel(wg *sync.WaitGroup, p parter, phase, n, cost int) {
 	k := min(runtime.GOMAXPROCS(0), n, n*cost/minPartWork)
 	if k <= 1 {

@@ -27,9 +27,8 @@ const (
 	// Unrolled back-propagates through the L iterations recorded on a tape:
 	// the exact gradient of the fixed-L reconstructions. Needs a fixed L.
 	Unrolled
-	// ImplicitFixedPoint differentiates the Sinkhorn fixed point
-	// implicitly, solving the adjoint system by the fixed-point iteration
-	// z ← F(z).
+	// ImplicitFixedPoint differentiates the Sinkhorn fixed point implicitly,
+	// solving the adjoint system by the fixed-point iteration z ← F(z).
 	ImplicitFixedPoint
 	// ImplicitGMRES differentiates the fixed point implicitly, solving the
 	// adjoint system by restarted GMRES (fewer kernel applications than the
@@ -66,14 +65,13 @@ type Settings struct {
 	// Gradient chooses how Backward differentiates; the zero value is
 	// AutoGradient. Unrolled needs a fixed L.
 	Gradient Gradient
-	// AdjointTol stops the implicit gradient's adjoint solve: the
-	// fixed-point iteration when the L1 norm of its last increment is at
-	// most AdjointTol times that of the adjoint vector, GMRES when the
-	// 2-norm of the residual is at most AdjointTol times that of the map's
-	// image at its last restart; both measured on b⊙z, the adjoint of
-	// log b (z itself grows like 1/b in bins without mass, where b may be
-	// 1e-50, and would otherwise decide the test alone). 0 means Tol in
-	// tolerance mode and 1e-12 with a fixed L.
+	// AdjointTol stops the implicit gradient's adjoint solve: the fixed-point
+	// iteration when the L1 norm of its last increment is at most AdjointTol
+	// times that of the adjoint vector, GMRES when the 2-norm of the residual
+	// is at most AdjointTol times that of the map's image at its last restart;
+	// both measured on b⊙z, the adjoint of log b (z itself grows like 1/b in
+	// bins without mass, where b may be 1e-50, and would otherwise decide the
+	// test alone). 0 means Tol in tolerance mode and 1e-12 with a fixed L.
 	AdjointTol float64
 	// AdjointMaxIterations bounds the adjoint iterations (evaluations of the
 	// adjoint map, two kernel applications each) of one implicit Backward.
@@ -109,9 +107,8 @@ type Settings struct {
 // tolMode reports whether the settings stop at a marginal tolerance.
 func (s *Settings) tolMode() bool { return s.Tol > 0 }
 
-// withDefaults returns the settings (the zero value for nil) with the
-// defaults filled in, and panics on settings that are invalid or contradict
-// each other.
+// withDefaults returns the settings (the zero value for nil) with the defaults
+// filled in, and panics on settings that are invalid or contradict each other.
 func (p *Settings) withDefaults() Settings {
 	var s Settings
 	if p != nil {
@@ -156,11 +153,10 @@ func (p *Settings) withDefaults() Settings {
 
 // Stats describes the last Forward and Backward of an Interpolator.
 type Stats struct {
-	// Iterations is the number of Sinkhorn iterations of the last Forward
-	// (each two N×C kernel applications) and Violation the largest marginal
-	// violation of its last iteration. Converged reports that it reached
-	// Tol in tolerance mode (always false with a fixed L, unless there is
-	// no interior frame).
+	// Iterations is the number of Sinkhorn iterations of the last Forward (each
+	// two N×C kernel applications) and Violation the largest marginal violation
+	// of its last iteration. Converged reports that it reached Tol in tolerance
+	// mode (always false with a fixed L, unless there is no interior frame).
 	Iterations int
 	Violation  float64
 	Converged  bool

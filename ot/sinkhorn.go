@@ -13,11 +13,10 @@ import (
 //
 //	u = K·b,  a = P/u,  v = K·a,  q = exp(Σ_k λ_k·log v_k),  b' = q/v,
 //
-// the log-sum taken in column order, each product rounded on its own (no
-// fused multiply-add), and a term whose weight is exactly 0 left out. The
-// marginal violation of column k is ‖b_k⊙v_k − q‖₁: the plan
-// diag(a_k)·K·diag(b_k) has first marginal P_k exactly, and its second
-// marginal should be q.
+// the log-sum taken in column order, each product rounded on its own (no fused
+// multiply-add), and a term whose weight is exactly 0 left out. The marginal
+// violation of column k is ‖b_k⊙v_k − q‖₁: the plan diag(a_k)·K·diag(b_k) has
+// first marginal P_k exactly, and its second marginal should be q.
 //
 // The builder chooses the layout: bIn and bOut are one slice when the input
 // of an iteration need not be kept, and u, v and q have one block per

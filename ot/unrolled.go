@@ -41,14 +41,13 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 }
 
 // backwardUnrolled runs through the L taped iterations backwards,
-// recomputing a = P/K·b and b = q/K·a elementwise from the taped K·b, K·a
-// and q: two adjoint calls on N×C blocks per iteration, one on the
-// endpoints' N×E block, and one on a column for the K·1 that the endpoint
-// rule and the first iteration share, unless OnesPreserving (it would add
-// zero). The adjoint calls come in exactly the reverse order of Forward's
-// Apply calls, each with a src block bitwise equal to its Apply's, so a
-// kernel that records its applications on a LIFO tape (kernel.Heat's Store
-// mode) can pop them instead of recomputing.
+// recomputing a = P/K·b and b = q/K·a elementwise from the taped K·b, K·a and
+// q: two adjoint calls on N×C blocks per iteration, one on the endpoints' N×E
+// block, and one on a column for the K·1 that the endpoint rule and the first
+// iteration share, unless OnesPreserving (it would add zero). The adjoint
+// calls come in exactly the reverse order of Forward's Apply calls, each with
+// a src block bitwise equal to its Apply's, so a kernel that records its
+// applications on a LIFO tape (kernel.Heat's Store mode) can pop them.
 func (ip *Interpolator) backwardUnrolled(dk DiffKernel, gparam []float64, grec [][][]float64) error {
 	s := &ip.sk
 	clear(ip.g1)
