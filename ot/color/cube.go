@@ -27,14 +27,12 @@ type Cube struct {
 	Table []float64
 }
 
-// Cube exports m as a size³ .cube LUT on [0,1]³ (size 0 means m.Bins). The
-// LUT carries the map's colour correction: node x gets
-// clip(x + newcolor(bin) − centre(bin), 0, 1), where bin = LookupBin(x) is
-// the bin holding x. So the identity map exports the identity LUT, and at
-// size = Bins node k lies in bin k. This is closer to the bilateral-smoothed
-// transfer, which spreads each bin's correction over the pixels of that bin,
-// than the piecewise-constant pixel map; the spatial smoothing itself cannot
-// be expressed as a LUT.
+// Cube exports m as a size³ .cube LUT on [0,1]³ (size 0 means m.Bins) carrying
+// the map's colour correction: node x gets
+// clip(x + newcolor(bin) − centre(bin), 0, 1), bin = LookupBin(x), so the
+// identity map exports the identity LUT. This is closer to the bilateral-smoothed transfer, which
+// spreads each bin's correction over its pixels, than the piecewise-constant
+// pixel map; the spatial smoothing itself cannot be expressed as a LUT.
 func (m *Map) Cube(size int, title string) (*Cube, error) {
 	if size == 0 {
 		size = m.Bins

@@ -5,10 +5,9 @@
 // of a transfer as a .cube 3-D LUT, and the paper's sunset experiment.
 //
 // It follows the reference implementation's colour pipeline (docs/method.md,
-// "Colour pipeline"); learning itself and Sinkhorn barycenters live in
-// packages learn and ot. The package name shadows the standard image/color;
-// import that one under another name (for example stdcolor) when both are
-// needed.
+// "Colour pipeline"); learning itself and Sinkhorn barycenters live in packages
+// learn and ot. The package name shadows the standard image/color; import that
+// one under another name (for example stdcolor) when both are needed.
 //
 // # Conventions
 //
@@ -62,14 +61,13 @@
 //	out, err := tr.Apply(im, p, q, &color.TransferOptions{Iterations: 500})
 //	png.Encode(w, out.NRGBA())                    // truncation to 8 bits
 //
-// The reference's nearest-bin pixel rule quantises colours to bin centres:
-// a transfer of the first seldovia2 frame onto its own histogram still
-// moves pixels by 3 grey levels on average at n = 16 (0.9 at n = 48); the
-// gmlg extension TransferOptions.Interpolate is exact for the identity.
-// NewDirect transfers between images without any histogram interpolation
-// (docs/method.md, "Direct transfer"). Sinkhorn failures (the kernel
-// underflowing for a small γ) are errors wrapping ErrNonFinite rather than
-// NaN images.
+// The reference's nearest-bin pixel rule quantises colours to bin centres: a
+// transfer of the first seldovia2 frame onto its own histogram still moves
+// pixels by 3 grey levels on average at n = 16 (0.9 at n = 48); the gmlg
+// extension TransferOptions.Interpolate is exact for the identity. NewDirect
+// transfers between images without any histogram interpolation (docs/method.md,
+// "Direct transfer"). Sinkhorn failures (the kernel underflowing for a small γ)
+// are errors wrapping ErrNonFinite rather than NaN images.
 //
 // (*Map).Cube turns a transfer's bin colours into a 3-D LUT in the .cube
 // format that video editors and ffmpeg's lut3d filter load; ReadCube parses

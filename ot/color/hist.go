@@ -11,9 +11,8 @@ import (
 // is zero. It is the reference's learning resolution (16³ = 4096 bins).
 const DefaultBins = 16
 
-// ErrEmpty is returned (wrapped) when a histogram has no mass, for example
-// an image whose every pixel has a channel equal to 255 in the
-// DropSaturated mode.
+// ErrEmpty is wrapped by the error for a histogram without mass (e.g. of an
+// image whose every pixel has a channel 255, with DropSaturated).
 var ErrEmpty = errors.New("color: empty histogram")
 
 // HistOptions configures Histogram. The zero value (or a nil pointer) means
@@ -22,11 +21,9 @@ type HistOptions struct {
 	// Bins is the number of bins n per channel (so the histogram has n³
 	// bins); zero means DefaultBins.
 	Bins int
-	// DropSaturated selects the reference compatibility mode: a pixel with
-	// ANY channel equal to 255 is dropped entirely, as cv2.calcHist does
-	// with the range [0,255) used by the reference (docs/method.md,
-	// "Colour histograms"). By default such channels are counted in the top
-	// bin n−1.
+	// DropSaturated drops every pixel with ANY channel equal to 255, as the
+	// reference's cv2.calcHist with the range [0,255) does (docs/method.md,
+	// "Colour histograms"); by default such channels count in bin n−1.
 	DropSaturated bool
 }
 

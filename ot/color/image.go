@@ -40,9 +40,8 @@ func FromImage(img image.Image) *Image {
 	return m
 }
 
-// NRGBA converts m to an opaque 8-bit image by truncation, uint8(⌊x·255⌋) (the
-// reference saves its results this way; docs/method.md, "Colour transfer",
-// step 5), after clamping each channel to [0,1]; NaN becomes 0.
+// NRGBA converts m to an opaque 8-bit image by To8, as the reference saves
+// its results (docs/method.md, "Colour transfer", step 5).
 func (m *Image) NRGBA() *image.NRGBA {
 	out := image.NewNRGBA(image.Rect(0, 0, m.W, m.H))
 	for k := range m.W * m.H {

@@ -20,9 +20,8 @@ const DefaultSigmaTransfer = 0.05
 // SunsetOptions configures NewSunset. A nil *SunsetOptions or zero fields
 // mean the documented defaults.
 type SunsetOptions struct {
-	// Bins is the number n of histogram bins per channel. Zero means the
-	// side of Kernel's grid (the cube root of its size), or 16 without a
-	// Kernel.
+	// Bins is the number n of histogram bins per channel. Zero means the side
+	// of Kernel's grid (the cube root of its size), or 16 without a Kernel.
 	Bins int
 	// Frames is the number of frames, the endpoints included, at the times
 	// ot.Linspace(Frames); zero means DefaultSunsetFrames.

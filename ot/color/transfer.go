@@ -200,9 +200,8 @@ func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
 			return nil, fmt.Errorf("color: transfer: Sinkhorn iteration %d: %w in the scalings (the kernel underflows: increase gamma or use fewer iterations)", it, ErrNonFinite)
 		}
 	}
-	n := t.n
 	for i := range N {
-		cr, cg, cb := BinCentre(i, n)
+		cr, cg, cb := BinCentre(i, t.n)
 		t.src4[i] = b[i] * cr
 		t.src4[N+i] = b[i] * cg
 		t.src4[2*N+i] = b[i] * cb
@@ -211,9 +210,8 @@ func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
 	if err := t.k.Apply(t.dst4, t.src4, 4); err != nil {
 		return nil, fmt.Errorf("color: transfer: projection: %w", err)
 	}
-	m := &Map{Bins: n, Colors: make([]float64, 3*N)}
+	m := &Map{Bins: t.n, Colors: make([]float64, 3*N)}
 	kb := t.dst4[3*N:]
-	var merr float64
 	for i := range N {
 		for c := range 3 {
 			v := t.dst4[c*N+i] / kb[i]
@@ -223,10 +221,9 @@ func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
 			m.Colors[3*i+c] = min(max(v, 0), 1)
 		}
 		if iters > 0 {
-			merr += math.Abs(a[i]*kb[i] - p[i])
+			m.MarginalErr += math.Abs(a[i]*kb[i] - p[i])
 		}
 	}
-	m.MarginalErr = merr
 	return m, nil
 }
 
@@ -294,10 +291,9 @@ func (t *Transfer) ApplyMap(im *Image, p, q []float64, opt *TransferOptions) (*I
 
 // Smooth replaces the pixel-wise mapped image out by
 // clip(im + BF(out − im), 0, 1), where BF is the cross-bilateral grid
-// (NewBilateralGrid) applied to each channel of the correction, guided by
-// the same channel of im with edge range [0,1]. Zero sigmas mean the
-// defaults min(W,H)/16 and DefaultSigmaRange. Channels of im must lie in
-// [0,1].
+// (NewBilateralGrid) applied to each channel of the correction, guided by the
+// same channel of im with edge range [0,1]. Zero sigmas mean the defaults
+// min(W,H)/16 and DefaultSigmaRange. Channels of im must lie in [0,1].
 func Smooth(out, im *Image, sigmaS, sigmaR float64) error {
 	if out.W != im.W || out.H != im.H || len(out.Pix) != len(im.Pix) {
 		panic(fmt.Sprintf("color: Smooth: out %d×%d, im %d×%d", out.W, out.H, im.W, im.H))
@@ -330,8 +326,7 @@ func Smooth(out, im *Image, sigmaS, sigmaR float64) error {
 	return nil
 }
 
-// DirectOptions configures NewDirect. Either Gamma or
-// SigmaGamma must be set.
+// DirectOptions configures NewDirect; Gamma or SigmaGamma must be set.
 type DirectOptions struct {
 	// Bins is n; zero means 32 (the reference's ml_direct_transfer default).
 	Bins int
