@@ -145,10 +145,9 @@ func CompareMetrics(truth, learned []float64, d, n int, title string) (*image.RG
 	return HeatMaps(panels, &HeatMapOptions{Title: title, Size: 240})
 }
 
-// Projection returns the points to draw vertices at from coordinates
-// [N,dim], row-major: the points themselves in 2-D; in 3-D, (x, y) of the
-// vertices with z ≥ 0, the half seen from +z, with keep false for the
-// others.
+// Projection returns the points to draw vertices at from coordinates [N,dim],
+// row-major: the points themselves in 2-D; in 3-D, (x, y) of the vertices with
+// z ≥ 0, the half seen from +z, with keep false for the others.
 func Projection(coords []float64, dim int) (xy [][2]float64, keep []bool) {
 	n := len(coords) / dim
 	xy, keep = make([][2]float64, n), make([]bool, n)

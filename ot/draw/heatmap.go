@@ -38,8 +38,7 @@ type Panel struct {
 	Caption string
 }
 
-// HeatMapOptions controls HeatMaps. The zero value (or nil) gives the
-// defaults.
+// HeatMapOptions controls HeatMaps; the zero value (or nil) is the default.
 type HeatMapOptions struct {
 	// Title, if set, is drawn above all panels.
 	Title string

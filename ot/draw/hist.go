@@ -33,9 +33,8 @@ const (
 	viewElevation = 30 * math.Pi / 180
 )
 
-// projector maps the colour cube, seen from the fixed viewpoint, onto a
-// square panel: right and up span the picture plane, toward points to the
-// viewer.
+// projector maps the colour cube, seen from the fixed viewpoint, onto a square
+// panel: right and up span the picture plane, toward points to the viewer.
 type projector struct {
 	right, up, toward [3]float64
 	scale, cx, cy     float64
