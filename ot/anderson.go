@@ -2,6 +2,7 @@ package ot
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -250,12 +251,7 @@ func (an *anderson) solve(f, last, k int, qf []float64) bool {
 		}
 		y[p] = s / a[p*k+p]
 	}
-	for _, v := range y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(y, notFinite)
 }
 
 // winner returns Σ w_i·x_i·y_i over a frame's two columns (x and y of

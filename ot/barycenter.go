@@ -1,6 +1,7 @@
 package ot
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -49,9 +50,7 @@ type BarycenterResult struct {
 // Invalid histograms or weights (negative or non-finite entries) give an
 // error; wrong lengths panic.
 func Barycenter(k Kernel, hists [][]float64, s *BarycenterSettings) (*BarycenterResult, error) {
-	if s == nil {
-		s = &BarycenterSettings{}
-	}
+	s = cmp.Or(s, &BarycenterSettings{})
 	n := k.Size()
 	r := len(hists)
 	if r == 0 {
@@ -80,10 +79,7 @@ func Barycenter(k Kernel, hists [][]float64, s *BarycenterSettings) (*Barycenter
 			return nil, fmt.Errorf("ot: Barycenter: weight %d is %v, want a finite non-negative number", i, l)
 		}
 	}
-	iters := s.Iterations
-	if iters == 0 {
-		iters = DefaultIterations
-	}
+	iters := cmp.Or(s.Iterations, DefaultIterations)
 	if iters < 0 || s.Tol < 0 || math.IsNaN(s.Tol) {
 		panic("ot: Barycenter: negative Iterations or Tol")
 	}
@@ -148,6 +144,9 @@ func checkHist(h []float64) error {
 	}
 	return nil
 }
+
+// notFinite reports whether x is NaN or infinite.
+func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
 
 // positiveFinite reports whether x is a finite number > 0.
 func positiveFinite(x float64) bool { return x > 0 && !math.IsInf(x, 1) }

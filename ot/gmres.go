@@ -1,6 +1,7 @@
 package ot
 
 import (
+	"cmp"
 	"math"
 	"sync"
 )
@@ -106,14 +107,11 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 		maps++
 		current = true
 		gm.entrywise(gmMulB, gm.v[0], nil, bw, 0)
-		fz := gm.norm2(gm.v[0])
+		fz := cmp.Or(gm.norm2(gm.v[0]), 1)
 		gm.entrywise(gmSubB, gm.v[0], im.z, bw, 0)
 		beta := gm.norm2(gm.v[0])
 		if math.IsNaN(beta) || math.IsInf(beta, 0) {
 			return backwardNonFinite(maps)
-		}
-		if fz == 0 {
-			fz = 1
 		}
 		ip.stats.AdjointResidual = beta / fz
 		if beta/fz <= ip.set.AdjointTol {
@@ -200,10 +198,7 @@ func (gm *gmres) rotate(j int) {
 		*gm.h(i+1, j) = -gm.s[i]*a + gm.c[i]*b
 	}
 	a, b := *gm.h(j, j), *gm.h(j+1, j)
-	r := math.Hypot(a, b)
-	if r == 0 {
-		r = 1
-	}
+	r := cmp.Or(math.Hypot(a, b), 1)
 	gm.c[j], gm.s[j] = a/r, b/r
 	*gm.h(j, j), *gm.h(j+1, j) = r, 0
 	gm.g[j+1] = -gm.s[j] * gm.g[j]

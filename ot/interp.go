@@ -1,6 +1,9 @@
 package ot
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Sequence is one displacement interpolation to reconstruct: two poles
 // (the histograms at t = 0 and t = 1) and the times of its frames.
@@ -41,10 +44,7 @@ func Linspace(p int) []float64 {
 // K·(P/K·1), as the learning objective reconstructs them, or run the loop
 // (IterateEndpoints), as the reference's colour interpolation does.
 func Interpolate(k Kernel, seqs []Sequence, s *Settings) ([][][]float64, error) {
-	var set Settings
-	if s != nil {
-		set = *s
-	}
+	set := *cmp.Or(s, &Settings{})
 	set.ForwardOnly = true
 	ip, err := NewInterpolator(k, seqs, &set)
 	if err != nil {

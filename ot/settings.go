@@ -1,6 +1,9 @@
 package ot
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Defaults of Settings.
 const (
@@ -109,46 +112,30 @@ func (s *Settings) tolMode() bool { return s.Tol > 0 }
 
 // withDefaults returns the settings (the zero value for nil) with the defaults
 // filled in, and panics on settings that are invalid or contradict each other.
-func (p *Settings) withDefaults() Settings {
-	var s Settings
-	if p != nil {
-		s = *p
+func (s *Settings) withDefaults() Settings {
+	d := *cmp.Or(s, &Settings{})
+	if d.Iterations < 0 || d.MaxIterations < 0 || d.AdjointMaxIterations < 0 || d.AdjointRestart < 0 ||
+		d.Anderson < 0 || !(d.Tol >= 0) || !(d.AdjointTol >= 0) || d.Gradient < AutoGradient || d.Gradient > ImplicitGMRES {
+		panic(fmt.Sprintf("ot: invalid settings %+v", d))
 	}
-	if s.Iterations < 0 || s.MaxIterations < 0 || s.AdjointMaxIterations < 0 || s.AdjointRestart < 0 ||
-		s.Anderson < 0 || !(s.Tol >= 0) || !(s.AdjointTol >= 0) || s.Gradient < AutoGradient || s.Gradient > ImplicitGMRES {
-		panic(fmt.Sprintf("ot: invalid settings %+v", s))
-	}
-	if s.Iterations == 0 {
-		s.Iterations = DefaultIterations
-	}
-	if s.MaxIterations == 0 {
-		s.MaxIterations = DefaultMaxIterations
-	}
-	if s.AdjointMaxIterations == 0 {
-		s.AdjointMaxIterations = s.MaxIterations
-	}
-	if s.AdjointRestart == 0 {
-		s.AdjointRestart = DefaultAdjointRestart
-	}
-	if s.AdjointTol == 0 {
-		s.AdjointTol = s.Tol
-		if !s.tolMode() {
-			s.AdjointTol = 1e-12
-		}
-	}
-	if s.Gradient == AutoGradient {
-		s.Gradient = Unrolled
-		if s.tolMode() {
-			s.Gradient = ImplicitFixedPoint
+	d.Iterations = cmp.Or(d.Iterations, DefaultIterations)
+	d.MaxIterations = cmp.Or(d.MaxIterations, DefaultMaxIterations)
+	d.AdjointMaxIterations = cmp.Or(d.AdjointMaxIterations, d.MaxIterations)
+	d.AdjointRestart = cmp.Or(d.AdjointRestart, DefaultAdjointRestart)
+	d.AdjointTol = cmp.Or(d.AdjointTol, d.Tol, 1e-12) // Tol is 0 with a fixed L
+	if d.Gradient == AutoGradient {
+		d.Gradient = Unrolled
+		if d.tolMode() {
+			d.Gradient = ImplicitFixedPoint
 		}
 	}
 	switch {
-	case s.Gradient == Unrolled && s.tolMode() && !s.ForwardOnly:
+	case d.Gradient == Unrolled && d.tolMode() && !d.ForwardOnly:
 		panic("ot: the unrolled gradient needs a fixed number of iterations (Tol = 0); choose an implicit Gradient")
-	case s.Anderson > 0 && !s.tolMode():
+	case d.Anderson > 0 && !d.tolMode():
 		panic("ot: Anderson mixing needs tolerance mode (Tol > 0)")
 	}
-	return s
+	return d
 }
 
 // Stats describes the last Forward and Backward of an Interpolator.

@@ -2,7 +2,7 @@ package ot
 
 import (
 	"fmt"
-	"math"
+	"slices"
 )
 
 // Backward back-propagates through the last Forward: given grec[s][j], the
@@ -32,10 +32,8 @@ func (ip *Interpolator) Backward(gparam []float64, grec [][][]float64) error {
 	if err := backward(dk, gparam, grec); err != nil {
 		return wrap("Backward", err)
 	}
-	for _, g := range gparam {
-		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return backwardNonFinite(0)
-		}
+	if slices.ContainsFunc(gparam, notFinite) {
+		return backwardNonFinite(0)
 	}
 	return nil
 }
