@@ -2,6 +2,7 @@ package color
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -34,9 +35,7 @@ type Cube struct {
 // spreads each bin's correction over its pixels, than the piecewise-constant
 // pixel map; the spatial smoothing itself cannot be expressed as a LUT.
 func (m *Map) Cube(size int, title string) (*Cube, error) {
-	if size == 0 {
-		size = m.Bins
-	}
+	size = cmp.Or(size, m.Bins)
 	if size < 2 || size > 256 {
 		return nil, fmt.Errorf("color: cube: size %d, want 2–256", size)
 	}

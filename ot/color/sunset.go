@@ -1,6 +1,7 @@
 package color
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"math"
@@ -74,10 +75,7 @@ type Sunset struct {
 // NewSunset computes the histograms of day and night and interpolates
 // between them as opt says. A nil opt means all defaults.
 func NewSunset(day, night image.Image, opt *SunsetOptions) (*Sunset, error) {
-	var o SunsetOptions
-	if opt != nil {
-		o = *opt
-	}
+	o := *cmp.Or(opt, &SunsetOptions{})
 	if err := o.fill(); err != nil {
 		return nil, fmt.Errorf("color: sunset: %w", err)
 	}
@@ -112,12 +110,8 @@ func (o *SunsetOptions) fill() error {
 			o.Bins = int(math.Round(math.Cbrt(float64(o.Kernel.Size()))))
 		}
 	}
-	if o.Frames == 0 {
-		o.Frames = DefaultSunsetFrames
-	}
-	if o.SigmaTransfer == 0 {
-		o.SigmaTransfer = DefaultSigmaTransfer
-	}
+	o.Frames = cmp.Or(o.Frames, DefaultSunsetFrames)
+	o.SigmaTransfer = cmp.Or(o.SigmaTransfer, DefaultSigmaTransfer)
 	switch {
 	case o.Bins < 2:
 		return fmt.Errorf("bins = %d, want ≥ 2", o.Bins)
@@ -184,10 +178,7 @@ type LearnedOptions struct {
 // closes it. A metric too large for the heat matrix gives an error that
 // matches factor.ErrNotPosDef.
 func NewLearnedKernel(theta []float64, n int, opt *LearnedOptions) (*kernel.Heat, error) {
-	var o LearnedOptions
-	if opt != nil {
-		o = *opt
-	}
+	o := *cmp.Or(opt, &LearnedOptions{})
 	th, nHi, err := prolong(theta, n, o.Levels)
 	if err != nil {
 		return nil, fmt.Errorf("color: learned kernel: %w", err)

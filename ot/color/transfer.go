@@ -1,6 +1,7 @@
 package color
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"math"
@@ -165,9 +166,7 @@ func (t *Transfer) Map(p, q []float64, iters int) (*Map, error) {
 	if len(p) != N || len(q) != N {
 		return nil, fmt.Errorf("color: transfer: len(p) = %d, len(q) = %d, want n³ = %d", len(p), len(q), N)
 	}
-	if iters == 0 {
-		iters = DefaultIterations
-	}
+	iters = cmp.Or(iters, DefaultIterations)
 	if iters < 0 {
 		return nil, fmt.Errorf("color: transfer: iterations = %d, want ≥ 0", iters)
 	}
@@ -266,10 +265,7 @@ func (t *Transfer) Apply(im *Image, p, q []float64, opt *TransferOptions) (*Imag
 // ApplyMap is Apply that also returns the per-bin colour map of step 1,
 // whose Cube is the transfer's LUT, so that the Sinkhorn runs once for both.
 func (t *Transfer) ApplyMap(im *Image, p, q []float64, opt *TransferOptions) (*Image, *Map, error) {
-	var o TransferOptions
-	if opt != nil {
-		o = *opt
-	}
+	o := *cmp.Or(opt, &TransferOptions{})
 	m, err := t.Map(p, q, o.Iterations)
 	if err != nil {
 		return nil, nil, err
@@ -298,12 +294,8 @@ func Smooth(out, im *Image, sigmaS, sigmaR float64) error {
 	if out.W != im.W || out.H != im.H || len(out.Pix) != len(im.Pix) {
 		panic(fmt.Sprintf("color: Smooth: out %d×%d, im %d×%d", out.W, out.H, im.W, im.H))
 	}
-	if sigmaS == 0 {
-		sigmaS = float64(min(im.W, im.H)) / 16
-	}
-	if sigmaR == 0 {
-		sigmaR = DefaultSigmaRange
-	}
+	sigmaS = cmp.Or(sigmaS, float64(min(im.W, im.H))/16)
+	sigmaR = cmp.Or(sigmaR, DefaultSigmaRange)
 	g, err := NewBilateralGrid(im.H, im.W, sigmaS, sigmaR, 0, 1)
 	if err != nil {
 		return fmt.Errorf("smooth: %w", err)
@@ -354,14 +346,8 @@ type Direct struct {
 
 // NewDirect prepares the direct transfers onto target.
 func NewDirect(target image.Image, opt DirectOptions) (*Direct, error) {
-	n := opt.Bins
-	if n == 0 {
-		n = 32
-	}
-	gamma := opt.Gamma
-	if gamma == 0 {
-		gamma = GammaFromSigma(opt.SigmaGamma)
-	}
+	n := cmp.Or(opt.Bins, 32)
+	gamma := cmp.Or(opt.Gamma, GammaFromSigma(opt.SigmaGamma))
 	k, err := NewEuclidean(n, gamma)
 	if err != nil {
 		return nil, fmt.Errorf("color: direct transfer: %w (set Gamma or SigmaGamma)", err)
