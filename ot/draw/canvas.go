@@ -75,6 +75,14 @@ func (c *canvas) text(x, y int, s string, size float64, xa text.XAlignment, ya t
 	c.dc.FillText(textStyle(size, xa, ya), vg.Point{X: vg.Length(x), Y: vg.Length(c.h - y)}, s)
 }
 
+// orSize returns v, or d if v is not positive: a size's default.
+func orSize(v, d int) int {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
 // title draws the title s centred at the top of a picture w pixels wide.
 func (c *canvas) title(w int, s string) {
 	c.text(w/2, margin+mainTitleH/2, s, titleSize, vgdraw.XCenter, vgdraw.YCenter)

@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"math"
@@ -15,16 +16,11 @@ import (
 // NaNColor, on top. Of opt, Title, Colormap and Log apply as in HeatMaps;
 // Size is the side in pixels of the drawing area (zero means 480).
 func EdgeMap(xy [][2]float64, edges [][2]int, w []float64, opt *HeatMapOptions) (*image.RGBA, error) {
-	if opt == nil {
-		opt = &HeatMapOptions{}
-	}
+	opt = cmp.Or(opt, &HeatMapOptions{})
 	if err := checkEdgeMap(xy, edges, w); err != nil {
 		return nil, fmt.Errorf("draw: edge map: %w", err)
 	}
-	size := opt.Size
-	if size <= 0 {
-		size = 480
-	}
+	size := orSize(opt.Size, 480)
 	cm := orViridis(opt.Colormap)
 	colors := newColorScale(opt.Log, w)
 	top := titleTop(opt.Title)

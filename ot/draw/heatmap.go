@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -93,10 +94,7 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 	if len(panels) == 0 {
 		return nil, image.Rectangle{}, errors.New("no panels")
 	}
-	size := opt.Size
-	if size <= 0 {
-		size = 320
-	}
+	size := orSize(opt.Size, 320)
 	top := titleTop(opt.Title)
 	x := margin
 	maxH := 0
@@ -146,9 +144,7 @@ func heatLayout(panels []Panel, opt *HeatMapOptions) ([]*panelLayout, image.Rect
 // geometric middle with Options.Log). A constant panel is drawn in the
 // middle colour of the map.
 func HeatMaps(panels []Panel, opt *HeatMapOptions) (*image.RGBA, error) {
-	if opt == nil {
-		opt = &HeatMapOptions{}
-	}
+	opt = cmp.Or(opt, &HeatMapOptions{})
 	cm := orViridis(opt.Colormap)
 	layout, bounds, err := heatLayout(panels, opt)
 	if err != nil {

@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
@@ -122,16 +123,9 @@ func HistogramStrip(hs [][]float64, n int, titles []string, opt *HistogramOption
 // histDefaults returns *opt (or the zero options) with the defaults of Size
 // and Scale filled in.
 func histDefaults(opt *HistogramOptions) HistogramOptions {
-	var o HistogramOptions
-	if opt != nil {
-		o = *opt
-	}
-	if o.Size == 0 {
-		o.Size = 320
-	}
-	if o.Scale == 0 {
-		o.Scale = 1
-	}
+	o := *cmp.Or(opt, &HistogramOptions{})
+	o.Size = cmp.Or(o.Size, 320)
+	o.Scale = cmp.Or(o.Scale, 1)
 	return o
 }
 
@@ -177,10 +171,7 @@ func histPanel(c *canvas, h []float64, n int, o HistogramOptions) error {
 	if hmax == 0 {
 		return nil
 	}
-	thr := o.Threshold
-	if thr == 0 {
-		thr = 1 / float64(len(h))
-	}
+	thr := cmp.Or(o.Threshold, 1/float64(len(h)))
 	rmax := 0.07 * float64(size) * o.Scale
 	discs := make([]disc, 0, len(h))
 	for i, v := range h {

@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -30,24 +31,13 @@ var lossColor = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 
 // LossPlot draws the loss per iteration twice, side by side, with
 // gonum/plot: on a linear y axis and on a logarithmic one (the reference's
-// 1-loss_plot.png). Non-finite values are left out of both
-// panels and non-positive ones out of the logarithmic panel; it is an error
-// if no value is finite.
+// 1-loss_plot.png). Non-finite values are left out of both panels and
+// non-positive ones out of the logarithmic panel; it is an error if no
+// value is finite.
 func LossPlot(loss []float64, opt *LossOptions) (*image.RGBA, error) {
-	if opt == nil {
-		opt = &LossOptions{}
-	}
-	w, h := opt.Width, opt.Height
-	if w <= 0 {
-		w = 960
-	}
-	if h <= 0 {
-		h = 400
-	}
-	first := opt.FirstIteration
-	if first == 0 {
-		first = 1
-	}
+	opt = cmp.Or(opt, &LossOptions{})
+	w, h := orSize(opt.Width, 960), orSize(opt.Height, 400)
+	first := cmp.Or(opt.FirstIteration, 1)
 	var lin, pos plotter.XYs
 	for i, v := range loss {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

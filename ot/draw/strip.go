@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -55,10 +56,7 @@ func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("no rows")
 	}
-	l := &stripLayout{size: opt.Size}
-	if l.size <= 0 {
-		l.size = 128
-	}
+	l := &stripLayout{size: orSize(opt.Size, 128)}
 	ncols := 0
 	for i, row := range rows {
 		ncols = max(ncols, len(row))
@@ -105,9 +103,7 @@ func layoutStrip(rows [][]Field, opt *StripOptions) (*stripLayout, error) {
 // are drawn in NaNColor; a frame whose maximum is not positive is drawn at
 // level 0), then coloured with the colour map at level/255.
 func Strip(rows [][]Field, opt *StripOptions) (*image.RGBA, error) {
-	if opt == nil {
-		opt = &StripOptions{}
-	}
+	opt = cmp.Or(opt, &StripOptions{})
 	l, err := layoutStrip(rows, opt)
 	if err != nil {
 		return nil, fmt.Errorf("draw: strip: %w", err)
