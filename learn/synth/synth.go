@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -192,9 +193,7 @@ type Config struct {
 // K(P/K·1), exactly like the reference's dg_kinterp2 (docs/method.md,
 // "Synthetic data").
 func Generate(c *Config) ([][][]float64, error) {
-	if c.Frames == 0 {
-		c.Frames = 11
-	}
+	c.Frames = cmp.Or(c.Frames, 11)
 	if c.Frames < 2 {
 		return nil, fmt.Errorf("synth: %d frames, need at least 2", c.Frames)
 	}
