@@ -9,59 +9,45 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
-// CheckpointVersion is the layout of the Checkpoint that EncodeCheckpoint
-// writes, recorded in its Version field; bump it when the meaning of a
-// field changes. DecodeCheckpoint reads this layout only.
+// CheckpointVersion is the layout that EncodeCheckpoint writes and
+// DecodeCheckpoint reads; bump it when the meaning of a field changes.
 const CheckpointVersion = 1
 
 // checkpointMagic is the first line of an encoded checkpoint.
 const checkpointMagic = "gmlg-checkpoint"
 
-// ErrCheckpointFormat is the error, wrapped by DecodeCheckpoint, of data
-// that is no checkpoint of a layout this package reads.
-var ErrCheckpointFormat = errors.New("learn: not a checkpoint of a known format")
-
-// ErrCheckpointRun is the error, wrapped by Run, of a checkpoint that
-// another run wrote (its RunSettings.Run differs).
-var ErrCheckpointRun = errors.New("the checkpoint belongs to another run")
-
-// ErrCheckpointChecksum is the error, wrapped by DecodeCheckpoint, of a
-// checkpoint whose content does not match its SHA-256: it was damaged or
-// edited after it was written.
-var ErrCheckpointChecksum = errors.New("learn: checkpoint checksum does not match its content")
+// The errors of checkpoints, wrapped by DecodeCheckpoint and Run.
+var (
+	// ErrCheckpointFormat: data that is no checkpoint of a layout this
+	// package reads.
+	ErrCheckpointFormat = errors.New("learn: not a checkpoint of a known format")
+	// ErrCheckpointRun: a checkpoint of another run (RunSettings.Run).
+	ErrCheckpointRun = errors.New("the checkpoint belongs to another run")
+	// ErrCheckpointChecksum: a checkpoint damaged or edited since written.
+	ErrCheckpointChecksum = errors.New("learn: checkpoint checksum does not match its content")
+)
 
 // Checkpoint is the complete state of a run (Run), from which it
-// continues bit for bit as if it had not stopped (a fast-mode level
-// restarts its Sinkhorn warm start cold; see RunSettings.Resume).
+// continues as if it had not stopped (see RunSettings.Resume).
 type Checkpoint struct {
-	// Version is the checkpoint's layout; EncodeCheckpoint sets it to
-	// CheckpointVersion, whatever it holds.
-	Version int
-	// Level is the index of the run's level that State belongs to: the
-	// coarse levels, then the finest, then the polish.
-	Level int
-	// State is the optimiser's state on that level.
-	State *State
+	Version int    // the layout; EncodeCheckpoint sets CheckpointVersion
+	Level   int    // the run's level of State: coarse, finest, polish
+	State   *State // the optimiser's state on that level
 	// PolishBest and PolishBestF are, for a run with a polish interrupted
-	// on its finest level, the best-scored iterate so far
-	// (PolishScore.State) and its exact objective: the resumed level keeps
-	// them as its best score, so that the polish still starts there (nil:
-	// the resumed level scores afresh).
+	// on its finest level, the best-scored iterate so far and its exact
+	// objective, from which the polish still starts (nil: none yet).
 	PolishBest  *State
 	PolishBestF float64
-	// Done reports that the run finished, Status why.
-	Done   bool
-	Status string
-	// Run is the identity of the run that wrote the checkpoint
-	// (RunSettings.Run).
-	Run []byte
+	Done        bool   // the run finished
+	Status      string // why it finished
+	Run         []byte // the run's identity (RunSettings.Run)
 }
 
-// Validate checks that c can be resumed from: its Version is
-// CheckpointVersion, its Level not negative, and its states (State, and
-// PolishBest when set) consistent (see (*State).Validate).
+// Validate checks that c can be resumed from: its Version, Level and
+// states (see (*State).Validate).
 func (c *Checkpoint) Validate() error {
 	switch {
 	case c == nil:
@@ -83,11 +69,11 @@ func (c *Checkpoint) Validate() error {
 }
 
 // EncodeCheckpoint returns the encoding of c, with its Version set to
-// CheckpointVersion: the line "gmlg-checkpoint", the line of the SHA-256
-// of the payload in lower-case hex, and the payload, the gob encoding of
-// c's fields with its states packed (packedState; exact for every
-// float64). The checksum makes a damaged or edited checkpoint an error
-// instead of a resumed run that silently ends elsewhere.
+// CheckpointVersion: the line "gmlg-checkpoint", the line of the payload's
+// SHA-256 in lower-case hex, and the payload, the gob encoding of c with
+// its states packed (packedState). The checksum makes a damaged or edited
+// checkpoint an error instead of a resumed run that silently ends
+// elsewhere.
 func EncodeCheckpoint(c *Checkpoint) ([]byte, error) {
 	v := *c
 	v.Version = CheckpointVersion
@@ -101,8 +87,26 @@ func EncodeCheckpoint(c *Checkpoint) ([]byte, error) {
 	return seal(checkpointMagic, w, w.PackedState.size()+w.PackedPolishBest.size()+1024)
 }
 
-// checkpointWire is the gob payload of a checkpoint: a Checkpoint whose
-// states are packed.
+// seal returns the line magic, the line of the SHA-256 of the gob
+// encoding of v and that encoding; size, the encoding's estimated length,
+// lets the buffer be allocated once.
+func seal(magic string, v any, size int) ([]byte, error) {
+	var buf bytes.Buffer
+	head := len(magic) + 2 + 2*sha256.Size
+	buf.Grow(head + size)
+	buf.WriteString(magic + "\n")
+	buf.Write(make([]byte, 2*sha256.Size)) // the checksum, once known
+	buf.WriteByte('\n')
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, fmt.Errorf("encode checkpoint: %w", err)
+	}
+	out := buf.Bytes()
+	sum := sha256.Sum256(out[head:])
+	hex.Encode(out[len(magic)+1:head-1], sum[:])
+	return out, nil
+}
+
+// checkpointWire is a Checkpoint with its states packed.
 type checkpointWire struct {
 	Version                       int
 	Level                         int
@@ -116,11 +120,9 @@ type checkpointWire struct {
 // packedState is a State as a checkpoint stores it: Iter, Evals, the length n
 // of X and the number m of correction pairs as four little-endian uint64,
 // then as little-endian float64 F, X, G, the m steps S, the m gradient
-// changes Y, Rho and the Iter losses. Gob encodes the values of a float64
-// slice one by one, several times slower than copying them, and a colour
-// run writes the whole L-BFGS history at every iteration
-// (BenchmarkCheckpoint). A packed state is consistent by construction (see
-// (*State).Validate), except that it may hold no point.
+// changes Y, Rho and the Iter losses. Gob encodes a float64 slice value by
+// value, several times slower, and a colour run writes the whole L-BFGS
+// history at every iteration (BenchmarkCheckpoint).
 type packedState State
 
 // packedHeader is the number of uint64 before a packed state's values.
@@ -143,20 +145,13 @@ func (p *packedState) GobEncode() ([]byte, error) {
 		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(p.F))
-	b = appendFloats(b, p.X)
-	b = appendFloats(b, p.G)
-	for _, v := range p.S {
+	for _, v := range slices.Concat([][]float64{p.X, p.G}, p.S, p.Y, [][]float64{p.Rho, p.Losses}) {
 		b = appendFloats(b, v)
 	}
-	for _, v := range p.Y {
-		b = appendFloats(b, v)
-	}
-	b = appendFloats(b, p.Rho)
-	return appendFloats(b, p.Losses), nil
+	return b, nil
 }
 
-// GobDecode unpacks a state, refusing data whose length does not match
-// its header.
+// GobDecode unpacks a state whose length matches its header.
 func (p *packedState) GobDecode(b []byte) error {
 	if len(b) < 8*(packedHeader+1) {
 		return fmt.Errorf("%w: packed state of %d bytes", ErrInconsistentState, len(b))
@@ -213,9 +208,14 @@ func DecodeCheckpoint(data []byte) (*Checkpoint, error) {
 	if string(head) != checkpointMagic {
 		return nil, ErrCheckpointFormat
 	}
+	sumHex, payload, ok := bytes.Cut(rest, []byte{'\n'})
+	sum := sha256.Sum256(payload)
+	if !ok || string(sumHex) != hex.EncodeToString(sum[:]) {
+		return nil, ErrCheckpointChecksum
+	}
 	var w checkpointWire
-	if err := unseal(rest, &w); err != nil {
-		return nil, err
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&w); err != nil {
+		return nil, fmt.Errorf("decode checkpoint: %w", err)
 	}
 	if w.Version != CheckpointVersion {
 		return nil, fmt.Errorf("%w: layout %d, this gmlg reads %d", ErrCheckpointFormat, w.Version, CheckpointVersion)
@@ -228,36 +228,34 @@ func DecodeCheckpoint(data []byte) (*Checkpoint, error) {
 	return c, nil
 }
 
-// seal returns the line magic, the line of the SHA-256 of the gob
-// encoding of v and that encoding. size, an estimate of the encoding's
-// length, lets the buffer be allocated once.
-func seal(magic string, v any, size int) ([]byte, error) {
-	var buf bytes.Buffer
-	head := len(magic) + 2 + 2*sha256.Size
-	buf.Grow(head + size)
-	buf.WriteString(magic)
-	buf.WriteByte('\n')
-	buf.Write(make([]byte, 2*sha256.Size)) // the checksum, once known
-	buf.WriteByte('\n')
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return nil, fmt.Errorf("encode checkpoint: %w", err)
-	}
-	out := buf.Bytes()
-	sum := sha256.Sum256(out[head:])
-	hex.Encode(out[len(magic)+1:head-1], sum[:])
-	return out, nil
-}
+// ErrInconsistentState is the error, wrapped by (*State).Validate, of a
+// State whose slices disagree in length: one decoded from a damaged or
+// foreign checkpoint, which Minimize must not resume from.
+var ErrInconsistentState = errors.New("learn: inconsistent optimiser state")
 
-// unseal checks the checksum line that begins rest against the payload
-// after it and decodes that payload into v.
-func unseal(rest []byte, v any) error {
-	sumHex, payload, ok := bytes.Cut(rest, []byte{'\n'})
-	sum := sha256.Sum256(payload)
-	if !ok || string(sumHex) != hex.EncodeToString(sum[:]) {
-		return ErrCheckpointChecksum
+// Validate checks the invariants that Minimize keeps in every State it
+// reports: a point X of at least one parameter, a gradient G of its
+// length, as many correction pairs S, Y as curvatures Rho, each pair of
+// X's length, and one loss per accepted iteration. It returns nil for a
+// consistent state and an error wrapping ErrInconsistentState otherwise,
+// naming the first invariant broken; a nil state is inconsistent too.
+func (s *State) Validate() error {
+	switch {
+	case s == nil:
+		return fmt.Errorf("%w: no state", ErrInconsistentState)
+	case len(s.X) == 0:
+		return fmt.Errorf("%w: no point", ErrInconsistentState)
+	case len(s.G) != len(s.X):
+		return fmt.Errorf("%w: gradient of length %d at a point of %d parameters", ErrInconsistentState, len(s.G), len(s.X))
+	case len(s.S) != len(s.Y) || len(s.Rho) != len(s.S):
+		return fmt.Errorf("%w: %d steps, %d gradient changes and %d curvatures in the history", ErrInconsistentState, len(s.S), len(s.Y), len(s.Rho))
+	case len(s.Losses) != s.Iter:
+		return fmt.Errorf("%w: %d losses for %d iterations", ErrInconsistentState, len(s.Losses), s.Iter)
 	}
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
-		return fmt.Errorf("decode checkpoint: %w", err)
+	for k := range s.S {
+		if len(s.S[k]) != len(s.X) || len(s.Y[k]) != len(s.X) {
+			return fmt.Errorf("%w: correction pair %d of lengths %d and %d for %d parameters", ErrInconsistentState, k, len(s.S[k]), len(s.Y[k]), len(s.X))
+		}
 	}
 	return nil
 }

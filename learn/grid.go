@@ -6,19 +6,14 @@ import (
 	"github.com/gmlg/gmlg/kernel"
 )
 
-// CoarseSide returns the side of the grid one level coarser than n:
-// ⌈n/2⌉, i.e. (n+1)/2 for odd n (the inverse of the co-located
-// prolongation n → 2(n−1)+1 of docs/method.md, "Metric prolongation") and
-// n/2 for even n.
-func CoarseSide(n int) int { return (n + 1) / 2 }
-
-// HalveGrid returns the extents of the grid dims halved once (CoarseSide
-// per axis), the next coarser level of a Run, or an error when an
-// axis would keep fewer than 2 nodes.
+// HalveGrid returns the extents of the grid dims halved once, the next
+// coarser level of a Run: ⌈m/2⌉ per axis, the inverse of the co-located
+// prolongation m → 2(m−1)+1 for odd m (docs/method.md, "Metric
+// prolongation"), or an error when an axis would keep fewer than 2 nodes.
 func HalveGrid(dims []int) ([]int, error) {
 	half := make([]int, len(dims))
 	for p, m := range dims {
-		if half[p] = CoarseSide(m); half[p] < 2 {
+		if half[p] = (m + 1) / 2; half[p] < 2 {
 			return nil, fmt.Errorf("learn: the %v grid is too small to halve", dims)
 		}
 	}

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,8 +15,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
-// Function is what the optimiser minimises: F(x) and its gradient in one pass.
-// *Objective implements it.
+// Function is what Minimize minimises: F(x) and its gradient in one pass.
 type Function interface {
 	Eval(grad, x []float64) (float64, error)
 }
@@ -24,43 +24,33 @@ type Function interface {
 // defaults, which mirror the reference's scipy fmin_l_bfgs_b call
 // (docs/method.md, "Optimiser").
 type Settings struct {
-	// MaxIter bounds the accepted iterations; 0 means 500.
-	MaxIter int
-	// History is the number of correction pairs kept (m); 0 means 20.
-	History int
-	// MaxLinesearch bounds the evaluations of one line search (maxls); 0
-	// means 20.
-	MaxLinesearch int
+	MaxIter       int // accepted iterations; 0 means 500
+	History       int // correction pairs kept (m); 0 means 20
+	MaxLinesearch int // evaluations of one line search; 0 means 20
 	// FTol stops when (f_k − f_{k+1})/max(|f_k|,|f_{k+1}|,1) ≤ FTol; 0 means
 	// factr·eps = 1e7·2.22e-16 (scipy's default). Negative disables.
 	FTol float64
-	// GTol stops when ‖g‖∞ ≤ GTol; 0 means 1e-5 (scipy's pgtol). Negative
-	// disables.
-	GTol float64
-	// MaxEvals bounds the objective evaluations; 0 means 15000.
-	MaxEvals int
-	// Observer, if set, receives every accepted iteration
-	// (Observer.Iteration, whose error stops the optimisation with that
-	// error, wrapped) and every line-search evaluation that returned a
-	// value (Observer.Trial); Run also sends it its levels, polish scores
-	// and checkpoints. nil observes nothing.
+	// GTol stops when ‖g‖∞ ≤ GTol; 0 means 1e-5 (pgtol). Negative disables.
+	GTol     float64
+	MaxEvals int // objective evaluations; 0 means 15000
+	// Observer, if set, receives every accepted iteration (an error stops
+	// the optimisation) and every line-search evaluation that returned a
+	// value; Run also sends it its other reports.
 	Observer Observer
 }
 
 // Trial describes one line-search evaluation: the point x + Step·d of
-// iteration Iter (counting from 1), its Index-th trial (from 0) on the
-// L-BFGS direction or, when Steepest, on −g after the memory was dropped;
-// F0 and Slope = gᵀd at x, F and Deriv = ∇F(x + Step·d)ᵀd at the trial.
-// Sufficient decrease is F ≤ F0 + 1e-3·Step·Slope, the curvature condition
-// |Deriv| ≤ 0.9·|Slope|.
+// iteration Iter (from 1), its Index-th trial (from 0) on the L-BFGS
+// direction or, when Steepest, on −g; F0 and Slope = gᵀd at x, F and
+// Deriv = ∇F(x + Step·d)ᵀd at the trial.
 type Trial struct {
 	Iter, Index               int
 	Steepest                  bool
 	Step, F0, Slope, F, Deriv float64
 }
 
-// Progress is what Observer.Iteration receives after each accepted iteration. Its
-// slices are the optimiser's own: copy them to keep them.
+// Progress is what Observer.Iteration receives. Its slices are the
+// optimiser's own: copy them to keep them.
 type Progress struct {
 	Iter     int           // accepted iterations so far, counting from 1
 	F        float64       // objective at X
@@ -70,14 +60,11 @@ type Progress struct {
 	Elapsed  time.Duration // since Minimize started (not counting a resumed run's past)
 	X        []float64     // current point (log metric)
 	State    *State        // everything needed to resume from here
-	// Level is the index of Run's current level (0 outside Run); X and
-	// State are that level's.
-	Level int
+	Level    int           // Run's current level (0 outside Run)
 }
 
 // State is the optimiser's complete state at an accepted iterate: resuming
-// from it continues exactly as the uninterrupted run would (the objective is
-// deterministic).
+// from it continues exactly as the uninterrupted run would.
 type State struct {
 	Iter, Evals int
 	X, G        []float64
@@ -94,82 +81,59 @@ type State struct {
 type Status int
 
 const (
-	// IterationLimit: MaxIter accepted iterations.
-	IterationLimit Status = iota + 1
-	// FunctionConvergence: the relative decrease fell below FTol.
-	FunctionConvergence
-	// GradientConvergence: ‖g‖∞ ≤ GTol.
-	GradientConvergence
-	// EvaluationLimit: MaxEvals evaluations.
-	EvaluationLimit
-	// LinesearchFailure: no acceptable step even from steepest descent.
-	LinesearchFailure
-	// Cancelled: the context was cancelled or the observer returned an error.
-	Cancelled
-	// ExactRose: Run stopped its finest fast level for the polish
-	// because the exact objective of its iterates rose (see Polish).
-	ExactRose
+	IterationLimit      Status = iota + 1 // MaxIter accepted iterations
+	FunctionConvergence                   // the relative decrease fell below FTol
+	GradientConvergence                   // ‖g‖∞ ≤ GTol
+	EvaluationLimit                       // MaxEvals evaluations
+	LinesearchFailure                     // no acceptable step even from steepest descent
+	Cancelled                             // ctx was cancelled or the observer failed
+	ExactRose                             // Run stopped its finest level for the Polish
 )
 
-func (s Status) String() string {
-	switch s {
-	case IterationLimit:
-		return "iteration limit"
-	case FunctionConvergence:
-		return "converged (relative reduction of f ≤ ftol)"
-	case GradientConvergence:
-		return "converged (‖g‖∞ ≤ gtol)"
-	case EvaluationLimit:
-		return "evaluation limit"
-	case LinesearchFailure:
-		return "line search failed"
-	case Cancelled:
-		return "cancelled"
-	case ExactRose:
-		return "stopped for the exact polish (the exact objective of the iterates rose)"
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
+var statusNames = []string{
+	IterationLimit:      "iteration limit",
+	FunctionConvergence: "converged (relative reduction of f ≤ ftol)",
+	GradientConvergence: "converged (‖g‖∞ ≤ gtol)",
+	EvaluationLimit:     "evaluation limit",
+	LinesearchFailure:   "line search failed",
+	Cancelled:           "cancelled",
+	ExactRose:           "stopped for the exact polish (the exact objective of the iterates rose)",
 }
+
+func (s Status) String() string { return enumString(s, statusNames, "Status") }
 
 // Result is the outcome of Minimize. State is the last accepted state, from
 // which the run can be resumed.
 type Result struct {
-	X      []float64
-	F      float64
-	Status Status
-	State  *State
-	// Tightened counts the tolerance tightenings of a Tightener (0
-	// otherwise).
-	Tightened int
+	X         []float64
+	F         float64
+	Status    Status
+	State     *State
+	Tightened int // tolerance tightenings of a Tightener
 }
 
-// Tightener is implemented by a Function whose values are exact only to a
-// tolerance that it can tighten (a tolerance-mode Objective): on a plateau the
-// objective's tolerance-level noise can defeat the line search. When a line
-// search fails, Minimize calls Tighten; if it reports true (the tolerance
-// was divided by 10, within the function's own budget), Minimize makes the
-// next evaluation start from the last accepted point's state
-// (RestoreAccepted), re-evaluates that point, tells the function it is
-// accepted and continues with its iteration count and L-BFGS memory.
+// Tightener is a Function whose values are exact only to a tolerance that
+// it can tighten (a tolerance-mode Objective): on a plateau tolerance-level
+// noise can defeat the line search. When one fails and Tighten reports
+// true, Minimize re-evaluates the last accepted point from its state
+// (RestoreAccepted), accepts it again and goes on with its memory.
 type Tightener interface {
 	Accepter
 	Tighten() bool
 	RestoreAccepted()
 }
 
-// Minimize minimises fn from x0 (or from resume, when non-nil, ignoring x0)
-// with L-BFGS: the two-loop recursion with m = History correction pairs and
-// the initial scaling sᵀy/yᵀy, and gonum's Moré–Thuente line search
-// (optimize.MoreThuente with ftol = 1e-3, gtol = 0.9, the settings of the
-// reference's dcsrch). The first step along −g has length min(1/‖g‖₂, 1e10),
+// Minimize minimises fn from x0 (or from resume, when non-nil) with L-BFGS:
+// the two-loop recursion with the initial scaling sᵀy/yᵀy and gonum's
+// Moré–Thuente line search with the reference's dcsrch settings (ftol =
+// 1e-3, gtol = 0.9). The first step along −g has length min(1/‖g‖₂, 1e10),
 // later trial steps are 1. When a line search fails the memory is dropped
-// and steepest descent is tried once before giving up, or, for a
-// Tightener, before tightening its tolerance and going on.
+// and steepest descent is tried once before giving up (or tightening a
+// Tightener's tolerance).
 //
-// It returns an error when an evaluation fails (except that a non-finite
-// objective at a trial point only shortens the step), or when ctx is
-// cancelled or the observer fails; the Result is then still valid and holds
-// the last accepted state.
+// It returns an error when an evaluation fails (a numerical failure at a
+// trial point only shortens the step), ctx is cancelled or the observer
+// fails; the Result then still holds the last accepted state.
 func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resume *State) (*Result, error) {
 	set, err := s.withDefaults()
 	if err != nil {
@@ -187,48 +151,31 @@ func Minimize(ctx context.Context, fn Function, x0 []float64, s *Settings, resum
 		status, err := m.run(ctx)
 		if err == nil && status == LinesearchFailure && tt != nil && tt.Tighten() {
 			res.Tightened++
-			if err := m.reevaluate(tt); err != nil {
-				res.X, res.F, res.Status = st.X, st.F, status
-				return res, err
+			if err = m.reevaluate(tt); err == nil {
+				continue
 			}
-			continue
 		}
 		res.X, res.F, res.Status = st.X, st.F, status
 		return res, err
 	}
 }
 
-// withDefaults returns the settings s (nil: all defaults) with their zero
-// fields replaced by the defaults.
+// withDefaults returns s (nil: all defaults) with its zero fields defaulted.
 func (s *Settings) withDefaults() (Settings, error) {
 	var set Settings
 	if s != nil {
 		set = *s
 	}
-	if set.MaxIter == 0 {
-		set.MaxIter = 500
-	}
-	if set.History == 0 {
-		set.History = 20
-	}
-	if set.MaxLinesearch == 0 {
-		set.MaxLinesearch = 20
-	}
-	if set.FTol == 0 {
-		set.FTol = 1e7 * 2.220446049250313e-16
-	}
-	if set.GTol == 0 {
-		set.GTol = 1e-5
-	}
-	if set.MaxEvals == 0 {
-		set.MaxEvals = 15000
-	}
+	set.MaxIter = cmp.Or(set.MaxIter, 500)
+	set.History = cmp.Or(set.History, 20)
+	set.MaxLinesearch = cmp.Or(set.MaxLinesearch, 20)
+	set.FTol = cmp.Or(set.FTol, 1e7*2.220446049250313e-16)
+	set.GTol = cmp.Or(set.GTol, 1e-5)
+	set.MaxEvals = cmp.Or(set.MaxEvals, 15000)
 	if set.MaxIter < 0 || set.History < 0 || set.MaxLinesearch < 0 || set.MaxEvals < 0 {
 		return set, fmt.Errorf("learn: negative optimiser setting in %+v", set)
 	}
-	if set.Observer == nil {
-		set.Observer = NopObserver{}
-	}
+	set.Observer = cmp.Or[Observer](set.Observer, NopObserver{})
 	return set, nil
 }
 
@@ -236,7 +183,7 @@ func (s *Settings) withDefaults() (Settings, error) {
 // evaluation (which an Accepter is told of).
 func startState(fn Function, x0 []float64, resume *State) (*State, error) {
 	if resume != nil {
-		st := cloneState(resume)
+		st := resume.Clone()
 		if len(st.X) == 0 || len(st.G) != len(st.X) {
 			return nil, errors.New("learn: resume state has no point or a gradient of the wrong length")
 		}
@@ -255,8 +202,7 @@ func startState(fn Function, x0 []float64, resume *State) (*State, error) {
 	return st, nil
 }
 
-// lbfgs is one run of Minimize: the function, the settings, the state and
-// the work buffers of the line search.
+// lbfgs is one run of Minimize.
 type lbfgs struct {
 	fn                 Function
 	set                Settings
@@ -269,10 +215,10 @@ type lbfgs struct {
 // run iterates from m.st until a stopping rule holds, and returns it.
 func (m *lbfgs) run(ctx context.Context) (Status, error) {
 	st, set := m.st, &m.set
-	if set.GTol > 0 && floats.Norm(st.G, math.Inf(1)) <= set.GTol {
-		return GradientConvergence, nil
-	}
 	for {
+		if set.GTol > 0 && floats.Norm(st.G, math.Inf(1)) <= set.GTol {
+			return GradientConvergence, nil
+		}
 		if err := ctx.Err(); err != nil {
 			return Cancelled, fmt.Errorf("learn: %w", err)
 		}
@@ -293,16 +239,12 @@ func (m *lbfgs) run(ctx context.Context) (Status, error) {
 		if set.FTol > 0 && (fold-st.F)/math.Max(math.Max(math.Abs(fold), math.Abs(st.F)), 1) <= set.FTol {
 			return FunctionConvergence, nil
 		}
-		if set.GTol > 0 && floats.Norm(st.G, math.Inf(1)) <= set.GTol {
-			return GradientConvergence, nil
-		}
 	}
 }
 
 // search runs the line search of one iteration, from the L-BFGS direction
-// and, when that fails, once more from steepest descent after dropping the
-// memory. It reports whether a step was accepted (then at m.xt, m.gt,
-// m.ft) and otherwise why the run stops.
+// and, when that fails, from steepest descent. It reports whether a step
+// was accepted (then at m.xt, m.gt, m.ft) and otherwise why the run stops.
 func (m *lbfgs) search(ctx context.Context) (bool, Status, error) {
 	st, set := m.st, &m.set
 	for attempt := 0; attempt < 2; attempt++ {
@@ -369,8 +311,7 @@ func (m *lbfgs) lineSearch(ctx context.Context, steepest bool, step, slope float
 	return false, 0, nil
 }
 
-// accept moves the state to the accepted trial point and reports the
-// iteration to the function (Accepter) and the observer.
+// accept moves the state to the accepted trial point and reports it.
 func (m *lbfgs) accept() error {
 	st := m.st
 	st.push(m.xt, m.gt, m.set.History)
@@ -390,9 +331,8 @@ func (m *lbfgs) accept() error {
 	return nil
 }
 
-// reevaluate evaluates the accepted point again after tt tightened its
-// tolerance, from the accepted point's warm start, and makes it the
-// accepted point with its new value and gradient.
+// reevaluate evaluates the accepted point again, from its warm start,
+// after tt tightened its tolerance.
 func (m *lbfgs) reevaluate(tt Tightener) error {
 	st := m.st
 	tt.RestoreAccepted()
@@ -409,10 +349,9 @@ func (m *lbfgs) reevaluate(tt Tightener) error {
 
 // numericalTrouble reports errors that mean "this trial point is outside the
 // computable region" rather than a broken setup: a value that is not
-// finite, a weight or metric out of range, a heat system that is positive
-// definite in exact arithmetic but whose factorisation met a non-positive
-// pivot (weights so far apart that rounding dominates), or a tolerance-mode
-// correction out of range.
+// finite, a weight or metric out of range, a factorisation that met a
+// non-positive pivot (weights so far apart that rounding dominates), or a
+// tolerance-mode correction out of range.
 func numericalTrouble(err error) bool {
 	return errors.Is(err, ot.ErrNonFinite) || errors.Is(err, kernel.ErrBadWeight) ||
 		errors.Is(err, errMetricOverflow) || errors.Is(err, factor.ErrNotPosDef) ||
@@ -462,12 +401,11 @@ func (st *State) push(xt, gt []float64, history int) {
 	if !(sy > 2.220446049250313e-16*yy) {
 		return
 	}
-	st.S = append(st.S, s)
-	st.Y = append(st.Y, y)
-	st.Rho = append(st.Rho, 1/sy)
+	st.S, st.Y, st.Rho = append(st.S, s), append(st.Y, y), append(st.Rho, 1/sy)
 }
 
-func cloneState(s *State) *State {
+// Clone returns a deep copy of the state.
+func (s *State) Clone() *State {
 	c := &State{Iter: s.Iter, Evals: s.Evals, F: s.F,
 		X: append([]float64(nil), s.X...), G: append([]float64(nil), s.G...),
 		Rho: append([]float64(nil), s.Rho...), Losses: append([]float64(nil), s.Losses...)}
@@ -477,6 +415,3 @@ func cloneState(s *State) *State {
 	}
 	return c
 }
-
-// Clone returns a deep copy of the state (for checkpoints).
-func (s *State) Clone() *State { return cloneState(s) }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/ot"
@@ -13,34 +15,36 @@ import (
 type MetricKind int
 
 const (
-	// VertexMetric (default on grids, the reference's
-	// grid_vertices_tensor_diag): a [d,N] array of per-vertex axis weights
-	// averaged onto the edges.
+	// VertexMetric, the default and the reference's, is a [d,N] array of
+	// per-vertex axis weights averaged onto the edges.
 	VertexMetric MetricKind = iota
-	// EdgeMetric: one free weight per edge (the paper's formulation, and the
-	// only one on general graphs).
-	EdgeMetric
+	EdgeMetric              // one weight per edge (the paper's; general graphs)
 )
 
-func (k MetricKind) String() string {
-	switch k {
-	case VertexMetric:
-		return "vertex"
-	case EdgeMetric:
-		return "edge"
-	}
-	return fmt.Sprintf("MetricKind(%d)", int(k))
-}
+var metricNames = []string{VertexMetric: "vertex", EdgeMetric: "edge"}
+
+func (k MetricKind) String() string { return enumString(k, metricNames, "MetricKind") }
 
 // ParseMetricKind is the inverse of MetricKind.String.
 func ParseMetricKind(s string) (MetricKind, error) {
-	switch s {
-	case "vertex":
-		return VertexMetric, nil
-	case "edge":
-		return EdgeMetric, nil
+	return parseEnum[MetricKind](s, metricNames, "metric")
+}
+
+// enumString returns names[v], or typ(v) for a value without a name.
+func enumString[T ~int](v T, names []string, typ string) string {
+	if v >= 0 && int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return 0, fmt.Errorf("learn: unknown metric %q (want vertex or edge)", s)
+	return fmt.Sprintf("%s(%d)", typ, int(v))
+}
+
+// parseEnum returns the value named s in names; what names the enum in the
+// error.
+func parseEnum[T ~int](s string, names []string, what string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 && s != "" {
+		return T(i), nil
+	}
+	return 0, fmt.Errorf("learn: unknown %s %q (want %s)", what, s, strings.Join(names, " or "))
 }
 
 // On returns the parameterisation of kind k on g: kernel.VertexMetric,
@@ -58,13 +62,11 @@ func (k MetricKind) On(g *kernel.Graph) (kernel.Metric, error) {
 	return nil, fmt.Errorf("learn: unknown metric kind %d", k)
 }
 
-// NewKernel returns the heat kernel of cfg.Heat on g with the edge weights
-// of the metric θ of kind cfg.Metric (nil θ means unit weights, the
-// Euclidean metric of a grid): the kernel under which an Objective built
-// with cfg reconstructs its frames at θ, to pass to ot.Interpolate with
-// cfg.Sinkhorn. The caller closes it. A heat matrix that is not positive
-// definite gives an error wrapping factor.ErrNotPosDef
-// (kernel.ExplainNotPosDef explains it).
+// NewKernel returns the heat kernel of cfg.Heat on g at the metric θ of
+// kind cfg.Metric (nil θ: unit weights), under which an Objective built
+// with cfg reconstructs its frames at θ (ot.Interpolate with
+// cfg.Sinkhorn). The caller closes it. A heat matrix that is not positive
+// definite gives an error wrapping factor.ErrNotPosDef.
 func NewKernel(g *kernel.Graph, theta []float64, cfg *Config) (*kernel.Heat, error) {
 	m, err := cfg.Metric.On(g)
 	if err != nil {
@@ -91,8 +93,8 @@ func NewKernel(g *kernel.Graph, theta []float64, cfg *Config) (*kernel.Heat, err
 
 var errMetricOverflow = errors.New("metric out of range")
 
-// Sequence is one observed sequence of frames (each a histogram of length N,
-// summing to 1). Its poles are the first and last frame.
+// Sequence is one observed sequence of frames (histograms of length N,
+// summing to 1), whose first and last frames are the poles.
 type Sequence struct {
 	Frames [][]float64
 	// Times of the frames in [0,1]; nil means numpy.linspace(0,1,len(Frames)).
@@ -101,63 +103,42 @@ type Sequence struct {
 
 // Config holds the model's settings. Zero fields take the documented defaults.
 type Config struct {
-	// Heat configures the heat kernel (t, steps, scheme, backend…); see
-	// kernel.HeatOptions for its defaults (t = 1e-2, 20 steps, backward Euler).
+	// Heat configures the heat kernel (see kernel.HeatOptions).
 	Heat kernel.HeatOptions
-	// Sinkhorn configures the barycenters. The zero value is exact mode,
-	// the reference's model: L = 50 iterations from b = 1 and the unrolled
-	// gradient (Sinkhorn.Iterations sets L). With Sinkhorn.Tol > 0 the
-	// objective is that of the converged barycenters (tolerance mode; see
-	// Objective), with the implicit gradient (Sinkhorn.Gradient chooses
-	// its adjoint solver) and Sinkhorn.Anderson mixing if set.
+	// Sinkhorn configures the barycenters. The zero value is exact mode:
+	// L = Sinkhorn.Iterations (50) iterations from b = 1 and the unrolled
+	// gradient. Sinkhorn.Tol > 0 is tolerance mode (see Objective).
 	Sinkhorn ot.Settings
 	// LooseTol (tolerance mode), when positive, makes the tolerances
-	// adaptive: evaluations start with marginal and adjoint tolerance
-	// LooseTol, and after each accepted point both become
-	// LooseTol·‖g_k‖∞/‖g₀‖∞ (g₀ the gradient at the starting point, g_k at
-	// the accepted one), clamped to [Sinkhorn.Tol, LooseTol]; a line search
-	// sees one tolerance throughout. 0 keeps Sinkhorn.Tol fixed.
+	// adaptive: they start at LooseTol, and after each accepted point x_k
+	// both become LooseTol·‖g_k‖∞/‖g₀‖∞ (g₀ at the start) clamped to
+	// [Sinkhorn.Tol, LooseTol]; a line search sees one tolerance throughout.
 	LooseTol float64
 	// Uncorrected (tolerance mode) returns the objective at the last
-	// Sinkhorn iterate instead of its corrected value. By default an
-	// evaluation with a gradient adds zᵀ·(T̃(b) − b) (ot.Stats.Correction:
-	// the adjoint vector times the last iteration's increment), the
-	// first-order term of the difference between the converged objective
-	// and its value at the unconverged scalings: the error left is of
-	// second order in the marginal violation, so the value barely depends
-	// on the warm start's path, which is what the line search needs. A
-	// correction that would make the data term negative fails the
-	// evaluation instead (Minimize then shortens the trial step).
-	// Evaluations without a gradient are never corrected. Set it to get
-	// the value that an uncorrected Sinkhorn solver reports, or to go on
-	// where the correction is not finite (Eval's error says so).
+	// Sinkhorn iterate. By default an evaluation with a gradient adds
+	// zᵀ·(T̃(b) − b) (ot.Stats.Correction), the first-order term of the
+	// difference between the converged objective and its value at the
+	// unconverged scalings: the error left is of second order in the
+	// marginal violation, so the value barely depends on the warm start's
+	// path, as the line search needs. A correction that would make the data
+	// term negative fails the evaluation. Evaluations without a gradient
+	// are never corrected.
 	Uncorrected bool
 	// Tighten (tolerance mode) bounds how often Minimize divides the
-	// tolerances by 10 and continues when the line search fails (on a
-	// plateau the objective's tolerance-level noise can defeat it). 0 means
+	// tolerances by 10 when a line search fails (Tightener). 0 means
 	// DefaultTighten; a negative value disables it.
 	Tighten int
-	// Loss is the data term; the zero value is ot.L2 (N·Σ(p−q)²).
-	Loss ot.Loss
-	// Metric is the parameterisation; the zero value is VertexMetric, which
-	// needs a grid. General graphs must use EdgeMetric.
-	Metric MetricKind
+	Loss    ot.Loss    // the data term; the zero value is ot.L2 (N·Σ(p−q)²)
+	Metric  MetricKind // the parameterisation; VertexMetric needs a grid
 	// LambdaC and LambdaS weight the regularisers f_c and f_s
-	// (docs/method.md, "Regularisers");
-	// zero disables a term. (The reference's command line defaults are
-	// λ_c = 0 and λ_s = 3.)
+	// (docs/method.md, "Regularisers"); zero disables a term.
 	LambdaC, LambdaS float64
-	// Smooth is the form of f_s: SmoothNorm (the reference's, default) or
-	// SmoothSquared (the paper's).
-	Smooth Smoothness
-	// RegularizeOnce counts the regulariser once in the objective. By default
-	// it is counted once per sequence, as the reference does.
-	RegularizeOnce bool
-	// SkipEndpoints leaves the first and last frame of every sequence out
-	// of the data term. They are the poles of the interpolation; the
-	// reference includes them, reconstructed as K(P/K·1), which no metric
-	// can make equal to P, so they bias the metric towards less diffusion
-	// around the poles. Off by default (reference behaviour).
+	Smooth           Smoothness // the form of f_s
+	RegularizeOnce   bool       // count the regulariser once, not per sequence as the reference
+	// SkipEndpoints leaves the poles out of the data term. The reference
+	// includes them, reconstructed as K(P/K·1), which no metric can make
+	// equal to P, so they bias the metric towards less diffusion around
+	// the poles.
 	SkipEndpoints bool
 }
 
@@ -169,23 +150,17 @@ type Config struct {
 // where rec_{s,j} is the Sinkhorn barycenter of sequence s's first and last
 // frames at time t_j under the heat kernel of the metric, and R is the number
 // of sequences (1 with RegularizeOnce). An Objective owns a factorised heat
-// kernel and must be closed; it is not safe for concurrent use. It
-// implements Function and Accepter, so that Minimize drives it in either
-// mode.
+// kernel and must be closed; it is not safe for concurrent use.
 //
 // In exact mode (the default) every reconstruction is the barycenter after
 // L Sinkhorn iterations from b = 1, as in the reference, and the gradient
-// is exact. In tolerance mode (Config.Sinkhorn.Tol > 0) every
-// reconstruction is the CONVERGED barycenter and its gradient the implicit
-// gradient of that fixed point: the memory no longer grows with L, and
-// evaluations are warm-started from the scalings (and adjoint vector) of
-// the last accepted point, never from those of a rejected line-search
-// trial. From the accepted point the objective's tolerance-level error
-// varies smoothly along a line search, whereas from the previous trial it
-// would depend on the path the trials took. An evaluation with a gradient
-// returns F corrected to first order for the unconverged scalings
-// (Config.Uncorrected). The two modes define different functions, which
-// agree as L → ∞: evaluate a metric with the mode it was learned in.
+// is exact. In tolerance mode every reconstruction is the converged
+// barycenter and its gradient the implicit gradient of that fixed point,
+// at a memory that does not grow with L. Evaluations are warm-started from
+// the last accepted point, never from a rejected trial: from there the
+// tolerance-level error varies smoothly along a line search, whereas from
+// the previous trial it would depend on the trials' path. The two modes
+// agree only as L → ∞: evaluate a metric with the mode it was learned in.
 type Objective struct {
 	cfg    Config
 	g      *kernel.Graph
@@ -194,7 +169,6 @@ type Objective struct {
 	interp *ot.Interpolator
 	reg    *Regularizer
 	obs    [][][]float64
-	nseq   int
 
 	theta, w, gw, gtheta []float64
 	grec                 [][][]float64
@@ -261,7 +235,6 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 		o.obs = append(o.obs, frames)
 		osq[s] = ot.Sequence{Source: frames[0], Target: frames[len(frames)-1], Times: sq.Times, Frames: len(frames)}
 	}
-	o.nseq = len(seqs)
 	if o.cfg.LooseTol < 0 || math.IsNaN(o.cfg.LooseTol) {
 		return nil, fmt.Errorf("learn: LooseTol = %v, want ≥ 0", o.cfg.LooseTol)
 	}
@@ -277,11 +250,9 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 	if o.cfg.LooseTol > 0 && !o.Exact() {
 		o.interp.SetTol(math.Max(o.cfg.LooseTol, o.cfg.Sinkhorn.Tol), math.Max(o.cfg.LooseTol, o.cfg.Sinkhorn.AdjointTol))
 	}
-	np := o.metric.NumParams()
-	o.theta = make([]float64, np)
-	o.gtheta = make([]float64, np)
-	o.w = make([]float64, g.NumEdges())
-	o.gw = make([]float64, g.NumEdges())
+	np, ne := o.metric.NumParams(), g.NumEdges()
+	o.theta, o.gtheta = make([]float64, np), make([]float64, np)
+	o.w, o.gw = make([]float64, ne), make([]float64, ne)
 	o.grec = make([][][]float64, len(o.obs))
 	o.last.PerFrame = make([][]float64, len(o.obs))
 	for s := range o.obs {
@@ -295,13 +266,12 @@ func NewObjective(g *kernel.Graph, seqs []Sequence, cfg *Config) (*Objective, er
 }
 
 // ObjectiveBytes returns the bytes that an Objective holds besides its
-// heat kernel and regulariser, for n vertices, params metric parameters
-// and edges edges, and c interior columns and e endpoint frames of its
-// Sinkhorn workspace under s (ot.Interpolator.Columns): that workspace
-// (ot.WorkspaceBytes), the observed frames and their loss gradients
-// (c/2 + e of n values each), θ and its gradient, and the edge weights and
-// their gradient. Objective.MemoryBytes reports it for a built Objective,
-// and package limits estimates one with it before building anything.
+// heat kernel and regulariser, for n vertices, params metric parameters,
+// edges edges, and c interior columns and e endpoint frames of its
+// Sinkhorn workspace under s (ot.Interpolator.Columns): that workspace,
+// the frames and their loss gradients (c/2 + e of n values each), and θ
+// and the edge weights with their gradients. Package limits estimates an
+// Objective's memory with it before building one.
 func ObjectiveBytes(n, params, edges, c, e int, s *ot.Settings) float64 {
 	frames := float64(c/2 + e)
 	return ot.WorkspaceBytes(n, c, e, s) + 16*(frames*float64(n)+float64(params)+float64(edges))
@@ -331,9 +301,6 @@ func (o *Objective) Metric() kernel.Metric { return o.metric }
 // Heat returns the objective's heat kernel (for Info and diagnostics).
 func (o *Objective) Heat() *kernel.Heat { return o.heat }
 
-// Observations returns the observed frames (read-only).
-func (o *Objective) Observations() [][][]float64 { return o.obs }
-
 // Reconstructions returns the reconstructions of the last evaluation
 // (read-only, overwritten by the next one).
 func (o *Objective) Reconstructions() [][][]float64 { return o.interp.Recs() }
@@ -341,10 +308,9 @@ func (o *Objective) Reconstructions() [][][]float64 { return o.interp.Recs() }
 // LastTerms returns the breakdown of the last evaluation.
 func (o *Objective) LastTerms() Terms { return o.last }
 
-// Eval returns F(x) and, unless grad is nil, writes ∇_x F into grad. x is the
-// log of the metric parameters (θ = e^x). Errors: non-positive or
-// non-finite metric values, a failed factorisation, and non-finite Sinkhorn
-// values (ot.ErrNonFinite, with the frame and iteration and a hint).
+// Eval returns F(x) and, unless grad is nil, writes ∇_x F into grad (x =
+// log θ). Errors: a metric out of range, a failed factorisation, and
+// non-finite values (ot.ErrNonFinite, with the frame and a hint).
 func (o *Objective) Eval(grad, x []float64) (float64, error) {
 	if len(x) != len(o.theta) || (grad != nil && len(grad) != len(x)) {
 		panic(fmt.Sprintf("learn: Eval: len(x)=%d, len(grad)=%d, want %d", len(x), len(grad), len(o.theta)))
@@ -355,8 +321,9 @@ func (o *Objective) Eval(grad, x []float64) (float64, error) {
 			return 0, fmt.Errorf("learn: metric parameter %d = exp(%v) is not a positive finite number (add regularisation: λ_c, λ_s): %w", i, v, errMetricOverflow)
 		}
 	}
-	if err := o.setWeights(); err != nil {
-		return 0, err
+	o.metric.Weights(o.w, o.theta)
+	if err := o.heat.SetWeights(o.w); err != nil {
+		return 0, fmt.Errorf("learn: %w", err)
 	}
 	if o.hasAcc {
 		o.interp.LoadWarm(&o.accepted)
@@ -384,20 +351,9 @@ func (o *Objective) Eval(grad, x []float64) (float64, error) {
 	return o.correct(f, grad)
 }
 
-// setWeights maps the metric parameters o.theta to edge weights and
-// refactorises the heat kernel.
-func (o *Objective) setWeights() error {
-	o.metric.Weights(o.w, o.theta)
-	if err := o.heat.SetWeights(o.w); err != nil {
-		return fmt.Errorf("learn: %w", err)
-	}
-	return nil
-}
-
-// terms adds up the losses of the reconstructions recs and the
-// regularisers at o.theta, records the breakdown in o.last and returns F.
-// With withGrad it also leaves ∂F/∂rec in o.grec and the regularisers'
-// gradient with respect to θ in o.gtheta, for pullBack.
+// terms returns F at the reconstructions recs and o.theta, recording its
+// breakdown in o.last; withGrad leaves ∂F/∂rec in o.grec and the
+// regularisers' ∂/∂θ in o.gtheta.
 func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 	var data float64
 	for s := range recs {
@@ -423,7 +379,7 @@ func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 			data += v
 		}
 	}
-	reps := float64(o.nseq)
+	reps := float64(len(o.obs))
 	if o.cfg.RegularizeOnce {
 		reps = 1
 	}
@@ -439,9 +395,7 @@ func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 		}
 	}
 	o.last.FC, o.last.FS = o.reg.Terms(o.theta)
-	o.last.Data = data
-	o.last.Correction = 0
-	o.last.Regularizer = reps * rv
+	o.last.Data, o.last.Correction, o.last.Regularizer = data, 0, reps*rv
 	f := data + reps*rv
 	o.last.F = f
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -450,9 +404,8 @@ func (o *Objective) terms(recs [][][]float64, withGrad bool) (float64, error) {
 	return f, nil
 }
 
-// pullBack adds the edge-weight gradient o.gw, pulled back through the
-// metric parameterisation, to o.gtheta and writes the gradient with respect
-// to x = log θ into grad.
+// pullBack adds the edge-weight gradient o.gw, pulled back to θ, to
+// o.gtheta and writes the gradient with respect to x = log θ into grad.
 func (o *Objective) pullBack(grad []float64) error {
 	o.metric.WeightsAdjoint(o.gtheta, o.gw)
 	for i, v := range o.gtheta {
@@ -463,4 +416,25 @@ func (o *Objective) pullBack(grad []float64) error {
 		grad[i] = v
 	}
 	return nil
+}
+
+// Exp sets dst[i] = e^x[i], the metric θ of the optimisation variable x
+// (the log metric), and returns dst; a nil dst is allocated.
+func Exp(dst, x []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, len(x))
+	}
+	for i, v := range x {
+		dst[i] = math.Exp(v)
+	}
+	return dst
+}
+
+// LogOf returns log θ, the optimisation variable of the metric θ.
+func LogOf(theta []float64) []float64 {
+	x := make([]float64, len(theta))
+	for i, v := range theta {
+		x[i] = math.Log(v)
+	}
+	return x
 }

@@ -21,25 +21,13 @@ const (
 	SmoothSquared
 )
 
-func (s Smoothness) String() string {
-	switch s {
-	case SmoothNorm:
-		return "norm"
-	case SmoothSquared:
-		return "squared"
-	}
-	return fmt.Sprintf("Smoothness(%d)", int(s))
-}
+var smoothNames = []string{SmoothNorm: "norm", SmoothSquared: "squared"}
+
+func (s Smoothness) String() string { return enumString(s, smoothNames, "Smoothness") }
 
 // ParseSmoothness is the inverse of Smoothness.String.
 func ParseSmoothness(s string) (Smoothness, error) {
-	switch s {
-	case "norm":
-		return SmoothNorm, nil
-	case "squared":
-		return SmoothSquared, nil
-	}
-	return 0, fmt.Errorf("learn: unknown smoothness %q (want norm or squared)", s)
+	return parseEnum[Smoothness](s, smoothNames, "smoothness")
 }
 
 // Regularizer evaluates λ_c·f_c(θ) + λ_s·f_s(θ) on the metric parameters θ
@@ -64,10 +52,8 @@ type Regularizer struct {
 	Smooth           Smoothness
 
 	nMetric int
-	// Parameter graph in CSR form: neighbours of parameter i are
-	// adj[ptr[i]:ptr[i+1]].
-	ptr, adj []int
-	lap      []float64
+	adj     [][]int // the parameter graph's neighbours of each parameter
+	lap     []float64
 }
 
 // NewRegularizer builds the regulariser of metric m on graph g (m must be a
@@ -77,55 +63,40 @@ func NewRegularizer(g *kernel.Graph, m kernel.Metric, lambdaC, lambdaS float64, 
 		return nil, fmt.Errorf("learn: regularisation weights λ_c=%v, λ_s=%v must be finite and ≥ 0", lambdaC, lambdaS)
 	}
 	r := &Regularizer{LambdaC: lambdaC, LambdaS: lambdaS, Smooth: smooth}
-	var pairs [][2]int
+	link := func(a, b int) {
+		r.adj[a] = append(r.adj[a], b)
+		r.adj[b] = append(r.adj[b], a)
+	}
 	switch m.(type) {
 	case kernel.VertexMetric:
 		if !g.IsGrid() {
 			return nil, fmt.Errorf("learn: the vertex metric needs a grid graph")
 		}
 		n, d := g.N(), len(g.Dims())
-		r.nMetric = n
-		for p := 0; p < d; p++ {
-			for e := 0; e < g.NumEdges(); e++ {
+		r.nMetric, r.adj = n, make([][]int, d*n)
+		for p := range d {
+			for e := range g.NumEdges() {
 				i, j := g.Edge(e)
-				pairs = append(pairs, [2]int{p*n + i, p*n + j})
+				link(p*n+i, p*n+j)
 			}
 		}
 	case kernel.EdgeMetric:
-		r.nMetric = g.NumEdges()
+		r.nMetric, r.adj = g.NumEdges(), make([][]int, g.NumEdges())
 		if g.IsGrid() {
-			pairs = gridEdgePairs(g)
+			gridEdgePairs(g, link)
 		} else {
-			pairs = lineGraphPairs(g)
+			lineGraphPairs(g, link)
 		}
 	default:
 		return nil, fmt.Errorf("learn: unsupported metric type %T", m)
 	}
-	np := m.NumParams()
-	deg := make([]int, np+1)
-	for _, pr := range pairs {
-		deg[pr[0]+1]++
-		deg[pr[1]+1]++
-	}
-	for i := 0; i < np; i++ {
-		deg[i+1] += deg[i]
-	}
-	r.ptr = deg
-	r.adj = make([]int, deg[np])
-	next := append([]int(nil), deg[:np]...)
-	for _, pr := range pairs {
-		r.adj[next[pr[0]]] = pr[1]
-		next[pr[0]]++
-		r.adj[next[pr[1]]] = pr[0]
-		next[pr[1]]++
-	}
-	r.lap = make([]float64, np)
+	r.lap = make([]float64, len(r.adj))
 	return r, nil
 }
 
 // gridEdgePairs links two edges of the same axis whose lower vertices are
 // grid neighbours (along any axis).
-func gridEdgePairs(g *kernel.Graph) [][2]int {
+func gridEdgePairs(g *kernel.Graph, link func(a, b int)) {
 	dims := g.Dims()
 	n := g.N()
 	strides := make([]int, len(dims))
@@ -134,16 +105,12 @@ func gridEdgePairs(g *kernel.Graph) [][2]int {
 		strides[q] = s
 		s *= dims[q]
 	}
-	idx := make([]map[int]int, len(dims)) // axis → lower vertex → edge
-	for q := range idx {
-		idx[q] = make(map[int]int)
-	}
-	for e := 0; e < g.NumEdges(); e++ {
+	idx := map[[2]int]int{} // {axis, lower vertex} → edge
+	for e := range g.NumEdges() {
 		i, _ := g.Edge(e)
-		idx[g.Axis(e)][i] = e
+		idx[[2]int{g.Axis(e), i}] = e
 	}
-	var pairs [][2]int
-	for e := 0; e < g.NumEdges(); e++ {
+	for e := range g.NumEdges() {
 		i, _ := g.Edge(e)
 		p := g.Axis(e)
 		for q := range dims {
@@ -151,40 +118,33 @@ func gridEdgePairs(g *kernel.Graph) [][2]int {
 			if j >= n || (i/strides[q])%dims[q] == dims[q]-1 {
 				continue
 			}
-			if f, ok := idx[p][j]; ok {
-				pairs = append(pairs, [2]int{e, f})
+			if f, ok := idx[[2]int{p, j}]; ok {
+				link(e, f)
 			}
 		}
 	}
-	return pairs
 }
 
 // lineGraphPairs links edges that share a vertex.
-func lineGraphPairs(g *kernel.Graph) [][2]int {
+func lineGraphPairs(g *kernel.Graph, link func(a, b int)) {
 	inc := make([][]int, g.N())
 	for e := 0; e < g.NumEdges(); e++ {
 		i, j := g.Edge(e)
 		inc[i] = append(inc[i], e)
 		inc[j] = append(inc[j], e)
 	}
-	var pairs [][2]int
 	for _, es := range inc {
-		for a := 0; a < len(es); a++ {
+		for a := range es {
 			for b := a + 1; b < len(es); b++ {
-				pairs = append(pairs, [2]int{es[a], es[b]})
+				link(es[a], es[b])
 			}
 		}
 	}
-	return pairs
 }
 
 // Terms returns f_c and f_s (without the λ factors) at θ.
 func (r *Regularizer) Terms(theta []float64) (fc, fs float64) {
-	for _, v := range theta {
-		d := v - 1
-		fc += d * d
-	}
-	fc /= float64(r.nMetric)
+	fc = sumSqDev(theta) / float64(r.nMetric)
 	fs = r.laplacian(theta)
 	if r.Smooth == SmoothSquared {
 		return fc, fs * fs
@@ -192,17 +152,31 @@ func (r *Regularizer) Terms(theta []float64) (fc, fs float64) {
 	return fc, fs
 }
 
+// sumSqDev returns Σ_i (θ_i − 1)².
+func sumSqDev(theta []float64) float64 {
+	var s float64
+	for _, v := range theta {
+		s += (v - 1) * (v - 1)
+	}
+	return s
+}
+
+// lapAt returns entry i of Lap(x).
+func (r *Regularizer) lapAt(x []float64, i int) float64 {
+	nb := r.adj[i]
+	v := float64(len(nb)) * x[i]
+	for _, j := range nb {
+		v -= x[j]
+	}
+	return v
+}
+
 // laplacian fills r.lap with Lap(θ) and returns its norm.
 func (r *Regularizer) laplacian(theta []float64) float64 {
 	var ss float64
 	for i := range theta {
-		nb := r.adj[r.ptr[i]:r.ptr[i+1]]
-		v := float64(len(nb)) * theta[i]
-		for _, j := range nb {
-			v -= theta[j]
-		}
-		r.lap[i] = v
-		ss += v * v
+		r.lap[i] = r.lapAt(theta, i)
+		ss += r.lap[i] * r.lap[i]
 	}
 	return math.Sqrt(ss)
 }
@@ -215,12 +189,7 @@ func (r *Regularizer) Eval(grad, theta []float64) float64 {
 	}
 	var f float64
 	if r.LambdaC != 0 {
-		var fc float64
-		for _, v := range theta {
-			d := v - 1
-			fc += d * d
-		}
-		f += r.LambdaC * fc / float64(r.nMetric)
+		f += r.LambdaC * sumSqDev(theta) / float64(r.nMetric)
 		if grad != nil {
 			s := 2 * r.LambdaC / float64(r.nMetric)
 			for i, v := range theta {
@@ -244,12 +213,7 @@ func (r *Regularizer) Eval(grad, theta []float64) float64 {
 		if grad != nil && scale != 0 {
 			// ∇ = scale · Lapᵀ·Lap(θ); Lap is symmetric.
 			for i := range theta {
-				nb := r.adj[r.ptr[i]:r.ptr[i+1]]
-				v := float64(len(nb)) * r.lap[i]
-				for _, j := range nb {
-					v -= r.lap[j]
-				}
-				grad[i] += scale * v
+				grad[i] += scale * r.lapAt(r.lap, i)
 			}
 		}
 	}

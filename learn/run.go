@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,39 +12,32 @@ import (
 )
 
 // Observer receives the reports of Run (and Minimize's iterations and
-// trials). Embed NopObserver to implement only the reports one needs.
-// Every method is called on the goroutine that called Run, in this order
-// per level: LevelStart, then per accepted iteration Scored (on the
-// finest level, when a score is due), Iteration and Checkpoint (when one
-// is due), with Trial for every line-search evaluation in between, and
-// LevelDone.
+// trials), on the goroutine that called Run, in this order per level:
+// LevelStart, then per accepted iteration Scored (when due), Iteration and
+// Checkpoint (when due), with Trial for every line-search evaluation in
+// between, and LevelDone. Embed NopObserver to implement only some.
 type Observer interface {
 	// LevelStart is called when a level's objective is built, before its
-	// first evaluation; obj stays open until the level ends (use it for
-	// its reconstructions or its work counters). dims are the level's
-	// grid extents (the graph's, on a non-grid graph: nil).
+	// first evaluation; obj stays open until the level ends. dims are the
+	// level's grid extents (nil on a non-grid graph).
 	LevelStart(level int, dims []int, obj *Objective)
 	// Iteration is called after every accepted iteration; an error stops
 	// the run (status Cancelled) after a last checkpoint.
 	Iteration(p *Progress) error
-	// Trial is called after every line-search evaluation that returned a
-	// value.
+	// Trial is called after every line-search evaluation that returned a value.
 	Trial(t Trial)
-	// Scored is called with every exact-objective score of the finest
-	// level's iterates (Polish).
+	// Scored is called with every exact score of a finest-level iterate.
 	Scored(s PolishScore)
 	// LevelDone is called after each level and the polish with its report.
 	LevelDone(r LevelReport)
-	// Checkpoint is called with an encoded Checkpoint (EncodeCheckpoint)
-	// when one is due: every RunSettings.CheckpointEvery iterations, when
-	// the run stops on an error or cancellation with a state to continue
-	// from, and at its end (Done). The caller only writes the bytes,
-	// atomically; an error stops the run.
+	// Checkpoint is called with an encoded Checkpoint every
+	// RunSettings.CheckpointEvery iterations, when the run stops early with
+	// a state to continue from, and at its end (Done). The caller writes
+	// the bytes atomically; an error stops the run.
 	Checkpoint(data []byte) error
 }
 
-// NopObserver ignores every report; embed it in an Observer that needs only
-// some of them.
+// NopObserver ignores every report.
 type NopObserver struct{}
 
 func (NopObserver) LevelStart(int, []int, *Objective) {}
@@ -53,8 +47,7 @@ func (NopObserver) Scored(PolishScore)                {}
 func (NopObserver) LevelDone(LevelReport)             {}
 func (NopObserver) Checkpoint([]byte) error           { return nil }
 
-// IterationFunc is an Observer of the accepted iterations alone: it calls
-// the function with each and ignores the other reports.
+// IterationFunc is an Observer of the accepted iterations alone.
 type IterationFunc func(*Progress) error
 
 func (f IterationFunc) Iteration(p *Progress) error     { return f(p) }
@@ -66,29 +59,23 @@ func (IterationFunc) Checkpoint([]byte) error           { return nil }
 
 // Level is one coarse stage of a run.
 type Level struct {
-	// Coarsen is the number of halvings of the finest grid: k is the grid
-	// of side CoarseSide applied k times (0, the finest grid, is Run's
-	// last level and is not listed in RunSettings.Coarse).
+	// Coarsen is the number of halvings (HalveGrid) of the finest grid,
+	// at least 1.
 	Coarsen int
-	// MaxIter bounds the accepted L-BFGS iterations on this level (0
-	// means the Settings' MaxIter).
+	// MaxIter bounds the level's accepted iterations (0: Settings.MaxIter).
 	MaxIter int
 }
 
-// DefaultCoarseIters is the iteration count per coarse level that the
-// command line uses by default. Measured on the 2-D toy of
-// TestCoarseToFineToy (17² from 9²), 10 coarse iterations then 30 fine
-// ones reach, in exact mode, an objective 0.6% above exact mode's after 40
-// iterations, and 10 + 40 one 4.4% below it; but 20 or 40 coarse
-// iterations made the fine start worse (25% and 12% above after 30 and 40
-// fine iterations): the restricted data are not the coarse model's
-// barycenters, and fitting them closely learns coarse-grid artefacts. Keep
-// the coarse stages short.
+// DefaultCoarseIters is the command line's iterations per coarse level.
+// On the 2-D toy of TestCoarseToFineToy (17² from 9²), 10 coarse then 30
+// fine iterations end 0.6% above 40 fine ones, 10 + 40 end 4.4% below;
+// 20 or 40 coarse iterations ended 25% and 12% above: the restricted data
+// are not the coarse model's barycenters, and fitting them closely learns
+// coarse-grid artefacts.
 const DefaultCoarseIters = 10
 
-// CoarseSchedule returns the coarse levels of halvings levels, levels−1,
-// …, 1 (coarsest first), of iters iterations each: RunSettings.Coarse for
-// a run that starts levels halvings below its grid.
+// CoarseSchedule returns RunSettings.Coarse for a run that starts levels
+// halvings below its grid: halvings levels, …, 1, iters iterations each.
 func CoarseSchedule(levels, iters int) []Level {
 	sched := make([]Level, levels)
 	for i := range sched {
@@ -98,86 +85,67 @@ func CoarseSchedule(levels, iters int) []Level {
 }
 
 // RunSettings configures Run. The zero value learns on the given graph
-// alone, from θ = 1, with Minimize's default settings. The model's Config
-// chooses exact or tolerance mode (Config.Sinkhorn.Tol > 0) for every
-// level.
+// alone, from θ = 1, with Minimize's default settings.
 type RunSettings struct {
-	// Settings are the optimiser's settings on every level (MaxIter is the
-	// finest level's, Level.MaxIter a coarse level's, Polish.Iters the
-	// polish's); its Observer receives every report of the run.
+	// Settings are the optimiser's on every level (MaxIter the finest
+	// level's); its Observer receives every report of the run.
 	Settings
 	// Coarse lists the coarse levels learnt before the finest one,
-	// coarsest first, Coarsen strictly decreasing and ≥ 1; nil learns on
-	// the given graph alone. Coarse levels need a grid of equal extents,
-	// the vertex metric and Heat.Alpha = 0 (each level's Laplacian scale
-	// is its grid's default).
+	// coarsest first, Coarsen strictly decreasing. They need a grid of
+	// equal extents, the vertex metric and Heat.Alpha = 0 (each level's
+	// Laplacian scale is its grid's default).
 	Coarse []Level
-	// Polish, when Polish.Iters > 0, ends a tolerance-mode run with L-BFGS
-	// on the exact-mode objective of the same model (see Polish).
+	// Polish, when Polish.Iters > 0, ends a tolerance-mode run (see Polish).
 	Polish Polish
-	// Start is the log metric the first level starts from; nil means
-	// x = 0 (θ = 1). Each later level starts from the previous level's
-	// metric prolonged with kernel.ProlongVertexMetric.
+	// Start is the first level's log metric; nil means x = 0. Each later
+	// level starts from the previous level's metric, prolonged.
 	Start []float64
-	// CheckpointEvery spaces the checkpoints of every level: after its
-	// accepted iterations 1, K, 2K, …; 0 means every iteration.
+	// CheckpointEvery K checkpoints each level after its iterations 1, K,
+	// 2K, …; 0 means every iteration.
 	CheckpointEvery int
-	// Run identifies the run (e.g. the canonical encoding of its model
-	// settings and its data's checksums): every checkpoint carries it, and
-	// Resume must carry the same (ErrCheckpointRun), so that a checkpoint
-	// is never resumed by another run. nil is an identity too.
+	// Run identifies the run (e.g. its settings and data checksums): every
+	// checkpoint carries it, and Resume must carry the same
+	// (ErrCheckpointRun), so that no other run resumes a checkpoint.
 	Run []byte
-	// Resume, if set, continues an interrupted run from a checkpoint that
-	// a run of the same settings reported: the levels before its Level
-	// are skipped and that level continues from its State. The warm start
-	// of tolerance mode's Sinkhorn scalings is not part of the state, so a
-	// resumed tolerance-mode level starts its first evaluation cold and is
-	// not bitwise that of an uninterrupted run; exact mode is.
+	// Resume, if set, continues an interrupted run at its checkpoint's
+	// Level and State. Tolerance mode's warm start is not part
+	// of the state, so only exact mode resumes bitwise.
 	Resume *Checkpoint
 }
 
 // LevelReport describes one finished level of Run.
 type LevelReport struct {
-	Level   int   // index in the run: coarse levels, the finest, the polish
-	Dims    []int // grid extents (nil on a non-grid graph)
-	Iter    int   // accepted iterations
-	Evals   int   // objective evaluations
-	F       float64
-	Status  Status
-	Totals  Totals // evaluations, Sinkhorn and adjoint iterations
-	Elapsed time.Duration
-	// Tightened counts the tolerance tightenings after failed line
-	// searches (Tightener).
-	Tightened int
-	// Exact marks the polish stage (F is the exact objective; Totals is
-	// zero), and From is the finest-level iteration it started from (0
-	// when it was resumed).
+	Level     int   // index in the run: coarse levels, the finest, the polish
+	Dims      []int // grid extents (nil on a non-grid graph)
+	Iter      int   // accepted iterations
+	Evals     int   // objective evaluations
+	F         float64
+	Status    Status
+	Totals    Totals // evaluations, Sinkhorn and adjoint iterations
+	Elapsed   time.Duration
+	Tightened int // tolerance tightenings (Tightener)
+	// Exact marks the polish (F is the exact objective; Totals is zero);
+	// From is the finest-level iteration it started from (0 if resumed).
 	Exact bool
 	From  int
 }
 
 // RunResult is the outcome of Run.
 type RunResult struct {
-	// Result is the last stage's: the finest level's, or the polish's
-	// when there is one (its X is the log of the final metric on g).
-	*Result
-	// Levels reports every level that ran, coarsest first.
-	Levels []LevelReport
+	*Result               // the last stage's (X: the final log metric on g)
+	Levels  []LevelReport // every level that ran, coarsest first
 	// Objective is the last stage's objective, left open after a run
-	// without error (nil otherwise) so that the caller can read its
-	// reconstructions: the caller closes it.
+	// without error (nil otherwise) for its reconstructions; the caller
+	// closes it.
 	Objective *Objective
 }
 
-// Run learns the metric of the graph g from seqs with the model cfg and
-// the settings s (nil: the zero RunSettings): the coarse levels of
-// s.Coarse, each on its grid with every frame restricted there
-// (RestrictSequences), then g itself, then the optional exact polish. Each
-// stage minimises its objective with Minimize, from the previous stage's
-// metric, and reports to s.Observer, checkpoints included; s.Resume
-// continues from a checkpoint. Cancelling ctx stops the current stage;
-// Run then reports a last checkpoint and returns what it reached with the
-// error.
+// Run learns the metric of g from seqs with the model cfg and the settings
+// s (nil: the zero RunSettings): the coarse levels of s.Coarse, each with
+// its frames restricted (RestrictSequences), then g, then the optional
+// polish, each minimised with Minimize from the previous stage's metric.
+// Cancelling ctx stops the current stage; Run then reports a last
+// checkpoint and returns what it reached with the error.
 func Run(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Config, s *RunSettings) (*RunResult, error) {
 	r, err := newRunner(g, seqs, cfg, s)
 	if err != nil {
@@ -187,8 +155,7 @@ func Run(ctx context.Context, g *kernel.Graph, seqs []Sequence, cfg *Config, s *
 	return r.run(ctx)
 }
 
-// runner is one call of Run: its settings and the grids and frames of its
-// levels.
+// runner is one call of Run.
 type runner struct {
 	set   RunSettings
 	obs   Observer
@@ -210,10 +177,7 @@ func newRunner(g *kernel.Graph, seqs []Sequence, cfg *Config, s *RunSettings) (*
 	if cfg != nil {
 		r.cfg = *cfg
 	}
-	r.obs = r.set.Observer
-	if r.obs == nil {
-		r.obs = NopObserver{}
-	}
+	r.obs = cmp.Or[Observer](r.set.Observer, NopObserver{})
 	r.sched = append(append([]Level(nil), r.set.Coarse...), Level{Coarsen: 0, MaxIter: r.set.MaxIter})
 	if err := r.plan(seqs); err != nil {
 		return nil, err
@@ -227,8 +191,7 @@ func newRunner(g *kernel.Graph, seqs []Sequence, cfg *Config, s *RunSettings) (*
 	return r, nil
 }
 
-// plan checks the schedule and computes the grids and restricted frames
-// of the coarse levels.
+// plan checks the schedule and computes the coarse levels' grids and frames.
 func (r *runner) plan(seqs []Sequence) error {
 	r.seqs = [][]Sequence{seqs}
 	if r.set.CheckpointEvery < 0 {
@@ -272,7 +235,6 @@ func (r *runner) plan(seqs []Sequence) error {
 	return nil
 }
 
-// planPolish checks the polish's settings and prepares it.
 func (r *runner) planPolish() error {
 	p := r.set.Polish
 	if p.Iters < 0 || p.Every < 0 {
@@ -289,12 +251,11 @@ func (r *runner) planPolish() error {
 	return nil
 }
 
-// polishLevel is the polish's level index; finest the finest level's.
+// polishLevel and finest are the level indices of the polish and of the
+// finest level; lastLevel is the polish's if any, else the finest's.
 func (r *runner) polishLevel() int { return len(r.sched) }
 func (r *runner) finest() int      { return len(r.sched) - 1 }
 
-// lastLevel is the index of the run's last stage: the polish if any, else
-// the finest level.
 func (r *runner) lastLevel() int {
 	if r.pl != nil {
 		return r.polishLevel()
@@ -302,8 +263,7 @@ func (r *runner) lastLevel() int {
 	return r.finest()
 }
 
-// planResume checks the checkpoint to resume from and sets the first
-// level.
+// planResume checks the checkpoint to resume from.
 func (r *runner) planResume() error {
 	ck := r.set.Resume
 	if ck == nil {
@@ -315,13 +275,11 @@ func (r *runner) planResume() error {
 	if !bytes.Equal(ck.Run, r.set.Run) {
 		return fmt.Errorf("learn: resume: %w", ErrCheckpointRun)
 	}
-	level := ck.Level
-	last := r.lastLevel()
-	if level < 0 || level > last {
+	if last := r.lastLevel(); ck.Level > last {
 		return fmt.Errorf("learn: cannot resume at level %d of a run of %d levels", ck.Level, last+1)
 	}
-	r.first = level
-	if r.pl != nil && level == r.finest() {
+	r.first = ck.Level
+	if r.pl != nil && ck.Level == r.finest() {
 		r.pl.restore(ck.PolishBest, ck.PolishBestF)
 	}
 	return nil
@@ -377,8 +335,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	return out, nil
 }
 
-// stopped reports the checkpoint of the state st that level li stopped at
-// with err, and returns err.
+// stopped reports the checkpoint of level li's state st and returns err.
 func (r *runner) stopped(li int, st *State, err error) error {
 	if r.final != nil {
 		r.final.Close()
@@ -390,15 +347,13 @@ func (r *runner) stopped(li int, st *State, err error) error {
 	return err
 }
 
-// prolong returns the log of level li's metric exp(x) prolonged to the
-// next level's grid.
+// prolong prolongs level li's log metric x to the next level's grid.
 func (r *runner) prolong(x []float64, li int) []float64 {
 	from, to := r.dims[r.sched[li].Coarsen], r.dims[r.sched[li+1].Coarsen]
 	return LogOf(kernel.ProlongVertexMetric(Exp(nil, x), from, to))
 }
 
-// newObjective builds the objective of level li: on g itself for the
-// finest level, on the halved grid otherwise.
+// newObjective builds the objective of level li.
 func (r *runner) newObjective(li int) (*Objective, []int, error) {
 	k := r.sched[li].Coarsen
 	g := r.g
@@ -419,9 +374,9 @@ func (r *runner) newObjective(li int) (*Objective, []int, error) {
 	return obj, dims, nil
 }
 
-// level runs level li from x0 (nil: x = 0), or from the checkpoint when
-// it is the resumed level. The objective is returned open when the level
-// ran; res is nil when it could not start.
+// level runs level li from x0 (nil: x = 0) or from the checkpoint, and
+// returns its objective open when it ran; res is nil when it could not
+// start.
 func (r *runner) level(ctx context.Context, li int, x0 []float64) (*Result, LevelReport, *Objective, error) {
 	obj, dims, err := r.newObjective(li)
 	if err != nil {
@@ -446,9 +401,7 @@ func (r *runner) level(ctx context.Context, li int, x0 []float64) (*Result, Leve
 		return nil, LevelReport{}, nil, fmt.Errorf("learn: starting point of %d parameters for level %d, which has %d", len(x0), li, obj.Dim())
 	}
 	ms := r.set.Settings
-	if l := r.sched[li]; l.MaxIter != 0 {
-		ms.MaxIter = l.MaxIter
-	}
+	ms.MaxIter = cmp.Or(r.sched[li].MaxIter, ms.MaxIter)
 	ms.Observer = &levelObserver{Observer: r.obs, r: r, level: li}
 	r.obs.LevelStart(li, dims, obj)
 	start := time.Now()
@@ -469,8 +422,7 @@ func (r *runner) level(ctx context.Context, li int, x0 []float64) (*Result, Leve
 	return res, rep, obj, err
 }
 
-// polish runs the polish after the finest level's result fine (nil when
-// the polish itself is resumed).
+// polish runs the polish after the finest level's result fine.
 func (r *runner) polish(ctx context.Context, fine *Result) (*Result, LevelReport, error) {
 	level := r.polishLevel()
 	var resume *State
@@ -489,8 +441,7 @@ func (r *runner) polish(ctx context.Context, fine *Result) (*Result, LevelReport
 	return res, rep, err
 }
 
-// levelCheckpoint is the checkpoint of state st on level li, with the best
-// polish start on the finest level.
+// levelCheckpoint is the checkpoint of state st on level li.
 func (r *runner) levelCheckpoint(li int, st *State) *Checkpoint {
 	ck := &Checkpoint{Level: li, State: st}
 	if r.pl != nil && li == r.finest() && r.pl.best != nil {
@@ -499,8 +450,7 @@ func (r *runner) levelCheckpoint(li int, st *State) *Checkpoint {
 	return ck
 }
 
-// checkpoint encodes ck, marked with the run's identity, and hands it to
-// the observer.
+// checkpoint encodes ck with the run's identity for the observer.
 func (r *runner) checkpoint(ck *Checkpoint) error {
 	ck.Run = r.set.Run
 	data, err := EncodeCheckpoint(ck)
@@ -511,18 +461,16 @@ func (r *runner) checkpoint(ck *Checkpoint) error {
 }
 
 // levelObserver passes Minimize's reports of one level to the run's
-// observer, with the level's index, the polish's scores on the finest
-// level and the checkpoints.
+// observer, adding the polish's scores and the checkpoints.
 type levelObserver struct {
 	Observer
 	r     *runner
 	level int
 }
 
-// Iteration scores the finest level's iterate when due (the score comes
-// first, so that the checkpoint holds it), reports the iteration and its
-// checkpoint when due, and stops the finest level for the polish when the
-// score rose.
+// Iteration scores the finest level's iterate when due (first, so that the
+// checkpoint holds the score), reports the iteration and its checkpoint,
+// and stops the finest level for the polish when the score rose.
 func (o *levelObserver) Iteration(p *Progress) error {
 	p.Level = o.level
 	r := o.r

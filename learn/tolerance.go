@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -8,18 +9,16 @@ import (
 	"github.com/gmlg/gmlg/ot"
 )
 
-// Accepter is implemented by a Function that wants to know the accepted
-// iterates: Minimize calls Accept(x, f) after evaluating the starting point
-// and after every accepted iteration, with the point and value that the
-// function's LAST evaluation computed (the optimiser has just accepted it),
+// Accepter is a Function told of the accepted iterates: Minimize calls
+// Accept(x, f) after evaluating the starting point and after every accepted
+// iteration, with the point and value of the function's last evaluation,
 // before the Settings.Observer.
 type Accepter interface {
 	Accept(x []float64, f float64)
 }
 
-// DefaultTol is a marginal tolerance for tolerance mode
-// (Config.Sinkhorn.Tol) that suits histograms of mass 1; the command line
-// uses it when no tolerance is given.
+// DefaultTol is a tolerance-mode marginal tolerance (Config.Sinkhorn.Tol)
+// that suits histograms of mass 1; the command line's default.
 const DefaultTol = 1e-6
 
 // DefaultTighten is Config.Tighten's default: three tightenings take a
@@ -28,32 +27,25 @@ const DefaultTighten = 3
 
 // Totals accumulates an Objective's work since it was built.
 type Totals struct {
-	// Evals counts evaluations, Gradients those with a gradient.
-	Evals, Gradients int
-	// Sinkhorn and Adjoint count Sinkhorn and adjoint iterations (each two
-	// N×C kernel applications; adjoint iterations only with the implicit
-	// gradient).
+	Evals, Gradients int // evaluations, and those with a gradient
+	// Sinkhorn and Adjoint count iterations (each two N×C kernel
+	// applications; adjoint ones only with the implicit gradient).
 	Sinkhorn, Adjoint int
-	// NotConverged counts the forward or adjoint solves of tolerance mode
-	// that stopped at their iteration bound before reaching the tolerance.
-	NotConverged int
+	NotConverged      int // tolerance-mode solves stopped at their bound
 }
 
-// Exact reports whether the objective runs a fixed number of Sinkhorn
-// iterations (exact mode) rather than iterating to a tolerance.
+// Exact reports whether the objective is in exact mode.
 func (o *Objective) Exact() bool { return !(o.cfg.Sinkhorn.Tol > 0) }
 
-// Stats returns the Sinkhorn and adjoint iteration counts of the last
-// evaluation.
+// Stats returns the iteration counts of the last evaluation.
 func (o *Objective) Stats() ot.Stats { return o.interp.Stats() }
 
 // Totals returns the work done since the objective was built.
 func (o *Objective) Totals() Totals { return o.totals }
 
-// Accept records the warm-start state of the last evaluation as that of an
-// accepted point (Accepter; Minimize calls it): every later evaluation
-// starts from it. With LooseTol it also adapts the tolerances. It does
-// nothing in exact mode.
+// Accept records the warm start of the last evaluation as the accepted
+// point's, from which every later evaluation starts, and adapts the
+// tolerances with LooseTol (Accepter). It does nothing in exact mode.
 func (o *Objective) Accept(x []float64, fx float64) {
 	if o.Exact() {
 		return
@@ -70,8 +62,8 @@ func (o *Objective) Accept(x []float64, fx float64) {
 	}
 }
 
-// Tol returns the current marginal and adjoint tolerances (they change
-// with LooseTol and Tighten); 0, 0 in exact mode.
+// Tol returns the current marginal and adjoint tolerances (0, 0 in exact
+// mode).
 func (o *Objective) Tol() (tol, adjointTol float64) {
 	if o.Exact() {
 		return 0, 0
@@ -80,17 +72,13 @@ func (o *Objective) Tol() (tol, adjointTol float64) {
 	return s.Tol, s.AdjointTol
 }
 
-// Tighten divides the marginal and adjoint tolerances (and their floor and
-// LooseTol, so that the adaptive rule keeps the change) by 10 (Tightener).
-// It reports false when Config.Tighten tightenings were made already, in
-// exact mode, or when the tolerance is already at 1e-12 (an L1 marginal
-// violation of normalised histograms near round-off, where a tighter test
-// could no longer be met).
+// Tighten divides the tolerances (and their floor and LooseTol, so that the
+// adaptive rule keeps the change) by 10 (Tightener). It reports false in
+// exact mode, after Config.Tighten tightenings, or at a tolerance of 1e-12
+// (an L1 marginal violation near round-off, which a tighter test could no
+// longer meet).
 func (o *Objective) Tighten() bool {
-	budget := o.cfg.Tighten
-	if budget == 0 {
-		budget = DefaultTighten
-	}
+	budget := cmp.Or(o.cfg.Tighten, DefaultTighten)
 	tol, atol := o.Tol()
 	if o.tightened >= budget || !(tol > 1e-12) || !(atol > 0) {
 		return false
@@ -115,8 +103,8 @@ func (o *Objective) ResetWarm() {
 	o.accepted, o.hasAcc = ot.WarmStart{}, false
 }
 
-// countSolve adds the last Forward's (backward: Backward's) iterations to
-// the totals, counting a tolerance-mode solve that did not converge.
+// countSolve adds the last Forward's (or Backward's) iterations to the
+// totals.
 func (o *Objective) countSolve(backward bool) {
 	st := o.interp.Stats()
 	conv := st.Converged
@@ -131,17 +119,15 @@ func (o *Objective) countSolve(backward bool) {
 	}
 }
 
-// errCorrection is the error of a tolerance-mode evaluation whose
-// first-order correction would make the data term negative (see
-// checkCorrection). Minimize shortens the trial step (numericalTrouble).
+// errCorrection is the error of a first-order correction out of range
+// (checkCorrection); Minimize shortens the trial step.
 var errCorrection = errors.New("first-order correction out of range")
 
 // checkCorrection returns an error wrapping errCorrection when the
-// correction c would make the data term data (a sum of losses, each
-// non-negative at every point, converged or not) negative: c is then no
-// estimate of a tolerance-level error. This happens where some scalings
-// are far from their fixed point in absolute terms though the marginals
-// meet the tolerance, as on a trial step far out along a poor direction.
+// correction c would make the data term (non-negative at every point)
+// negative: c is then no estimate of a tolerance-level error. This happens
+// where scalings are far from their fixed point though the marginals meet
+// the tolerance, as on a trial step far out along a poor direction.
 func checkCorrection(data, c float64) error {
 	if data+c < 0 {
 		return fmt.Errorf("learn: the first-order correction %.6g exceeds the data term %.6g (set Config.Uncorrected to do without it): %w",
@@ -150,9 +136,9 @@ func checkCorrection(data, c float64) error {
 	return nil
 }
 
-// correct adds the first-order correction of the last implicit Backward
-// to the objective value fv and to the breakdown, unless Uncorrected or in
-// exact mode, and records ‖∇F‖∞ for LooseTol.
+// correct adds the last Backward's first-order correction to fv and the
+// breakdown (tolerance mode, unless Uncorrected) and records ‖∇F‖∞ for
+// LooseTol.
 func (o *Objective) correct(fv float64, grad []float64) (float64, error) {
 	if o.Exact() {
 		return fv, nil
