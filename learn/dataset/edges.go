@@ -10,15 +10,10 @@ import (
 	"github.com/gmlg/gmlg/learn/rundir"
 )
 
-// An edge list describes a general graph: an integer [E,2] .npy array whose
-// row e joins the vertices edges[e,0] and edges[e,1], 0-based. Histograms on
-// such a graph are 1-D frames of one value per vertex (Options.Length).
-
-// ReadEdges reads the edge list at path: an [E,2] array, E ≥ 1, of whole
-// numbers in [0, MaxVertices). Any numeric dtype is accepted as long as
-// every value is such a number; integer dtypes are read exactly, since every
-// accepted index is far below 2^53. memory, when not nil, vets the memory of
-// reading the file from its header, before the data are read.
+// ReadEdges reads the edge list at path: an [E,2] array, E ≥ 1, whose row e
+// joins vertices edges[e,0] and edges[e,1], whole numbers in [0,
+// MaxVertices) of any numeric dtype (read exactly: far below 2^53).
+// memory, when not nil, vets the memory of reading it from its header.
 func ReadEdges(path string, memory MemoryCheck) ([][2]int, error) {
 	check := func(shape []int) error {
 		if len(shape) != 2 || shape[1] != 2 || shape[0] < 1 {

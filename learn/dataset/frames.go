@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -26,74 +27,43 @@ var imagePatterns = []string{"*.png", "*.jpg", "*.jpeg"}
 // Options controls Load. The zero value (or nil) gives the defaults.
 type Options struct {
 	// Pattern is a filepath.Match glob inside the folder. Empty means
-	// DefaultPattern, or the images *.png, *.jpg and *.jpeg when no file
-	// matches it.
-	Pattern string
-	// Floor, when positive, adds Floor·max(I)/N to every value of a frame I
-	// before normalising it (the reference's data use 1e-6). Zero adds
-	// nothing.
-	Floor float64
-	// MinFrames is the smallest accepted number of frames per sequence.
-	// Zero means 3.
-	MinFrames int
+	// DefaultPattern, or the images when no file matches it.
+	Pattern   string
+	Floor     float64 // if > 0, Floor·max(I)/N is added to a frame I before normalising
+	MinFrames int     // the fewest frames a sequence may have; 0 means 3
 	// Memory, when not nil, vets the memory of reading each file and of
-	// all the frames together, from the headers, before the data are
-	// read. nil bounds only the grid (MaxVertices) and the image size.
+	// all the frames together, from the headers, before the data are read.
 	Memory MemoryCheck
 	// Length, when positive, reads histograms on the vertices of a graph:
-	// every frame must be a 1-D .npy array of exactly Length values (one
-	// per vertex, in the graph's vertex order), and images are refused.
-	// Zero reads 2-D or 3-D grid frames.
+	// 1-D .npy arrays of Length values; images are refused.
 	Length int
 }
 
 // Frame is one normalised observation.
 type Frame struct {
-	// Path is the file the frame was read from.
-	Path string
-	// Data holds the N = n^d values in C order; they are non-negative,
-	// finite and sum to one.
-	Data []float64
+	Path string    // the file the frame was read from
+	Data []float64 // the N values in C order, non-negative, summing to one
 }
 
 // Sequence is an ordered series of frames observed on the same grid.
 type Sequence struct {
-	// ID is the SS field of array-SS-TT names, or "" for a folder holding a
-	// single sequence.
-	ID string
-	// Frames are in the numeric order of their names (see Sort); the
-	// first and last are the poles.
+	ID string // the SS of array-SS-TT names, "" for a single sequence
+	// Frames are in the numeric order of their names; the first and last
+	// are the poles.
 	Frames []Frame
-}
-
-// Block returns the frames of q concatenated into one column-major block:
-// frame k is Block()[k*N:(k+1)*N], the layout of the ot and cholmod
-// packages. The result is a new slice.
-func (q *Sequence) Block() []float64 {
-	var out []float64
-	for _, f := range q.Frames {
-		out = append(out, f.Data...)
-	}
-	return out
 }
 
 // Set is everything Load read from a folder.
 type Set struct {
-	// Dir is the folder, as given to Load ("" for LoadFiles).
-	Dir string
-	// Shape is [n, n] or [n, n, n], the common shape of every frame, or
-	// [N] for histograms on a graph (Options.Length).
-	Shape []int
-	// Sequences are ordered by the value of their ID.
-	Sequences []Sequence
+	Dir       string     // the folder given to Load ("" for LoadFiles)
+	Shape     []int      // [n, n] or [n, n, n], or [N] on a graph
+	Sequences []Sequence // ordered by the value of their ID
 	// Gaps describes, one line per sequence, the frame numbers missing
-	// between a sequence's first and last frame ("sequence 00: frames 03,
-	// 04 missing"); nil when every sequence is numbered without gaps.
+	// between its first and last frame ("sequence 00: frames 03, 04
+	// missing"); nil when there are none.
 	Gaps []string
-	// Colour is the first frame file that is a colour image (a pixel whose
-	// red, green and blue differ): its values, like every image's, are the
-	// grey levels (R+G+B)/3, so the colours themselves are lost. "" when no
-	// frame is a colour image. Load does not warn; the caller decides.
+	// Colour is the first frame file that is a colour image, whose colours
+	// are lost in its grey levels ("" when none); the caller may warn.
 	Colour string
 }
 
@@ -103,20 +73,11 @@ func (s *Set) Dim() int { return len(s.Shape) }
 // Side returns the grid side n (the number of vertices on a graph).
 func (s *Set) Side() int { return s.Shape[0] }
 
-// N returns the number of vertices (n^d on a grid), the length of every
-// frame.
-func (s *Set) N() int {
-	n := 1
-	for _, d := range s.Shape {
-		n *= d
-	}
-	return n
-}
+// N returns the number of vertices, the length of every frame.
+func (s *Set) N() int { return numElems(s.Shape) }
 
-// Graph returns the grid the frames live on: n^d vertices, each joined to
-// its neighbour along every axis. The error is nil for a Set of grid frames
-// that Load or LoadFiles returned; histograms on a graph (Options.Length)
-// give an error, since their graph comes from its edge list (ReadEdges).
+// Graph returns the grid the frames live on. Histograms on a graph
+// (Options.Length) give an error: their graph comes from its edge list.
 func (s *Set) Graph() (*kernel.Graph, error) {
 	if s.Dim() < 2 {
 		return nil, fmt.Errorf("dataset: frames of shape %s lie on a graph, not a grid; build it from its edge list", ShapeString(s.Shape))
@@ -128,16 +89,13 @@ func (s *Set) Graph() (*kernel.Graph, error) {
 // times evenly spaced on [0, 1]. The frames share the Set's memory.
 func (s *Set) LearnSequences() []learn.Sequence {
 	out := make([]learn.Sequence, len(s.Sequences))
-	for i, q := range s.Sequences {
-		for _, f := range q.Frames {
-			out[i].Frames = append(out[i].Frames, f.Data)
-		}
+	for i, f := range s.Frames() {
+		out[i].Frames = f
 	}
 	return out
 }
 
-// Frames returns the data of every frame, sequence by sequence: the
-// frames as learn.Sequence holds them and the pictures draw them.
+// Frames returns the data of every frame, sequence by sequence.
 func (s *Set) Frames() [][][]float64 {
 	out := make([][][]float64, len(s.Sequences))
 	for i, q := range s.Sequences {
@@ -174,34 +132,21 @@ func Load(dir string, opt *Options) (*Set, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("dataset: %s is not a folder", dir)
 	}
-	var paths []string
-	if opt.Pattern != "" {
-		if paths, err = glob(dir, opt.Pattern); err != nil {
-			return nil, err
-		}
-		if len(paths) == 0 {
-			return nil, fmt.Errorf("dataset: no file in folder %s matches %q", dir, opt.Pattern)
-		}
-	} else {
-		if paths, err = glob(dir, DefaultPattern); err != nil {
-			return nil, err
-		}
-		if len(paths) == 0 && opt.Length > 0 {
-			return nil, fmt.Errorf("dataset: folder %s has no %s files", dir, DefaultPattern)
-		}
-		if len(paths) == 0 {
-			for _, p := range imagePatterns {
-				m, err := glob(dir, p)
-				if err != nil {
-					return nil, err
-				}
-				paths = append(paths, m...)
-			}
-		}
-		if len(paths) == 0 {
-			return nil, fmt.Errorf("dataset: folder %s has no %s, %s files",
-				dir, DefaultPattern, strings.Join(imagePatterns, ", "))
-		}
+	paths, err := glob(dir, cmp.Or(opt.Pattern, DefaultPattern))
+	if err == nil && len(paths) == 0 && opt.Pattern == "" && opt.Length == 0 {
+		paths, err = glob(dir, imagePatterns...)
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case len(paths) > 0:
+	case opt.Pattern != "":
+		return nil, fmt.Errorf("dataset: no file in folder %s matches %q", dir, opt.Pattern)
+	case opt.Length > 0:
+		return nil, fmt.Errorf("dataset: folder %s has no %s files", dir, DefaultPattern)
+	default:
+		return nil, fmt.Errorf("dataset: folder %s has no %s, %s files",
+			dir, DefaultPattern, strings.Join(imagePatterns, ", "))
 	}
 	Sort(paths)
 	set, err := LoadFiles(paths, opt)
@@ -212,28 +157,29 @@ func Load(dir string, opt *Options) (*Set, error) {
 	return set, nil
 }
 
-// glob returns the files matching pattern inside dir, sorted. Every match
-// must be a regular file (or a link to one): a folder, FIFO, device or
-// socket named like a frame is an error naming it, never skipped, since
-// leaving it out would silently change the sequence.
-func glob(dir, pattern string) ([]string, error) {
-	m, err := filepath.Glob(filepath.Join(dir, pattern))
-	if err != nil {
-		return nil, fmt.Errorf("dataset: pattern %q: %w", pattern, err)
-	}
-	for _, p := range m {
-		if err := rundir.CheckInput(p); err != nil {
-			return nil, fmt.Errorf("dataset: a file matches the pattern %q but %w; move it away or give another pattern", pattern, err)
+// glob returns the files matching the patterns inside dir. Every match
+// must be a regular file (or a link to one): anything else named like a
+// frame is an error, never skipped, since leaving it out would silently
+// change the sequence.
+func glob(dir string, patterns ...string) ([]string, error) {
+	var all []string
+	for _, pattern := range patterns {
+		m, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			return nil, fmt.Errorf("dataset: pattern %q: %w", pattern, err)
 		}
+		for _, p := range m {
+			if err := rundir.CheckInput(p); err != nil {
+				return nil, fmt.Errorf("dataset: a file matches the pattern %q but %w; move it away or give another pattern", pattern, err)
+			}
+		}
+		all = append(all, m...)
 	}
-	sort.Strings(m)
-	return m, nil
+	return all, nil
 }
 
 // LoadFiles reads, checks and normalises the given files, in the given
-// order, grouping them into sequences by their names as Load does. Two
-// files whose names give the same sequence and frame numbers are an
-// error; numbers missing within a sequence are reported in Set.Gaps.
+// order, grouping them into sequences by their names as Load does.
 func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -244,10 +190,7 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	if !(opt.Floor >= 0) || math.IsInf(opt.Floor, 0) {
 		return nil, fmt.Errorf("dataset: Floor must be a finite non-negative number, not %v", opt.Floor)
 	}
-	minFrames := opt.MinFrames
-	if minFrames == 0 {
-		minFrames = 3
-	}
+	minFrames := cmp.Or(opt.MinFrames, 3)
 	names, err := parseNames(paths)
 	if err != nil {
 		return nil, err
@@ -268,8 +211,11 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 		}
 		if set.Shape == nil {
 			set.Shape, shapePath = a.Shape, path
-			if err := checkTotal(len(paths), a, opt.Memory); err != nil {
-				return nil, err
+			if opt.Memory != nil {
+				what := fmt.Sprintf("dataset: the %d frames of shape %s", len(paths), ShapeString(a.Shape))
+				if err := opt.Memory(what, 8*float64(len(paths))*float64(len(a.Data)), "use fewer or smaller frames"); err != nil {
+					return nil, err
+				}
 			}
 		} else if !slices.Equal(a.Shape, set.Shape) {
 			return nil, fmt.Errorf("dataset: %s has shape %s but %s has shape %s; all frames must have the same shape",
@@ -279,10 +225,10 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 			return nil, err
 		}
 		id := names[i].seq
-		k, ok := index[numKey(id)]
+		k, ok := index[trimZeros(id)]
 		if !ok {
 			k = len(set.Sequences)
-			index[numKey(id)] = k
+			index[trimZeros(id)] = k
 			set.Sequences = append(set.Sequences, Sequence{ID: id})
 		}
 		set.Sequences[k].Frames = append(set.Sequences[k].Frames, Frame{Path: path, Data: a.Data})
@@ -331,25 +277,9 @@ func parseNames(paths []string) ([]frameName, error) {
 	return names, nil
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// ReadFrame reads one frame file without normalising it and checks its
-// shape: a 2-D [n,n] or 3-D [n,n,n] .npy array, or a square PNG or JPEG
-// image converted to grey levels in [0,1]. Values are not checked. The
-// size is checked from the file's header, before the data are read,
-// against MaxVertices and opt.Memory (nil opt: no memory check). With
-// opt.Length > 0 the frame must instead be a 1-D .npy array of that many
-// values.
+// ReadFrame reads one frame file, checking its shape (see Options.Length)
+// and, from its header, its size against MaxVertices and opt.Memory; its
+// values are neither checked nor normalised.
 func ReadFrame(path string, opt *Options) (*Array, error) {
 	if opt == nil {
 		opt = &Options{}
@@ -358,16 +288,25 @@ func ReadFrame(path string, opt *Options) (*Array, error) {
 	return a, err
 }
 
-// readFrame is ReadFrame that also reports whether the file is a colour
-// image (see Set.Colour).
+// ReadHistogram reads one frame file (ReadFrame) and checks and normalises
+// it as Load does, with the given floor; it returns the values and shape.
+func ReadHistogram(path string, floor float64, opt *Options) ([]float64, []int, error) {
+	a, err := ReadFrame(path, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := normalise(path, a, floor); err != nil {
+		return nil, nil, err
+	}
+	return a.Data, a.Shape, nil
+}
+
+// readFrame is ReadFrame that also reports a colour image (Set.Colour).
 func readFrame(path string, opt *Options) (*Array, bool, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".npy":
 		a, err := readNpyFile(path, func(shape []int) error { return checkFrameHeader(path, shape, opt) })
-		if err != nil {
-			return nil, false, err
-		}
-		return a, false, nil
+		return a, false, err
 	case ".png", ".jpg", ".jpeg":
 		if opt.Length > 0 {
 			return nil, false, fmt.Errorf("dataset: %s: an image cannot be a histogram on a graph; want a 1-D .npy array of %d values", path, opt.Length)
@@ -380,9 +319,8 @@ func readFrame(path string, opt *Options) (*Array, bool, error) {
 
 // checkFrameHeader checks the shape in the header of a .npy frame, the
 // grid size and the memory of reading it: the decoded values, npyio's
-// copy of them and, for a Fortran-order file, the transposed copy. The
-// size of a histogram on a graph (opt.Length) is the graph's, which the
-// caller bounds.
+// copy and, for a Fortran-order file, the transposed copy (24 bytes a
+// value). A graph's size is bounded by the caller.
 func checkFrameHeader(path string, shape []int, opt *Options) error {
 	if err := checkShape(path, shape, opt.Length); err != nil {
 		return err
@@ -400,8 +338,7 @@ func checkFrameHeader(path string, shape []int, opt *Options) error {
 	return opt.Memory(fmt.Sprintf("dataset: reading %s (shape %s)", path, ShapeString(shape)), 24*n, "use smaller frames")
 }
 
-// checkShape checks that a frame is a 2-D square or 3-D cubic array of
-// side at least 2, or, when length > 0, a 1-D array of length values.
+// checkShape checks a frame's shape (see Options.Length).
 func checkShape(path string, s []int, length int) error {
 	if length > 0 {
 		if len(s) != 1 || s[0] != length {
@@ -424,16 +361,6 @@ func checkShape(path string, s []int, length int) error {
 	return nil
 }
 
-// checkTotal checks that count frames shaped like first fit the memory
-// budget, before the others are read.
-func checkTotal(count int, first *Array, memory MemoryCheck) error {
-	if memory == nil {
-		return nil
-	}
-	what := fmt.Sprintf("dataset: the %d frames of shape %s", count, ShapeString(first.Shape))
-	return memory(what, 8*float64(count)*float64(len(first.Data)), "use fewer or smaller frames")
-}
-
 // MaxVertices bounds the vertices n^d of a frame (side 4096 in 2-D, 256 in
 // 3-D), whatever the memory budget.
 const MaxVertices = 1 << 24
@@ -441,8 +368,7 @@ const MaxVertices = 1 << 24
 // maxImageSide bounds the side of an image frame (4096² = MaxVertices).
 const maxImageSide = 4096
 
-// readImage reads a square PNG or JPEG frame as grey levels, checking its
-// size from the header first (DecodeImage).
+// readImage reads a square PNG or JPEG frame as grey levels.
 func readImage(path string, memory MemoryCheck) (*Array, bool, error) {
 	square := func(cfg image.Config, format string) error {
 		if cfg.Width != cfg.Height {
@@ -491,8 +417,7 @@ func grey(c color.Color) (float64, bool) {
 	return float64(r+g+b) / (3 * 65535), r != g || g != b
 }
 
-// normalise checks the values of a frame and rescales it in place to unit
-// sum, adding the optional floor first.
+// normalise checks a frame's values and rescales it in place to unit sum.
 func normalise(path string, a *Array, floor float64) error {
 	maxv := 0.0
 	for i, v := range a.Data {

@@ -123,9 +123,6 @@ func TestLoadSeveralSequences(t *testing.T) {
 	if want := []string{"array-01-00.npy", "array-01-01.npy", "array-01-02.npy"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("sequence 01 = %v, want %v", names, want)
 	}
-	if b := set.Sequences[1].Block(); len(b) != 27 || b[9] != set.Sequences[1].Frames[1].Data[0] {
-		t.Errorf("Block() = %v", b)
-	}
 	if len(set.Files()) != 6 {
 		t.Errorf("Files() = %v", set.Files())
 	}

@@ -17,22 +17,19 @@ const MaxImageSamples = 1 << 30
 
 // MemoryCheck vets an allocation before it is made: need is its estimated
 // size in bytes, what names it ("data/array-03.npy (shape (50, 50))") and
-// hint says which sizes to reduce. A non-nil error stops the work and is
-// returned unchanged. A command line tool passes its memory budget here.
+// hint says which sizes to reduce. Its error is returned unchanged.
 type MemoryCheck func(what string, need float64, hint string) error
 
 // ImageOptions tells DecodeImage what the caller will do with the image.
 // The zero value (or nil) checks only MaxImageSamples.
 type ImageOptions struct {
 	// BytesPerPixel is what the caller allocates per pixel after decoding
-	// (8 for one float64 grey level, 24 for three float64 channels), added
-	// to the decoder's own memory in the budget check.
+	// (8 for one float64 grey level), added to the decoder's own memory.
 	BytesPerPixel int
 	// Check, when not nil, vets the header (e.g. a square shape) before
 	// the size checks and the decoding; its error is returned as is.
 	Check func(cfg image.Config, format string) error
-	// Memory, when not nil, vets the memory of decoding the image plus
-	// BytesPerPixel per pixel, before the pixels are decoded.
+	// Memory, when not nil, vets the memory of decoding the image.
 	Memory MemoryCheck
 }
 
@@ -93,8 +90,14 @@ func CheckImage(path string, cfg image.Config, format string, extraPerPixel int,
 	if memory == nil {
 		return nil
 	}
-	perPixel := float64(decodeBytes(format, channels, sampleBytes) + extraPerPixel)
-	return memory(fmt.Sprintf("%s (%d×%d %s)", path, w, h, format), pixels*perPixel, "scale the image down")
+	// The decoder holds the image and, for a PNG, the same again (an
+	// interlaced PNG decodes its passes into separate images); a
+	// progressive JPEG also keeps a 4-byte coefficient per sample.
+	decode := 2 * channels * sampleBytes
+	if format == "jpeg" {
+		decode = channels*sampleBytes + 4*channels
+	}
+	return memory(fmt.Sprintf("%s (%d×%d %s)", path, w, h, format), pixels*float64(decode+extraPerPixel), "scale the image down")
 }
 
 // layout returns the channels per pixel and bytes per channel of the
@@ -115,16 +118,4 @@ func layout(m color.Model) (channels, sampleBytes int) {
 	default: // RGBA, NRGBA, CMYK and anything else
 		return 4, 1
 	}
-}
-
-// decodeBytes estimates the decoder's bytes per pixel: the decoded image
-// and, for a PNG, the same again (an interlaced PNG decodes its passes into
-// separate images); a progressive JPEG also keeps a 4-byte coefficient per
-// sample.
-func decodeBytes(format string, channels, sampleBytes int) int {
-	img := channels * sampleBytes
-	if format == "jpeg" {
-		return img + 4*channels
-	}
-	return 2 * img
 }

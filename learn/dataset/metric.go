@@ -8,14 +8,10 @@ import (
 	"github.com/gmlg/gmlg/learn"
 )
 
-// A metric file holds the metric of a d-dimensional grid of N vertices as
-// a float64 [d,N] array, the reference implementation's layout
-// (docs/method.md, "Metric parameterisations"): row p
-// belongs to the axis of stride n^p, entry [p,v] to the edge that leaves
-// vertex v along that axis. An edge metric (one weight per edge) is padded
-// with zeros where a vertex has no edge along an axis.
-
-// PadMetric returns the metric parameters θ of kind k in the [d,N] layout.
+// PadMetric returns the metric parameters θ of kind k in the [d,N] layout
+// of metric files, the reference's (docs/method.md, "Metric
+// parameterisations"): entry [p,v] belongs to the edge that leaves vertex
+// v along the axis of stride n^p, zero where there is none.
 func PadMetric(g *kernel.Graph, k learn.MetricKind, theta []float64) []float64 {
 	if k == learn.VertexMetric {
 		return append([]float64(nil), theta...)

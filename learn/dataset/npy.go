@@ -21,25 +21,23 @@ import (
 
 // Errors wrapped by the .npy reader. Test with errors.Is.
 var (
-	// ErrFormat reports input that is not a well-formed .npy file.
-	ErrFormat = errors.New("invalid .npy format")
-	// ErrTruncated reports a file that ends before the data its header promises.
-	ErrTruncated = errors.New("truncated .npy file")
-	// ErrUnsupported reports a dtype that does not convert to float64.
-	ErrUnsupported = errors.New("unsupported .npy dtype")
+	ErrFormat      = errors.New("invalid .npy format")    // not a well-formed .npy file
+	ErrTruncated   = errors.New("truncated .npy file")    // shorter than its header promises
+	ErrUnsupported = errors.New("unsupported .npy dtype") // not convertible to float64
 )
 
-// maxHeaderLen bounds the header text of a version 2 file, whose 4-byte
-// length field could otherwise make the reader allocate gigabytes from a
-// 12-byte file. NumPy's own default limit (max_header_size) is 10000 bytes.
-const maxHeaderLen = 1 << 20
+const (
+	// maxHeaderLen bounds the header text of a version 2 file, whose 4-byte
+	// length field could otherwise make the reader allocate gigabytes from
+	// a 12-byte file (NumPy's own max_header_size is 10000).
+	maxHeaderLen = 1 << 20
+	// maxElems bounds a header's element count, so that its byte count
+	// cannot overflow.
+	maxElems = 1 << 50
+)
 
-// maxElems bounds the element count of a header, so that the byte count
-// computed from it cannot overflow.
-const maxElems = 1 << 50
-
-// Array is a dense n-dimensional array of float64 values in C (row-major)
-// order: for Shape [a, b, c] the element [i, j, k] is Data[(i*b+j)*c+k].
+// Array is a dense array of float64 values in C (row-major) order: for
+// Shape [a, b, c] the element [i, j, k] is Data[(i*b+j)*c+k].
 type Array struct {
 	Shape []int
 	Data  []float64
@@ -86,8 +84,7 @@ func ReadNpyFile(path string) (*Array, error) {
 	return readNpyFile(path, nil)
 }
 
-// readNpyFile is ReadNpyFile with a check of the header's shape that runs
-// before any data is read (see readNpy).
+// readNpyFile is ReadNpyFile with a check of the header's shape (readNpy).
 func readNpyFile(path string, check func(shape []int) error) (*Array, error) {
 	f, err := rundir.OpenInput(path)
 	if err != nil {
@@ -109,8 +106,7 @@ func readNpyFile(path string, check func(shape []int) error) (*Array, error) {
 	return a, nil
 }
 
-// checkError carries the error of a caller's shape check through readNpy
-// unchanged.
+// checkError carries a shape check's error through readNpy unchanged.
 type checkError struct{ err error }
 
 func (e checkError) Error() string { return e.err.Error() }
@@ -124,17 +120,17 @@ type header struct {
 	offset  int64  // bytes before the data
 }
 
-// readNpy decodes a .npy stream of total length size (-1 when unknown).
-// npyio parses the header and decodes the data; readNpy bounds what npyio
-// is given and checks what it returns (see the package documentation).
-// check, when not nil, vets the shape before the data is read.
+// readNpy decodes a .npy stream of total length size (-1 when unknown) with
+// npyio, bounding what npyio is given and checking what it returns (see
+// the package documentation). check, when not nil, vets the shape before
+// the data is read.
 func readNpy(r io.Reader, size int64, check func(shape []int) error) (*Array, error) {
-	pre, err := readPrelude(r)
+	pre, text, err := readPrelude(r)
 	if err != nil {
 		return nil, err
 	}
 	src := &countingReader{r: r}
-	nr, err := newNpyReader(pre, src)
+	nr, err := newNpyReader(pre, clip(text), src)
 	if err != nil {
 		return nil, err
 	}
@@ -175,23 +171,23 @@ func readNpy(r io.Reader, size int64, check func(shape []int) error) (*Array, er
 	return &Array{Shape: h.shape, Data: data}, nil
 }
 
-// readPrelude reads the whole header: the magic string, the version, the
-// header length and the header text. npyio neither bounds the length nor
-// checks that the text is all there before slicing it.
-func readPrelude(r io.Reader) ([]byte, error) {
+// readPrelude reads the whole header (magic string, version, length and
+// text), which npyio neither bounds nor checks is all there, and returns
+// it and its text.
+func readPrelude(r io.Reader) (pre []byte, text string, err error) {
 	const magic = "\x93NUMPY"
-	pre := make([]byte, 12)
+	pre = make([]byte, 12)
 	if n, err := io.ReadFull(r, pre[:8]); err != nil {
 		switch {
 		case n == 0:
-			return nil, fmt.Errorf("%w: empty file", ErrFormat)
+			return nil, "", fmt.Errorf("%w: empty file", ErrFormat)
 		case n >= len(magic) || string(pre[:n]) == magic[:n]:
-			return nil, fmt.Errorf("%w: header cut short after %d bytes", ErrTruncated, n)
+			return nil, "", fmt.Errorf("%w: header cut short after %d bytes", ErrTruncated, n)
 		}
-		return nil, fmt.Errorf("%w: no NUMPY magic string", ErrFormat)
+		return nil, "", fmt.Errorf("%w: no NUMPY magic string", ErrFormat)
 	}
 	if string(pre[:6]) != magic {
-		return nil, fmt.Errorf("%w: no NUMPY magic string", ErrFormat)
+		return nil, "", fmt.Errorf("%w: no NUMPY magic string", ErrFormat)
 	}
 	width := 4
 	switch {
@@ -199,28 +195,28 @@ func readPrelude(r io.Reader) ([]byte, error) {
 		width = 2
 	case pre[6] == 2 && pre[7] == 0:
 	default:
-		return nil, fmt.Errorf("%w: format version %d.%d; npyio reads versions 1.0 and 2.0", ErrFormat, pre[6], pre[7])
+		return nil, "", fmt.Errorf("%w: format version %d.%d; npyio reads versions 1.0 and 2.0", ErrFormat, pre[6], pre[7])
 	}
 	pre = pre[:8+width]
 	if _, err := io.ReadFull(r, pre[8:]); err != nil {
-		return nil, fmt.Errorf("%w: header length cut short", ErrTruncated)
+		return nil, "", fmt.Errorf("%w: header length cut short", ErrTruncated)
 	}
 	hlen := uint32(binary.LittleEndian.Uint16(pre[8:]))
 	if width == 4 {
 		hlen = binary.LittleEndian.Uint32(pre[8:])
 	}
 	if hlen > maxHeaderLen {
-		return nil, fmt.Errorf("%w: header length %d exceeds the limit of %d bytes", ErrFormat, hlen, maxHeaderLen)
+		return nil, "", fmt.Errorf("%w: header length %d exceeds the limit of %d bytes", ErrFormat, hlen, maxHeaderLen)
 	}
 	pre = append(pre, make([]byte, hlen)...)
 	if n, err := io.ReadFull(r, pre[8+width:]); err != nil {
-		return nil, fmt.Errorf("%w: header cut short, %d of its %d bytes", ErrTruncated, n, hlen)
+		return nil, "", fmt.Errorf("%w: header cut short, %d of its %d bytes", ErrTruncated, n, hlen)
 	}
-	text := string(pre[8+width:])
+	text = string(pre[8+width:])
 	if !strings.HasSuffix(text, "\n") {
-		return nil, fmt.Errorf("%w: header %q does not end with a newline", ErrFormat, clip(text))
+		return nil, "", fmt.Errorf("%w: header %q does not end with a newline", ErrFormat, clip(text))
 	}
-	return pre, nil
+	return pre, text, nil
 }
 
 // clip shortens a header text for an error message.
@@ -232,16 +228,10 @@ func clip(s string) string {
 	return s
 }
 
-// newNpyReader parses the header pre (see readPrelude) with npyio and
-// returns the reader that goes on with the data from src. npyio slices the
-// header text at positions it searches for and panics when they are
-// missing; such a panic is returned as ErrFormat.
-func newNpyReader(pre []byte, src io.Reader) (nr *npy.Reader, err error) {
-	start := 10 // magic, version, 2-byte length
-	if pre[6] == 2 {
-		start = 12
-	}
-	text := clip(string(pre[start:]))
+// newNpyReader parses the header pre, whose text is text, with npyio and
+// returns the reader that goes on with the data from src. npyio's panics
+// on a malformed header are returned as ErrFormat.
+func newNpyReader(pre []byte, text string, src io.Reader) (nr *npy.Reader, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			nr, err = nil, fmt.Errorf("%w: header %q: malformed (%v)", ErrFormat, text, p)
@@ -254,8 +244,7 @@ func newNpyReader(pre []byte, src io.Reader) (nr *npy.Reader, err error) {
 	return nr, nil
 }
 
-// elemSize gives the size in bytes of the Go element types that npyio
-// decodes the supported dtypes to.
+// elemSize gives the bytes of the Go types npyio decodes the dtypes to.
 var elemSize = map[reflect.Type]int{
 	reflect.TypeFor[bool](): 1, reflect.TypeFor[int8](): 1, reflect.TypeFor[uint8](): 1,
 	reflect.TypeFor[int16](): 2, reflect.TypeFor[uint16](): 2, reflect.TypeFor[float16.Num](): 2,
@@ -264,7 +253,7 @@ var elemSize = map[reflect.Type]int{
 }
 
 // checkHeader checks the header npyio parsed: a numeric dtype and a shape
-// of non-negative dimensions whose element count is not absurd.
+// of non-negative dimensions and a bounded element count.
 func checkHeader(nh npy.Header, offset int64) (*header, error) {
 	h := &header{shape: nh.Descr.Shape, fortran: nh.Descr.Fortran, descr: nh.Descr.Type, offset: offset}
 	t, err := typeOf(h.descr)
@@ -291,8 +280,8 @@ func checkHeader(nh npy.Header, offset int64) (*header, error) {
 	return h, nil
 }
 
-// typeOf returns the Go type npyio decodes descr to. npyio panics on a
-// descr it cannot parse; that is returned as ErrUnsupported.
+// typeOf returns the Go type npyio decodes descr to; its panic on a descr
+// it cannot parse is returned as ErrUnsupported.
 func typeOf(descr string) (t reflect.Type, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -321,9 +310,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// decode reads the data with npyio and converts it to float64. npyio
-// indexes past the end of a cut-off last element; that panic (the caller
-// then reports the truncation) is returned as ErrTruncated.
+// decode reads the data with npyio and converts it to float64. npyio's
+// panic on a cut-off last element is returned as ErrTruncated.
 func decode(nr *npy.Reader) (data []float64, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -415,7 +403,7 @@ func fortranToC(src []float64, shape []int) []float64 {
 }
 
 // CheckVertices checks a grid of side n in d dimensions against
-// MaxVertices; where says where the size comes from (a flag or a file).
+// MaxVertices; where says where the size comes from.
 func CheckVertices(where string, d, n int) error {
 	if d < 1 || n < 1 {
 		return nil

@@ -14,9 +14,8 @@ import (
 )
 
 // WriteNpy writes a as a little-endian float64 .npy stream in C order.
-// The shape must hold len(a.Data) elements, at least one (npyio writes an
-// array from a Go slice or nested slices, and gives an empty one the
-// wrong shape).
+// The shape must hold len(a.Data) elements, at least one (npyio gives an
+// empty array the wrong shape).
 func WriteNpy(w io.Writer, a *Array) error {
 	if err := writeNpy(w, a); err != nil {
 		return fmt.Errorf("dataset: %w", err)
@@ -24,9 +23,8 @@ func WriteNpy(w io.Writer, a *Array) error {
 	return nil
 }
 
-// WriteNpyFile writes a to path (see WriteNpy) through a temporary file in
-// the same folder renamed over path once complete, so that path never
-// holds a partial array. Errors name the file.
+// WriteNpyFile writes a to path (see WriteNpy) atomically, through a
+// temporary file renamed over path. Errors name the file.
 func WriteNpyFile(path string, a *Array) error {
 	if err := rundir.Write(path, 0o644, func(w io.Writer) error { return writeNpy(w, a) }); err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
@@ -50,12 +48,10 @@ func writeNpy(w io.Writer, a *Array) error {
 	return bw.Flush()
 }
 
-// nest returns data as the Go value npyio writes with the given shape: a
-// float64 for a 0-D array, a slice for 1-D, a mat.Dense for 2-D, nested
-// slices for more dimensions, all sharing data's memory. npyio inspects
-// every element of a slice by reflection before writing it (about 1 µs per
-// element); only a mat.Dense skips that, so the common 2-D arrays (metrics,
-// 2-D frames) are written at full speed.
+// nest returns data as the Go value npyio writes with the given shape,
+// sharing data's memory: a float64, a slice, a mat.Dense for 2-D (which
+// npyio writes without inspecting every element by reflection, about 1 µs
+// each), nested slices for more dimensions.
 func nest(data []float64, shape []int) any {
 	switch len(shape) {
 	case 0:

@@ -1,9 +1,10 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,18 +15,9 @@ import (
 // fields, by the basename in natural order (digit runs compared as
 // numbers: video_9 before video_10), then by the path itself.
 func Sort(paths []string) {
-	sort.SliceStable(paths, func(i, j int) bool { return less(paths[i], paths[j]) })
-}
-
-// less is the order of Sort.
-func less(a, b string) bool {
-	if c := compareFields(digitFields(a), digitFields(b)); c != 0 {
-		return c < 0
-	}
-	if c := compareNatural(stem(a), stem(b)); c != 0 {
-		return c < 0
-	}
-	return a < b
+	slices.SortStableFunc(paths, func(a, b string) int {
+		return cmp.Or(compareFields(digitFields(a), digitFields(b)), compareNatural(stem(a), stem(b)), strings.Compare(a, b))
+	})
 }
 
 // stem returns the basename of p without its extension.
@@ -44,6 +36,9 @@ func digitFields(p string) []string {
 	}
 	return nums
 }
+
+// isDigits reports whether s is a non-empty string of ASCII digits.
+func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // compareFields compares two lists of digit strings as numbers, field by
 // field; a shorter list that is a prefix of the other comes first.
@@ -66,13 +61,13 @@ func compareDigits(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// trimZeros removes the leading zeros of a digit string ("000" gives "0").
+// trimZeros removes the leading zeros of a digit string ("000" gives "0");
+// "" stays "", the key of the single sequence.
 func trimZeros(s string) string {
-	t := strings.TrimLeft(s, "0")
-	if t == "" {
-		return "0"
+	if t := strings.TrimLeft(s, "0"); t != "" || s == "" {
+		return t
 	}
-	return t
+	return "0"
 }
 
 // compareNatural compares a and b run by run: digit runs by value, other
@@ -80,11 +75,9 @@ func trimZeros(s string) string {
 func compareNatural(a, b string) int {
 	for a != "" && b != "" {
 		ra, rb := run(a), run(b)
-		var c int
+		c := strings.Compare(ra, rb)
 		if isDigits(ra) && isDigits(rb) {
 			c = compareDigits(ra, rb)
-		} else {
-			c = strings.Compare(ra, rb)
 		}
 		if c != 0 {
 			return c
@@ -119,7 +112,7 @@ func checkDuplicates(paths []string, names []frameName) error {
 		if nm.frame == "" {
 			continue
 		}
-		key := frameName{seq: numKey(nm.seq), frame: trimZeros(nm.frame)}
+		key := frameName{seq: trimZeros(nm.seq), frame: trimZeros(nm.frame)}
 		if other, dup := seen[key]; dup {
 			where := ""
 			if nm.seq != "" {
@@ -131,15 +124,6 @@ func checkDuplicates(paths []string, names []frameName) error {
 		seen[key] = paths[i]
 	}
 	return nil
-}
-
-// numKey is the grouping key of a sequence number: its value without
-// leading zeros ("" stays "", the single sequence).
-func numKey(s string) string {
-	if s == "" {
-		return ""
-	}
-	return trimZeros(s)
 }
 
 // maxListed bounds the missing frame numbers a gap message lists.
@@ -156,7 +140,7 @@ func findGaps(names []frameName) []string {
 		if nm.frame == "" {
 			continue
 		}
-		k := numKey(nm.seq)
+		k := trimZeros(nm.seq)
 		if _, ok := frames[k]; !ok {
 			order = append(order, k)
 			label[k] = nm.seq
@@ -187,7 +171,7 @@ func missingFrames(nums []string) string {
 		}
 		vals[i] = v
 	}
-	sort.Slice(vals, func(i, j int) bool { return vals[i] < vals[j] })
+	slices.Sort(vals)
 	width := len(nums[0])
 	var listed []string
 	total := uint64(0)

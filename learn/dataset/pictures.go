@@ -9,13 +9,10 @@ import (
 )
 
 // FramesImage draws the frames of every part on s: on a grid as a strip
-// (draw.GridStrip), on a graph with coordinates each frame on the vertices
-// (draw.PointFrame; for 3-D coordinates the vertices with z ≥ 0, seen from
-// +z). A graph without coordinates has no picture: FramesImage returns
-// nil and no error.
-//
-// On the colour cube every frame is drawn as a histogram, one row of
-// panels per part and sequence, on a common scale (draw.HistogramStrip).
+// (draw.GridStrip), on the colour cube as rows of histograms
+// (draw.HistogramStrip), on a graph with coordinates on the vertices
+// (draw.PointFrame; in 3-D those with z ≥ 0, seen from +z). A graph
+// without coordinates has no picture: nil and no error.
 func (s Space) FramesImage(parts []draw.Frames, title string) (image.Image, error) {
 	if s.Colour {
 		return s.histogramRows(parts, title)
@@ -44,9 +41,7 @@ func (s Space) RecsImage(obs, recs [][][]float64, title string) (image.Image, er
 
 // MetricImage draws θ of kind k on s: heat maps per axis on a grid
 // (draw.MetricMaps), the edges coloured by weight on a graph with
-// coordinates (for 3-D coordinates those between vertices with z ≥ 0). A
-// graph without coordinates has no picture: MetricImage returns nil and
-// no error.
+// coordinates (in 3-D those with z ≥ 0); nil without coordinates.
 func (s Space) MetricImage(k learn.MetricKind, theta []float64, title string) (image.Image, error) {
 	if !s.IsGraph() {
 		d, n := s.GridSize()
@@ -75,7 +70,7 @@ func (s Space) MetricImage(k learn.MetricKind, theta []float64, title string) (i
 
 // histogramRows draws the frames of every part on the colour cube, a row
 // of histogram panels per sequence, labelled with the part's name and the
-// frame's index, under title.
+// frame's index.
 func (s Space) histogramRows(parts []draw.Frames, title string) (image.Image, error) {
 	_, n := s.GridSize()
 	var rows []image.Image

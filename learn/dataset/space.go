@@ -13,41 +13,33 @@ import (
 
 // The files of a graph folder besides its frames.
 const (
-	// EdgesFile is the edge list of a graph folder: an int64 [E,2] array
-	// whose row e joins vertices edges[e,0] and edges[e,1] (0-based, either
-	// order, no self-loops or repeats; see ReadEdges).
+	// EdgesFile is the edge list of a graph folder (ReadEdges; either
+	// order, no self-loops or repeats).
 	EdgesFile = "edges.npy"
-	// CoordsFile optionally holds the vertex coordinates of a graph
-	// folder, [N,2] or [N,3], one row per vertex, for pictures only.
+	// CoordsFile optionally holds the [N,2] or [N,3] vertex coordinates of
+	// a graph folder, for pictures only.
 	CoordsFile = "coords.npy"
 )
 
 // Space is the grid or graph that a data folder's histograms live on, and
 // how its metrics are stored.
 //
-// A grid folder holds only frames: n×n images or n×n×n volumes, whose grid
-// the frames' shape gives. Its metrics are [d,N] arrays (WriteMetric) and
-// the heat kernel's Laplacian is scaled by α = (n−1)², the unit square's
-// 1/h², so that t is a time on the unit square.
+// A grid folder holds only frames, whose shape gives the grid. Its metrics
+// are [d,N] arrays (WriteMetric) and the Laplacian is scaled by α = (n−1)²,
+// the unit square's 1/h², so that t is a time on the unit square.
 //
-// A graph folder holds EdgesFile, optionally CoordsFile, and frames that
-// are 1-D arrays of N values, one per vertex. N is the number of rows of
-// the coordinates, or else the largest vertex index of the edges plus one.
-// Its metric is one weight per edge, in the order of the edge list, stored
-// as a 1-D array of E values; the Laplacian is not scaled (α = 1), so that
-// t is in units of squared edges: with unit weights a frame blurs over
-// about √(2t) edges.
+// A graph folder holds EdgesFile, optionally CoordsFile, and 1-D frames of
+// N values: N is the coordinates' rows, or else the largest vertex index
+// plus one. Its metric is one weight per edge, in the edge list's order,
+// stored as a 1-D array; the Laplacian is not scaled (α = 1), so t is in
+// squared edges: with unit weights a frame blurs over about √(2t) edges.
 //
-// The colour cube of RGB histograms (ReadColour) is a 3-D grid of side n
-// whose axis 0 is blue, 1 green and 2 red; Colour marks it, so that its
-// pictures show histograms rather than volumes.
+// The colour cube of RGB histograms (ReadColour) is a 3-D grid; Colour
+// marks it, so that its pictures show histograms rather than volumes.
 type Space struct {
-	Graph *kernel.Graph
-	// Coords holds the vertex coordinates of a general graph, row-major
-	// [N,2] or [N,3], or nil (grids, and graphs without coordinates).
-	Coords *Array
-	// Colour marks the colour cube.
-	Colour bool
+	Graph  *kernel.Graph
+	Coords *Array // a general graph's CoordsFile, or nil
+	Colour bool   // the colour cube
 }
 
 // IsGraph reports whether s is a general graph read from an edge list.
@@ -84,8 +76,7 @@ func LoadSpace(dir string, opt *Options) (Space, *Set, error) {
 }
 
 // ReadGraphFolder reads the edge list and, when present, the coordinates
-// of the graph folder dir; memory, when not nil, vets the edge list's
-// size before it is read.
+// of the graph folder dir; memory is as for ReadEdges.
 func ReadGraphFolder(dir string, memory MemoryCheck) (Space, error) {
 	path := filepath.Join(dir, EdgesFile)
 	edges, err := ReadEdges(path, memory)
@@ -127,9 +118,8 @@ func (s Space) Edges() [][2]int {
 	return edges
 }
 
-// MetricKind returns the parameterisation of θ on s: kind on a grid, and
-// one weight per edge on a general graph, whose edges have no axes for a
-// vertex metric to follow.
+// MetricKind returns the parameterisation of θ on s: kind on a grid, the
+// edge metric on a general graph, whose edges have no axes.
 func (s Space) MetricKind(kind learn.MetricKind) learn.MetricKind {
 	if s.IsGraph() {
 		return learn.EdgeMetric
@@ -170,8 +160,8 @@ func (s Space) Bound() kernel.HeatBound {
 	return kernel.GridHeatBound(d, n)
 }
 
-// WriteMetric writes θ of kind k: a [d,N] array on a grid (see
-// WriteMetric), the E edge weights on a graph.
+// WriteMetric writes θ of kind k: a [d,N] array on a grid (WriteMetric),
+// the E edge weights on a graph.
 func (s Space) WriteMetric(path string, k learn.MetricKind, theta []float64) error {
 	if !s.IsGraph() {
 		return WriteMetric(path, s.Graph, k, theta)

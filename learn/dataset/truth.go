@@ -26,25 +26,23 @@ func ReadTruth(dir string, d, n int) ([]float64, bool) {
 }
 
 // TruthCorrelation returns the Pearson correlation between the edge
-// weights of the learned metric θ (of parameterisation m) on the grid g
-// and those of the true metric of the dataset in dir (ReadTruth), and
-// false when there is no usable truth.
+// weights of θ (of parameterisation m) on the grid g and those of the true
+// metric in dir (ReadTruth), and false without a usable truth.
 func TruthCorrelation(dir string, g *kernel.Graph, m kernel.Metric, theta []float64) (float64, bool) {
 	truth, ok := ReadTruth(dir, len(g.Dims()), g.N())
 	if !ok {
 		return 0, false
 	}
-	wt := make([]float64, g.NumEdges())
+	wt, wl := make([]float64, g.NumEdges()), make([]float64, g.NumEdges())
 	kernel.VertexMetric{G: g}.Weights(wt, truth)
-	wl := make([]float64, g.NumEdges())
 	m.Weights(wl, theta)
 	return synth.Pearson(wt, wl, nil)
 }
 
-// GraphTruthCorrelation compares the learned edge weights w of the graph
-// dataset in dir with its true ones (GraphTruthFile): it returns the
-// Pearson correlation over all edges and over the edges that carry mass
-// in frames (synth.CarriesMass), and false when there is no usable truth.
+// GraphTruthCorrelation returns the Pearson correlations of the edge
+// weights w with the true ones in dir (GraphTruthFile), over all edges
+// and over those that carry mass in frames (synth.CarriesMass), and false
+// without a usable truth.
 func GraphTruthCorrelation(dir string, g *kernel.Graph, w []float64, frames [][][]float64) (all, mass float64, ok bool) {
 	a, err := ReadNpyFile(filepath.Join(dir, GraphTruthFile))
 	if err != nil || len(a.Shape) != 1 || a.Shape[0] != g.NumEdges() {
