@@ -11,9 +11,8 @@ import (
 )
 
 // Objective is what the memory of a learning objective, or of a forward
-// interpolation, depends on. The zero value of each field means none
-// (no frames, no Anderson blocks, …); exactly one of Graph and Dim/Side
-// names the space.
+// interpolation, depends on; exactly one of Graph and Dim/Side names the
+// space.
 type Objective struct {
 	Dim, Side  int           // the grid's dimension and side
 	Graph      *kernel.Graph // a general graph instead of the grid, or nil
@@ -27,9 +26,8 @@ type Objective struct {
 	Forward    bool          // interpolation only: no tape, no adjoint
 }
 
-// Frames counts the interior and endpoint frames of sequences with the
-// given numbers of frames (the first and last of each are the poles), for
-// Objective.Interior and Objective.Endpoints.
+// Frames counts Objective.Interior and Objective.Endpoints of sequences
+// with the given numbers of frames.
 func Frames(counts ...int) (interior, endpoints int) {
 	for _, k := range counts {
 		interior += max(k-2, 0)
@@ -38,13 +36,11 @@ func Frames(counts ...int) (interior, endpoints int) {
 	return interior, endpoints
 }
 
-// Bytes estimates the memory of the objective: learn.ObjectiveBytes of
-// its sizes (the Sinkhorn workspace, the frames, the metric's vectors) or,
-// with Forward, the forward interpolation's workspace (ot.WorkspaceBytes)
-// with the frames handed back, the metric and its edge weights; plus the
-// heat kernel's own memory, which kernelBytes estimates. Both take the
-// vertex metric on a grid and the edge metric on a graph, and fast mode
-// with the GMRES adjoint, the larger workspace.
+// Bytes estimates the memory of the objective (learn.ObjectiveBytes) or,
+// with Forward, of the interpolation's workspace (ot.WorkspaceBytes) with
+// the frames handed back, the metric and its edge weights; plus the heat
+// kernel's (kernelBytes). Fast mode is taken with the GMRES adjoint, the
+// larger workspace.
 func (s Objective) Bytes() float64 {
 	nv, params, edges := s.space()
 	n, c, e := count(nv), 2*s.Interior, s.Endpoints
@@ -62,9 +58,8 @@ func (s Objective) Bytes() float64 {
 // kernelBytes estimates the memory of the heat kernel: its factor (on a
 // general graph, a 2-D grid's with as many vertices plus one entry per
 // edge: right for planar meshes, low for graphs with large separators)
-// and, for the exact-mode objective, the adjoint's kept half-chains,
-// 2·(⌈S/2⌉+2) blocks of N×C, and with Store the recorded sub-steps,
-// 2·L·S·F blocks of N values (F interior frames).
+// and, in exact mode, the adjoint's kept half-chains, 2·(⌈S/2⌉+2) blocks
+// of N×C, and with Store the sub-steps, 2·L·S·F blocks of N values.
 func (s Objective) kernelBytes() float64 {
 	nv, _, edges := s.space()
 	b := FactorBytes(s.Dim, s.Side)
@@ -81,8 +76,8 @@ func (s Objective) kernelBytes() float64 {
 	return b
 }
 
-// count converts a size computed in float64 to an int, capped at 2⁵³ so
-// that an absurd size stays absurd instead of overflowing.
+// count converts a float64 size to an int, capped at 2⁵³ so that an
+// absurd size stays absurd instead of overflowing.
 func count(x float64) int { return int(min(x, 1<<53)) }
 
 // Vertices returns the number of vertices of the grid or graph.
@@ -91,8 +86,8 @@ func (s Objective) Vertices() float64 {
 	return nv
 }
 
-// space returns the vertices, the metric's parameters and the edges of
-// the grid (the vertex metric) or graph (the edge metric).
+// space returns the vertices, metric parameters and edges of the grid
+// (vertex metric) or graph (edge metric).
 func (s Objective) space() (vertices, params, edges float64) {
 	if s.Graph != nil {
 		ne := float64(s.Graph.NumEdges())
@@ -102,8 +97,8 @@ func (s Objective) space() (vertices, params, edges float64) {
 	return nv, float64(s.Dim) * nv, float64(s.Dim) * gridVertices(s.Dim-1, s.Side) * float64(s.Side-1)
 }
 
-// Where describes the grid or graph for messages: "the 2-D grid of side
-// 20" or "the graph of 400 vertices".
+// Where describes the space: "the 2-D grid of side 20" or "the graph of
+// 400 vertices".
 func (s Objective) Where() string {
 	if s.Graph != nil {
 		return fmt.Sprintf("the graph of %d vertices", s.Graph.N())
@@ -111,8 +106,7 @@ func (s Objective) Where() string {
 	return fmt.Sprintf("the %d-D grid of side %d", s.Dim, s.Side)
 }
 
-// Check compares the estimate with the memory budget (see Memory); what
-// names the computation, hint what to reduce.
+// Check checks the estimate with Memory.
 func (s Objective) Check(what, hint string) error {
 	if s.Graph != nil {
 		what = fmt.Sprintf("%s on the graph of %d vertices and %d edges (%d frames)", what, s.Graph.N(), s.Graph.NumEdges(), s.Interior+s.Endpoints)
@@ -138,15 +132,14 @@ func FactorBytes(d, n int) float64 {
 	return 16 * 2 * nv * math.Log2(max(nv, 2))
 }
 
-// ColourTransferPixelBytes is what a colour transfer allocates per pixel
-// of its target image: the image as three float64 channels, the corrected
-// copy, the two planes of the bilateral smoothing and the 8-bit output.
+// ColourTransferPixelBytes is what a colour transfer allocates per target
+// pixel: three float64 channels, the corrected copy, the two planes of
+// the bilateral smoothing and the 8-bit output.
 const ColourTransferPixelBytes = 24 + 24 + 16 + 4
 
-// ColourBytes estimates the memory of the colour work on n³ bins with
-// frames histograms and a Sinkhorn interpolation between two of them
-// (frames − 2 barycenters, forward only), the transfer's workspace and,
-// with a heat kernel, its factor.
+// ColourBytes estimates the memory of the colour work on n³ bins: frames
+// histograms, the forward interpolation between two of them, the
+// transfer's workspace and, with a heat kernel, its factor.
 func ColourBytes(n, frames int, heat bool) float64 {
 	size := Objective{Dim: 3, Side: n, Interior: max(frames-2, 0), Endpoints: min(frames, 2), Forward: true}
 	need := size.Bytes() - FactorBytes(3, n) + 8*gridVertices(3, n)*20

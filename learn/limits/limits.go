@@ -1,7 +1,6 @@
 package limits
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
@@ -15,19 +14,15 @@ import (
 
 // The fixed limits. Each error that reports one says how to stay within it.
 const (
-	// MaxThreadsPerCPU bounds --threads to this many threads per CPU of
-	// the machine: more only adds scheduling overhead, and a huge value
-	// makes the Go runtime and the BLAS library start more threads than
-	// the system allows.
+	// MaxThreadsPerCPU bounds --threads per CPU: more only adds scheduling
+	// overhead, and a huge value makes the Go runtime and the BLAS library
+	// start more threads than the system allows.
 	MaxThreadsPerCPU = 16
 	// MaxFrames bounds the number of frames an interpolation writes.
 	MaxFrames = 1000
 	// MaxBins bounds the colour histogram bins per channel: images have 8
 	// bits per channel, so more bins than 256 stay empty.
 	MaxBins = 256
-	// MaxVertices bounds the vertices N = n^d of a grid (4096² in 2-D,
-	// 256³ in 3-D): the bound the frame loader applies to its files.
-	MaxVertices = dataset.MaxVertices
 )
 
 // MemoryEnv is the environment variable that sets the memory budget.
@@ -40,8 +35,7 @@ func (e *Error) Error() string { return e.msg }
 
 func errorf(format string, a ...any) *Error { return &Error{fmt.Sprintf(format, a...)} }
 
-// MaxThreads returns the largest accepted thread count on this machine,
-// MaxThreadsPerCPU times the number of CPUs.
+// MaxThreads returns the largest accepted thread count on this machine.
 func MaxThreads() int { return MaxThreadsPerCPU * runtime.NumCPU() }
 
 // Threads checks the thread count n given with the flag named flagName.
@@ -56,8 +50,8 @@ func Threads(flagName string, n int) error {
 	return nil
 }
 
-// Count checks a count v given with the flag named flagName against the
-// fixed maximum limit; what names the counted thing ("frames").
+// Count checks a count v given with the flag flagName against limit; what
+// names the counted thing ("frames").
 func Count(flagName string, v, limit int, what string) error {
 	if v > limit {
 		return errorf("%s %d: at most %d %s; pass a smaller %s", flagName, v, limit, what, flagName)
@@ -65,8 +59,8 @@ func Count(flagName string, v, limit int, what string) error {
 	return nil
 }
 
-// Vertices checks the grid of side n in d dimensions against MaxVertices;
-// where says where the size comes from (a flag or a file).
+// Vertices checks the grid of side n in d dimensions against
+// dataset.MaxVertices; where says where the size comes from.
 func Vertices(where string, d, n int) error {
 	if err := dataset.CheckVertices(where, d, n); err != nil {
 		return &Error{err.Error()}
@@ -74,16 +68,11 @@ func Vertices(where string, d, n int) error {
 	return nil
 }
 
-// physical returns MemTotal of /proc/meminfo in bytes, or 0 when unknown.
+// physical returns MemTotal of /proc/meminfo in bytes, or 0.
 var physical = sync.OnceValue(func() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	b, _ := os.ReadFile("/proc/meminfo")
+	for line := range strings.Lines(string(b)) {
+		fields := strings.Fields(line)
 		if len(fields) >= 2 && fields[0] == "MemTotal:" {
 			kb, err := strconv.ParseInt(fields[1], 10, 64)
 			if err != nil || kb <= 0 {
@@ -95,9 +84,8 @@ var physical = sync.OnceValue(func() int64 {
 	return 0
 })
 
-// Budget returns the memory budget in bytes and where it comes from:
-// GMLG_MAX_MEMORY when set, else the physical memory. It is 0 (no limit)
-// when neither is known.
+// Budget returns the memory budget in bytes (0: no limit) and where it
+// comes from: GMLG_MAX_MEMORY when set, else the physical memory.
 func Budget() (int64, string, error) {
 	if s := os.Getenv(MemoryEnv); s != "" {
 		b, err := ParseBytes(s)
@@ -110,8 +98,7 @@ func Budget() (int64, string, error) {
 }
 
 // ParseBytes reads a size such as 64G, 1.5T, 512M, 800K or 1000000
-// (bytes). K, M, G and T (optionally followed by B or iB, any case) are
-// powers of 1024.
+// (bytes); K, M, G and T (also with B or iB, any case) are powers of 1024.
 func ParseBytes(s string) (int64, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "IB"), "B")
@@ -143,9 +130,8 @@ func FormatBytes(b float64) string {
 	return fmt.Sprintf("%.1f %s", b, units[k])
 }
 
-// Memory checks that need bytes, the estimated size of what is about to be
-// allocated for what ("the objective of a 300³ grid"), fits the budget;
-// hint, when not empty, says which sizes to reduce.
+// Memory checks that need bytes, the estimated size of what ("the
+// objective of a 300³ grid"), fits the budget; hint says what to reduce.
 func Memory(what string, need float64, hint string) error {
 	budget, source, err := Budget()
 	if err != nil {
