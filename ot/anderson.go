@@ -137,14 +137,10 @@ func (an *anderson) frame(f int) (restarted, mixed bool) {
 	lo, hi := f*w, (f+1)*w
 	bi, g, rp, gp := an.bIn[lo:hi], an.g[lo:hi], an.rPrev[lo:hi], an.gPrev[lo:hi]
 	vf := math.Max(an.viol[2*f], an.viol[2*f+1])
-	ok := true
+	restart := an.hasPrev && vf > andersonRestart*an.prevViol[f]
 	for i, gi := range g {
-		if math.IsInf(gi, 0) || math.IsNaN(gi) || bi[i] <= 0 {
-			ok = false
-			break
-		}
+		restart = restart || notFinite(gi) || bi[i] <= 0
 	}
-	restart := !ok || (an.hasPrev && vf > andersonRestart*an.prevViol[f])
 	restarted = restart && an.cnt[f] > 0
 	an.prevViol[f] = vf
 	// r = g − log bIn; record the differences with the previous one.
@@ -157,16 +153,11 @@ func (an *anderson) frame(f int) (restarted, mixed bool) {
 		}
 		rp[i], gp[i] = r, gi
 	}
-	if restart {
-		an.cnt[f] = 0
-		copy(bi, an.bOut[lo:hi])
-		return restarted, false
-	}
-	if an.hasPrev && an.cnt[f] < an.m {
+	if !restart && an.hasPrev && an.cnt[f] < an.m {
 		an.cnt[f]++
 	}
 	k := an.cnt[f]
-	if k == 0 || !an.solve(f, last, k, an.q[f*an.n:(f+1)*an.n]) {
+	if restart || k == 0 || !an.solve(f, last, k, an.q[f*an.n:(f+1)*an.n]) {
 		an.cnt[f] = 0
 		copy(bi, an.bOut[lo:hi])
 		return restarted, false

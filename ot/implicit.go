@@ -1,6 +1,7 @@
 package ot
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -25,8 +26,7 @@ type implicitWork struct {
 }
 
 // WarmStart is a snapshot of an Interpolator's warm-start state (scalings
-// and adjoint vector); the zero value is the cold state. SaveWarm reuses
-// its buffers.
+// and adjoint vector); the zero value is the cold state.
 type WarmStart struct {
 	b, z       []float64
 	hasB, hasZ bool
@@ -131,12 +131,8 @@ func (ip *Interpolator) SetTol(tol, adjointTol float64) {
 	if !(tol >= 0) || !(adjointTol >= 0) {
 		panic("ot: SetTol: negative or NaN tolerance")
 	}
-	if tol != 0 {
-		ip.set.Tol = tol
-	}
-	if adjointTol != 0 {
-		ip.set.AdjointTol = adjointTol
-	}
+	ip.set.Tol = cmp.Or(tol, ip.set.Tol)
+	ip.set.AdjointTol = cmp.Or(adjointTol, ip.set.AdjointTol)
 }
 
 // backwardImplicit writes the implicit gradient into gparam: it solves for
@@ -211,9 +207,9 @@ func (ip *Interpolator) adjointStep(dst, z []float64, grec [][][]float64, abar [
 // adjointUb sets ū = −ā⊙a/u from ā = K·v̄.
 func (ip *Interpolator) adjointUb(abar []float64) { ip.scaleAdjoint(ip.im.ub, abar, ip.sk.tapeU) }
 
-// adjointVb sets v̄ (vb) from z and the loss gradient grec (nil: the map's
-// linear part), the elementwise first half of the adjoint map; zNew is its
-// scratch. The frames run in parts (each frame's sums stay whole).
+// adjointVb sets v̄ from z and the loss gradient grec (nil: the map's linear
+// part), the elementwise first half of the adjoint map, in parts of frames;
+// zNew is its scratch.
 func (ip *Interpolator) adjointVb(z []float64, grec [][][]float64) {
 	s := &ip.sk
 	ip.im.zCur, ip.grec = z, grec

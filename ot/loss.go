@@ -108,25 +108,23 @@ func (l Loss) Eval(grad, p, q []float64) (float64, error) {
 			}
 		}
 	case KL:
-		finite := true
+		bad := false // a gradient entry is not finite
 		for i, pi := range p {
 			r := math.Log(pi / q[i])
 			s += pi*r - pi + q[i]
 			if grad != nil {
 				grad[i] = r
-				if math.IsInf(r, 0) || math.IsNaN(r) {
-					finite = false
-				}
+				bad = bad || notFinite(r)
 			}
 		}
-		if !finite {
+		if bad {
 			return s, &NonFiniteError{Op: "loss", Sequence: -1, Frame: -1,
 				Hint: "the KL gradient log(p/q) is infinite: add a floor to the observations and check the reconstruction is positive"}
 		}
 	default:
 		panic(fmt.Sprintf("ot: Loss.Eval: invalid loss %d", int(l)))
 	}
-	if math.IsInf(s, 0) || math.IsNaN(s) {
+	if notFinite(s) {
 		return s, &NonFiniteError{Op: "loss", Sequence: -1, Frame: -1,
 			Hint: "add a floor to the observations (KL needs positive observations) and check the reconstruction is finite"}
 	}

@@ -54,12 +54,11 @@ func (g Gradient) String() string {
 // and Anderson mixing act in tolerance mode only, so that with a fixed L
 // the result of a Forward depends on the kernel alone.
 type Settings struct {
-	// Iterations is the number L of Sinkhorn iterations when Tol = 0.
-	// 0 means DefaultIterations (50).
+	// Iterations is the number L of Sinkhorn iterations when Tol = 0; 0
+	// means DefaultIterations (50).
 	Iterations int
-	// Tol, when positive, iterates each Forward until the marginal
-	// violation (see Interpolator) is at most Tol, at most MaxIterations
-	// times. 0 means the fixed number Iterations.
+	// Tol, when positive, iterates each Forward until the marginal violation
+	// (see Interpolator) is at most Tol, at most MaxIterations times.
 	Tol float64
 	// MaxIterations bounds the Sinkhorn iterations of one Forward in
 	// tolerance mode; reaching it is not an error (Stats reports
@@ -80,8 +79,7 @@ type Settings struct {
 	// adjoint map, two kernel applications each) of one implicit Backward.
 	// 0 means MaxIterations.
 	AdjointMaxIterations int
-	// AdjointRestart is the restart length of ImplicitGMRES. 0 means
-	// DefaultAdjointRestart.
+	// AdjointRestart is the restart length of ImplicitGMRES (0: the default).
 	AdjointRestart int
 	// Anderson, when positive, accelerates the Sinkhorn iterations of
 	// tolerance mode by Anderson mixing of each frame's log-scalings over
@@ -92,18 +90,16 @@ type Settings struct {
 	// fixed point. 0 means off. It needs Tol > 0.
 	Anderson int
 	// Cold, in tolerance mode, starts every Forward from b = 1 and every
-	// implicit Backward from a zero adjoint vector. By default (false) they
-	// start from the state the previous call left (see Interpolator, "Warm
-	// start"). With a fixed L, Forward always starts from b = 1.
+	// implicit Backward from z = 0 instead of the state the previous call
+	// left (see Interpolator, "Warm start").
 	Cold bool
 	// ForwardOnly drops the gradient's workspace (the tape of the unrolled
 	// gradient): Backward then panics.
 	ForwardOnly bool
-	// IterateEndpoints runs the frames whose weight is exactly 1 (t = 0 or
-	// t = 1) through the iterations like the others, with weights (1, 0),
-	// instead of the closed form K·(P/K·1). The reference's colour
-	// interpolation does so; the frame then comes out as K·(P/K·b) for the
-	// last b, close to K·(P/K·1). Off by default.
+	// IterateEndpoints runs the frames whose weight is exactly 1 through the
+	// iterations with weights (1, 0), as the reference's colour interpolation
+	// does, instead of the closed form K·(P/K·1): the frame comes out as
+	// K·(P/K·b) for the last b, close to K·(P/K·1).
 	IterateEndpoints bool
 }
 
@@ -147,14 +143,14 @@ type Stats struct {
 	Iterations int
 	Violation  float64
 	Converged  bool
-	// Warm says that the last Forward started from stored scalings;
-	// ColdRetry that it did, met a non-finite value, and was redone from
-	// b = 1 (Iterations then counts both attempts).
+	// Warm says that the last Forward started from stored scalings; ColdRetry
+	// that it met a non-finite value and was redone from b = 1 (Iterations
+	// then counts both attempts).
 	Warm, ColdRetry bool
-	// AdjointIterations is the number of adjoint-map evaluations of the
-	// last implicit Backward (each two N×C kernel applications),
-	// AdjointResidual its last relative residual and AdjointConverged
-	// whether it reached AdjointTol. All zero for the unrolled gradient.
+	// AdjointIterations is the number of adjoint-map evaluations (each two
+	// N×C kernel applications) of the last implicit Backward, AdjointResidual
+	// its last relative residual and AdjointConverged whether it reached
+	// AdjointTol; all zero for the unrolled gradient.
 	AdjointIterations int
 	AdjointResidual   float64
 	AdjointConverged  bool

@@ -68,12 +68,10 @@ func (s *sinkhorn) col(x []float64, c int) []float64 {
 	return x[c*s.n : (c+1)*s.n : (c+1)*s.n]
 }
 
-// blocks returns u, v and q of iteration it (counted from 1).
+// blocks returns u, v and q of iteration it (counted from 1), which share
+// one block when there is one slot.
 func (s *sinkhorn) blocks(it int) (u, v, q []float64) {
-	slot := 0
-	if s.slots > 1 {
-		slot = it - 1
-	}
+	slot := min(it, s.slots) - 1
 	nc, nq := s.n*len(s.pole), s.n*len(s.groups)
 	return s.tapeU[slot*nc : (slot+1)*nc], s.tapeV[slot*nc : (slot+1)*nc], s.tapeQ[slot*nq : (slot+1)*nq]
 }

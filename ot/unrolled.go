@@ -73,10 +73,9 @@ func (ip *Interpolator) backwardUnrolled(dk DiffKernel, gparam []float64, grec [
 	return nil
 }
 
-// unrollIterations back-propagates through the interior iterations, from
-// the last to the first, leaving the gradient with respect to K·1 in g1.
-// a holds the sources of the adjoint calls and b (bIn) the gradient b̄.
-// The elementwise steps run in parts of rows (runPart).
+// unrollIterations back-propagates through the interior iterations, last
+// first, leaving the gradient with respect to K·1 in g1; a holds the
+// sources of the adjoint calls and bIn the gradient b̄.
 func (ip *Interpolator) unrollIterations(dk DiffKernel, gparam []float64, grec [][][]float64) error {
 	s := &ip.sk
 	c := len(s.pole)
@@ -122,8 +121,7 @@ const (
 	phaseAdjointVb           // the implicit adjoint map's v̄, by frames
 )
 
-// runPart runs rows (or frames) lo..hi−1 of a phase of a reverse pass:
-// every entry is computed by the same operations whatever the part.
+// runPart runs rows (or frames) lo..hi−1 of a phase of a reverse pass.
 func (ip *Interpolator) runPart(phase, lo, hi int) {
 	s := &ip.sk
 	switch phase {
@@ -158,8 +156,7 @@ func (ip *Interpolator) runPart(phase, lo, hi int) {
 	}
 }
 
-// scaleAdjoint sets dst = −ab⊙a/u, the gradient with respect to u
-// through a = P/u, in parts of rows.
+// scaleAdjoint sets dst = −ab⊙a/u, the gradient with respect to u via a = P/u.
 func (ip *Interpolator) scaleAdjoint(dst, ab, u []float64) {
 	ip.sdst, ip.sab, ip.su = dst, ab, u
 	parallel(&ip.sk.wg, ip, phaseScaleAdjoint, ip.sk.n, 2*len(ip.sk.pole))
@@ -167,9 +164,8 @@ func (ip *Interpolator) scaleAdjoint(dst, ab, u []float64) {
 }
 
 // unrollBarycenter recomputes rows lo..hi−1 of a and b of the iteration
-// being unrolled (of its pairs of columns) from the taped u, v and q, and
-// forms v̄ = ∂/∂(K·a) into vb from b̄ (in bIn) and, at the last iteration,
-// the loss gradient.
+// being unrolled from the taped u, v and q, and forms v̄ = ∂/∂(K·a) into vb
+// from b̄ (in bIn) and, at the last iteration, the loss gradient.
 func (ip *Interpolator) unrollBarycenter(lo, hi int) {
 	s := &ip.sk
 	for f, g := range s.groups {
@@ -201,8 +197,7 @@ func (ip *Interpolator) unrollBarycenter(lo, hi int) {
 	}
 }
 
-// endGrads copies the loss gradients of the endpoint frames into the N×E
-// block gEnd.
+// endGrads copies the endpoint frames' loss gradients into the N×E gEnd.
 func (ip *Interpolator) endGrads(gEnd []float64, grec [][][]float64) {
 	for e, r := range ip.endRef {
 		copy(ip.sk.col(gEnd, e), grec[r.seq][r.frame])
