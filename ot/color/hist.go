@@ -41,9 +41,8 @@ func Bin(v uint8, n int) int {
 	return int(v) * n / 255
 }
 
-// Index returns the flat bin index R·n²+G·n+B of bin coordinates (r,g,b):
-// B is the fast axis, G the medium one and R the slow one (docs/method.md,
-// "Grid and vertex order").
+// Index returns the flat bin index R·n²+G·n+B of bin coordinates (r,g,b)
+// (docs/method.md, "Grid and vertex order").
 func Index(r, g, b, n int) int {
 	return (r*n+g)*n + b
 }

@@ -66,8 +66,7 @@ func To8(x float64) uint8 {
 	return uint8(math.Floor(x * 255))
 }
 
-// eachRGB8 calls f with the non-premultiplied 8-bit R, G, B values of every
-// pixel of img in row-major order.
+// eachRGB8 calls f with each pixel's unpremultiplied 8-bit R, G, B, row-major.
 func eachRGB8(img image.Image, f func(r, g, b uint8)) {
 	bounds := img.Bounds()
 	switch m := img.(type) {

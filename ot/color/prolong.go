@@ -13,9 +13,8 @@ func ProlongedSize(n, levels int) int {
 	return (n-1)<<levels + 1
 }
 
-// prolong moves a colour metric theta of shape [3, n³] to the cube of side
-// ProlongedSize(n, levels) with kernel.ProlongVertexMetric, after checking
-// the sizes and that every entry is finite.
+// prolong checks a colour metric theta of shape [3, n³] and moves it to the
+// cube of side ProlongedSize(n, levels) with kernel.ProlongVertexMetric.
 func prolong(theta []float64, n, levels int) ([]float64, int, error) {
 	if n < 2 || levels < 0 || levels > 8 {
 		return nil, 0, fmt.Errorf("prolong: n=%d, levels=%d, want n ≥ 2, 0 ≤ levels ≤ 8", n, levels)

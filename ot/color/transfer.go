@@ -22,9 +22,8 @@ const DefaultIterations = 100
 // TransferOptions.SigmaRange is zero.
 const DefaultSigmaRange = 0.1
 
-// Map is a colour map on the n³ bins: the colour that bin i is sent to.
-// Bins are indexed R·n²+G·n+B; Colors[3i:3i+3] is the (R,G,B) image of bin i
-// with channels in [0,1].
+// Map is a colour map on the n³ bins: Colors[3i:3i+3] is the (R,G,B) colour,
+// channels in [0,1], that bin i is sent to.
 type Map struct {
 	Bins   int
 	Colors []float64
@@ -53,12 +52,10 @@ func lookup1(v float64, n int) int {
 	if !(v > 0) {
 		return 0
 	}
-	k := int(v * (float64(n) - 1e-4))
-	return min(k, n-1)
+	return min(int(v*(float64(n)-1e-4)), n-1)
 }
 
-// Lookup returns the colour the map sends (r,g,b) to (nearest bin, no
-// interpolation).
+// Lookup returns the colour the map sends (r,g,b) to: its bin's, by LookupBin.
 func (m *Map) Lookup(r, g, b float64) (float64, float64, float64) {
 	i := LookupBin(r, g, b, m.Bins)
 	return m.Colors[3*i], m.Colors[3*i+1], m.Colors[3*i+2]
