@@ -25,8 +25,7 @@ var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 // borderColor outlines maps, frames and colour bars.
 var borderColor = color.RGBA{0x60, 0x60, 0x60, 0xff}
 
-// rgb is a colour with channels in [0,1], the form in which blended
-// drawing (lines, discs) computes.
+// rgb is a colour with channels in [0,1], as blended lines and discs use it.
 type rgb [3]float64
 
 // canvas is a white RGBA picture on which the package sets pixels directly,
@@ -96,8 +95,7 @@ func titleTop(title string) int {
 	return margin + mainTitleH
 }
 
-// textWidth returns the width in pixels of s in Liberation Sans at the
-// given size.
+// textWidth returns the width in pixels of s in Liberation Sans of the size.
 func textWidth(s string, size float64) int {
 	if s == "" {
 		return 0
@@ -105,8 +103,7 @@ func textWidth(s string, size float64) int {
 	return int(textStyle(size, vgdraw.XLeft, vgdraw.YTop).Width(s)) + 1
 }
 
-// Bitmap text is the 7×13 face of golang.org/x/image: each character
-// advances tagAdvance pixels.
+// tagAdvance is the advance in pixels of a character of the 7×13 bitmap face.
 const tagAdvance = 7
 
 // tag draws s in the bitmap face with its baseline at y, starting at x.

@@ -18,8 +18,7 @@ func Row(imgs ...image.Image) *image.RGBA {
 	return compose(imgs, false)
 }
 
-// compose places imgs one after the other, downwards or across, drawing
-// each over a white background.
+// compose places imgs one after the other on white, downwards or across.
 func compose(imgs []image.Image, down bool) *image.RGBA {
 	var size image.Point
 	for _, im := range imgs {

@@ -73,12 +73,11 @@ func (p projector) project(x [3]float64) (px, py, depth float64) {
 	return p.cx + p.scale*dot(c, p.right), p.cy - p.scale*dot(c, p.up), dot(c, p.toward)
 }
 
-// Histogram draws a colour histogram h (length n³, flat index R·n²+G·n+B,
-// the layout of package ot/color) as a picture: every bin above the
-// threshold is a disc at its bin centre, filled with that colour, with an
-// area proportional to its mass, projected orthographically from a fixed
-// viewpoint and painted from back to front over the edges of the colour
-// cube: HistogramStrip of one panel titled opt.Title.
+// Histogram draws a colour histogram h (n³ bins in the layout of package
+// ot/color): every bin above the threshold is a disc at its bin centre,
+// filled with that colour, with an area proportional to its mass, projected
+// orthographically from a fixed viewpoint and painted from back to front
+// over the edges of the colour cube. It is HistogramStrip of one panel.
 func Histogram(h []float64, n int, opt *HistogramOptions) (*image.RGBA, error) {
 	return HistogramStrip([][]float64{h}, n, []string{histDefaults(opt).Title}, opt)
 }
@@ -201,10 +200,9 @@ func histPanel(c *canvas, h []float64, n int, o HistogramOptions) error {
 	return nil
 }
 
-// drawCube draws the edges of the colour cube (the three meeting at the
-// hidden back corner (0,1,0) in a lighter grey), then the axis labels
-// beside the front edges: R along the bottom front edge, G along the bottom
-// right edge and B along the left vertical edge.
+// drawCube draws the edges of the colour cube, those meeting at the hidden
+// corner (0,1,0) lighter, and the labels R, G and B beside the bottom front,
+// bottom right and left vertical edges.
 func drawCube(c *canvas, p projector) {
 	back := [3]float64{0, 1, 0}
 	for k := range 8 {
