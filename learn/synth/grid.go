@@ -2,9 +2,8 @@ package synth
 
 import "fmt"
 
-// GridTruth returns the true vertex metric, [2,n²], of a synthetic
-// dataset on the n×n grid: "analytic" (AnalyticMetric, the reference's) or
-// "uniform" (every weight 1).
+// GridTruth returns the true vertex metric, [2,n²], of a synthetic dataset
+// on the n×n grid: "analytic" (AnalyticMetric) or "uniform" (all 1).
 func GridTruth(truth string, n int) ([]float64, error) {
 	switch truth {
 	case "analytic":

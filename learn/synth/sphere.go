@@ -28,8 +28,7 @@ func Sphere(n int) (*Graph, error) {
 	return newGraph(g, m.coords, 3), nil
 }
 
-// icosahedronFaces are the 20 faces of the icosahedron whose vertices
-// icosahedronVertex gives.
+// icosahedronFaces are the 20 faces of the icosahedron of icosahedronVertex.
 var icosahedronFaces = [20][3]int{
 	{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11},
 	{1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
@@ -51,8 +50,7 @@ func icosahedronVertex(i int) [3]float64 {
 	return [3]float64{b, 0, -a}
 }
 
-// mesh collects the vertices on the sphere and the edges of the
-// subdivided faces, each once.
+// mesh collects the vertices and edges of the subdivided faces, each once.
 type mesh struct {
 	coords []float64      // row-major [N,3]
 	index  map[[3]int]int // vertex of a rounded position
@@ -91,8 +89,8 @@ func (m *mesh) edge(i, j int) {
 	}
 }
 
-// subdivide splits the triangle a, b, c into k² triangles, adding their
-// corners and sides.
+// subdivide splits triangle a, b, c into k² triangles, adding their corners
+// and sides.
 func (m *mesh) subdivide(a, b, c [3]float64, k int) {
 	at := func(i, j int) int {
 		var p [3]float64

@@ -34,9 +34,9 @@ var (
 	StickBottomRight = Pole{Shape: "rect", X0: 40.0 / 50, X1: 45.0 / 50, Y0: 20.0 / 50, Y1: 45.0 / 50}
 )
 
-// Histogram rasterises the pole on the d-dimensional grid of side n (C
-// order: x along axis 0, y along axis 1, z along axis 2), adds the floor
-// max·Floor/N and normalises it to sum 1.
+// Histogram rasterises the pole on the d-dimensional grid of side n (C order:
+// x, y, z along axes 0, 1, 2), adds the floor max·Floor/N and normalises it
+// to sum 1.
 func (p Pole) Histogram(d, n int) ([]float64, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("synth: grid side %d < 2", n)
@@ -99,11 +99,10 @@ func floorNormalize(h []float64) float64 {
 func idx(u float64, n int) int { return int(math.Round(u * float64(n))) }
 
 // span returns the index range [i0,i1) of the unit interval [lo,hi) on a
-// side of n cells, like the numpy slice [round(lo·n):round(hi·n)] clipped to
-// the grid. A non-empty interval that rounds to no cell (a thin stick on a
-// small grid) but meets the unit square keeps the one cell its start rounds
-// to, so that such a rectangle pole exists on every grid; where the slice is
-// not empty the range is the slice's.
+// side of n cells: the numpy slice [round(lo·n):round(hi·n)] clipped to the
+// grid, or, when that is empty but the interval is not and meets the unit
+// square (a thin stick on a small grid), the one cell its start rounds to,
+// so that such a rectangle pole exists on every grid.
 func span(lo, hi float64, n int) (int, int) {
 	i0, i1 := min(max(idx(lo, n), 0), n), min(idx(hi, n), n)
 	if i1 <= i0 && lo < hi && lo < 1 && hi > 0 {
@@ -169,8 +168,7 @@ func rescale(f []float64) {
 type Config struct {
 	Graph  *kernel.Graph
 	Metric kernel.Metric
-	// Theta are the metric parameters (e.g. AnalyticMetric for a 2-D
-	// vertex metric).
+	// Theta are the metric parameters (e.g. AnalyticMetric).
 	Theta []float64
 	// Heat are the kernel options (t, steps…).
 	Heat kernel.HeatOptions
@@ -181,9 +179,9 @@ type Config struct {
 	// Poles lists the two poles of each sequence, as histograms.
 	Poles [][2][]float64
 	// RawEndpoints makes the first and last frames the poles themselves
-	// instead of the reference's blurred poles K(P/K·1). A learner whose
-	// poles are the observed first and last frames then reproduces the
-	// interior frames exactly at the true metric.
+	// instead of the reference's blurred poles K(P/K·1), so that a learner
+	// whose poles are the observed end frames reproduces the interior frames
+	// exactly at the true metric.
 	RawEndpoints bool
 }
 

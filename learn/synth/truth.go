@@ -6,12 +6,11 @@ import (
 	"github.com/gmlg/gmlg/kernel"
 )
 
-// CarriesMass reports, for every edge of g, whether it carries mass in the
-// observed frames: whether in at least one frame (each summing to one)
-// both of its ends hold more than the uniform share 1/N. Only such edges
-// are crossed by the displacement interpolations that the frames sample,
-// so only their weights are determined by the data; the weights of the
-// others stay near their starting value.
+// CarriesMass reports, for every edge of g, whether in at least one of the
+// frames (each summing to one) both of its ends hold more than the uniform
+// share 1/N. Only such edges are crossed by the displacement interpolations
+// that the frames sample, so only their weights are determined by the data;
+// the others stay near their starting value.
 func CarriesMass(g *kernel.Graph, frames [][][]float64) []bool {
 	share := 1 / float64(g.N())
 	out := make([]bool, g.NumEdges())
