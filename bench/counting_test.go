@@ -108,7 +108,7 @@ func TestCountingThreads(t *testing.T) {
 		{"team", tenfoldTeam{}, false, 10 * p},
 		{"two half-teams", tenfoldTeam{}, true, 10*max(1, p/2) + 10*max(1, p-p/2)},
 	} {
-		c := &countingStepFactor{team: tc.team}
+		c := &countingFactor{team: tc.team}
 		if got := c.threads(tc.split); got != tc.want {
 			t.Errorf("%s: %d threads, want %d", tc.name, got, tc.want)
 		}

@@ -395,42 +395,20 @@ func (c *countingFactorizer) schedule() (p8, p16 float64, err error) {
 
 func (c *countingFactorizer) Name() string { return c.inner.Name() }
 
+// Analyze wraps the factor when it is a factor.StepSolver, the heat
+// kernel's contract (which refuses any other).
 func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
 	f, err := c.inner.Analyze(p, opt)
 	if err != nil {
 		return nil, err
 	}
 	c.last = f
-	cf := countingFactor{Factor: f, stats: c.stats}
-	if ss, ok := f.(factor.StepSolver); ok {
-		// Forward the optional interfaces, so that the heat kernel takes
-		// the paths it takes without the counters (multi-step solves on
-		// the whole block, the backend's own adjoint).
-		sf := &countingStepFactor{countingFactor: cf, ss: ss}
-		sf.team, _ = f.(factor.ScheduleReporter)
-		return sf, nil
+	ss, ok := f.(factor.StepSolver)
+	if !ok {
+		return f, nil
 	}
-	return &cf, nil
-}
-
-type countingFactor struct {
-	factor.Factor
-	stats *SolveStats
-}
-
-func (c *countingFactor) Factorize(values []float64) error {
-	t := time.Now()
-	err := c.Factor.Factorize(values)
-	c.stats.factors.Add(1)
-	c.stats.factorNanos.Add(int64(time.Since(t)))
-	return err
-}
-
-func (c *countingFactor) Solve(dst, b []float64, cols int) error {
-	t := time.Now()
-	err := c.Factor.Solve(dst, b, cols)
-	c.stats.count(1, cols, 1, time.Since(t))
-	return err
+	team, _ := f.(factor.ScheduleReporter)
+	return &countingFactor{StepSolver: ss, stats: c.stats, team: team}, nil
 }
 
 // count records solves sub-step solves of cols columns that took d of wall
@@ -441,22 +419,30 @@ func (s *SolveStats) count(solves, cols, threads int, d time.Duration) {
 	s.solveNanos.Add(int64(threads) * int64(d))
 }
 
-// countingStepFactor is countingFactor for a factor.StepSolver, which it
+// countingFactor counts the work of a factor.StepSolver, which it
 // forwards. A call of S steps counts S solves (2·S for an adjoint,
 // which runs two chains) and its wall time once per thread it ran on: for
 // a factor whose solves run on a team of workers (the engine, which
 // reports its schedule) the team's size for GOMAXPROCS within the CPUs,
 // or the sum of the two half-teams' for a parallel adjoint; two for a
 // parallel adjoint's chains on another factor.
-type countingStepFactor struct {
-	countingFactor
-	ss   factor.StepSolver
-	team factor.ScheduleReporter // nil if the factor has none
+type countingFactor struct {
+	factor.StepSolver
+	stats *SolveStats
+	team  factor.ScheduleReporter // nil if the factor has none
+}
+
+func (c *countingFactor) Factorize(values []float64) error {
+	t := time.Now()
+	err := c.StepSolver.Factorize(values)
+	c.stats.factors.Add(1)
+	c.stats.factorNanos.Add(int64(time.Since(t)))
+	return err
 }
 
 // threads is the number of threads a call ran on: split when it ran on
 // two halves (a parallel adjoint's two chains).
-func (c *countingStepFactor) threads(split bool) int {
+func (c *countingFactor) threads(split bool) int {
 	switch p := min(runtime.GOMAXPROCS(0), runtime.NumCPU()); {
 	case c.team != nil && split:
 		return c.team.TeamSize(max(1, p/2)) + c.team.TeamSize(max(1, p-p/2))
@@ -468,18 +454,16 @@ func (c *countingStepFactor) threads(split bool) int {
 	return 1
 }
 
-func (c *countingStepFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
+func (c *countingFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
 	t := time.Now()
-	err := c.ss.SolveSteps(out, b, cols, steps, keep, reverse)
+	err := c.StepSolver.SolveSteps(out, b, cols, steps, keep, reverse)
 	c.stats.count(steps, cols, c.threads(false), time.Since(t))
 	return err
 }
 
-func (c *countingStepFactor) Workers() int { return c.ss.Workers() }
-
-func (c *countingStepFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
+func (c *countingFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	t := time.Now()
-	err := c.ss.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
+	err := c.StepSolver.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
 	c.stats.count(2*steps, cols, c.threads(parallel), time.Since(t))
 	return err
 }
