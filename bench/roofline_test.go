@@ -1,0 +1,30 @@
+package bench
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gmlg/gmlg/kernel/sparsechol"
+)
+
+// TestRoofline checks the roofline model's arithmetic and that the
+// multiply-add chains of the kernels' vector width run.
+func TestRoofline(t *testing.T) {
+	// 2·1000·10 flops per pass over 12·1000 + 16·100·10 bytes.
+	if got, want := SolveIntensity(1000, 100, 10), 20000.0/28000; math.Abs(got-want) > 1e-15 {
+		t.Errorf("SolveIntensity = %v, want %v", got, want)
+	}
+	rl := Roofline{Threads: 2, PeakGFlops: 100, GBPerSecond: 20}
+	for _, c := range []struct{ ai, want float64 }{{0.5, 10}, {2, 40}, {5, 100}, {50, 100}} {
+		if got := rl.Bound(c.ai); got != c.want {
+			t.Errorf("Bound(%v) = %v, want %v", c.ai, got, c.want)
+		}
+	}
+	// A round is 12 chains of w lanes (2 flops each), or 8 scalar chains.
+	want := map[int]float64{8: 192, 4: 96, 1: 16}
+	for _, w := range []int{sparsechol.VectorWidth(), 1} {
+		if got := fmaRounds(w, 3); got != want[w] {
+			t.Errorf("fmaRounds(%d) = %v flops a round, want %v", w, got, want[w])
+		}
+	}
+}
