@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +29,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func selfCommand(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, os.Args[0]) }
+func selfCommand(ctx context.Context, _ ...string) *exec.Cmd {
+	return exec.CommandContext(ctx, os.Args[0])
+}
 
 func TestParseRows(t *testing.T) {
 	tests := []struct {
@@ -41,7 +45,14 @@ func TestParseRows(t *testing.T) {
 		{in: " 2:8:3 , 3:16:100", want: []string{"2:8:3", "3:16:100"}, paper: 0},
 		{in: "quick", want: []string{"2:50:20", "3:16:20"}, paper: 1.6},
 		{in: "4,1,4", want: []string{"2:100:100", "2:50:20"}, paper: 60},
-		{in: "all", want: []string{"2:50:20", "2:50:100", "2:100:20", "2:100:100", "3:16:20", "3:16:50", "3:16:100", "3:32:20"}, paper: 1.6},
+		{in: "all", want: []string{"2:50:20", "2:50:100", "2:100:20", "2:100:100", "3:16:20", "3:16:50", "3:16:100", "3:32:20",
+			"colour:16", "colour:32", "colour:32:seldovia2"}, paper: 1.6},
+		{in: "colour:4,colour:32:seldovia2,colour:4:synthetic", want: []string{"colour:4", "colour:32:seldovia2"}},
+		{in: "colour:1", wantErr: true},
+		{in: "colour:x", wantErr: true},
+		{in: "colour:8:", wantErr: true},
+		{in: "colour:8:a/b", wantErr: true},
+		{in: "colour:8:a:b", wantErr: true},
 		{in: "", wantErr: true},
 		{in: "9", wantErr: true},
 		{in: "0", wantErr: true},
@@ -144,39 +155,38 @@ func fakeMeasurement(row string, backend string, t500cpu, t500wall float64, rss 
 	}
 	return &Measurement{Spec: Spec{Row: rows[0], Backend: backend}, Backend: backend, Ordering: "amd", NNZL: 1234,
 		Threads: 2, Iters: 2, Evals: 5, Minimize: 10, FirstEval: 2, SecPerIter: 4, EvalsPerIter: 2,
-		T500Hours: t500wall, T500CPUHours: t500cpu, MaxRSS: rss, Solves: 1000, SolveColumns: 20000, SolveSeconds: 5,
-		Work: 1369, Span: 37, Sched8: 5.25, Sched16: 7.5}
+		T500Hours: t500wall, T500CPUHours: t500cpu, MaxRSS: rss, Solves: 1000, SolveColumns: 20000,
+		SolveWall: 5, KernelCols: 16, KernelGFlops: 0.025, Work: 1369, Span: 37, Sched8: 5.25, Sched16: 7.5}
 }
 
-func TestSummarize(t *testing.T) {
+// TestSummaryTable checks the side-by-side table: the paper's rows in its
+// order and the others last, the fastest backend's speed-ups and memory
+// against the paper, and the targets.
+func TestSummaryTable(t *testing.T) {
 	ms := []*Measurement{
 		fakeMeasurement("2:8:2", "go", 0.001, 0.002, 10e6),
 		fakeMeasurement("3:32:20", "cholmod", 20, 40, 2e9),
 		fakeMeasurement("2:50:20", "cholmod", 0.1, 0.3, 100e6),
 		fakeMeasurement("2:50:20", "go", 0.08, 0.2, 65e6),
 	}
-	sum := Summarize(ms)
-	if len(sum) != 3 {
-		t.Fatalf("Summarize gave %d rows, want 3", len(sum))
+	st := summaryTable(ms)
+	col := func(row int, head string) string { return st.rows[row][slices.Index(st.header, head)] }
+	if len(st.rows) != 3 || col(0, "n") != "50" || col(1, "n") != "32" || col(2, "n") != "8" {
+		t.Fatalf("rows %v, want 2:50:20, 3:32:20 and 2:8:2", st.rows)
 	}
-	if sum[0].Row.String() != "2:50:20" || sum[1].Row.String() != "3:32:20" || sum[2].Row.String() != "2:8:2" {
-		t.Errorf("Summarize order %v %v %v, want the paper's order, other rows last", sum[0].Row, sum[1].Row, sum[2].Row)
-	}
-	s := sum[0]
-	if s.Fastest.Spec.Backend != "go" {
-		t.Errorf("fastest of 2:50:20 is %s, want go", s.Fastest.Spec.Backend)
-	}
-	if math.Abs(s.SpeedUp-1.6/0.08) > 1e-9 || math.Abs(s.WallSpeedUp-1.6/0.2) > 1e-9 {
-		t.Errorf("speed-ups %v / %v, want %v / %v", s.SpeedUp, s.WallSpeedUp, 1.6/0.08, 1.6/0.2)
-	}
-	if math.Abs(s.MemFraction-65e6/1.3e9) > 1e-12 || !s.Met {
-		t.Errorf("2:50:20: mem fraction %v met %v, want %v and true", s.MemFraction, s.Met, 65e6/1.3e9)
-	}
-	if sum[1].Met {
-		t.Errorf("3:32:20 at 20 h and 2 GB meets the target (paper 110 h, 10.9 GB): %+v", sum[1])
-	}
-	if sum[2].Met || sum[2].SpeedUp != 0 {
-		t.Errorf("a row without paper figures: %+v", sum[2])
+	// 2:50:20: go is the fastest, 1.6 h / 0.08 h on CPU time, 1.6 / 0.2
+	// on wall time, 65 MB of the paper's 1.3 GB.
+	for _, c := range []struct {
+		row        int
+		head, want string
+	}{
+		{0, "speed-up CPU / wall", "20.0× / 8.0×"}, {0, "mem/paper", "1/20"}, {0, "target met", "yes"},
+		{1, "speed-up CPU / wall", "5.5× / 2.8×"}, {1, "target met", "no"}, // 20 h and 2 GB against 110 h and 10.9 GB
+		{2, "speed-up CPU / wall", "–"}, {2, "target met", "–"},
+	} {
+		if got := col(c.row, c.head); got != c.want {
+			t.Errorf("row %d, %s: %q, want %q", c.row, c.head, got, c.want)
+		}
 	}
 }
 
@@ -198,8 +208,8 @@ func TestRatioColumns(t *testing.T) {
 		for _, be := range c.backends {
 			ms = append(ms, fakeMeasurement("2:50:20", be, hours[be], 2*hours[be], 100e6))
 		}
-		header := summaryHeader(c.backends)
-		cells := summaryCells(Summarize(ms)[0], c.backends)
+		st := summaryTable(ms)
+		header, cells := st.header, st.rows[0]
 		if len(cells) != len(header) {
 			t.Fatalf("%v: %d cells for %d header columns", c.backends, len(cells), len(header))
 		}
@@ -220,25 +230,37 @@ func TestWriteTables(t *testing.T) {
 		fakeMeasurement("2:50:20", "cholmod", 0.1, 0.3, 100e6),
 		fakeMeasurement("2:50:20", "go", 0.08, 0.2, 65e6),
 	}
+	// The roofline bounds 2:50:20 at its intensity, 2·1234·16 / (12·1234
+	// + 16·2500·16) = 0.0603 flop/byte, times 1 GB/s.
+	rep := &Report{Results: ms, Machine: Machine{CPU: "Test CPU", NumCPU: 2, LoadBefore: [3]float64{3, 2, 1}, GoVersion: "go1.x"},
+		Roofline: Roofline{Threads: 2, Lanes: 8, PeakGFlops: 100, GBPerSecond: 1},
+		Colour: []*ColourRun{{Row: Row{D: 3, N: 16, Colour: Synthetic}, Threads: 2, Seconds: 61.25, CPUSeconds: 118, MaxRSS: 45e6,
+			Iterations: 500, Evaluations: 509, F: 124.77227, FExact: 124.77226, Status: "iteration limit"},
+			{Row: Row{D: 3, N: 32, Colour: "seldovia2"}, Threads: 2, Status: "skipped: no folder /x/seldovia2"}}}
 	var txt bytes.Buffer
-	if err := WriteText(&txt, ms); err != nil {
+	if err := WriteText(&txt, rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200",
 		"0.0197", // 4·1234·20000 flops over 5 evaluations
-		"tree W/D", "37.0", "schedule ×8/×16", "5.2/7.5"} {
-
+		"tree W/D", "37.0", "schedule ×8/×16", "5.2/7.5",
+		"Roofline on P = 2: multiply-add peak 100 GFlop/s (8 lanes), triad bandwidth 1.00 GB/s.",
+		"0.79",   // solve GFlop/s, those flops over 5 s, over the kernel's 0.025
+		"0.0603", // the roofline
+		"33%",    // 0.0197 / 0.0603
+		"Time to a colour metric", "colour:16", "61.2", "118", "45", "500", "509", "124.772", "iteration limit",
+		"colour:32:seldovia2", "skipped: no folder /x/seldovia2"} {
 		if !strings.Contains(txt.String(), want) {
 			t.Errorf("text table lacks %q:\n%s", want, txt.String())
 		}
 	}
-	rep := &Report{Results: ms, Machine: Machine{CPU: "Test CPU", NumCPU: 2, LoadBefore: [3]float64{3, 2, 1}, GoVersion: "go1.x"}}
 	var md bytes.Buffer
 	if err := WriteMarkdown(&md, rep, "gmlg bench -rows all"); err != nil {
 		t.Fatal(err)
 	}
 	out := md.String()
-	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all", "| 2 | 50 | 2500 | 20 | 1.60 |", "Tree W/D: the work"} {
+	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all", "| 2 | 50 | 2500 | 20 | 1.60 |", "Tree W/D: the work",
+		"Roofline on P = 2", "roofline share", "### Time to a colour metric", "| colour:16 | 2 | 61.2 | 118 | 45 | 500 | 509 | 124.772 | 124.772 | iteration limit |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)
 		}
@@ -260,22 +282,30 @@ func TestWriteTables(t *testing.T) {
 
 func TestReportJSON(t *testing.T) {
 	rep := &Report{Results: []*Measurement{fakeMeasurement("3:16:20", "go", 1, 2, 3e6)},
-		Machine: Machine{CPU: "x", LoadBefore: [3]float64{1, 2, 3}}}
+		Colour:  []*ColourRun{{Row: Row{D: 3, N: 32, Colour: "seldovia2"}, F: 3}},
+		Machine: Machine{CPU: "x", LoadBefore: [3]float64{1, 2, 3}}, Roofline: Roofline{Threads: 2, GBPerSecond: 7}}
+	path := filepath.Join(t.TempDir(), "rep.json")
 	var buf bytes.Buffer
 	if err := rep.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&buf)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSONFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m, w := back.Results[0], rep.Results[0]
-	if m.Spec.Row != w.Spec.Row || m.NNZL != w.NNZL || m.T500CPUHours != w.T500CPUHours || m.MaxRSS != w.MaxRSS ||
-		back.Machine.LoadBefore != rep.Machine.LoadBefore {
+	if m.Spec.Row != w.Spec.Row || m.NNZL != w.NNZL || m.T500CPUHours != w.T500CPUHours || m.MaxRSS != w.MaxRSS || m.KernelGFlops != w.KernelGFlops ||
+		back.Machine.LoadBefore != rep.Machine.LoadBefore || back.Roofline != rep.Roofline || *back.Colour[0] != *rep.Colour[0] {
 		t.Errorf("round trip: got %+v %+v, want %+v %+v", back, m, rep, w)
 	}
-	if _, err := ReadJSON(strings.NewReader("{")); err == nil {
-		t.Error("ReadJSON of a truncated report succeeded")
+	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadJSONFile(path); err == nil {
+		t.Error("ReadJSONFile of a truncated report succeeded")
 	}
 }
 
@@ -366,6 +396,10 @@ func TestRunTiny(t *testing.T) {
 		if !(m.T500Hours > 0) || !(m.F < m.F0) {
 			t.Errorf("%s: t500 %v, F %v → %v (want a decrease)", m.Spec.Backend, m.T500Hours, m.F0, m.F)
 		}
+		// The kernel ran at the evaluation's mean width, 2·(4−2) columns.
+		if m.KernelCols != 4 || !(m.KernelGFlops > 0) || !(m.SolveWall > 0) || m.SolveWall > m.Minimize {
+			t.Errorf("%s: kernel at %d columns, %v GFlop/s; solve wall %v s of %v", m.Spec.Backend, m.KernelCols, m.KernelGFlops, m.SolveWall, m.Minimize)
+		}
 	}
 	if !strings.Contains(log.String(), "2:8:2") {
 		t.Errorf("no progress line in %q", log.String())
@@ -401,11 +435,7 @@ func BenchmarkEval(b *testing.B) {
 		for _, be := range DefaultBackends() {
 			b.Run(row+"/"+be, func(b *testing.B) {
 				rows, _ := ParseRows(row)
-				p, err := NewProblem(Spec{Row: rows[0], Backend: be}, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				obj, err := newObjective(p)
+				obj, err := NewObjective(Spec{Row: rows[0], Backend: be}, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/gmlg/gmlg/kernel"
@@ -29,7 +28,7 @@ func TestCountingKeepsPaths(t *testing.T) {
 	for i := range x {
 		x[i], gy[i] = 0.1+rng.Float64(), rng.NormFloat64()
 	}
-	for _, name := range availableBackends() {
+	for _, name := range kernel.Backends() {
 		if name == "dense" {
 			continue
 		}
@@ -54,7 +53,7 @@ func TestCountingKeepsPaths(t *testing.T) {
 			return y, gx, gw
 		}
 		y0, gx0, gw0 := run(be)
-		counted := &countingFactorizer{inner: be, stats: stats}
+		counted := &countingFactorizer{Factorizer: be, stats: stats}
 		y1, gx1, gw1 := run(counted)
 		for _, p := range []struct {
 			what string
@@ -81,36 +80,6 @@ func TestCountingKeepsPaths(t *testing.T) {
 		}
 		if got, want := stats.cols.Load(), int64(3*steps*cols); got != want {
 			t.Errorf("%s: %d columns counted, want %d", name, got, want)
-		}
-	}
-}
-
-// tenfoldTeam is a factor.ScheduleReporter whose team of p is 10·p
-// workers, so that a count shows which sizes it was asked for.
-type tenfoldTeam struct{}
-
-func (tenfoldTeam) ScheduleTime(p int) (work, time float64, err error) { return 1, 1, nil }
-func (tenfoldTeam) TeamSize(p int) int                                 { return 10 * p }
-
-// TestCountingThreads checks the threads a call's wall time is counted
-// on: one or two (split) without a team; with one, the team's size for
-// the usable CPUs, or the two half-teams' of a parallel adjoint.
-func TestCountingThreads(t *testing.T) {
-	p := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
-	for _, tc := range []struct {
-		name  string
-		team  factor.ScheduleReporter
-		split bool
-		want  int
-	}{
-		{"one thread", nil, false, 1},
-		{"two chains", nil, true, 2},
-		{"team", tenfoldTeam{}, false, 10 * p},
-		{"two half-teams", tenfoldTeam{}, true, 10*max(1, p/2) + 10*max(1, p-p/2)},
-	} {
-		c := &countingFactor{team: tc.team}
-		if got := c.threads(tc.split); got != tc.want {
-			t.Errorf("%s: %d threads, want %d", tc.name, got, tc.want)
 		}
 	}
 }

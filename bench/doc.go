@@ -1,18 +1,14 @@
 // Package bench reproduces the timing table of the paper (Table 1, "Timing
-// and memory") with gmlg: for each row (d, n, S) it builds a deterministic
-// 10-frame sequence on the n^d grid with gmlg's own forward model, runs a
-// few L-BFGS iterations of the real learner (L = 50 Sinkhorn iterations) and
-// reports seconds per iteration and per evaluation, evaluations per
-// iteration, the extrapolated time of 500 iterations, and the peak resident
-// memory as the OS reports it, for each factorisation backend side by side.
-//
-// It is a harness for the command line (gmlg bench) and for BENCHMARKS.md;
-// the library must not import it.
-//
-// # Rows
-//
-// PaperRows holds the paper's rows and published figures; ParseRows reads a
-// selection such as "2:50:20,3:32:20", "quick" or "all".
+// and memory") with gmlg, and times gmlg's colour run. For each row (d, n,
+// S) of the table (PaperRows) it builds a deterministic 10-frame sequence
+// on the n^d grid with gmlg's own forward model, runs a few L-BFGS
+// iterations of the real learner (L = 50 Sinkhorn iterations) and reports
+// seconds per iteration and per evaluation, the extrapolated time of 500
+// iterations and the peak resident memory, for each factorisation backend
+// side by side. ParseRows reads a selection of rows such as
+// "2:50:20,3:32:20,colour:32", "quick" or "all". It is a harness for the
+// command line (gmlg bench) and for BENCHMARKS.md; the library must not
+// import it.
 //
 // # Measuring
 //
@@ -27,31 +23,46 @@
 //	}
 //	rep, err := bench.Run(ctx, &bench.Options{
 //		Rows:    bench.QuickRows,
-//		Command: func(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, self, "bench") },
+//		Command: func(ctx context.Context, args ...string) *exec.Cmd { return exec.CommandContext(ctx, self, args...) },
 //	})
 //
-// Measure runs one Spec in the current process (without the RSS figure).
-//
-// # Figures
-//
 // The time of 500 iterations is extrapolated as T500 = (first evaluation +
-// 500 × seconds per iteration) / 3600 hours, with the seconds per iteration
-// measured over the iterations run. Because the machines we run on are
-// shared, the same figure is also computed from the process's CPU time
-// (T500CPUHours), which does not grow with the machine's load and bounds
-// the wall time on an idle machine; the targets are judged on it, and the
-// wall-time figure is printed next to it.
+// 500 × seconds per iteration) / 3600 hours. Because the machines we run on
+// are shared, it is also computed from the process's CPU time
+// (T500CPUHours), which does not grow with the load and bounds the wall
+// time on an idle machine; the targets are judged on it. WriteText and
+// WriteMarkdown print the summary against the paper and the details of
+// every measurement (WriteMarkdown explains the columns); Splice puts the
+// markdown between BeginMarker and EndMarker of BENCHMARKS.md.
 //
-// WriteText and WriteMarkdown print the side-by-side summary against the
-// paper and the per-measurement details (ordering, nnz(L), threads, solves
-// per evaluation, share of the time spent in the backend's Solve, and
-// "tree W/D": the work of the factor's tree over its span, from
-// factor.Tree.Span, which bounds the speed-up of a whole-block solve on any
-// number of workers under the tree schedule; and "schedule ×8/×16": the
-// speed-up that the backend's own solve schedule allows on 8 and 16
-// workers, from factor.ScheduleReporter). Splice replaces the generated
-// table inside BENCHMARKS.md between BeginMarker and EndMarker, keeping the
-// hand-written notes around it.
+// # Solve speed and roofline
+//
+// Every evaluation's solves are counted (SolveStats): 4·nnz(L) flops per
+// column and sub-step, over the wall time inside them. A child on one
+// thread then times the factor's SolveSteps alone, as kernel/sparsechol's
+// BenchmarkSolveSteps does, on a random block of the evaluation's mean
+// width: the ratio of the two is the share of the kernel's speed that the
+// whole evaluation keeps. Run measures the roofline of P cores once, after
+// the children, which would otherwise inherit its arrays in their peak RSS
+// (MeasureRoofline): P times one core's peak of independent FMA chains as
+// wide as the kernels' vectors (fma_amd64.s; scalar Go chains with the
+// noasm tag or elsewhere), and the bandwidth of a triad over 4× the
+// last-level cache on P goroutines. A solve pass over L streams
+// nnz·(8+4) bytes (a value and a row index per entry) and reads and
+// writes the block, 16·N·c bytes for c columns, for 2·nnz·c flops
+// (SolveIntensity); the roofline is min(peak, intensity × bandwidth), and
+// each row's solve speed is printed as its share.
+//
+// # Colour rows
+//
+// A colour row (colour:n, colour:n:NAME) runs gmlg learn --preset colour
+// --mode fast --bins n, the default colour run, in a child process on a
+// folder of images and reports its wall and CPU time from the images to
+// the final metric, its peak RSS, and the run's own final objective F and
+// exact score f_exact (result.json) in the table "Time to a colour metric".
+// colour:n reads the synthetic sequence of WriteColourSequence, ten images
+// from day to night; colour:n:NAME reads DataRoot/NAME (the paper's
+// seldovia2), and is skipped with a note where that folder is missing.
 //
 // The directory reference/ is not Go: its run.sh times the authors' Python
 // reference implementation on the machine at hand (through a small CHOLMOD

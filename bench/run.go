@@ -10,10 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gmlg/gmlg/kernel"
 )
 
 // ChildEnv is the environment variable through which Run hands a Spec (as
@@ -38,128 +41,133 @@ func ChildFromEnv(ctx context.Context, w io.Writer) (bool, error) {
 		return true, fmt.Errorf("bench: child: decode %s: %w", ChildEnv, err)
 	}
 	m, err := Measure(ctx, s)
-	if err != nil {
-		return true, err
+	var b []byte
+	if err == nil {
+		b, err = json.Marshal(m)
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return true, fmt.Errorf("bench: child: %w", err)
+	if err == nil {
+		_, err = fmt.Fprintf(w, "%s%s\n", resultMarker, b)
 	}
-	_, err = fmt.Fprintf(w, "%s%s\n", resultMarker, b)
 	return true, err
 }
 
 // Options configures Run. Zero fields mean the documented defaults.
 type Options struct {
-	// Rows to measure; nil means QuickRows.
-	Rows []Row
-	// Backends to measure each row with, side by side; nil means
-	// DefaultBackends.
-	Backends []string
+	Rows     []Row    // nil means QuickRows
+	Backends []string // measured side by side; nil means DefaultBackends
 	// Iters is the number of L-BFGS iterations per measurement; 0 means 3,
-	// negative means a single evaluation (Spec.EvalOnly).
-	Iters int
-	// Threads sets GOMAXPROCS in the children; 0 leaves the environment's.
-	Threads int
+	// negative means a single evaluation (Spec.EvalOnly). A colour row
+	// stops after Iters iterations when it is positive.
+	Iters   int
+	Threads int // GOMAXPROCS of the children; 0 leaves the environment's
 	// Spec is the template of each measurement (t, λ_s, frames, …); its
 	// Row, Backend and Iters are set per measurement.
 	Spec Spec
-	// Command returns the command that runs a child: a process that calls
-	// ChildFromEnv. Required. Run adds ChildEnv to its environment (which
-	// is otherwise inherited) and reads its standard output.
-	Command func(ctx context.Context) *exec.Cmd
-	// Log, if set, receives one progress line per measurement.
-	Log io.Writer
+	// Command returns the command that runs gmlg with the arguments args.
+	// Required. Run runs "bench" children, which must call ChildFromEnv
+	// (it adds ChildEnv to their environment, which is otherwise
+	// inherited, and reads their standard output), and gmlg learn for the
+	// colour rows.
+	Command func(ctx context.Context, args ...string) *exec.Cmd
+	// Roofline has Run measure the roofline (MeasureRoofline) after the
+	// rows of the paper's table: its arrays would count in the peak RSS of
+	// later children, whose ru_maxrss starts from their parent's.
+	Roofline bool
+	Log      io.Writer // if set, receives one progress line per measurement
 }
 
 // Report is the outcome of Run.
 type Report struct {
-	Results []*Measurement // in row order, then backend order
-	Machine Machine
-	Started time.Time
-	Elapsed time.Duration
-	Command string // the command line that produced it, set by the caller
+	Results  []*Measurement // in row order, then backend order
+	Colour   []*ColourRun   // the colour rows, in order
+	Roofline Roofline       // zero unless Options.Roofline
+	Machine  Machine
+	Started  time.Time
+	Elapsed  time.Duration
+	Command  string // the command line that produced it, set by the caller
 }
 
-// WriteJSON writes the report as indented JSON (ReadJSON reads it back), so
-// that tables can be re-rendered without measuring again.
+// WriteJSON writes the report as indented JSON (ReadJSONFile reads it
+// back), so that tables can be re-rendered without measuring again.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
 
-// ReadJSON reads a report written by WriteJSON.
-func ReadJSON(rd io.Reader) (*Report, error) {
+// ReadJSONFile reads the report that WriteJSON saved in the file path.
+func ReadJSONFile(path string) (*Report, error) {
 	var r Report
-	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("bench: read report: %w", err)
 	}
 	return &r, nil
 }
 
-// ReadJSONFile reads the report that WriteJSON saved in the file path.
-func ReadJSONFile(path string) (*Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadJSON(f)
-}
-
 // Machine describes where a report was measured.
 type Machine struct {
-	CPU            string
-	NumCPU         int
-	GOOS, GOARCH   string
-	GoVersion      string
-	LoadBefore     [3]float64 // 1, 5 and 15 min load averages when Run started
-	LoadAfter      [3]float64 // … and when it finished
-	MemTotalGB     float64
-	ProgramVersion string // set by the caller
+	CPU, GOOS, GOARCH, GoVersion string
+	NumCPU                       int
+	LoadBefore                   [3]float64 // 1, 5 and 15 min load averages when Run started
+	LoadAfter                    [3]float64 // … and when it finished
+	MemTotalGB                   float64
+	ProgramVersion               string // set by the caller
 }
 
-// Run measures every row with every backend, each in its own child process
-// (Options.Command), and reads the child's peak resident memory from the OS
-// (getrusage's ru_maxrss of the reaped child). It stops at the first failed
-// measurement and returns the report so far with the error.
+// Run measures every row of the paper's table with every backend, and
+// runs every colour row (runColour), each in its own child process
+// (Options.Command), and reads the child's peak resident memory from the
+// OS (getrusage's ru_maxrss of the reaped child). It stops at the first
+// failed measurement and returns the report so far with the error.
 func Run(ctx context.Context, opt *Options) (*Report, error) {
 	if opt == nil || opt.Command == nil {
 		return nil, errors.New("bench: Options.Command is required")
 	}
-	rows := opt.Rows
+	rows, backends := opt.Rows, opt.Backends
 	if rows == nil {
 		rows = QuickRows
 	}
-	backends := opt.Backends
 	if backends == nil {
 		backends = DefaultBackends()
 	}
-	rep := &Report{Started: time.Now(), Machine: ReadMachine()}
-	defer func() {
-		rep.Elapsed = time.Since(rep.Started)
-		rep.Machine.LoadAfter = loadAvg()
-	}()
+	rep, p := &Report{Started: time.Now(), Machine: ReadMachine()}, opt.Threads
+	if p <= 0 {
+		p = runtime.GOMAXPROCS(0)
+	}
+	defer func() { rep.Elapsed, rep.Machine.LoadAfter = time.Since(rep.Started), loadAvg() }()
+	logf := func(format string, a ...any) {
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "bench: "+format+"\n", a...)
+		}
+	}
 	for _, r := range rows {
+		if r.Colour != "" {
+			c, err := runColour(ctx, opt, r)
+			if err != nil {
+				return rep, err
+			}
+			c.Threads, rep.Colour = p, append(rep.Colour, c)
+			logf("%s", strings.Join(colourCells(c), "  "))
+			continue
+		}
 		for _, be := range backends {
 			s := opt.Spec
-			s.Row, s.Backend, s.Iters = r, be, opt.Iters
-			if s.Iters < 0 {
-				s.Iters, s.EvalOnly = 0, true
-			}
-			s = s.Defaults()
-			cmd := opt.Command(ctx)
-			m, err := RunChild(cmd, s, opt.Threads)
+			s.Row, s.Backend, s.Iters, s.EvalOnly = r, be, max(opt.Iters, 0), opt.Iters < 0
+			m, err := RunChild(opt.Command(ctx, "bench"), s.Defaults(), opt.Threads)
 			if err != nil {
 				return rep, err
 			}
 			rep.Results = append(rep.Results, m)
-			if opt.Log != nil {
-				fmt.Fprintf(opt.Log, "bench: %-8s %-7s %d it %d ev  %.3g s/it  t500 %.3g h  RSS %.0f MB  (load %s)\n",
-					r, be, m.Iters, m.Evals, m.SecPerIter, m.T500Hours, float64(m.MaxRSS)/1e6, loadString(loadAvg()))
-			}
+			logf("%-8s %-7s %d it %d ev  %.3g s/it  t500 %.3g h  RSS %.0f MB  (load %s)",
+				r, be, m.Iters, m.Evals, m.SecPerIter, m.T500Hours, float64(m.MaxRSS)/1e6, loadString(loadAvg()))
 		}
+	}
+	if opt.Roofline && len(rep.Results) > 0 {
+		rep.Roofline = MeasureRoofline(min(p, runtime.NumCPU()))
 	}
 	return rep, nil
 }
@@ -172,60 +180,54 @@ func RunChild(cmd *exec.Cmd, s Spec, threads int) (*Measurement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
+	out, err := runChild(cmd, threads, ChildEnv+"="+string(spec))
+	_, line, found := strings.Cut("\n"+out, "\n"+resultMarker)
+	line, _, _ = strings.Cut(line, "\n")
+	var m Measurement
+	if err == nil && !found {
+		err = errors.New("child printed no result")
+	} else if err == nil {
+		err = json.Unmarshal([]byte(line), &m)
 	}
-	env = append(env, ChildEnv+"="+string(spec))
+	if err != nil {
+		return nil, fmt.Errorf("bench: %v on %s: %w", s.Row, s.Backend, err)
+	}
+	m.MaxRSS = maxRSS(cmd.ProcessState)
+	return &m, nil
+}
+
+// runChild runs cmd with GOMAXPROCS set to threads when threads > 0 and
+// the environment variables env added, and returns its standard output;
+// an error quotes the end of its standard error.
+func runChild(cmd *exec.Cmd, threads int, env ...string) (string, error) {
 	if threads > 0 {
 		env = append(env, "GOMAXPROCS="+strconv.Itoa(threads))
 	}
-	cmd.Env = env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &errb
-	runErr := cmd.Run()
-	if runErr != nil {
-		return nil, fmt.Errorf("bench: %v on %s: child failed: %w: %s", s.Row, s.Backend, runErr, strings.TrimSpace(lastLines(errb.String(), 5)))
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		tail := strings.TrimSpace(errb.String())
+		return "", fmt.Errorf("child failed: %w: %s", err, tail[max(0, len(tail)-500):])
 	}
-	var m *Measurement
-	for _, line := range strings.Split(out.String(), "\n") {
-		if rest, ok := strings.CutPrefix(line, resultMarker); ok {
-			m = new(Measurement)
-			if err := json.Unmarshal([]byte(rest), m); err != nil {
-				return nil, fmt.Errorf("bench: %v on %s: decode child result: %w", s.Row, s.Backend, err)
-			}
-		}
-	}
-	if m == nil {
-		return nil, fmt.Errorf("bench: %v on %s: child printed no result (stderr: %s)", s.Row, s.Backend, strings.TrimSpace(lastLines(errb.String(), 5)))
-	}
-	m.MaxRSS = maxRSS(cmd.ProcessState)
-	return m, nil
+	return out.String(), nil
 }
 
 // maxRSS returns the peak resident set size of a reaped child in bytes
-// (Linux reports ru_maxrss in KiB), or 0 when the OS does not say.
+// (Linux reports ru_maxrss in KiB, macOS in bytes), or 0 when the OS does
+// not say.
 func maxRSS(ps *os.ProcessState) int64 {
-	if ps == nil {
+	switch ru, ok := ps.SysUsage().(*syscall.Rusage); {
+	case !ok || ru == nil:
 		return 0
+	case runtime.GOOS == "darwin":
+		return int64(ru.Maxrss)
+	default:
+		return int64(ru.Maxrss) * 1024
 	}
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok || ru == nil {
-		return 0
-	}
-	if runtime.GOOS == "darwin" {
-		return int64(ru.Maxrss) // bytes on macOS
-	}
-	return int64(ru.Maxrss) * 1024
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // DefaultBackends lists "cholmod", "go" and "go-purego", those compiled in:
@@ -235,49 +237,38 @@ func lastLines(s string, n int) string {
 func DefaultBackends() []string {
 	var out []string
 	for _, name := range []string{"cholmod", "go", "go-purego"} {
-		for _, have := range availableBackends() {
-			if have == name {
-				out = append(out, name)
-			}
+		if slices.Contains(kernel.Backends(), name) {
+			out = append(out, name)
 		}
 	}
 	return out
 }
 
-// ReadMachine describes the current machine (CPU model from /proc/cpuinfo
-// where available, load averages from /proc/loadavg).
+// ReadMachine describes the current machine (CPU model and memory from
+// /proc/cpuinfo and /proc/meminfo where available, load averages from
+// /proc/loadavg).
 func ReadMachine() Machine {
 	m := Machine{NumCPU: runtime.NumCPU(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), LoadBefore: loadAvg()}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
-				if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
-					m.MemTotalGB = kb * 1024 / 1e9
-				}
-			}
-		}
-	}
+	m.CPU = procField("/proc/cpuinfo", "model name")
+	fmt.Sscanf(procField("/proc/meminfo", "MemTotal"), "%g kB", &m.MemTotalGB)
+	m.MemTotalGB *= 1024 / 1e9
 	return m
 }
 
-func loadAvg() [3]float64 {
-	var l [3]float64
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return l
+// procField returns the value of the first line "key: value" of the file.
+func procField(path, key string) string {
+	b, _ := os.ReadFile(path)
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
 	}
-	f := strings.Fields(string(b))
-	for k := 0; k < 3 && k < len(f); k++ {
-		l[k], _ = strconv.ParseFloat(f[k], 64)
-	}
+	return ""
+}
+
+func loadAvg() (l [3]float64) {
+	b, _ := os.ReadFile("/proc/loadavg")
+	fmt.Sscan(string(b), &l[0], &l[1], &l[2])
 	return l
 }
 

@@ -2,12 +2,13 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -17,25 +18,6 @@ import (
 // Target is the issue's goal for every row: at least SpeedUp times faster
 // than the paper's t_500 and at most MemFraction of its memory.
 var Target = struct{ SpeedUp, MemFraction float64 }{SpeedUp: 10, MemFraction: 0.1}
-
-// Summary is one row of the side-by-side table: the row's measurements by
-// backend, and the best of them against the paper.
-type Summary struct {
-	Row       Row
-	ByBackend map[string]*Measurement
-	// Fastest is the measurement with the smallest t_500 (Hours).
-	Fastest *Measurement
-	// SpeedUp is PaperT500 / Hours(Fastest) (0 without a paper figure).
-	SpeedUp float64
-	// WallSpeedUp is PaperT500 / Fastest.T500Hours, the speed-up in wall
-	// time as measured (on a shared machine, pessimistic).
-	WallSpeedUp float64
-	// MemFraction is the fastest measurement's peak RSS over the paper's
-	// memory (0 without a paper figure or RSS).
-	MemFraction float64
-	// Met reports whether both targets hold (false without paper figures).
-	Met bool
-}
 
 // Hours is the t_500 figure the targets are judged by: T500CPUHours when
 // the CPU time is known (it does not depend on the machine's load), else
@@ -47,105 +29,28 @@ func Hours(m *Measurement) float64 {
 	return m.T500Hours
 }
 
-// Summarize groups measurements by row, in first-seen order.
-func Summarize(ms []*Measurement) []Summary {
-	var out []Summary
-	index := map[string]int{}
-	for _, m := range ms {
-		key := m.Spec.Row.String()
-		i, ok := index[key]
-		if !ok {
-			i = len(out)
-			index[key] = i
-			out = append(out, Summary{Row: m.Spec.Row, ByBackend: map[string]*Measurement{}})
-		}
-		s := &out[i]
-		s.ByBackend[m.Spec.Backend] = m
-		if Hours(m) > 0 && (s.Fastest == nil || Hours(m) < Hours(s.Fastest)) {
-			s.Fastest = m
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return paperIndex(out[i].Row) < paperIndex(out[j].Row) })
-	for i := range out {
-		s := &out[i]
-		if s.Fastest == nil {
-			continue
-		}
-		if s.Row.PaperT500 > 0 {
-			s.SpeedUp = s.Row.PaperT500 / Hours(s.Fastest)
-			if s.Fastest.T500Hours > 0 {
-				s.WallSpeedUp = s.Row.PaperT500 / s.Fastest.T500Hours
-			}
-		}
-		if s.Row.PaperMemGB > 0 && s.Fastest.MaxRSS > 0 {
-			s.MemFraction = float64(s.Fastest.MaxRSS) / (s.Row.PaperMemGB * 1e9)
-		}
-		s.Met = s.SpeedUp >= Target.SpeedUp && s.MemFraction > 0 && s.MemFraction <= Target.MemFraction
-	}
-	return out
-}
-
-// SolveFlops is the floating-point work of the measurement's solves: a
-// forward and a backward substitution with L cost 2·nnz(L) multiply-adds,
-// i.e. 4·nnz(L) flops, per right-hand side (the diagonal counted as the
-// rest).
-func SolveFlops(m *Measurement) float64 { return 4 * float64(m.NNZL) * float64(m.SolveColumns) }
-
-// paperIndex is the row's position in PaperRows, len(PaperRows) if absent.
-func paperIndex(r Row) int {
-	for i, p := range PaperRows {
-		if p.D == r.D && p.N == r.N && p.Steps == r.Steps {
-			return i
-		}
-	}
-	return len(PaperRows)
-}
-
-// ratio formats a/b, or "–" when either is missing.
-func ratio(a, b float64) string {
-	if !(a > 0) || !(b > 0) {
+// cell formats a cell: format with a when ok, else "–".
+func cell(ok bool, format string, a ...any) string {
+	if !ok {
 		return "–"
 	}
-	return fmt.Sprintf("%.2f", a/b)
+	return fmt.Sprintf(format, a...)
 }
 
-// num formats a figure with three significant digits, "–" for zero/NaN.
+// num formats a figure with three significant digits (all of its integer
+// digits from 100 on), "–" for zero, NaN and infinities.
 func num(x float64) string {
-	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-		return "–"
+	if ax := math.Abs(x); ax >= 1 && !math.IsInf(x, 0) {
+		return fmt.Sprintf("%.*f", max(0, 2-int(math.Log10(ax))), x)
 	}
-	switch ax := math.Abs(x); {
-	case ax >= 100:
-		return fmt.Sprintf("%.0f", x)
-	case ax >= 10:
-		return fmt.Sprintf("%.1f", x)
-	case ax >= 1:
-		return fmt.Sprintf("%.2f", x)
-	}
-	return fmt.Sprintf("%.3g", x)
-}
-
-func mb(b int64) string {
-	if b <= 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.0f", float64(b)/1e6)
-}
-
-func yesNo(ok bool) string {
-	if ok {
-		return "yes"
-	}
-	return "no"
+	return cell(x != 0 && !math.IsNaN(x), "%.3g", x)
 }
 
 // backendOrder returns the backends present in ms, first-seen order.
 func backendOrder(ms []*Measurement) []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, m := range ms {
-		if !seen[m.Spec.Backend] {
-			seen[m.Spec.Backend] = true
+		if !slices.Contains(out, m.Spec.Backend) {
 			out = append(out, m.Spec.Backend)
 		}
 	}
@@ -155,40 +60,16 @@ func backendOrder(ms []*Measurement) []string {
 // detailHeader and detailCells define the per-measurement table.
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
-	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s", "tree W/D", "schedule ×8/×16"}
+	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s", "tree W/D", "schedule ×8/×16",
+	"solve GFlop/s", "kernel GFlop/s", "solve/kernel", "roofline GFlop/s", "roofline share"}
 
-func detailCells(m *Measurement) []string {
-	r := m.Spec.Row
-	share, perEval, rhs, gfEval, gflops, bound, sched := "–", "–", "–", "–", "–", "–", "–"
-	if m.Span > 0 {
-		bound = fmt.Sprintf("%.1f", m.Work/m.Span)
-	}
-	if m.Sched8 > 0 {
-		sched = fmt.Sprintf("%.1f/%.1f", m.Sched8, m.Sched16)
-	}
-	if m.Minimize > 0 {
-		share = fmt.Sprintf("%.0f%%", 100*m.SolveSeconds/m.Minimize)
-	}
-	if m.Evals > 0 && m.Solves > 0 {
-		perEval = fmt.Sprintf("%d", m.Solves/int64(m.Evals))
-		rhs = fmt.Sprintf("%d", m.SolveColumns/m.Solves)
-	}
-	if m.Evals > 0 && m.NNZL > 0 {
-		gfEval = num(SolveFlops(m) / float64(m.Evals) / 1e9)
-	}
-	if m.MinimizeCPU > 0 && m.NNZL > 0 {
-		gflops = num(SolveFlops(m) / m.MinimizeCPU / 1e9)
-	}
-	speed, mem := "–", "–"
-	if r.PaperT500 > 0 && Hours(m) > 0 {
-		speed = fmt.Sprintf("%.1f×", r.PaperT500/Hours(m))
-	}
-	if r.PaperMemGB > 0 && m.MaxRSS > 0 {
-		mem = fmt.Sprintf("1/%.0f", r.PaperMemGB*1e9/float64(m.MaxRSS))
-	}
-	paperMem := "–"
-	if r.PaperMemGB > 0 {
-		paperMem = num(r.PaperMemGB)
+// detailCells is the row of m in the per-measurement table, with the
+// roofline rl (zero: not measured).
+func detailCells(m *Measurement, rl Roofline) []string {
+	r, flops := m.Spec.Row, 4*float64(m.NNZL)*float64(m.SolveColumns) // 2·nnz(L) multiply-adds a column and sub-step
+	rate, roof := flops/m.SolveWall/1e9, 0.0
+	if rl.Threads > 0 && m.KernelCols > 0 {
+		roof = rl.Bound(SolveIntensity(m.NNZL, r.Vertices(), m.KernelCols))
 	}
 	epi := num(m.EvalsPerIter)
 	if m.Spec.EvalOnly {
@@ -196,130 +77,166 @@ func detailCells(m *Measurement) []string {
 	}
 	return []string{r.String(), fmt.Sprint(r.Vertices()), m.Backend, m.Ordering, fmt.Sprint(m.NNZL), fmt.Sprint(m.Threads),
 		fmt.Sprint(m.Iters), fmt.Sprint(m.Evals), epi, num(m.SecPerEval), num(m.SecPerIter),
-		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500), speed, mb(m.MaxRSS), paperMem, mem, share, perEval, rhs, gfEval, gflops, bound, sched}
+		num(m.CPUPerIter), num(m.T500Hours), num(m.T500CPUHours), num(r.PaperT500),
+		cell(r.PaperT500 > 0 && Hours(m) > 0, "%.1f×", r.PaperT500/Hours(m)), cell(m.MaxRSS > 0, "%.0f", float64(m.MaxRSS)/1e6),
+		num(r.PaperMemGB), cell(r.PaperMemGB > 0 && m.MaxRSS > 0, "1/%.0f", r.PaperMemGB*1e9/float64(m.MaxRSS)),
+		cell(m.Minimize > 0, "%.0f%%", 100*m.SolveWall/m.Minimize),
+		cell(m.Evals > 0 && m.Solves > 0, "%d", m.Solves/int64(max(m.Evals, 1))), cell(m.Solves > 0, "%d", m.SolveColumns/max(m.Solves, 1)),
+		num(flops / float64(m.Evals) / 1e9), num(flops / m.MinimizeCPU / 1e9),
+		cell(m.Span > 0, "%.1f", m.Work/m.Span), cell(m.Sched8 > 0, "%.1f/%.1f", m.Sched8, m.Sched16),
+		num(rate), num(m.KernelGFlops), cell(rate > 0 && m.KernelGFlops > 0, "%.2f", rate/m.KernelGFlops),
+		num(roof), cell(roof > 0 && rate > 0, "%.0f%%", 100*rate/roof)}
 }
 
-// ratioBase returns the backend the ratio columns compare against,
-// "cholmod" when present, else the first; and the others, in order. With a
-// single backend there are no ratio columns.
-func ratioBase(backends []string) (base string, others []string) {
-	if len(backends) < 2 {
-		return "", nil
-	}
-	base = backends[0]
-	for _, b := range backends {
-		if b == "cholmod" {
-			base = b
-		}
-	}
-	for _, b := range backends {
-		if b != base {
-			others = append(others, b)
-		}
-	}
-	return base, others
-}
-
-// summaryHeader lists the side-by-side columns for the given backends: the
-// t500 of each, then each other backend's t500 over the base's (ratioBase).
-func summaryHeader(backends []string) []string {
-	h := []string{"d", "n", "N", "S", "paper t500 (h)"}
-	for _, b := range backends {
-		h = append(h, b+" t500 (h) CPU / wall")
-	}
-	base, others := ratioBase(backends)
-	for _, b := range others {
-		h = append(h, b+"/"+base)
-	}
-	h = append(h, "speed-up CPU / wall", "paper mem (GB)")
-	for _, b := range backends {
-		h = append(h, b+" RSS (GB)")
-	}
-	return append(h, "mem/paper", "target met")
-}
-
-func summaryCells(s Summary, backends []string) []string {
-	r := s.Row
-	c := []string{fmt.Sprint(r.D), fmt.Sprint(r.N), fmt.Sprint(r.Vertices()), fmt.Sprint(r.Steps), num(r.PaperT500)}
-	for _, b := range backends {
-		if m := s.ByBackend[b]; m != nil {
-			c = append(c, num(m.T500CPUHours)+" / "+num(m.T500Hours))
-		} else {
-			c = append(c, "–")
-		}
-	}
-	base, others := ratioBase(backends)
-	for _, o := range others {
-		a, b := s.ByBackend[base], s.ByBackend[o]
-		if a != nil && b != nil {
-			c = append(c, ratio(Hours(b), Hours(a)))
-		} else {
-			c = append(c, "–")
-		}
-	}
-	speed := "–"
-	if s.SpeedUp > 0 {
-		speed = fmt.Sprintf("%.1f× / %.1f×", s.SpeedUp, s.WallSpeedUp)
-	}
-	paperMem := "–"
-	if r.PaperMemGB > 0 {
-		paperMem = num(r.PaperMemGB)
-	}
-	c = append(c, speed, paperMem)
-	for _, b := range backends {
-		if m := s.ByBackend[b]; m != nil && m.MaxRSS > 0 {
-			c = append(c, fmt.Sprintf("%.3f", float64(m.MaxRSS)/1e9))
-		} else {
-			c = append(c, "–")
-		}
-	}
-	mem := "–"
-	if s.MemFraction > 0 {
-		mem = fmt.Sprintf("1/%.0f", 1/s.MemFraction)
-	}
-	met := "–"
-	if r.PaperT500 > 0 {
-		met = yesNo(s.Met)
-	}
-	return append(c, mem, met)
-}
-
-// WriteText prints the summary and the detail tables, aligned for a
-// terminal.
-func WriteText(w io.Writer, ms []*Measurement) error {
+// summaryTable is the side-by-side table of ms, a line per row, those of
+// the paper's table first: the paper's t500, each backend's t500 on CPU
+// and wall time, each other backend's over the base's (CHOLMOD's when
+// present, else the first's), the speed-ups of the fastest (the smallest
+// Hours) against the paper, the paper's memory, each backend's peak RSS,
+// the fastest's share of the paper's memory, and whether both targets are
+// met (Target).
+func summaryTable(ms []*Measurement) (t table) {
+	var rows []Row
 	backends := backendOrder(ms)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	line := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
-	line(summaryHeader(backends))
-	for _, s := range Summarize(ms) {
-		line(summaryCells(s, backends))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	line(detailHeader)
 	for _, m := range ms {
-		line(detailCells(m))
+		if !slices.ContainsFunc(rows, func(r Row) bool { return r.String() == m.Spec.Row.String() }) {
+			rows = append(rows, m.Spec.Row)
+		}
 	}
-	return tw.Flush()
+	// The paper's rows in its order, then the others: -1 is the largest uint.
+	paper := func(r Row) uint {
+		return uint(slices.IndexFunc(PaperRows, func(p Row) bool { return p.String() == r.String() }))
+	}
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(paper(a), paper(b)) })
+	base := "cholmod"
+	if !slices.Contains(backends, base) && len(backends) > 0 {
+		base = backends[0]
+	}
+	for i, r := range rows {
+		var row []string
+		col := func(head, c string) {
+			if i == 0 {
+				t.header = append(t.header, head)
+			}
+			row = append(row, c)
+		}
+		get := func(b string) *Measurement { // a missing measurement formats as "–"
+			k := slices.IndexFunc(ms, func(m *Measurement) bool { return m.Spec.Row.String() == r.String() && m.Spec.Backend == b })
+			if k < 0 {
+				return &Measurement{}
+			}
+			return ms[k]
+		}
+		f := &Measurement{}
+		col("d", fmt.Sprint(r.D))
+		col("n", fmt.Sprint(r.N))
+		col("N", fmt.Sprint(r.Vertices()))
+		col("S", fmt.Sprint(r.Steps))
+		col("paper t500 (h)", num(r.PaperT500))
+		for _, b := range backends {
+			if m := get(b); Hours(m) > 0 && (Hours(f) == 0 || Hours(m) < Hours(f)) {
+				f = m
+			}
+			col(b+" t500 (h) CPU / wall", cell(get(b).Spec.Backend != "", "%s / %s", num(get(b).T500CPUHours), num(get(b).T500Hours)))
+		}
+		for _, b := range backends {
+			if x, y := Hours(get(base)), Hours(get(b)); b != base {
+				col(b+"/"+base, cell(x > 0 && y > 0, "%.2f", y/x))
+			}
+		}
+		speedUp, mem := r.PaperT500/Hours(f), float64(f.MaxRSS)/(r.PaperMemGB*1e9)
+		col("speed-up CPU / wall", cell(r.PaperT500 > 0 && Hours(f) > 0, "%.1f× / %.1f×", speedUp, r.PaperT500/f.T500Hours))
+		col("paper mem (GB)", num(r.PaperMemGB))
+		for _, b := range backends {
+			col(b+" RSS (GB)", cell(get(b).MaxRSS > 0, "%.3f", float64(get(b).MaxRSS)/1e9))
+		}
+		met := speedUp >= Target.SpeedUp && mem > 0 && mem <= Target.MemFraction
+		col("mem/paper", cell(r.PaperMemGB > 0 && mem > 0, "1/%.0f", 1/mem))
+		col("target met", cell(r.PaperT500 > 0, "%s", map[bool]string{true: "yes", false: "no"}[met]))
+		t.rows = append(t.rows, row)
+	}
+	return t
 }
 
-func mdTable(w io.Writer, header []string, rows [][]string) {
-	fmt.Fprintf(w, "| %s |\n", strings.Join(header, " | "))
-	sep := make([]string, len(header))
-	for i := range sep {
-		sep[i] = "---:"
+// colourHeader and colourCells define the table of colour rows.
+var colourHeader = []string{"row", "threads", "wall (s)", "CPU (s)", "peak RSS (MB)", "iters", "evals", "F (fast)", "f_exact", "status"}
+
+func colourCells(c *ColourRun) []string {
+	return []string{c.Row.String(), fmt.Sprint(c.Threads), num(c.Seconds), num(c.CPUSeconds), cell(c.MaxRSS > 0, "%.0f", float64(c.MaxRSS)/1e6),
+		cell(c.Evaluations > 0, "%d", c.Iterations), cell(c.Evaluations > 0, "%d", c.Evaluations),
+		cell(c.F != 0, "%.6g", c.F), cell(c.FExact != 0, "%.6g", c.FExact), c.Status}
+}
+
+// table is a header and rows of cells, printed aligned for a terminal
+// (text) or as markdown.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+// write prints t aligned for a terminal, or as markdown.
+func (t table) write(b *bytes.Buffer, md bool) {
+	if md {
+		fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(t.header, " | "), strings.Repeat("---:|", len(t.header)))
+		for _, r := range t.rows {
+			fmt.Fprintf(b, "| %s |\n", strings.Join(r, " | "))
+		}
+		return
 	}
-	fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
-	for _, r := range rows {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
 	}
+	tw.Flush()
+}
+
+// writeTables prints the roofline, the summary and detail tables, and the
+// colour rows ("Time to a colour metric"), each only when it has
+// something to show; with md as markdown, with the columns explained.
+func writeTables(b *bytes.Buffer, rep *Report, md bool) {
+	summary, detail, colour := summaryTable(rep.Results), table{header: detailHeader}, table{header: colourHeader}
+	for _, m := range rep.Results {
+		detail.rows = append(detail.rows, detailCells(m, rep.Roofline))
+	}
+	for _, c := range rep.Colour {
+		colour.rows = append(colour.rows, colourCells(c))
+	}
+	if rl := rep.Roofline; rl.Threads > 0 {
+		fmt.Fprintf(b, "Roofline on P = %d: multiply-add peak %s GFlop/s (%d lanes), triad bandwidth %s GB/s.\n\n",
+			rl.Threads, num(rl.PeakGFlops), rl.Lanes, num(rl.GBPerSecond))
+	}
+	if len(detail.rows) > 0 {
+		summary.write(b, md)
+		b.WriteString("\n")
+		if md {
+			b.WriteString("Per measurement. Solve share: wall time inside the backend's solves over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up. Schedule ×8/×16: the speed-up that the backend's own solve schedule allows on 8 and 16 workers (factor.ScheduleReporter: its tasks' work placed on the workers, synchronisation and memory free); the engine of cholmod and go has one. Solve GFlop/s: those flops over the wall time inside the solves, on the threads they ran on. Kernel GFlop/s (P = 1 only): the same factor's SolveSteps alone, S sub-steps on a random block of the evaluation's mean width; solve/kernel: their ratio, the share of the kernel's speed that the whole evaluation's solves keep. Roofline GFlop/s: min(peak, intensity × bandwidth) at the solve's intensity 2·nnz·c / (12·nnz + 16·N·c) flops per byte for c columns (package bench's doc); roofline share: the solve GFlop/s over it.\n\n")
+		}
+		detail.write(b, md)
+		if slices.ContainsFunc(rep.Results, func(m *Measurement) bool { return m.Spec.EvalOnly }) {
+			fmt.Fprintf(b, "\n\\* one evaluation measured; %.1f evaluations per iteration assumed (the reference's L-BFGS-B spends 1.1–1.7).\n", AssumedEvalsPerIter)
+		}
+	}
+	switch {
+	case len(colour.rows) == 0:
+		return
+	case md:
+		b.WriteString("\n### Time to a colour metric\n\ngmlg learn --preset colour --mode fast --bins n on the row's images (colour:n: the synthetic sequence, package bench's doc), from the images to the final metric in a child process: its wall and CPU time and peak RSS, and the run's own iterations, evaluations, fast objective F and the exact score f_exact of its final metric (result.json).\n\n")
+	default:
+		b.WriteString("\nTime to a colour metric\n")
+	}
+	colour.write(b, md)
+}
+
+// WriteText prints the tables of rep (writeTables) aligned for a terminal.
+func WriteText(w io.Writer, rep *Report) error {
+	var b bytes.Buffer
+	writeTables(&b, rep, false)
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // WriteMarkdown writes the report as markdown: the machine and load, the
-// command, the side-by-side summary against the paper and the detail table.
+// command, then its tables (writeTables).
 func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 	var b bytes.Buffer
 	m := rep.Machine
@@ -330,12 +247,8 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 	if !strings.Contains(m.ProgramVersion, m.GoVersion) {
 		fmt.Fprintf(&b, " (%s)", m.GoVersion)
 	}
-	fmt.Fprintf(&b, ".\n\n")
-	cpu := m.CPU
-	if cpu == "" {
-		cpu = "unknown CPU"
-	}
-	fmt.Fprintf(&b, "Machine: %s, %d logical CPUs, %.0f GB RAM, %s/%s. Load average (1/5/15 min) %s at the start, %s at the end", cpu, m.NumCPU, m.MemTotalGB, m.GOOS, m.GOARCH, loadString(m.LoadBefore), loadString(m.LoadAfter))
+	fmt.Fprintf(&b, ".\n\nMachine: %s, %d logical CPUs, %.0f GB RAM, %s/%s. Load average (1/5/15 min) %s at the start, %s at the end",
+		cmp.Or(m.CPU, "unknown CPU"), m.NumCPU, m.MemTotalGB, m.GOOS, m.GOARCH, loadString(m.LoadBefore), loadString(m.LoadAfter))
 	if m.LoadBefore[0] > float64(m.NumCPU)/2 || m.LoadAfter[0] > float64(m.NumCPU)/2 {
 		fmt.Fprintf(&b, " — the machine was shared, so these times are pessimistic")
 	}
@@ -343,24 +256,7 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 	if command != "" {
 		fmt.Fprintf(&b, "Command:\n\n```\n%s\n```\n\n", command)
 	}
-	backends := backendOrder(rep.Results)
-	var rows [][]string
-	for _, s := range Summarize(rep.Results) {
-		rows = append(rows, summaryCells(s, backends))
-	}
-	mdTable(&b, summaryHeader(backends), rows)
-	fmt.Fprintf(&b, "\nPer measurement. Solve share: wall time inside the backend's solves, summed over the threads that solve concurrently (the workers of the engine's team, or the two chains of an adjoint), over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up. Schedule ×8/×16: the speed-up that the backend's own solve schedule allows on 8 and 16 workers (factor.ScheduleReporter: its tasks' work placed on the workers, synchronisation and memory free); the engine of cholmod and go has one.\n\n")
-	rows = rows[:0]
-	for _, m := range rep.Results {
-		rows = append(rows, detailCells(m))
-	}
-	mdTable(&b, detailHeader, rows)
-	for _, m := range rep.Results {
-		if m.Spec.EvalOnly {
-			fmt.Fprintf(&b, "\n\\* one evaluation measured; %.1f evaluations per iteration assumed (the reference's L-BFGS-B spends 1.1–1.7).\n", AssumedEvalsPerIter)
-			break
-		}
-	}
+	writeTables(&b, rep, true)
 	_, err := w.Write(b.Bytes())
 	return err
 }
@@ -377,20 +273,16 @@ const (
 // the table survive regeneration.
 func Splice(doc, generated string) (string, error) {
 	block := BeginMarker + "\n" + generated + EndMarker + "\n"
-	i := strings.Index(doc, BeginMarker)
-	j := strings.Index(doc, EndMarker)
-	switch {
+	switch i, j := strings.Index(doc, BeginMarker), strings.Index(doc, EndMarker); {
+	case i < 0 && j < 0 && doc != "" && !strings.HasSuffix(doc, "\n"):
+		return doc + "\n" + block, nil
 	case i < 0 && j < 0:
-		if doc != "" && !strings.HasSuffix(doc, "\n") {
-			doc += "\n"
-		}
 		return doc + block, nil
 	case i < 0 || j < i:
 		return "", fmt.Errorf("bench: malformed markers in the document (begin at %d, end at %d)", i, j)
+	default:
+		return doc[:i] + block + strings.TrimPrefix(doc[j+len(EndMarker):], "\n"), nil
 	}
-	rest := doc[j+len(EndMarker):]
-	rest = strings.TrimPrefix(rest, "\n")
-	return doc[:i] + block + rest, nil
 }
 
 // UpdateMarkdown writes the markdown tables of rep, made by command, into

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/gmlg/gmlg/bench"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 )
@@ -16,16 +18,16 @@ import (
 func init() {
 	register(&command{
 		name:    "bench",
-		summary: "reproduce the paper's timing table (t_500 and peak memory per row), CHOLMOD vs pure Go",
+		summary: "reproduce the paper's timing table (t_500 and peak memory per row), CHOLMOD vs pure Go, and time colour metrics",
 		usage:   "[options]",
 		setup:   setupBench,
 	})
 }
 
 func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
-	rows := fs.String("rows", "all", "rows to run: comma-separated d:n:S, 1-based indices into the paper's table, \"all\" or \"quick\"")
+	rows := fs.String("rows", "all", "rows to run: comma-separated d:n:S, 1-based indices into the paper's table, colour:n (learn's colour run on a synthetic sequence at n bins), colour:n:NAME (on the images of $GMLG_DATA/NAME, by default ../shared/data/NAME), \"all\" (the table, colour:16, colour:32, colour:32:seldovia2) or \"quick\"")
 	backends := fs.String("backends", "", "comma-separated factorisation backends, side by side (default: cholmod,go,go-purego as compiled in)")
-	iters := fs.Int("iters", 0, "L-BFGS iterations per measurement; 0: time one evaluation and assume 1.4 evaluations per iteration")
+	iters := fs.Int("iters", 0, "L-BFGS iterations per measurement; 0: time one evaluation and assume 1.4 evaluations per iteration (colour rows: at most this many, 0 = the preset's)")
 	quick := fs.Bool("quick", false, "CI mode: the two smallest rows, one evaluation each (overrides -rows and -iters)")
 	threads := fs.Int("threads", 0, "number of CPU `threads` (GOMAXPROCS) of the measuring processes; 0 = inherit; at most "+fmt.Sprint(limits.MaxThreadsPerCPU)+" per CPU")
 	md := fs.String("markdown", "", "also write the markdown table into this file (between the generated-table markers; other text is kept)")
@@ -44,7 +46,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		if err := checkThreads("-threads", *threads); err != nil {
 			return err
 		}
-		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr,
+		opt := &bench.Options{Iters: *iters, Threads: *threads, Log: os.Stderr, Roofline: true,
 			Spec: bench.Spec{T: *tHeat, LambdaS: *lambdaS, Store: *store}}
 		var err error
 		if *quick {
@@ -57,7 +59,11 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 		}
 		if *from == "" {
 			for _, r := range opt.Rows {
-				if err := checkBenchRow(opt.Spec, r); err != nil {
+				check := checkBenchRow
+				if r.Colour != "" {
+					check = checkColourRow
+				}
+				if err := check(opt.Spec, r); err != nil {
 					return err
 				}
 			}
@@ -81,7 +87,7 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 			if err != nil {
 				return fmt.Errorf("find own executable for the child processes: %w", err)
 			}
-			opt.Command = func(ctx context.Context) *exec.Cmd { return exec.CommandContext(ctx, exe, "bench") }
+			opt.Command = func(ctx context.Context, args ...string) *exec.Cmd { return exec.CommandContext(ctx, exe, args...) }
 			rep, runErr = bench.Run(ctx, opt)
 			if rep == nil {
 				return runErr
@@ -94,14 +100,36 @@ func setupBench(fs *flag.FlagSet) func(context.Context, []string) error {
 				}
 			}
 		}
-		if err := bench.WriteText(os.Stdout, rep.Results); err != nil {
+		if err := bench.WriteText(os.Stdout, rep); err != nil {
 			return err
 		}
-		if *md != "" && len(rep.Results) > 0 {
+		if *md != "" && len(rep.Results)+len(rep.Colour) > 0 {
 			if err := bench.UpdateMarkdown(*md, rep, command); err != nil {
 				return err
 			}
 		}
 		return runErr
 	}
+}
+
+// checkColourRow checks, before its child runs, the colour row r of gmlg
+// bench as gmlg learn checks its run: the bins, and the memory of the
+// fast-mode objective of the colour preset on the row's images (the
+// synthetic sequence's, or those of a folder that exists).
+func checkColourRow(_ bench.Spec, r bench.Row) error {
+	where := "-rows " + r.String()
+	if err := checkBins(where, r.N); err != nil {
+		return err
+	}
+	frames := bench.ColourFrames
+	if r.Colour != bench.Synthetic {
+		files, err := dataset.ListImages(filepath.Join(bench.DataRoot(), r.Colour), "")
+		if err != nil {
+			return nil // a missing folder skips the row
+		}
+		frames = len(files)
+	}
+	size := limits.Objective{Dim: 3, Side: r.N, Fast: true, Anderson: defaultModel().Anderson}
+	size.Interior, size.Endpoints = limits.Frames(frames)
+	return flagLimit(size.Check("the colour run of "+where, "choose fewer bins"))
 }
