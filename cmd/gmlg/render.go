@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
@@ -117,33 +116,19 @@ func renderSynth(_ context.Context, dir string, raw []byte, _ io.Writer) ([]stri
 	if err := decodeRecord(dir, raw, &p); err != nil {
 		return nil, err
 	}
-	if p.Graph != "" {
-		sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory})
-		if err != nil {
-			return nil, err
-		}
-		w, err := sp.ReadMetric(filepath.Join(dir, dataset.GraphTruthFile), learn.EdgeMetric)
-		if err != nil {
-			return nil, err
-		}
-		return drawSynthGraph(dir, sp, w, set.Frames())
-	}
-	g, err := kernel.Cube(2, p.N)
-	if err != nil {
-		return nil, fmt.Errorf("%s: the dataset's grid (side %d): %w", filepath.Join(dir, "params.json"), p.N, err)
-	}
-	theta, err := dataset.ReadMetric(filepath.Join(dir, dataset.TruthFile), g, learn.VertexMetric)
+	sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory})
 	if err != nil {
 		return nil, err
 	}
-	set, err := dataset.Load(dir, &dataset.Options{Memory: limits.Memory})
+	file, kind := dataset.TruthFile, learn.VertexMetric
+	if sp.IsGraph() {
+		file, kind = dataset.GraphTruthFile, learn.EdgeMetric
+	}
+	theta, err := sp.ReadMetric(filepath.Join(dir, file), kind)
 	if err != nil {
 		return nil, err
 	}
-	if err := drawSynth(dir, p.N, theta, set.Frames(), p.Truth); err != nil {
-		return nil, err
-	}
-	return []string{filepath.Join(dir, "a-metric.png"), filepath.Join(dir, "frames.png")}, nil
+	return dataset.DrawSynthetic(dir, sp, theta, set.Frames(), p.Truth)
 }
 
 func renderInterp(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {

@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
+	"github.com/gmlg/gmlg/learn/runlog"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // space is the grid or graph of a data folder (dataset.Space).
@@ -21,4 +23,10 @@ func spaceSize(sp space) limits.Objective {
 	}
 	d, n := sp.GridSize()
 	return limits.Objective{Dim: d, Side: n}
+}
+
+// framesPicture draws the frames of every part on sp (Space.FramesImage).
+func framesPicture(sp space, path string, parts []draw.Frames, title string) (bool, error) {
+	img, err := sp.FramesImage(parts, title)
+	return runlog.WriteImage(path, img, err)
 }

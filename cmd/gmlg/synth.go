@@ -9,12 +9,10 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
-	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/learn/synth"
-	"github.com/gmlg/gmlg/ot/draw"
 )
 
 // synthParams are recorded in the dataset's params.json.
@@ -87,6 +85,23 @@ func init() {
 	})
 }
 
+// The graphs of gmlg synth --graph (package synth): geometric, a random
+// geometric graph in the unit square, and sphere, the triangulated unit
+// sphere, each with a slow region as its true metric.
+var synthGraphs = map[string]func(n int, seed uint64) (*synth.Graph, error){
+	"geometric": synth.Geometric,
+	"sphere":    func(n int, _ uint64) (*synth.Graph, error) { return synth.Sphere(n) },
+}
+
+// synthGraphT and synthGraphSteps are the diffusion time (in squared edges,
+// see dataset.Space) and steps of synth --graph when --t and --steps are
+// not given: a blur over about √(2t) ≈ 0.6 edges, like the grid's default
+// on its grid.
+const (
+	synthGraphT     = 0.2
+	synthGraphSteps = 10
+)
+
 func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdout io.Writer) error {
 	switch {
 	case p.N < 4:
@@ -113,10 +128,25 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		return err
 	}
 	applyThreads(p.Model.Threads)
-	if p.Graph != "" {
-		return runSynthGraph(ctx, p, out, force, stdout)
+	start := time.Now()
+	sp, metric, theta, poles, err := synthSpace(p)
+	if err != nil {
+		return err
 	}
-	if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 2, p.N); err != nil {
+	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
+		return err
+	}
+	heat := p.Model.HeatOptions()
+	p.Backend = kernel.DefaultBackend().Name()
+	if heat.Backend != nil {
+		p.Backend = heat.Backend.Name()
+	}
+	seqs, err := synth.Generate(&synth.Config{Graph: sp.Graph, Metric: metric, Theta: theta, Heat: heat,
+		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles, RawEndpoints: p.RawEnds})
+	if err != nil {
+		return runlog.ExplainEval(err)
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	od, err := takeOutDir(ctx, out, synthSpec, force)
@@ -124,70 +154,46 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		return err
 	}
 	defer od.Close()
-	start := time.Now()
-	const d = 2
-	g, err := kernel.Cube(d, p.N)
+	pictures, err := dataset.WriteSynthetic(out, sp, theta, seqs, p.Truth)
 	if err != nil {
-		return err
-	}
-	theta, err := synth.GridTruth(p.Truth, p.N)
-	if err != nil {
-		return err
-	}
-	poles, err := synth.GridPoles(d, p.N, p.Sequences)
-	if err != nil {
-		return err
-	}
-	seqs, err := generateSynth(ctx, p, g, kernel.VertexMetric{G: g}, theta, poles)
-	if err != nil {
-		return err
-	}
-	if err := dataset.WriteSequences(out, seqs, []int{p.N, p.N}); err != nil {
-		return err
-	}
-	if err := dataset.WriteMetric(filepath.Join(out, "a-metric.npy"), g, learn.VertexMetric, theta); err != nil {
 		return err
 	}
 	p.Command, p.Version = "synth", rundir.Version()
 	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
-	if err := drawSynth(out, p.N, theta, seqs, p.Truth); err != nil {
-		return err
+	where := fmt.Sprintf("of %d×%d", p.N, p.N)
+	if p.Graph != "" {
+		where = fmt.Sprintf("on a %s graph of %d vertices and %d edges", p.Graph, p.Vertices, p.Edges)
 	}
-	fmt.Fprintf(stdout, "gmlg synth: wrote %d sequence(s) of %d frames of %d×%d to %s in %.1fs\n",
-		len(seqs), p.Frames, p.N, p.N, out, time.Since(start).Seconds())
-	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n",
-		filepath.Join(out, "frames.png"), filepath.Join(out, "a-metric.png"))
+	fmt.Fprintf(stdout, "gmlg synth: wrote %d sequence(s) of %d frames %s to %s in %.1fs\n", len(seqs), p.Frames, where, out, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n", pictures[1], pictures[0])
 	fmt.Fprintf(stdout, "  next: %s\n", learnHint(p, out))
 	return nil
 }
 
-// generateSynth runs the forward model of p on g with metric m at θ
-// between the poles of every sequence, recording the backend in p.
-func generateSynth(ctx context.Context, p *synthParams, g *kernel.Graph, m kernel.Metric, theta []float64, poles [][2][]float64) ([][][]float64, error) {
-	heat := p.Model.HeatOptions()
-	p.Backend = kernel.DefaultBackend().Name()
-	if heat.Backend != nil {
-		p.Backend = heat.Backend.Name()
+// synthSpace returns the grid or graph of p, the parameterisation and
+// value of its true metric, and the poles of its sequences.
+func synthSpace(p *synthParams) (dataset.Space, kernel.Metric, []float64, [][2][]float64, error) {
+	if p.Graph != "" {
+		sg, err := synthGraphs[p.Graph](p.N, p.Seed)
+		if err != nil {
+			return dataset.Space{}, nil, nil, nil, err
+		}
+		p.Vertices, p.Edges = sg.G.N(), sg.G.NumEdges()
+		sp := dataset.Space{Graph: sg.G, Coords: &dataset.Array{Shape: []int{sg.G.N(), sg.Dim}, Data: sg.Coords}}
+		return sp, kernel.EdgeMetric{G: sg.G}, sg.Weights, sg.Poles(p.Sequences), nil
 	}
-	seqs, err := synth.Generate(&synth.Config{
-		Graph: g, Metric: m, Theta: theta, Heat: heat,
-		Iterations: p.Model.SinkhornIters, Frames: p.Frames, Poles: poles, RawEndpoints: p.RawEnds,
-	})
+	g, err := kernel.Cube(2, p.N)
 	if err != nil {
-		return nil, runlog.ExplainEval(err)
+		return dataset.Space{}, nil, nil, nil, err
 	}
-	return seqs, ctx.Err()
-}
-
-// drawSynth draws the pictures of a synthetic dataset.
-func drawSynth(out string, n int, theta []float64, seqs [][][]float64, truth string) error {
-	img, err := draw.MetricMaps(theta, 2, n, "true metric ("+truth+")", 0)
-	if _, err := runlog.WriteImage(filepath.Join(out, "a-metric.png"), img, err); err != nil {
-		return err
+	theta, err := synth.GridTruth(p.Truth, p.N)
+	if err != nil {
+		return dataset.Space{}, nil, nil, nil, err
 	}
-	return drawStrip(filepath.Join(out, "frames.png"), []draw.Frames{{Name: "sequence", Frames: seqs}}, 2, n, "synthetic frames ("+truth+" metric)")
+	poles, err := synth.GridPoles(2, p.N, p.Sequences)
+	return dataset.Space{Graph: g}, kernel.VertexMetric{G: g}, theta, poles, err
 }
 
 // learnHint is the learn command that fits a synthetic dataset with its own

@@ -1,13 +1,20 @@
 package dataset
 
 import (
+	"fmt"
+	"image"
+	"io"
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/synth"
+	"github.com/gmlg/gmlg/ot/draw"
 )
 
-// The files of the true metric that gmlg synth writes into a data folder:
+// The files of the true metric that a synthetic dataset's folder holds
+// (WriteSynthetic):
 // TruthFile the [d,N] vertex metric of a grid dataset, GraphTruthFile the
 // E edge weights of a graph dataset (synth --graph).
 const (
@@ -41,7 +48,7 @@ func TruthCorrelation(dir string, g *kernel.Graph, m kernel.Metric, theta []floa
 
 // GraphTruthCorrelation returns the Pearson correlations of the edge
 // weights w with the true ones in dir (GraphTruthFile), over all edges
-// and over those that carry mass in frames (synth.CarriesMass), and false
+// and over those that carry mass in frames (CarriesMass), and false
 // without a usable truth.
 func GraphTruthCorrelation(dir string, g *kernel.Graph, w []float64, frames [][][]float64) (all, mass float64, ok bool) {
 	a, err := ReadNpyFile(filepath.Join(dir, GraphTruthFile))
@@ -53,4 +60,60 @@ func GraphTruthCorrelation(dir string, g *kernel.Graph, w []float64, frames [][]
 	}
 	mass, ok = synth.Pearson(a.Data, w, synth.CarriesMass(g, frames))
 	return all, mass, ok
+}
+
+// WriteSynthetic writes a synthetic dataset into the folder dir (which the
+// caller holds, package rundir): the frames seqs on sp as array-SS-TT.npy,
+// the true metric theta (on a grid a [d,N] vertex metric in TruthFile, on
+// a graph the edge weights in GraphTruthFile with edges.npy and
+// coords.npy) and the pictures of DrawSynthetic, whose paths it returns.
+func WriteSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, truth string) ([]string, error) {
+	if err := WriteSequences(dir, seqs, sp.HistShape()); err != nil {
+		return nil, err
+	}
+	file, kind := TruthFile, learn.VertexMetric
+	if sp.IsGraph() {
+		file, kind = GraphTruthFile, learn.EdgeMetric
+		if err := WriteEdges(filepath.Join(dir, EdgesFile), sp.Edges()); err != nil {
+			return nil, err
+		}
+		if err := WriteNpyFile(filepath.Join(dir, CoordsFile), sp.Coords); err != nil {
+			return nil, err
+		}
+	}
+	if err := sp.WriteMetric(filepath.Join(dir, file), kind, theta); err != nil {
+		return nil, err
+	}
+	return DrawSynthetic(dir, sp, theta, seqs, truth)
+}
+
+// DrawSynthetic draws the pictures of the synthetic dataset in dir: its true
+// metric (a-metric.png on a grid, metric_true.png on a graph), titled
+// after truth, and its frames (frames.png). It returns their paths.
+func DrawSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, truth string) ([]string, error) {
+	metric, kind := filepath.Join(dir, "a-metric.png"), learn.VertexMetric
+	if sp.IsGraph() {
+		metric, kind = filepath.Join(dir, "metric_true.png"), learn.EdgeMetric
+	}
+	img, err := sp.MetricImage(kind, theta, "true metric ("+truth+")")
+	if err == nil && img != nil {
+		err = savePNG(metric, img)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", metric, err)
+	}
+	frames := filepath.Join(dir, "frames.png")
+	img, err = sp.FramesImage([]draw.Frames{{Name: "sequence", Frames: seqs}}, "synthetic frames ("+truth+" metric)")
+	if err == nil && img != nil {
+		err = savePNG(frames, img)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", frames, err)
+	}
+	return []string{metric, frames}, nil
+}
+
+// savePNG writes img to path atomically.
+func savePNG(path string, img image.Image) error {
+	return rundir.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) })
 }
