@@ -158,15 +158,12 @@ func colorSunset(ctx context.Context, p *sunsetParams, out string, force bool, l
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, out, sunsetSpec, force, inputs...)
+	p.Command, p.Version = "sunset", rundir.Version()
+	od, err := takeOutDir(ctx, out, sunsetSpec, force, p, inputs...)
 	if err != nil {
 		return err
 	}
 	defer od.Close()
-	p.Command, p.Version = "sunset", rundir.Version()
-	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
-		return err
-	}
 	if theta != nil {
 		if err := colorMetricPicture(filepath.Join(out, "metric.png"), theta, p.Bins, p.MetricFile); err != nil {
 			return err

@@ -109,15 +109,12 @@ func colorTransfer(ctx context.Context, p *transferParams, out string, force boo
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Target, err)
 	}
-	od, err := takeOutDir(ctx, out, transferSpec, force, inputs...)
+	p.Command, p.Version = "transfer", rundir.Version()
+	od, err := takeOutDir(ctx, out, transferSpec, force, p, inputs...)
 	if err != nil {
 		return err
 	}
 	defer od.Close()
-	p.Command, p.Version = "transfer", rundir.Version()
-	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
-		return err
-	}
 	for j, sp := range p.Sources {
 		if err := ctx.Err(); err != nil {
 			return err

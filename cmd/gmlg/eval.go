@@ -160,7 +160,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	}
 	p.Result = evalResult{F: f, Data: terms.Data, FC: terms.FC, FS: terms.FS, Regularizer: terms.Regularizer,
 		PerFrame: terms.PerFrame, GradNorm: math.Sqrt(gn), GradMax: gm, Seconds: time.Since(t0).Seconds()}
-	od, err := takeOutDir(ctx, out, evalSpec, force, inputs...)
+	od, err := takeOutDir(ctx, out, evalSpec, force, nil, inputs...)
 	if err != nil {
 		return err
 	}

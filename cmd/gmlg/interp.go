@@ -203,7 +203,8 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, out, interpSpec, force, inputs...)
+	p.Command, p.Version = "interp", rundir.Version()
+	od, err := takeOutDir(ctx, out, interpSpec, force, p, inputs...)
 	if err != nil {
 		return err
 	}
@@ -213,10 +214,6 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 		if err := dataset.WriteNpyFile(filepath.Join(out, fmt.Sprintf("interp-%02d.npy", j)), a); err != nil {
 			return err
 		}
-	}
-	p.Command, p.Version = "interp", rundir.Version()
-	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
-		return err
 	}
 	title := p.Method + " interpolation"
 	if p.Method == "metric" {

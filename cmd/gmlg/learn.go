@@ -213,7 +213,7 @@ func startLearn(ctx context.Context, f *learnFlags) error {
 	if err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, f.out, learnSpec, f.force, inputs...)
+	od, err := takeOutDir(ctx, f.out, learnSpec, f.force, nil, inputs...)
 	if err != nil {
 		return err
 	}

@@ -61,13 +61,25 @@ var allSpecs = []rundir.Spec{learnSpec, synthSpec, interpSpec, evalSpec, transfe
 // that is, contains or lies inside one of inputs (the files and folders
 // the command reads) is a usage error naming both. Notices (a stale lock
 // taken over, temporary files removed) go to the run's stderr.
-func takeOutDir(ctx context.Context, dir string, spec rundir.Spec, force bool, inputs ...string) (*rundir.Dir, error) {
+//
+// A non-nil record (the command's settings, its Command and Version set)
+// is written into the folder's params.json at once.
+func takeOutDir(ctx context.Context, dir string, spec rundir.Spec, force bool, record any, inputs ...string) (*rundir.Dir, error) {
 	if dir == "" {
 		return nil, usagef("-o/--out: empty output folder name")
 	}
 	_, stderr := outputs(ctx)
 	d, err := rundir.Create(dir, spec, rundir.Options{Force: force, Notices: stderr, Kinds: allSpecs, Inputs: inputs})
-	return d, inputUsage(err)
+	if err != nil {
+		return nil, inputUsage(err)
+	}
+	if record != nil {
+		if err := rundir.WriteChecked(filepath.Join(dir, "params.json"), record); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // openRunDir takes the existing folder dir, which must hold the output of

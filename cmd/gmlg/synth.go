@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
@@ -149,17 +148,14 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	od, err := takeOutDir(ctx, out, synthSpec, force)
+	p.Command, p.Version = "synth", rundir.Version()
+	od, err := takeOutDir(ctx, out, synthSpec, force, p)
 	if err != nil {
 		return err
 	}
 	defer od.Close()
 	pictures, err := dataset.WriteSynthetic(out, sp, theta, seqs, p.Truth)
 	if err != nil {
-		return err
-	}
-	p.Command, p.Version = "synth", rundir.Version()
-	if err := rundir.WriteChecked(filepath.Join(out, "params.json"), p); err != nil {
 		return err
 	}
 	where := fmt.Sprintf("of %d×%d", p.N, p.N)
