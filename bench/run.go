@@ -69,9 +69,8 @@ type Options struct {
 	// inherited, and reads their standard output), and gmlg learn for the
 	// colour rows.
 	Command func(ctx context.Context, args ...string) *exec.Cmd
-	// Roofline has Run measure the roofline (MeasureRoofline) after the
-	// rows of the paper's table: its arrays would count in the peak RSS of
-	// later children, whose ru_maxrss starts from their parent's.
+	// Roofline has Run measure the roofline (MeasureRoofline) last, after
+	// rows of the paper's table: a child's ru_maxrss starts from Run's.
 	Roofline bool
 	Log      io.Writer // if set, receives one progress line per measurement
 }
@@ -138,7 +137,12 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 	if p <= 0 {
 		p = runtime.GOMAXPROCS(0)
 	}
-	defer func() { rep.Elapsed, rep.Machine.LoadAfter = time.Since(rep.Started), loadAvg() }()
+	defer func() { // also after a failed row, unless interrupted
+		if opt.Roofline && len(rep.Results) > 0 && ctx.Err() == nil {
+			rep.Roofline = MeasureRoofline(min(p, runtime.NumCPU()))
+		}
+		rep.Elapsed, rep.Machine.LoadAfter = time.Since(rep.Started), loadAvg()
+	}()
 	logf := func(format string, a ...any) {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "bench: "+format+"\n", a...)
@@ -165,9 +169,6 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 			logf("%-8s %-7s %d it %d ev  %.3g s/it  t500 %.3g h  RSS %.0f MB  (load %s)",
 				r, be, m.Iters, m.Evals, m.SecPerIter, m.T500Hours, float64(m.MaxRSS)/1e6, loadString(loadAvg()))
 		}
-	}
-	if opt.Roofline && len(rep.Results) > 0 {
-		rep.Roofline = MeasureRoofline(min(p, runtime.NumCPU()))
 	}
 	return rep, nil
 }
