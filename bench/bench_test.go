@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -233,7 +234,7 @@ func TestWriteTables(t *testing.T) {
 	// The roofline bounds 2:50:20 at its intensity, 2·1234·16 / (12·1234
 	// + 16·2500·16) = 0.0603 flop/byte, times 1 GB/s.
 	rep := &Report{Results: ms, Machine: Machine{CPU: "Test CPU", NumCPU: 2, LoadBefore: [3]float64{3, 2, 1}, GoVersion: "go1.x"},
-		Roofline: Roofline{Threads: 2, Lanes: 8, PeakGFlops: 100, GBPerSecond: 1},
+		Roofline: Roofline{Threads: 2, Lanes: 8, PeakGFlops: 100, Bands: []Band{{1 << 30, 1}}},
 		Colour: []*ColourRun{{Row: Row{D: 3, N: 16, Colour: Synthetic}, Threads: 2, Seconds: 61.25, CPUSeconds: 118, MaxRSS: 45e6,
 			Iterations: 500, Evaluations: 509, F: 124.77227, FExact: 124.77226, Status: "iteration limit"},
 			{Row: Row{D: 3, N: 32, Colour: "seldovia2"}, Threads: 2, Status: "skipped: no folder /x/seldovia2"}}}
@@ -244,7 +245,7 @@ func TestWriteTables(t *testing.T) {
 	for _, want := range []string{"cholmod t500 (h) CPU / wall", "go/cholmod", "0.80", "20.0× / 8.0×", "1/20", "yes", "0.065", "1234", "50%", "200",
 		"0.0197", // 4·1234·20000 flops over 5 evaluations
 		"tree W/D", "37.0", "schedule ×8/×16", "5.2/7.5",
-		"Roofline on P = 2: multiply-add peak 100 GFlop/s (8 lanes), triad bandwidth 1.00 GB/s.",
+		"Roofline on P = 2: multiply-add peak 100 GFlop/s (8 lanes); triad bandwidth in GB/s 1.00 over 1024 MiB.",
 		"0.79",   // solve GFlop/s, those flops over 5 s, over the kernel's 0.025
 		"0.0603", // the roofline
 		"33%",    // 0.0197 / 0.0603
@@ -283,7 +284,7 @@ func TestWriteTables(t *testing.T) {
 func TestReportJSON(t *testing.T) {
 	rep := &Report{Results: []*Measurement{fakeMeasurement("3:16:20", "go", 1, 2, 3e6)},
 		Colour:  []*ColourRun{{Row: Row{D: 3, N: 32, Colour: "seldovia2"}, F: 3}},
-		Machine: Machine{CPU: "x", LoadBefore: [3]float64{1, 2, 3}}, Roofline: Roofline{Threads: 2, GBPerSecond: 7}}
+		Machine: Machine{CPU: "x", LoadBefore: [3]float64{1, 2, 3}}, Roofline: Roofline{Threads: 2, Bands: []Band{{1 << 30, 7}}}}
 	path := filepath.Join(t.TempDir(), "rep.json")
 	var buf bytes.Buffer
 	if err := rep.WriteJSON(&buf); err != nil {
@@ -298,7 +299,7 @@ func TestReportJSON(t *testing.T) {
 	}
 	m, w := back.Results[0], rep.Results[0]
 	if m.Spec.Row != w.Spec.Row || m.NNZL != w.NNZL || m.T500CPUHours != w.T500CPUHours || m.MaxRSS != w.MaxRSS || m.KernelGFlops != w.KernelGFlops ||
-		back.Machine.LoadBefore != rep.Machine.LoadBefore || back.Roofline != rep.Roofline || *back.Colour[0] != *rep.Colour[0] {
+		back.Machine.LoadBefore != rep.Machine.LoadBefore || !reflect.DeepEqual(back.Roofline, rep.Roofline) || *back.Colour[0] != *rep.Colour[0] {
 		t.Errorf("round trip: got %+v %+v, want %+v %+v", back, m, rep, w)
 	}
 	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {

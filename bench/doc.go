@@ -46,12 +46,14 @@
 // the children, which would otherwise inherit its arrays in their peak RSS
 // (MeasureRoofline): P times one core's peak of independent FMA chains as
 // wide as the kernels' vectors (fma_amd64.s; scalar Go chains with the
-// noasm tag or elsewhere), and the bandwidth of a triad over 4× the
-// last-level cache on P goroutines. A solve pass over L streams
-// nnz·(8+4) bytes (a value and a row index per entry) and reads and
-// writes the block, 16·N·c bytes for c columns, for 2·nnz·c flops
-// (SolveIntensity); the roofline is min(peak, intensity × bandwidth), and
-// each row's solve speed is printed as its share.
+// noasm tag or elsewhere), and the bandwidth of a triad on P goroutines
+// over working sets from 1 MiB to 4× the last-level cache. A solve pass
+// over L streams nnz·(8+4) bytes (a value and a row index per entry) and
+// reads and writes the block, 16·N·c bytes for c columns, for 2·nnz·c
+// flops (SolveIntensity); the roofline is min(peak, intensity ×
+// bandwidth), the bandwidth that of the smallest working set that holds
+// the pass's (SolveBytes: a factor that fits in the cache streams from
+// it), and each row's solve speed is printed as its share.
 //
 // # Colour rows
 //

@@ -14,10 +14,11 @@ func TestRoofline(t *testing.T) {
 	if got, want := SolveIntensity(1000, 100, 10), 20000.0/28000; math.Abs(got-want) > 1e-15 {
 		t.Errorf("SolveIntensity = %v, want %v", got, want)
 	}
-	rl := Roofline{Threads: 2, PeakGFlops: 100, GBPerSecond: 20}
-	for _, c := range []struct{ ai, want float64 }{{0.5, 10}, {2, 40}, {5, 100}, {50, 100}} {
-		if got := rl.Bound(c.ai); got != c.want {
-			t.Errorf("Bound(%v) = %v, want %v", c.ai, got, c.want)
+	rl := Roofline{Threads: 2, PeakGFlops: 100, Bands: []Band{{1 << 20, 80}, {1 << 30, 20}}}
+	for _, c := range []struct{ ai, bytes, want float64 }{{0.5, 1e9, 10}, {2, 1e9, 40}, {5, 1e9, 100}, {50, 1e9, 100},
+		{0.5, 1e5, 40}, {2, 1 << 20, 100}, {0.5, 1e12, 10}} {
+		if got := rl.Bound(c.ai, c.bytes); got != c.want {
+			t.Errorf("Bound(%v, %v) = %v, want %v", c.ai, c.bytes, got, c.want)
 		}
 	}
 	// A round is 12 chains of w lanes (2 flops each), or 8 scalar chains.

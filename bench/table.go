@@ -69,7 +69,7 @@ func detailCells(m *Measurement, rl Roofline) []string {
 	r, flops := m.Spec.Row, 4*float64(m.NNZL)*float64(m.SolveColumns) // 2·nnz(L) multiply-adds a column and sub-step
 	rate, roof := flops/m.SolveWall/1e9, 0.0
 	if rl.Threads > 0 && m.KernelCols > 0 {
-		roof = rl.Bound(SolveIntensity(m.NNZL, r.Vertices(), m.KernelCols))
+		roof = rl.Bound(SolveIntensity(m.NNZL, r.Vertices(), m.KernelCols), SolveBytes(m.NNZL, r.Vertices(), m.KernelCols))
 	}
 	epi := num(m.EvalsPerIter)
 	if m.Spec.EvalOnly {
@@ -202,8 +202,12 @@ func writeTables(b *bytes.Buffer, rep *Report, md bool) {
 		colour.rows = append(colour.rows, colourCells(c))
 	}
 	if rl := rep.Roofline; rl.Threads > 0 {
-		fmt.Fprintf(b, "Roofline on P = %d: multiply-add peak %s GFlop/s (%d lanes), triad bandwidth %s GB/s.\n\n",
-			rl.Threads, num(rl.PeakGFlops), rl.Lanes, num(rl.GBPerSecond))
+		var bands []string
+		for _, band := range rl.Bands {
+			bands = append(bands, fmt.Sprintf("%s over %d MiB", num(band.GBPerSecond), band.Bytes>>20))
+		}
+		fmt.Fprintf(b, "Roofline on P = %d: multiply-add peak %s GFlop/s (%d lanes); triad bandwidth in GB/s %s.\n\n",
+			rl.Threads, num(rl.PeakGFlops), rl.Lanes, strings.Join(bands, ", "))
 	}
 	if len(detail.rows) > 0 {
 		summary.write(b, md)
