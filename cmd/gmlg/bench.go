@@ -13,6 +13,7 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
+	"github.com/gmlg/gmlg/learn/runlog"
 )
 
 func init() {
@@ -129,7 +130,7 @@ func checkColourRow(_ bench.Spec, r bench.Row) error {
 		}
 		frames = len(files)
 	}
-	size := limits.Objective{Dim: 3, Side: r.N, Fast: true, Anderson: defaultModel().Anderson}
+	size := limits.Objective{Dim: 3, Side: r.N, Fast: true, Anderson: runlog.DefaultModel().Anderson}
 	size.Interior, size.Endpoints = limits.Frames(frames)
 	return flagLimit(size.Check("the colour run of "+where, "choose fewer bins"))
 }

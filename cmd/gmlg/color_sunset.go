@@ -17,30 +17,25 @@ import (
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
-// colorSunsetOutputs are the files sunset writes in its -o folder.
-var colorSunsetOutputs = []string{"params.json", "metric.png", "interp-hist-*.npy", "hists.png", "frame-*.png", "lut-*.cube", "frames.png"}
+// sunsetSpec names every file sunset writes (see learnSpec).
+var sunsetSpec = rundir.Spec{Command: "sunset", Outputs: []string{"params.json", "metric.png", "interp-hist-*.npy", "hists.png", "frame-*.png", "lut-*.cube", "frames.png"}}
 
 // sunsetParams are sunset's settings, recorded in its params.json.
 type sunsetParams struct {
-	Command       string      `json:"command"`
-	Version       string      `json:"version"`
-	Day           string      `json:"day"`
-	Night         string      `json:"night"`
-	Method        string      `json:"method"`
-	Run           string      `json:"run,omitempty"`
-	MetricFile    string      `json:"metric_file,omitempty"`
-	Model         modelParams `json:"model"` // the interpolation's kernel and barycenter model
-	Bins          int         `json:"bins"`  // of the metric (learned) or the histograms (euclid, linear)
-	BinsHi        int         `json:"bins_hi"`
-	Prolong       int         `json:"prolong"`
-	Frames        int         `json:"frames"`
-	Gamma         float64     `json:"gamma,omitempty"` // euclid's kernel
-	TransferSigma float64     `json:"transfer_sigma"`
-	TransferIters int         `json:"transfer_iters"`
-	DropSaturated bool        `json:"drop_saturated"`
-	NoBilateral   bool        `json:"no_bilateral"`
-	Interpolate   bool        `json:"interpolate"`
-	LUTSize       int         `json:"lut_size"`
+	Command    string       `json:"command"`
+	Version    string       `json:"version"`
+	Day        string       `json:"day"`
+	Night      string       `json:"night"`
+	Method     string       `json:"method"`
+	Run        string       `json:"run,omitempty"`
+	MetricFile string       `json:"metric_file,omitempty"`
+	Model      runlog.Model `json:"model"` // the interpolation's kernel and barycenter model
+	Bins       int          `json:"bins"`  // of the metric (learned) or the histograms (euclid, linear)
+	BinsHi     int          `json:"bins_hi"`
+	Prolong    int          `json:"prolong"`
+	Frames     int          `json:"frames"`
+	Gamma      float64      `json:"gamma,omitempty"` // euclid's kernel
+	colourTransfer
 	// from says where Model's barycenter settings come from (modelSource).
 	from string
 }
@@ -72,11 +67,10 @@ projection with a Euclidean kernel (σ = --transfer-sigma,
 lut-XX.cube (each frame's colour transfer as a 3-D LUT for video tools),
 hists.png, frames.png, params.json and, with a learned metric, metric.png.`,
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := &sunsetParams{Model: defaultModel()}
+			p := &sunsetParams{Model: runlog.DefaultModel()}
 			var out, progress string
 			var force bool
-			outFlag(fs, &out, "sunset", "output `folder`")
-			forceFlag(fs, &force)
+			outFlags(fs, &out, &force, "sunset", "output `folder`")
 			fs.StringVar(&p.Run, "run", "", "colour learning `RUN_DIR` (for --method learned): its metric.npy and its model")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` [3,N] of the run's bins (default RUN_DIR/metric.npy)")
 			fs.StringVar(&p.Method, "method", "", "interpolation: learned, euclid or linear (default learned with --run, else euclid)")
@@ -85,11 +79,7 @@ hists.png, frames.png, params.json and, with a learned metric, metric.png.`,
 			fs.IntVar(&p.Frames, "frames", 10, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&p.Gamma, "gamma", 0.001, "γ of the Euclidean interpolation kernel (--method euclid)")
 			interpFlags(&p.Model, fs)
-			transferFlags(fs, &p.TransferSigma, &p.TransferIters)
-			dropSaturatedFlag(fs, &p.DropSaturated)
-			fs.BoolVar(&p.NoBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
-			fs.BoolVar(&p.Interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
-			fs.IntVar(&p.LUTSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n_hi)")
+			p.flags(fs, "n_hi")
 			progressFlag(fs, &progress)
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 2 {
@@ -100,7 +90,7 @@ hists.png, frames.png, params.json and, with a learned metric, metric.png.`,
 				}
 				set := flagsGiven(fs)
 				if p.Run != "" {
-					rp, err := runParams(fs, p.Run, set, interpFlags)
+					rp, err := runParams(fs, p.Run, interpFlags)
 					if err != nil {
 						return err
 					}
@@ -109,7 +99,7 @@ hists.png, frames.png, params.json and, with a learned metric, metric.png.`,
 					}
 					p.Model, p.Bins = rp.Model, rp.Data.Bins
 				}
-				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
+				p.from = modelSource(p.Run, set)
 				p.Day, p.Night = args[0], args[1]
 				return colorSunset(ctx, p, out, force, progressWriter(ctx, progress))
 			}
@@ -226,11 +216,12 @@ func (p *sunsetParams) metric() ([]float64, error) {
 		return nil, fmt.Errorf("--metric-file: %w", err)
 	}
 	if p.BinsHi <= limits.MaxBins {
-		if err := checkHeatT("--t", p.Model.T, p.Model.Steps, 3, p.BinsHi); err != nil {
+		bound := kernel.GridHeatBound(3, p.BinsHi)
+		if err := flagLimit(bound.CheckTime("--t", p.Model.T, p.Model.Steps)); err != nil {
 			return nil, err
 		}
 		// Prolongation interpolates, so it keeps the metric's largest value.
-		if err := kernel.GridHeatBound(3, p.BinsHi).CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
+		if err := bound.CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {
 			return nil, err
 		}
 	}
@@ -242,8 +233,7 @@ func (p *sunsetParams) metric() ([]float64, error) {
 // n_hi for learned, whose model it names on logw; the caller closes it).
 func (p *sunsetParams) settings(theta []float64, logw io.Writer) (*color.SunsetOptions, error) {
 	sopt := &color.SunsetOptions{Bins: p.BinsHi, Frames: p.Frames, DropSaturated: p.DropSaturated, SigmaTransfer: p.TransferSigma,
-		Iterations: p.Model.SinkhornIters,
-		Transfer:   color.TransferOptions{Iterations: p.TransferIters, NoBilateral: p.NoBilateral, Interpolate: p.Interpolate}}
+		Iterations: p.Model.SinkhornIters, Transfer: p.options()}
 	switch p.Method {
 	case "linear":
 		return sopt, nil
@@ -286,11 +276,10 @@ func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int, n
 	for f, t := range times {
 		titles[f] = fmt.Sprintf("t=%.2f", t)
 		a := &dataset.Array{Shape: []int{nHi, nHi, nHi}, Data: hists[f]}
-		if !npy {
-			continue
-		}
-		if err := dataset.WriteNpyFile(filepath.Join(dir, fmt.Sprintf("interp-hist-%02d.npy", f)), a); err != nil {
-			return err
+		if npy {
+			if err := dataset.WriteNpyFile(filepath.Join(dir, fmt.Sprintf("interp-hist-%02d.npy", f)), a); err != nil {
+				return err
+			}
 		}
 	}
 	strip, err := draw.HistogramStrip(hists, nHi, titles, &draw.HistogramOptions{Size: 200})

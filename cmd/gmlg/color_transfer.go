@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"image/png"
 	"io"
 	"path/filepath"
 	"strings"
@@ -17,22 +18,45 @@ import (
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
-// colorTransferOutputs are the files transfer writes in its -o folder.
-var colorTransferOutputs = []string{"params.json", "transfer-*.png", "lut-*.cube", "transfers.png"}
+// transferSpec names every file transfer writes (see learnSpec).
+var transferSpec = rundir.Spec{Command: "transfer", Outputs: []string{"params.json", "transfer-*.png", "lut-*.cube", "transfers.png"}}
 
 // transferParams are transfer's settings, recorded in its params.json.
 type transferParams struct {
-	Command       string   `json:"command"`
-	Version       string   `json:"version"`
-	Target        string   `json:"target"`
-	Sources       []string `json:"sources"`
-	Bins          int      `json:"bins"`
-	TransferSigma float64  `json:"transfer_sigma"`
-	TransferIters int      `json:"transfer_iters"`
-	DropSaturated bool     `json:"drop_saturated"`
-	NoBilateral   bool     `json:"no_bilateral"`
-	Interpolate   bool     `json:"interpolate"`
-	LUTSize       int      `json:"lut_size"`
+	Command string   `json:"command"`
+	Version string   `json:"version"`
+	Target  string   `json:"target"`
+	Sources []string `json:"sources"`
+	Bins    int      `json:"bins"`
+	colourTransfer
+}
+
+// colourTransfer are the settings of the colour transfer that sunset and
+// transfer share, last in their params.json.
+type colourTransfer struct {
+	TransferSigma float64 `json:"transfer_sigma"`
+	TransferIters int     `json:"transfer_iters"`
+	DropSaturated bool    `json:"drop_saturated"`
+	NoBilateral   bool    `json:"no_bilateral"`
+	Interpolate   bool    `json:"interpolate"`
+	LUTSize       int     `json:"lut_size"`
+}
+
+// flags declares the options of the colour transfer, with the paper's
+// σ = 0.05 and L = 500 (Fig. 18); lutZero is the LUT size that
+// --lut-size 0 gives.
+func (c *colourTransfer) flags(fs *flag.FlagSet, lutZero string) {
+	fs.Float64Var(&c.TransferSigma, "transfer-sigma", color.DefaultSigmaTransfer, "σ of the colour transfer's Euclidean kernel, γ = 2σ²")
+	fs.IntVar(&c.TransferIters, "transfer-iters", 500, "Sinkhorn `iterations` of the colour transfer, ≥ 1")
+	dropSaturatedFlag(fs, &c.DropSaturated)
+	fs.BoolVar(&c.NoBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
+	fs.BoolVar(&c.Interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
+	fs.IntVar(&c.LUTSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: "+lutZero+")")
+}
+
+// options are the library's settings of the transfer.
+func (c *colourTransfer) options() color.TransferOptions {
+	return color.TransferOptions{Iterations: c.TransferIters, NoBilateral: c.NoBilateral, Interpolate: c.Interpolate}
 }
 
 func init() {
@@ -54,14 +78,9 @@ L = 500, σ = 0.05).`,
 			p := &transferParams{}
 			var out, progress string
 			var force bool
-			outFlag(fs, &out, "transfer", "output `folder`")
-			forceFlag(fs, &force)
+			outFlags(fs, &out, &force, "transfer", "output `folder`")
 			binsFlag(fs, &p.Bins)
-			transferFlags(fs, &p.TransferSigma, &p.TransferIters)
-			dropSaturatedFlag(fs, &p.DropSaturated)
-			fs.BoolVar(&p.NoBilateral, "no-bilateral", false, "no cross-bilateral smoothing of the colour correction")
-			fs.BoolVar(&p.Interpolate, "interpolate", false, "interpolate the per-bin correction between bins (gmlg extension) instead of the nearest bin")
-			fs.IntVar(&p.LUTSize, "lut-size", 0, "`nodes` per axis of the .cube LUTs (0: n)")
+			p.flags(fs, "n")
 			progressFlag(fs, &progress)
 			return func(ctx context.Context, args []string) error {
 				if len(args) < 2 {
@@ -105,7 +124,7 @@ func colorTransfer(ctx context.Context, p *transferParams, out string, force boo
 		return err
 	}
 	d, err := color.NewDirect(target, color.DirectOptions{Bins: p.Bins, Gamma: color.GammaFromSigma(p.TransferSigma), DropSaturated: p.DropSaturated,
-		Transfer: color.TransferOptions{Iterations: p.TransferIters, NoBilateral: p.NoBilateral, Interpolate: p.Interpolate}})
+		Transfer: p.options()})
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Target, err)
 	}
@@ -157,4 +176,18 @@ func thumbnailStrip(path, pattern string) error {
 		thumbs[i] = draw.Thumbnail(img, 200)
 	}
 	return runlog.SavePicture(path, draw.Row(thumbs...))
+}
+
+// colorLoadImage decodes a PNG (or JPEG) file once its header has passed
+// the size checks of package limits, counting perPixel bytes that the
+// caller allocates per pixel afterwards.
+func colorLoadImage(path string, perPixel int) (image.Image, error) {
+	img, _, err := dataset.DecodeImage(path, &dataset.ImageOptions{BytesPerPixel: perPixel, Memory: limits.Memory})
+	return img, err
+}
+
+// colorSaveFrame writes a full-size image atomically, favouring speed.
+func colorSaveFrame(path string, img image.Image) error {
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	return rundir.Write(path, 0o644, func(w io.Writer) error { return enc.Encode(w, img) })
 }

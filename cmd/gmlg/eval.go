@@ -21,7 +21,7 @@ type evalParams struct {
 	Data       runlog.Data       `json:"data"`
 	MetricFile string            `json:"metric_file"`
 	Run        string            `json:"run,omitempty"`
-	Model      modelParams       `json:"model"`
+	Model      runlog.Model      `json:"model"`
 	Kernel     runlog.KernelInfo `json:"kernel"`
 	Result     evalResult        `json:"result"`
 	// from says where Model's barycenter settings come from (modelSource).
@@ -41,8 +41,8 @@ type evalResult struct {
 	Seconds     float64     `json:"seconds"`
 }
 
-// The files eval writes, every one (its folder manifest lists them for --force).
-var evalOutputs = []string{"eval.json", "grad.npy", "rec-*.npy", "recs.png"}
+// evalSpec names every file eval writes (see learnSpec).
+var evalSpec = rundir.Spec{Command: "eval", Outputs: []string{"eval.json", "grad.npy", "rec-*.npy", "recs.png"}}
 
 func init() {
 	register(&command{
@@ -50,11 +50,10 @@ func init() {
 		summary: "evaluate the objective and its gradient at a metric on a dataset, grid or graph (F in eval.json, ∇ in grad.npy)",
 		usage:   "[options] DIR | --run RUN_DIR [DIR]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := evalParams{Model: defaultModel(), Data: runlog.Data{Kind: runlog.Frames}}
+			p := evalParams{Model: runlog.DefaultModel(), Data: runlog.Data{Kind: runlog.Frames}}
 			var out string
 			var force bool
-			outFlag(fs, &out, "eval", "output `folder` for eval.json, grad.npy, the reconstructions rec-*.npy and recs.png")
-			forceFlag(fs, &force)
+			outFlags(fs, &out, &force, "eval", "output `folder` for eval.json, grad.npy, the reconstructions rec-*.npy and recs.png")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights for graph data (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings and data (when DIR is not given) are used unless given here")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
@@ -63,7 +62,7 @@ func init() {
 			return func(ctx context.Context, args []string) error {
 				set := flagsGiven(fs)
 				if p.Run != "" {
-					rp, err := runParams(fs, p.Run, set, objectiveFlags)
+					rp, err := runParams(fs, p.Run, objectiveFlags)
 					if err != nil {
 						return err
 					}
@@ -90,7 +89,7 @@ func init() {
 				default:
 					return usagef("expected one data folder, got %d arguments", len(args))
 				}
-				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
+				p.from = modelSource(p.Run, set)
 				stdout, _ := outputs(ctx)
 				return runEval(ctx, &p, out, force, stdout)
 			}
@@ -116,8 +115,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	}
 	_, stderr := outputs(ctx)
 	if src.Set != nil {
-		warnColour(stderr, "eval", src.Set)
-		warnGaps(stderr, "eval", src.Set)
+		warnFrames(stderr, "eval", src.Set)
 	}
 	if err := src.Check(&p.Model); err != nil {
 		return optionErr(err)

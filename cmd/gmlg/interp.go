@@ -21,22 +21,22 @@ import (
 
 // interpParams are recorded in the interpolation's params.json.
 type interpParams struct {
-	Command    string      `json:"command"`
-	Version    string      `json:"version"`
-	Method     string      `json:"method"`
-	Source     string      `json:"source"`
-	Target     string      `json:"target"`
-	Run        string      `json:"run,omitempty"`
-	MetricFile string      `json:"metric_file,omitempty"`
-	Frames     int         `json:"frames"`
-	Floor      float64     `json:"floor"`
-	Model      modelParams `json:"model"`
+	Command    string       `json:"command"`
+	Version    string       `json:"version"`
+	Method     string       `json:"method"`
+	Source     string       `json:"source"`
+	Target     string       `json:"target"`
+	Run        string       `json:"run,omitempty"`
+	MetricFile string       `json:"metric_file,omitempty"`
+	Frames     int          `json:"frames"`
+	Floor      float64      `json:"floor"`
+	Model      runlog.Model `json:"model"`
 	// from says where Model's barycenter settings come from (modelSource).
 	from string
 }
 
-// The files interp writes, every one (its folder manifest lists them for --force).
-var interpOutputs = []string{"interp-*.npy", "interp.png", "params.json"}
+// interpSpec names every file interp writes (see learnSpec).
+var interpSpec = rundir.Spec{Command: "interp", Outputs: []string{"interp-*.npy", "interp.png", "params.json"}}
 
 func init() {
 	register(&command{
@@ -44,12 +44,11 @@ func init() {
 		summary: "interpolate between two histograms with a learned metric, a uniform one, or linearly (on a graph: DIR is its folder)",
 		usage:   "[options] SOURCE TARGET | [options] DIR",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := interpParams{Frames: 10, Model: defaultModel()}
+			p := interpParams{Frames: 10, Model: runlog.DefaultModel()}
 			var out, pattern string
 			var force bool
 			var seq int
-			outFlag(fs, &out, "interp", "output `folder`")
-			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
+			outFlags(fs, &out, &force, "interp", "output `folder`")
 			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, metric kind and barycenter model (mode, tol, Anderson depth, Sinkhorn iterations) unless given here")
 			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights when DIR is a graph folder (overrides the run's metric.npy)")
@@ -60,10 +59,12 @@ func init() {
 			fs.IntVar(&seq, "sequence", 0, "with DIR: which `sequence` (0-based) gives the first and last frames")
 			interpFlags(&p.Model, fs)
 			return func(ctx context.Context, args []string) error {
-				set := map[string]bool{}
-				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				set := flagsGiven(fs)
 				if p.Run != "" {
-					rp, err := runParams(fs, p.Run, set, interpFlags, "metric")
+					rp, err := runParams(fs, p.Run, func(m *runlog.Model, fs *flag.FlagSet) {
+						interpFlags(m, fs)
+						fs.StringVar(&m.Metric, "metric", m.Metric, "")
+					})
 					if err != nil {
 						return err
 					}
@@ -72,7 +73,7 @@ func init() {
 						p.MetricFile = filepath.Join(p.Run, "metric.npy")
 					}
 				}
-				p.from = modelSource(p.Run, set, sinkhornModelFlags...)
+				p.from = modelSource(p.Run, set)
 				stdout, _ := outputs(ctx)
 				return runInterp(ctx, &p, args, pattern, seq, out, force, stdout)
 			}
@@ -81,10 +82,9 @@ func init() {
 }
 
 // runParams reads the params.json of the learning run in dir and
-// re-applies the explicitly set flags of fs onto its model (the flags
-// declared by declare, plus the extra flag names), so that command-line
-// options win over the run's record.
-func runParams(fs *flag.FlagSet, dir string, set map[string]bool, declare func(*runlog.Model, *flag.FlagSet), extra ...string) (*runlog.Record, error) {
+// re-applies the flags given on fs that declare declares onto its model,
+// so that the command line wins over the run's record.
+func runParams(fs *flag.FlagSet, dir string, declare func(*runlog.Model, *flag.FlagSet)) (*runlog.Record, error) {
 	rp, err := readRunParams(dir)
 	if err != nil {
 		return nil, err
@@ -92,14 +92,8 @@ func runParams(fs *flag.FlagSet, dir string, set map[string]bool, declare func(*
 	fs2 := flag.NewFlagSet("", flag.ContinueOnError)
 	fs2.SetOutput(io.Discard)
 	declare(&rp.Model, fs2)
-	for _, name := range extra {
-		switch name {
-		case "metric":
-			fs2.StringVar(&rp.Model.Metric, "metric", rp.Model.Metric, "")
-		}
-	}
 	fs.Visit(func(f *flag.Flag) {
-		if set[f.Name] && fs2.Lookup(f.Name) != nil && err == nil {
+		if fs2.Lookup(f.Name) != nil && err == nil {
 			err = fs2.Set(f.Name, f.Value.String())
 		}
 	})
@@ -148,7 +142,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	}
 	applyThreads(p.Model.Threads)
 	var src, dst []float64
-	var sp space
+	var sp dataset.Space
 	switch len(args) {
 	case 1:
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
@@ -215,11 +209,7 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 			return err
 		}
 	}
-	title := p.Method + " interpolation"
-	if p.Method == "metric" {
-		title += " (" + filepath.Base(p.MetricFile) + ")"
-	}
-	drew, err := framesPicture(sp, filepath.Join(out, "interp.png"), []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, title)
+	drew, err := framesPicture(sp, filepath.Join(out, "interp.png"), []draw.Frames{{Name: "interpolated", Frames: [][][]float64{recs}}}, p.title())
 	if err != nil {
 		return err
 	}
@@ -231,10 +221,24 @@ func runInterp(ctx context.Context, p *interpParams, args []string, pattern stri
 	return nil
 }
 
+// title is the title of interp.png.
+func (p *interpParams) title() string {
+	if p.Method == "metric" {
+		return "metric interpolation (" + filepath.Base(p.MetricFile) + ")"
+	}
+	return p.Method + " interpolation"
+}
+
+// framesPicture draws the frames of every part on sp (Space.FramesImage).
+func framesPicture(sp dataset.Space, path string, parts []draw.Frames, title string) (bool, error) {
+	img, err := sp.FramesImage(parts, title)
+	return runlog.WriteImage(path, img, err)
+}
+
 // heatInterp interpolates src and dst on sp with Sinkhorn barycenters
 // under the heat kernel of p's metric (--method metric) or of unit weights
 // (learn.NewKernel, ot.Interpolate).
-func heatInterp(p *interpParams, sp space, src, dst []float64) ([][]float64, error) {
+func heatInterp(p *interpParams, sp dataset.Space, src, dst []float64) ([][]float64, error) {
 	if err := checkSpaceT(sp, "--t", p.Model.T, p.Model.Steps); err != nil {
 		return nil, err
 	}

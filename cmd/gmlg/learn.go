@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,7 +53,7 @@ options left out: ` + presetHelp("colour") + `. "gmlg colorlearn" is
 "gmlg learn --preset colour".
 
 --resume RUN_DIR continues a run with every setting of its params.json; only
-` + flagList(slices.Clone(runlog.ResumeFlags)) + ` may be given with it.`,
+` + flagList(runlog.ResumeFlags) + ` may be given with it.`,
 		setup: setupLearn,
 	})
 }
@@ -78,10 +79,9 @@ type learnFlags struct {
 }
 
 func setupLearn(fs *flag.FlagSet) func(context.Context, []string) error {
-	f := &learnFlags{rec: runlog.Record{Model: defaultModel(), Optimizer: runlog.DefaultOptimizer()}}
+	f := &learnFlags{rec: runlog.Record{Model: runlog.DefaultModel(), Optimizer: runlog.DefaultOptimizer()}}
 	p := &f.rec
-	outFlag(fs, &f.out, "run", "run `folder` to write")
-	forceFlag(fs, &f.force)
+	outFlags(fs, &f.out, &f.force, "run", "run `folder` to write")
 	fs.StringVar(&f.resume, "resume", "", "continue the run in `RUN_DIR` with all of its own settings")
 	fs.StringVar(&f.preset, "preset", "", "settings for the options left out: empty for the reference's defaults, or colour (colour images as RGB histograms, the paper's colour settings)")
 	fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames or images inside DIR; empty = array-*.npy, else *.png/*.jpg/*.jpeg; taken in the numeric order of their names (array-2 before array-10)")
@@ -278,8 +278,7 @@ func newJob(ctx context.Context, rec *runlog.Record, dir, progress string) (*run
 	}
 	prepareJob(ctx, j, progress)
 	if set := j.Source().Set; set != nil {
-		warnColour(j.Stderr, "learn", set)
-		warnGaps(j.Stderr, "learn", set)
+		warnFrames(j.Stderr, "learn", set)
 	}
 	return j, nil
 }
@@ -323,6 +322,43 @@ func absolute(path string) string {
 		return abs
 	}
 	return path
+}
+
+// checkResumeFlags returns a usage error naming every flag given on fs
+// that is not in allowed (or --resume itself), or nil: a resumed run takes
+// every setting from its params.json, and the command line may only give
+// those that cannot change its result (runlog.ResumeFlags).
+func checkResumeFlags(fs *flag.FlagSet, allowed []string) error {
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "resume" && !slices.Contains(allowed, f.Name) {
+			bad = append(bad, f.Name)
+		}
+	})
+	if len(bad) == 0 {
+		return nil
+	}
+	return usagef("%s cannot be given with --resume: the run's params.json sets every setting, and only %s may change",
+		flagList(bad), flagList(allowed))
+}
+
+// resumeCommand is the shell command that continues the run of command
+// cmd in dir, quoted for the shell, naming gmlg as the user ran it
+// (os.Args[0], e.g. bin/gmlg) so that it works when pasted.
+func resumeCommand(cmd, dir string) string {
+	prog := "gmlg"
+	if len(os.Args) > 0 && os.Args[0] != "" {
+		prog = os.Args[0]
+	}
+	return quoteArg(prog) + " " + cmd + " --resume " + quoteArg(dir)
+}
+
+// quoteArg quotes a path for a shell command line when it needs it.
+func quoteArg(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // progressFlag declares --progress.

@@ -9,8 +9,7 @@ import (
 	"fmt"
 
 	"github.com/gmlg/gmlg/bench"
-	"github.com/gmlg/gmlg/kernel"
-
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 )
 
@@ -44,7 +43,7 @@ const stripFrameBytes = 200 * 200 * 4
 
 // checkInterpMemory checks that interp's interpolation of p.Frames frames
 // on sp, and its picture, fit the budget.
-func checkInterpMemory(p *interpParams, sp space) error {
+func checkInterpMemory(p *interpParams, sp dataset.Space) error {
 	size := spaceSize(sp)
 	size.Interior, size.Endpoints = limits.Frames(p.Frames)
 	size.Forward = true
@@ -88,9 +87,17 @@ func checkBenchRow(s bench.Spec, r bench.Row) error {
 	return flagLimit(size.Check("the objective of "+where, "choose a smaller row"))
 }
 
-// checkHeatT refuses, as a usage error, a diffusion time given by the
-// option flag that is too large for the heat matrix on the d-dimensional
-// grid of side n (kernel.HeatBound).
-func checkHeatT(flag string, t float64, steps, d, n int) error {
-	return flagLimit(kernel.GridHeatBound(d, n).CheckTime(flag, t, steps))
+// checkSpaceT refuses, as a usage error, a diffusion time given by the
+// option flag that is too large for the heat matrix on sp.
+func checkSpaceT(sp dataset.Space, flag string, t float64, steps int) error {
+	return flagLimit(sp.Bound().CheckTime(flag, t, steps))
+}
+
+// spaceSize returns the size of an objective on sp, without its frames.
+func spaceSize(sp dataset.Space) limits.Objective {
+	if sp.IsGraph() {
+		return limits.Objective{Graph: sp.Graph}
+	}
+	d, n := sp.GridSize()
+	return limits.Objective{Dim: d, Side: n}
 }

@@ -7,36 +7,20 @@
 //
 //	gmlg COMMAND [options] [args]
 //
-// The commands:
-//
-//	learn       learn a metric from a folder of frames on a grid or a graph,
-//	            or of colour images (--preset colour); --resume continues a run
-//	colorlearn  the same as gmlg learn --preset colour
-//	interp      interpolate between two histograms with a learned metric, a
-//	            uniform one, or linearly
-//	eval        the objective and its gradient at a metric
-//	render      redraw the pictures of any folder gmlg writes
-//	synth       make a dataset with a known metric from gmlg's forward model
-//	sunset      interpolate the colours of a day and a night image and
-//	            transfer them onto the day image
-//	transfer    transfer the colours of source images onto a target image by
-//	            optimal transport
-//	bench       reproduce the paper's timing table
-//	version     print the version and the factorisation backends compiled in
-//
-// A first run, which learns the metric of a synthetic dataset back:
+// "gmlg help" lists the commands (learn, colorlearn, interp, eval, render,
+// synth, sunset, transfer, bench, version), "gmlg help COMMAND" (or "gmlg
+// COMMAND -h") the options of one with their defaults and units. A first
+// run, which learns the metric of a synthetic dataset back:
 //
 //	gmlg synth -o data
 //	gmlg learn data -o run --t 3e-3 --steps 10 --lambda-s 0.01 --skip-endpoints --max-iter 50
 //
-// "gmlg help COMMAND" (or "gmlg COMMAND -h") lists the options of a command
-// with their defaults and units. README.md describes the commands, the run
-// folder and its safety rules, and the library; docs/method.md states the
-// model and the reference's conventions, docs/colour.md the colour
-// commands. Exit status 2 is a usage error, 1 a failure, 130 an
-// interrupted run (which prints the command that continues it). With
-// GMLG_CPUPROFILE=FILE in the environment, a command writes a CPU profile
-// of its run to FILE.
+// README.md describes the commands, the run folder and its safety rules,
+// and the library; docs/method.md states the model and the reference's
+// conventions, docs/colour.md the colour commands. Exit status 2 is a
+// usage error, 1 a failure, 130 an interrupted run (which prints the
+// command that continues it). With GMLG_CPUPROFILE=FILE in the
+// environment, a command writes a CPU profile of its run to FILE.
 package main
 
 import (
@@ -48,12 +32,16 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/sparsechol"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // command is one subcommand. Each lives in its own file and registers itself
@@ -83,8 +71,29 @@ func register(c *command) {
 	commands[c.name] = c
 }
 
-// exitCode distinguishes usage errors (2) from failures (1).
+// usageError is a usage error: exit status 2, where a failure's is 1.
 type usageError struct{ error }
+
+func init() {
+	register(&command{
+		name:    "version",
+		summary: "print the version and the factorisation backends compiled in",
+		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
+			return func(ctx context.Context, args []string) error {
+				if len(args) > 0 {
+					return usagef("unexpected argument %q (version takes none)", args[0])
+				}
+				stdout, _ := outputs(ctx)
+				fmt.Fprintf(stdout, "gmlg %s (backends: %s; default %s)\n", rundir.Version(),
+					strings.Join(kernel.Backends(), ", "), kernel.DefaultBackend().Name())
+				p := runtime.GOMAXPROCS(0)
+				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); solves on %s kernels, %d-wide, on a team of up to %d workers\n",
+					runtime.NumCPU(), p, sparsechol.SolveKernels(), sparsechol.VectorWidth(), p)
+				return nil
+			}
+		},
+	})
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -174,20 +183,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx = context.WithValue(ctx, stdioKey{}, stdio{stdout, stderr})
-	if err := runFn(ctx, positional); err != nil {
-		var ee exitError
-		if errors.As(err, &ee) {
-			fmt.Fprintf(stderr, "gmlg %s: %v\n", c.name, ee.error)
-			return ee.code
-		}
-		fmt.Fprintf(stderr, "gmlg %s: %v\n", c.name, err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+	if err = runFn(ctx, positional); err == nil {
+		return 0
 	}
-	return 0
+	code, ee, ue := 1, exitError{}, usageError{}
+	if errors.As(err, &ee) {
+		err, code = ee.error, ee.code
+	} else if errors.As(err, &ue) {
+		code = 2
+	}
+	fmt.Fprintf(stderr, "gmlg %s: %v\n", c.name, err)
+	return code
 }
 
 // parseInterleaved parses options given before, between or after the
@@ -242,13 +248,34 @@ func printDefaults(fs *flag.FlagSet) {
 	})
 }
 
+// flagName spells a flag as the help text does (printDefaults): -o and -h
+// with one dash, every other name with two.
+func flagName(name string) string {
+	if name == "o" || name == "h" {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagList spells the names, sorted, as flagName does, joined by ", ".
+func flagList(names []string) string {
+	var spelled []string
+	for _, n := range slices.Sorted(slices.Values(names)) {
+		spelled = append(spelled, flagName(n))
+	}
+	return strings.Join(spelled, ", ")
+}
+
+// flagsGiven returns the names of the flags given on fs.
+func flagsGiven(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
 func printHelp(w io.Writer) {
 	fmt.Fprintf(w, "gmlg — ground metric learning on graphs\n\nusage: gmlg COMMAND [options] [args]\n\ncommands:\n")
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(commands))
 	width := 0
 	for _, n := range append(slices.Collect(maps.Keys(aliases)), names...) {
 		width = max(width, len(n))

@@ -7,24 +7,20 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
 
-// outFlag declares -o and --out (the same option) with the given default.
-func outFlag(fs *flag.FlagSet, dst *string, def, what string) {
-	*dst = def
+// outFlags declares -o and --out (the same option) with the given
+// default, and --force.
+func outFlags(fs *flag.FlagSet, out *string, force *bool, def, what string) {
+	*out = def
 	what += ", made if needed; one that is not empty is refused unless --force"
-	fs.StringVar(dst, "o", def, what+" (same as --out)")
-	fs.StringVar(dst, "out", def, what)
-}
-
-// forceFlag declares --force.
-func forceFlag(fs *flag.FlagSet, dst *bool) {
-	fs.BoolVar(dst, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
+	fs.StringVar(out, "o", def, what+" (same as --out)")
+	fs.StringVar(out, "out", def, what)
+	fs.BoolVar(force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
 }
 
 // binsFlag declares --bins, the colour histograms' bins per channel.
@@ -37,21 +33,12 @@ func dropSaturatedFlag(fs *flag.FlagSet, dst *bool) {
 	fs.BoolVar(dst, "drop-saturated", false, "colour histograms: drop the pixels with a channel equal to 255, as the reference does (its histograms, bitwise)")
 }
 
-// The kinds of folder the commands write (see package rundir): each
-// command and the glob patterns of every file it writes there, so that
-// --force can later remove exactly that output.
-var (
-	learnSpec    = rundir.Spec{Command: "learn", Outputs: runlog.Outputs}
-	synthSpec    = rundir.Spec{Command: "synth", Outputs: synthOutputs}
-	interpSpec   = rundir.Spec{Command: "interp", Outputs: interpOutputs}
-	evalSpec     = rundir.Spec{Command: "eval", Outputs: evalOutputs}
-	transferSpec = rundir.Spec{Command: "transfer", Outputs: colorTransferOutputs}
-	sunsetSpec   = rundir.Spec{Command: "sunset", Outputs: colorSunsetOutputs}
-)
+// learnSpec and the other commands' specs are the kinds of folder gmlg
+// writes (see package rundir): each command and the glob patterns of
+// every file it writes there. A new output may replace (--force) the
+// output of any of them, exactly the files their own patterns name.
+var learnSpec = rundir.Spec{Command: "learn", Outputs: runlog.Outputs}
 
-// allSpecs are the kinds of folder gmlg writes: a new output may replace
-// (--force) the output of any of them, and only the files their own
-// patterns name.
 var allSpecs = []rundir.Spec{learnSpec, synthSpec, interpSpec, evalSpec, transferSpec, sunsetSpec}
 
 // takeOutDir takes the output folder dir for a new output of spec
@@ -119,12 +106,4 @@ func paramsCommand(dir string) string {
 		return ""
 	}
 	return head.Command
-}
-
-// quoteArg quotes a path for a shell command line when it needs it.
-func quoteArg(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

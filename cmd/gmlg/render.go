@@ -19,9 +19,22 @@ import (
 // renderers redraw the pictures of each kind of folder from its files and
 // its record (raw, the checked content of params.json, or eval.json for
 // eval), and return the pictures drawn.
-var renderers = map[string]func(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error){
-	"learn": renderLearn, "synth": renderSynth, "interp": renderInterp, "eval": renderEval,
-	"sunset": renderSunset, "transfer": renderTransfer,
+var renderers = map[string]renderFunc{
+	"learn": renderer(renderLearn), "synth": renderer(renderSynth), "interp": renderer(renderInterp),
+	"eval": renderer(renderEval), "sunset": renderer(renderSunset), "transfer": renderer(renderTransfer),
+}
+
+type renderFunc func(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error)
+
+// renderer is the renderFunc that decodes the record into a T for fn.
+func renderer[T any](fn func(ctx context.Context, dir string, p *T, stderr io.Writer) ([]string, error)) renderFunc {
+	return func(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
+		p := new(T)
+		if err := json.Unmarshal(raw, p); err != nil {
+			return nil, fmt.Errorf("the record of %s: %w", dir, err)
+		}
+		return fn(ctx, dir, p, stderr)
+	}
 }
 
 func init() {
@@ -69,53 +82,28 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if line := recordedModelLine(raw, path); line != "" {
-		fmt.Fprintln(stdout, line)
+	// The model line of the barycenter model that the files were computed
+	// with, when the record holds one (not synth, transfer, or a linear
+	// interpolation): render only redraws them.
+	var rec struct {
+		Method string        `json:"method"`
+		Model  *runlog.Model `json:"model"`
+	}
+	if json.Unmarshal(raw, &rec) == nil && rec.Model != nil && rec.Method != "linear" {
+		fmt.Fprintln(stdout, rec.Model.Line("from "+path))
 	}
 	fmt.Fprintf(stdout, "gmlg render: redrew %d picture(s) in %s\n", len(drawn), dir)
 	return nil
 }
 
-// recordedModelLine is the model line (modelLine) of the barycenter model
-// that a folder's files were computed with, as its record (raw, read from
-// path) holds it; empty for a folder without one (synth, transfer, or a
-// linear interpolation). render only redraws those files, so the line says
-// which model the pictures show.
-func recordedModelLine(raw []byte, path string) string {
-	var rec struct {
-		Method string       `json:"method"`
-		Model  *modelParams `json:"model"`
-	}
-	if json.Unmarshal(raw, &rec) != nil || rec.Model == nil || rec.Method == "linear" {
-		return ""
-	}
-	return rec.Model.Line("from " + path)
-}
-
-// decodeRecord decodes the record raw of the folder dir into v.
-func decodeRecord(dir string, raw []byte, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("the record of %s: %w", dir, err)
-	}
-	return nil
-}
-
-func renderLearn(ctx context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
-	var p runlog.Record
-	if err := decodeRecord(dir, raw, &p); err != nil {
-		return nil, err
-	}
+func renderLearn(ctx context.Context, dir string, p *runlog.Record, stderr io.Writer) ([]string, error) {
 	if err := checkInputs(dir, p.Data.Dir); err != nil {
 		return nil, err
 	}
-	return runlog.Redraw(ctx, dir, &p, stderr)
+	return runlog.Redraw(ctx, dir, p, stderr)
 }
 
-func renderSynth(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
-	var p synthParams
-	if err := decodeRecord(dir, raw, &p); err != nil {
-		return nil, err
-	}
+func renderSynth(_ context.Context, dir string, p *synthParams, _ io.Writer) ([]string, error) {
 	sp, set, err := dataset.LoadSpace(dir, &dataset.Options{Memory: limits.Memory})
 	if err != nil {
 		return nil, err
@@ -131,11 +119,7 @@ func renderSynth(_ context.Context, dir string, raw []byte, _ io.Writer) ([]stri
 	return dataset.DrawSynthetic(dir, sp, theta, set.Frames(), p.Truth)
 }
 
-func renderInterp(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
-	var p interpParams
-	if err := decodeRecord(dir, raw, &p); err != nil {
-		return nil, err
-	}
+func renderInterp(_ context.Context, dir string, p *interpParams, _ io.Writer) ([]string, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "interp-*.npy"))
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no interp-*.npy files", dir)
@@ -144,7 +128,7 @@ func renderInterp(_ context.Context, dir string, raw []byte, _ io.Writer) ([]str
 	// Frames on a graph are 1-D, one value per vertex of the graph folder
 	// that held the source; on a grid their shape gives the grid.
 	opt := &dataset.Options{Memory: limits.Memory}
-	var sp space
+	var sp dataset.Space
 	if folder := filepath.Dir(p.Source); p.Source != "" && dataset.IsGraphFolder(folder) {
 		var err error
 		if sp, err = dataset.ReadGraphFolder(folder, limits.Memory); err != nil {
@@ -161,23 +145,15 @@ func renderInterp(_ context.Context, dir string, raw []byte, _ io.Writer) ([]str
 			return nil, err
 		}
 	}
-	title := p.Method + " interpolation"
-	if p.Method == "metric" {
-		title += " (" + filepath.Base(p.MetricFile) + ")"
-	}
 	out := filepath.Join(dir, "interp.png")
-	drew, err := framesPicture(sp, out, []draw.Frames{{Name: "interpolated", Frames: set.Frames()}}, title)
+	drew, err := framesPicture(sp, out, []draw.Frames{{Name: "interpolated", Frames: set.Frames()}}, p.title())
 	if err != nil || !drew {
 		return nil, err
 	}
 	return []string{out}, nil
 }
 
-func renderEval(_ context.Context, dir string, raw []byte, stderr io.Writer) ([]string, error) {
-	var p evalParams
-	if err := decodeRecord(dir, raw, &p); err != nil {
-		return nil, err
-	}
+func renderEval(_ context.Context, dir string, p *evalParams, stderr io.Writer) ([]string, error) {
 	sp, err := p.Data.Space(limits.Memory)
 	if err != nil {
 		return nil, err
@@ -189,11 +165,7 @@ func renderEval(_ context.Context, dir string, raw []byte, stderr io.Writer) ([]
 	return []string{out}, err
 }
 
-func renderSunset(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
-	var p sunsetParams
-	if err := decodeRecord(dir, raw, &p); err != nil {
-		return nil, err
-	}
+func renderSunset(_ context.Context, dir string, p *sunsetParams, _ io.Writer) ([]string, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "interp-hist-*.npy"))
 	dataset.Sort(files)
 	hists := make([][]float64, len(files))
@@ -229,7 +201,7 @@ func renderSunset(_ context.Context, dir string, raw []byte, _ io.Writer) ([]str
 	return drawn, nil
 }
 
-func renderTransfer(_ context.Context, dir string, raw []byte, _ io.Writer) ([]string, error) {
+func renderTransfer(_ context.Context, dir string, _ *struct{}, _ io.Writer) ([]string, error) {
 	out := filepath.Join(dir, "transfers.png")
 	return []string{out}, thumbnailStrip(out, filepath.Join(dir, "transfer-*.png"))
 }

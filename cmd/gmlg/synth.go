@@ -16,15 +16,15 @@ import (
 
 // synthParams are recorded in the dataset's params.json.
 type synthParams struct {
-	Command   string      `json:"command"`
-	Version   string      `json:"version"`
-	N         int         `json:"n"`
-	Frames    int         `json:"frames"`
-	Sequences int         `json:"sequences"`
-	Truth     string      `json:"truth"`
-	RawEnds   bool        `json:"raw_endpoints"`
-	Model     modelParams `json:"model"`
-	Backend   string      `json:"backend_used"`
+	Command   string       `json:"command"`
+	Version   string       `json:"version"`
+	N         int          `json:"n"`
+	Frames    int          `json:"frames"`
+	Sequences int          `json:"sequences"`
+	Truth     string       `json:"truth"`
+	RawEnds   bool         `json:"raw_endpoints"`
+	Model     runlog.Model `json:"model"`
+	Backend   string       `json:"backend_used"`
 	// Graph is the kind of graph of --graph ("" for the grid), with its
 	// seed and size.
 	Graph    string `json:"graph,omitempty"`
@@ -33,9 +33,9 @@ type synthParams struct {
 	Edges    int    `json:"edges,omitempty"`
 }
 
-// The files synth writes, every one (its folder manifest lists them for --force).
-var synthOutputs = []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json",
-	dataset.EdgesFile, dataset.CoordsFile, dataset.GraphTruthFile, "metric_true.png"}
+// synthSpec names every file synth writes (see learnSpec).
+var synthSpec = rundir.Spec{Command: "synth", Outputs: []string{"array-*.npy", "a-metric.npy", "a-metric.png", "frames.png", "params.json",
+	dataset.EdgesFile, dataset.CoordsFile, dataset.GraphTruthFile, "metric_true.png"}}
 
 func init() {
 	register(&command{
@@ -43,13 +43,12 @@ func init() {
 		summary: "make a synthetic dataset (frames + true metric) with gmlg's forward model, on a grid or (--graph) on a random graph",
 		usage:   "[options]",
 		setup: func(fs *flag.FlagSet) func(context.Context, []string) error {
-			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", RawEnds: true, Model: defaultModel()}
+			p := synthParams{N: 20, Frames: 5, Sequences: 5, Truth: "analytic", RawEnds: true, Model: runlog.DefaultModel()}
 			// A quick forward model: the demo learns it back in about a minute.
 			p.Model.T, p.Model.Steps = 3e-3, 10
 			var out string
 			var force bool
-			outFlag(fs, &out, "synth", "output `folder`")
-			fs.BoolVar(&force, "force", false, "write into a folder that is not empty: the previous gmlg output there is removed as a whole; other files stay and are never overwritten")
+			outFlags(fs, &out, &force, "synth", "output `folder`")
 			fs.IntVar(&p.N, "n", p.N, "grid `side` n (the frames are n×n; with --graph, the graph has n² vertices), ≥ 4")
 			fs.StringVar(&p.Graph, "graph", "", "make a graph folder instead of a grid: geometric (n² random points in the unit square joined when closer than 2/n) or sphere (the triangulated unit sphere of about n² vertices), each with a slow region at the centre; writes edges.npy, coords.npy, metric_true.npy; t is then in squared edges (default 0.2)")
 			fs.Uint64Var(&p.Seed, "seed", 1, "with --graph geometric: `seed` of the random points")
