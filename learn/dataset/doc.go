@@ -5,43 +5,30 @@
 // folder of either kind, a grid of frames or a graph folder, into its
 // Space: the graph the histograms live on and how its metrics are stored.
 //
-// # Files
+// # Frames and sequences
 //
-// A frame is a .npy array of any numeric dtype, 2-D [n,n] or 3-D [n,n,n],
-// or, for 2-D data, a PNG or JPEG image, read as the mean of its R, G and B
-// scaled to [0,1] per pixel, as the reference's dg_kinterp2_from_images
-// does (alpha ignored; the image row is the array row). Histograms on a
-// general graph (Options.Length = N) are 1-D .npy arrays of N values, one
-// per vertex; the graph itself is an edge list (ReadEdges).
-//
-// Files are selected with a glob pattern inside the folder, by default
-// "array-*.npy", else the images *.png, *.jpg and *.jpeg, and sorted by
-// the numbers in their names (see Sort): array-2 comes before array-10,
-// so zero-padded or not the order is the same (the reference sorts
-// lexicographically, which agrees when the numbers are padded to one
-// width). Two files with the same numbers (array-1 and array-01) are an
-// error; numbers missing inside a sequence are listed in Set.Gaps.
+// docs/method.md ("Data formats") states the format. A frame is a .npy
+// array of any numeric dtype, [n,n] or [n,n,n], or for 2-D data a PNG or
+// JPEG image read as the mean of its R, G and B in [0,1] per pixel, as the
+// reference's dg_kinterp2_from_images does (alpha ignored; the image row
+// is the array row); on a general graph (Options.Length = N) it is a 1-D
+// .npy array of N values, one per vertex, and the graph an edge list
+// (ReadEdges). Files match a glob inside the folder, by default
+// "array-*.npy", else the images *.png, *.jpg and *.jpeg, and are sorted
+// by the numbers in their names (Sort: array-2 before array-10, padded or
+// not). A basename's all-digit '-' fields give its place: with none or one
+// (array-07, video_000) all files form one sequence, with two
+// (array-SS-TT) they are grouped by SS, each ordered by TT. Two files with
+// the same numbers (array-1 and array-01) are an error; numbers missing
+// inside a sequence are listed in Set.Gaps. Every sequence needs
+// Options.MinFrames frames, by default three: the two poles and one
+// between them.
 //
 // A frame's size (MaxVertices, Options.Memory) is checked from its header
-// before its data are read.
-//
-// # Sequences
-//
-// The basename of each file (without extension) is split at '-' and its
-// all-digit fields are counted (docs/method.md, "Data formats"): with none
-// or one (array-07, video_000) all files form one sequence; with two
-// (array-SS-TT) files are grouped by SS into sequences, each ordered by TT;
-// the count must be the same for every file. Every sequence needs at least
-// three frames (Options.MinFrames): the two poles and one between them.
-//
-// # Normalisation
-//
-// Each frame is flattened in C order and divided by its sum: obs = I/ΣI,
-// as the reference's 2-D learning script does. With Options.Floor > 0 the
-// value Floor·max(I)/N is added to every entry first, which removes zeros
-// that the KL loss cannot take (the reference's data use 1e-6; its
+// before its data are read. It is flattened in C order and divided by its
+// sum; Options.Floor > 0 first adds Floor·max(I)/N to every entry, which
+// removes zeros that the KL loss cannot take (the reference's
 // dg_kinterp2_from_images adds 1e-6·max(I), which is Floor = 1e-6·N).
-//
 // Bad input gives an error naming the folder or file; the loader never
 // panics (it is fuzz-tested).
 //

@@ -119,9 +119,7 @@ func (s *Set) Files() []string {
 
 // Load reads, checks and normalises the frames in folder dir.
 func Load(dir string, opt *Options) (*Set, error) {
-	if opt == nil {
-		opt = &Options{}
-	}
+	opt = cmp.Or(opt, &Options{})
 	st, err := os.Stat(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -181,9 +179,7 @@ func glob(dir string, patterns ...string) ([]string, error) {
 // LoadFiles reads, checks and normalises the given files, in the given
 // order, grouping them into sequences by their names as Load does.
 func LoadFiles(paths []string, opt *Options) (*Set, error) {
-	if opt == nil {
-		opt = &Options{}
-	}
+	opt = cmp.Or(opt, &Options{})
 	if len(paths) == 0 {
 		return nil, errors.New("dataset: no files given")
 	}
@@ -195,10 +191,11 @@ func LoadFiles(paths []string, opt *Options) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDuplicates(paths, names); err != nil {
+	gaps, err := checkNames(paths, names)
+	if err != nil {
 		return nil, err
 	}
-	set := &Set{Gaps: findGaps(names)}
+	set := &Set{Gaps: gaps}
 	var shapePath string
 	index := map[string]int{}
 	for i, path := range paths {
@@ -281,9 +278,7 @@ func parseNames(paths []string) ([]frameName, error) {
 // and, from its header, its size against MaxVertices and opt.Memory; its
 // values are neither checked nor normalised.
 func ReadFrame(path string, opt *Options) (*Array, error) {
-	if opt == nil {
-		opt = &Options{}
-	}
+	opt = cmp.Or(opt, &Options{})
 	a, _, err := readFrame(path, opt)
 	return a, err
 }
@@ -364,6 +359,21 @@ func checkShape(path string, s []int, length int) error {
 // MaxVertices bounds the vertices n^d of a frame (side 4096 in 2-D, 256 in
 // 3-D), whatever the memory budget.
 const MaxVertices = 1 << 24
+
+// CheckVertices checks a grid of side n in d dimensions against
+// MaxVertices; where says where the size comes from.
+func CheckVertices(where string, d, n int) error {
+	if d < 1 || n < 1 {
+		return nil
+	}
+	v := math.Pow(float64(n), float64(d))
+	if v <= MaxVertices {
+		return nil
+	}
+	side := int(math.Pow(MaxVertices, 1/float64(d)) + 1e-9)
+	return fmt.Errorf("%s: a grid of side %d in %d-D has %.4g vertices; at most %d (the side at most %d) are accepted",
+		where, n, d, v, MaxVertices, side)
+}
 
 // maxImageSide bounds the side of an image frame (4096² = MaxVertices).
 const maxImageSide = 4096

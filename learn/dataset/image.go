@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
@@ -39,9 +40,7 @@ type ImageOptions struct {
 // so that a small file with a huge header cannot exhaust memory. It returns
 // the image and its format ("png" or "jpeg"). Errors name the file.
 func DecodeImage(path string, opt *ImageOptions) (image.Image, string, error) {
-	if opt == nil {
-		opt = &ImageOptions{}
-	}
+	opt = cmp.Or(opt, &ImageOptions{})
 	f, err := rundir.OpenInput(path)
 	if err != nil {
 		return nil, "", err

@@ -104,10 +104,16 @@ type frameName struct {
 	seq, frame string
 }
 
-// checkDuplicates returns an error naming the first two files whose names
-// give the same sequence and frame numbers (array-1 and array-01).
-func checkDuplicates(paths []string, names []frameName) error {
+// checkNames returns an error naming the first two files whose names give
+// the same sequence and frame numbers (array-1 and array-01), else one
+// message per sequence whose frame numbers skip values, such as "sequence
+// 00: frames 03, 04 missing", in the order of the sequences' first files.
+// Files without frame numbers have no gaps.
+func checkNames(paths []string, names []frameName) ([]string, error) {
 	seen := map[frameName]string{}
+	var order []string
+	frames := map[string][]string{}
+	label := map[string]string{}
 	for i, nm := range names {
 		if nm.frame == "" {
 			continue
@@ -118,34 +124,15 @@ func checkDuplicates(paths []string, names []frameName) error {
 			if nm.seq != "" {
 				where = " of sequence " + key.seq
 			}
-			return fmt.Errorf("dataset: %s and %s are both frame %s%s; rename or remove one of them",
+			return nil, fmt.Errorf("dataset: %s and %s are both frame %s%s; rename or remove one of them",
 				other, paths[i], key.frame, where)
 		}
 		seen[key] = paths[i]
-	}
-	return nil
-}
-
-// maxListed bounds the missing frame numbers a gap message lists.
-const maxListed = 5
-
-// findGaps returns one message per sequence whose frame numbers skip
-// values, such as "sequence 00: frames 03, 04 missing", in the order of
-// the sequences' first files. Files without frame numbers have no gaps.
-func findGaps(names []frameName) []string {
-	var order []string
-	frames := map[string][]string{}
-	label := map[string]string{}
-	for _, nm := range names {
-		if nm.frame == "" {
-			continue
+		if _, ok := frames[key.seq]; !ok {
+			order = append(order, key.seq)
+			label[key.seq] = nm.seq
 		}
-		k := trimZeros(nm.seq)
-		if _, ok := frames[k]; !ok {
-			order = append(order, k)
-			label[k] = nm.seq
-		}
-		frames[k] = append(frames[k], nm.frame)
+		frames[key.seq] = append(frames[key.seq], nm.frame)
 	}
 	var out []string
 	for _, k := range order {
@@ -156,8 +143,11 @@ func findGaps(names []frameName) []string {
 			out = append(out, missing)
 		}
 	}
-	return out
+	return out, nil
 }
+
+// maxListed bounds the missing frame numbers a gap message lists.
+const maxListed = 5
 
 // missingFrames lists the numbers missing between the smallest and the
 // largest of nums ("frames 03, 04 missing"), written as wide as nums[0];

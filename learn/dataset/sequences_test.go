@@ -20,7 +20,7 @@ func TestWriteSequences(t *testing.T) {
 		{{frame(0), frame(1), frame(2)}, {frame(8), frame(4), frame(3)}},
 	} {
 		dir := t.TempDir()
-		if err := WriteSequences(dir, seqs, []int{3, 3}); err != nil {
+		if err := WriteSequences(dir, "array", seqs, []int{3, 3}); err != nil {
 			t.Fatal(err)
 		}
 		set, err := Load(dir, &Options{})

@@ -1,14 +1,19 @@
 package dataset
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 
+	"codeberg.org/sbinet/npyio/npy"
+
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/rundir"
 )
 
 // The files of a graph folder besides its frames.
@@ -54,10 +59,7 @@ func IsGraphFolder(dir string) bool {
 // LoadSpace reads the frames of dir with opt (see Load) and builds their
 // space: the graph of a graph folder, else the grid of the frames' shape.
 func LoadSpace(dir string, opt *Options) (Space, *Set, error) {
-	o := Options{}
-	if opt != nil {
-		o = *opt
-	}
+	o := *cmp.Or(opt, &Options{})
 	if !IsGraphFolder(dir) {
 		set, err := Load(dir, opt)
 		if err != nil {
@@ -189,4 +191,115 @@ func (s Space) ReadMetric(path string, k learn.MetricKind) ([]float64, error) {
 		}
 	}
 	return a.Data, nil
+}
+
+// PadMetric returns the metric parameters θ of kind k in the [d,N] layout
+// of metric files, the reference's (docs/method.md, "Metric
+// parameterisations"): entry [p,v] belongs to the edge that leaves vertex
+// v along the axis of stride n^p, zero where there is none.
+func PadMetric(g *kernel.Graph, k learn.MetricKind, theta []float64) []float64 {
+	if k == learn.VertexMetric {
+		return append([]float64(nil), theta...)
+	}
+	out := make([]float64, len(g.Dims())*g.N())
+	g.PadEdges(out, theta)
+	return out
+}
+
+// UnpadMetric is the inverse of PadMetric.
+func UnpadMetric(g *kernel.Graph, k learn.MetricKind, padded []float64) []float64 {
+	if k == learn.VertexMetric {
+		return append([]float64(nil), padded...)
+	}
+	out := make([]float64, g.NumEdges())
+	g.UnpadEdges(out, padded)
+	return out
+}
+
+// WriteMetric writes the metric θ of kind k on grid g to path as a float64
+// [d,N] .npy file (see WriteNpyFile).
+func WriteMetric(path string, g *kernel.Graph, k learn.MetricKind, theta []float64) error {
+	d := len(g.Dims())
+	return WriteNpyFile(path, &Array{Shape: []int{d, g.N()}, Data: PadMetric(g, k, theta)})
+}
+
+// ReadMetric reads a metric file for grid g in the [d,N] layout (or
+// [d,n,…,n]) and returns the parameters θ of kind k, checking that every
+// used value is positive and finite.
+func ReadMetric(path string, g *kernel.Graph, k learn.MetricKind) ([]float64, error) {
+	a, err := ReadNpyFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d, n, N := len(g.Dims()), g.Dims()[0], g.N()
+	ok := len(a.Shape) == 2 && a.Shape[0] == d && a.Shape[1] == N
+	if len(a.Shape) == d+1 && a.Shape[0] == d {
+		ok = true
+		for _, s := range a.Shape[1:] {
+			ok = ok && s == n
+		}
+	}
+	if !ok {
+		return nil, fmt.Errorf("metric file %s: shape %s does not match the data's grid (%d-D, side %d): want %s",
+			path, ShapeString(a.Shape), d, n, ShapeString([]int{d, N}))
+	}
+	theta := UnpadMetric(g, k, a.Data)
+	for i, v := range theta {
+		if !(v > 0) || math.IsInf(v, 0) {
+			where := i
+			if k == learn.EdgeMetric {
+				from, _ := g.Edge(i)
+				where = g.Axis(i)*N + from
+			}
+			return nil, fmt.Errorf("metric file %s: value %g at [%d, %d] is not a positive finite number", path, v, where/N, where%N)
+		}
+	}
+	return theta, nil
+}
+
+// ReadEdges reads the edge list at path: an [E,2] array, E ≥ 1, whose row e
+// joins vertices edges[e,0] and edges[e,1], whole numbers in [0,
+// MaxVertices) of any numeric dtype (read exactly: far below 2^53).
+// memory, when not nil, vets the memory of reading it from its header.
+func ReadEdges(path string, memory MemoryCheck) ([][2]int, error) {
+	check := func(shape []int) error {
+		if len(shape) != 2 || shape[1] != 2 || shape[0] < 1 {
+			return fmt.Errorf("dataset: %s: shape %s; want [E,2] integer vertex indices", path, ShapeString(shape))
+		}
+		if memory == nil {
+			return nil
+		}
+		return memory(fmt.Sprintf("dataset: reading %s (shape %s)", path, ShapeString(shape)),
+			24*2*float64(shape[0]), "use a smaller graph")
+	}
+	a, err := readNpyFile(path, check)
+	if err != nil {
+		return nil, err
+	}
+	edges := make([][2]int, a.Shape[0])
+	for i, v := range a.Data {
+		if !(v >= 0 && v < MaxVertices) || v != math.Trunc(v) {
+			return nil, fmt.Errorf("dataset: %s: value %g at [%d, %d] is not a vertex index (an integer in [0, %d))",
+				path, v, i/2, i%2, MaxVertices)
+		}
+		edges[i/2][i%2] = int(v)
+	}
+	return edges, nil
+}
+
+// WriteEdges writes edges to path as a little-endian int64 [E,2] .npy
+// file, atomically (see WriteNpyFile). There must be at least one edge.
+func WriteEdges(path string, edges [][2]int) error {
+	if len(edges) == 0 {
+		return fmt.Errorf("dataset: %s: cannot write an empty edge list", path)
+	}
+	rows := make([][2]int64, len(edges))
+	for e, ij := range edges {
+		rows[e] = [2]int64{int64(ij[0]), int64(ij[1])}
+	}
+	err := rundir.Write(path, 0o644, func(w io.Writer) error { return npy.Write(w, rows) })
+	if err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return nil
 }

@@ -68,7 +68,7 @@ func GraphTruthCorrelation(dir string, g *kernel.Graph, w []float64, frames [][]
 // a graph the edge weights in GraphTruthFile with edges.npy and
 // coords.npy) and the pictures of DrawSynthetic, whose paths it returns.
 func WriteSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, truth string) ([]string, error) {
-	if err := WriteSequences(dir, seqs, sp.HistShape()); err != nil {
+	if err := WriteSequences(dir, "array", seqs, sp.HistShape()); err != nil {
 		return nil, err
 	}
 	file, kind := TruthFile, learn.VertexMetric
