@@ -18,15 +18,12 @@
 // continues a folder's run from its checkpoint:
 //
 //	rec := &runlog.Record{
-//		Data:      runlog.Data{Kind: runlog.Frames, Dir: "data"},
+//		Data:      runlog.Data{Kind: runlog.Frames, Dir: "data"}, // colour: {Kind: runlog.Colour, Dir: "images", Bins: 16}
 //		Model:     runlog.DefaultModel(),
 //		Optimizer: runlog.DefaultOptimizer(),
 //	}
 //	rec.Model.T, rec.Model.Steps, rec.Model.LambdaS = 3e-3, 10, 0.01
-//	if err := rec.Model.Check(); err != nil {
-//		...
-//	}
-//	if err := rec.Optimizer.Check(rec.Model.Mode); err != nil {
+//	if err := errors.Join(rec.Model.Check(), rec.Optimizer.Check(rec.Model.Mode)); err != nil {
 //		...
 //	}
 //	d, err := rundir.Create("run", rundir.Spec{Command: "learn", Outputs: runlog.Outputs},
@@ -37,18 +34,10 @@
 //	...
 //	err = j.Run(ctx, nil, nil) // from the uniform metric; the result is run/metric.npy
 //
-// A colour run differs in its data only: runlog.Data{Kind: runlog.Colour,
-// Dir: "images", Bins: 16}.
-//
-// The folder's files, and the progress on a terminal, come from observers
-// (learn.Observer) that a program calling learn.Run itself can compose
-// with [Observers]: [CheckpointFile], [Log], [Snapshots], [Bar] and the
-// tables of a tolerance-mode run ([IterationTable], [TrialTable],
-// [ScoreTable]):
-//
-//	iters, err := runlog.NewIterationTable(filepath.Join(dir, runlog.IterationsName), runlog.NewClock())
-//	...
-//	defer iters.Close()
-//	obs := runlog.Observers{runlog.CheckpointFile(filepath.Join(dir, runlog.CheckpointName)), iters}
-//	res, err := learn.Run(ctx, g, seqs, cfg, &learn.RunSettings{Settings: learn.Settings{Observer: obs}})
+// A program calling learn.Run itself composes the folder's observers
+// (learn.Observer) with [Observers]: [CheckpointFile], [Log], [Snapshots],
+// [Bar] and the tables of a tolerance-mode run ([IterationTable],
+// [TrialTable], [ScoreTable]), as in
+// Observers{CheckpointFile(filepath.Join(dir, CheckpointName)), iters}
+// with iters from [NewIterationTable], closed after the run.
 package runlog

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -328,11 +329,7 @@ func (j *Job) checkLinesearch(res *learn.RunResult) error {
 		return nil
 	}
 	j.log.Warn("linesearch failed", "iter", res.State.Iter)
-	learned := false
-	for _, l := range res.Levels {
-		learned = learned || l.Iter > 0
-	}
-	if !learned {
+	if !slices.ContainsFunc(res.Levels, func(l learn.LevelReport) bool { return l.Iter > 0 }) {
 		// The non-smooth ‖Lap w‖ at the constant start can stop L-BFGS at
 		// once when λ_s outweighs the data term (docs/method.md,
 		// "Regularisers").
@@ -389,9 +386,8 @@ func (j *Job) compareTruth(rr *Result, theta []float64, iter int) error {
 		}
 		return nil
 	}
-	out := filepath.Join(j.Dir, "metric-vs-truth.png")
-	if _, err := TruthPicture(out, d.Dir, dataset.PadMetric(sp.Graph, j.snap.Kind, theta), d.Dim, d.Side,
-		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", dataset.TruthFile, iter)); err != nil {
+	out, err := TruthPicture(j.Dir, d, sp, j.snap.Kind, theta, iter)
+	if err != nil {
 		return err
 	}
 	if c, ok := dataset.TruthCorrelation(d.Dir, sp.Graph, j.obj.Metric(), theta); ok {
@@ -428,12 +424,11 @@ func ExplainEval(err error) error {
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+	if f, ok := w.(*os.File); ok {
+		st, err := f.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return false
 }
 
 // ResumeJob returns the job that continues the run in dir and the

@@ -53,20 +53,16 @@ func (os Observers) Checkpoint(data []byte) error {
 // CheckpointName is the name of the checkpoint file in a run's folder.
 const CheckpointName = "checkpoint.gob"
 
-// CheckpointFile is the observer that writes each checkpoint of a run to
-// the file it names, atomically (a crash leaves the previous one whole).
-type CheckpointFile string
+// CheckpointFile returns the observer that writes each checkpoint of a run
+// to the file path, atomically (a crash leaves the previous one whole).
+func CheckpointFile(path string) learn.Observer { return checkpointFile{path: path} }
 
-func (CheckpointFile) LevelStart(int, []int, *learn.Objective) {}
-func (CheckpointFile) Iteration(*learn.Progress) error         { return nil }
-func (CheckpointFile) Trial(learn.Trial)                       {}
-func (CheckpointFile) Scored(learn.PolishScore)                {}
-func (CheckpointFile) LevelDone(learn.LevelReport)             {}
-
-// Checkpoint writes data to the file.
-func (c CheckpointFile) Checkpoint(data []byte) error {
-	return rundir.WriteFile(string(c), data, 0o644)
+type checkpointFile struct {
+	learn.NopObserver
+	path string
 }
+
+func (c checkpointFile) Checkpoint(data []byte) error { return rundir.WriteFile(c.path, data, 0o644) }
 
 // ErrNoCheckpoint is the error, wrapped, of ReadCheckpoint for a missing file.
 var ErrNoCheckpoint = errors.New("no checkpoint")
@@ -291,11 +287,17 @@ const IterationHeader = "level\tn\titer\tf_fast\tevals\tsinkhorn_iters\tadjoint_
 
 // NewIterationTable opens the iteration table at path.
 func NewIterationTable(path string, clock *Clock) (*IterationTable, error) {
-	t, err := OpenTable(path, IterationHeader)
+	return openTable(path, IterationHeader, func(t *Table) *IterationTable { return &IterationTable{Table: t, Clock: clock} })
+}
+
+// openTable opens the table at path with header and wraps it in its
+// observer.
+func openTable[T any](path, header string, wrap func(*Table) *T) (*T, error) {
+	t, err := OpenTable(path, header)
 	if err != nil {
 		return nil, err
 	}
-	return &IterationTable{Table: t, Clock: clock}, nil
+	return wrap(t), nil
 }
 
 // LevelStart keeps the level's objective for its work counters.
@@ -331,11 +333,7 @@ const TrialHeader = "n\titer\ttrial\tsteepest\tstep\tf0\tslope\tf\tderiv"
 
 // NewTrialTable opens the trial table at path.
 func NewTrialTable(path string) (*TrialTable, error) {
-	t, err := OpenTable(path, TrialHeader)
-	if err != nil {
-		return nil, err
-	}
-	return &TrialTable{Table: t}, nil
+	return openTable(path, TrialHeader, func(t *Table) *TrialTable { return &TrialTable{Table: t} })
 }
 
 // LevelStart keeps the level's bins per side.
@@ -360,11 +358,7 @@ const ScoreHeader = "iter\tseconds\tcpu_seconds\tf_fast\tf_exact"
 
 // NewScoreTable opens the score table at path.
 func NewScoreTable(path string, clock *Clock) (*ScoreTable, error) {
-	t, err := OpenTable(path, ScoreHeader)
-	if err != nil {
-		return nil, err
-	}
-	return &ScoreTable{Table: t, Clock: clock}, nil
+	return openTable(path, ScoreHeader, func(t *Table) *ScoreTable { return &ScoreTable{Table: t, Clock: clock} })
 }
 
 // Scored appends the score's row.

@@ -157,15 +157,11 @@ func (d *Data) Read(m *Model) (*Source, error) {
 		if sp.IsGraph() {
 			files = append(files, filepath.Join(d.Dir, dataset.EdgesFile))
 		}
-		var counts []int
-		for _, q := range set.Sequences {
-			counts = append(counts, len(q.Frames))
-		}
 		size := limits.Objective{Graph: sp.Graph}
 		if !sp.IsGraph() {
 			size = limits.Objective{Dim: len(sp.Graph.Dims()), Side: sp.Graph.Dims()[0]}
 		}
-		if err := checkSize(size, counts, m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
+		if err := checkSize(size, src.counts(), m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
 			return nil, err
 		}
 	case Colour:
@@ -200,11 +196,17 @@ func (d *Data) Read(m *Model) (*Source, error) {
 	} else {
 		d.Dim, d.Side = src.Space.GridSize()
 	}
-	d.Sequences = d.Sequences[:0]
-	for _, s := range src.Seqs {
-		d.Sequences = append(d.Sequences, len(s.Frames))
-	}
+	d.Sequences = src.counts()
 	return &src, nil
+}
+
+// counts are the frames of every sequence.
+func (s *Source) counts() []int {
+	var n []int
+	for _, q := range s.Seqs {
+		n = append(n, len(q.Frames))
+	}
+	return n
 }
 
 // Space returns the grid that d describes, or the graph of its folder
@@ -305,21 +307,14 @@ func (o *Optimizer) Check(mode string) error {
 // Settings returns learn's optimiser settings for o, reporting to obs
 // (a disabled tolerance, 0 here, is negative there).
 func (o *Optimizer) Settings(obs learn.Observer) learn.Settings {
-	disabled := func(v float64) float64 {
-		if v == 0 {
-			return -1
-		}
-		return v
-	}
 	return learn.Settings{MaxIter: o.MaxIter, History: o.History, MaxLinesearch: o.MaxLinesearch,
-		FTol: disabled(o.FTol), GTol: disabled(o.GTol), Observer: obs}
+		FTol: cmp.Or(o.FTol, -1), GTol: cmp.Or(o.GTol, -1), Observer: obs}
 }
 
 // KernelInfo records the factorisation an objective used, the Laplacian's
-// scale, the number of metric parameters and the threads the evaluations
-// ran on (GOMAXPROCS: the solves and the elementwise phases alike; the
-// results do not depend on it with CHOLMOD, and with the pure-Go backend
-// only at rounding level).
+// scale, the number of metric parameters and the threads (GOMAXPROCS) the
+// evaluations ran on, on which the results do not depend with CHOLMOD,
+// and with the pure-Go backend only at rounding level.
 type KernelInfo struct {
 	Backend  string  `json:"backend"`
 	Ordering string  `json:"ordering"`
@@ -343,10 +338,9 @@ func NewKernelInfo(obj *learn.Objective, alpha float64) KernelInfo {
 
 // Identity is the identity of the learning run r records
 // (learn.RunSettings.Run): the canonical encoding of every setting that
-// makes its result, and of its data's checksums. What a resumed run may
-// change (ResumeFlags: the iteration budget, the threads, how the work is
-// done) and what the run adds as it goes (the version, the kernel it
-// factorised, the resume count) are left out.
+// makes its result and of its data's checksums, without what a resumed run
+// may change (ResumeFlags) or the run adds as it goes (version, kernel,
+// resume count).
 func (r Record) Identity() ([]byte, error) {
 	r.Version, r.Resumed, r.Kernel = "", 0, KernelInfo{}
 	r.Optimizer.MaxIter = 0
@@ -376,7 +370,7 @@ func CheckRun(path string, got, want []byte) error {
 	var diffs []string
 	for _, k := range slices.Sorted(maps.Keys(vals)) {
 		if v := vals[k]; v[0] != v[1] {
-			diffs = append(diffs, fmt.Sprintf("%s is %s there and %s in params.json", k, orNone(v[0]), orNone(v[1])))
+			diffs = append(diffs, fmt.Sprintf("%s is %s there and %s in params.json", k, cmp.Or(v[0], "absent"), cmp.Or(v[1], "absent")))
 		}
 	}
 	if len(diffs) > 6 {
@@ -409,14 +403,6 @@ func flatten(out map[string][2]string, side int, path string, v any) {
 		e[side] = string(raw)
 		out[path] = e
 	}
-}
-
-// orNone is v, or "absent" for a missing value.
-func orNone(v string) string {
-	if v == "" {
-		return "absent"
-	}
-	return v
 }
 
 // ResultName is the file of a finished run's Result.
@@ -507,8 +493,7 @@ func levelSummaries(levels []learn.LevelReport) (sums []LevelSummary, polishFrom
 // Model is the forward model and the objective of a run as its params.json
 // records them, in words and numbers (learn.Config is the same typed): the
 // heat kernel, the barycenter model (exact: L Sinkhorn iterations from
-// scratch; fast: converged to Tol), the loss and the regularisers. Reading
-// a run's Model back gives the model its metric was learned with.
+// scratch; fast: converged to Tol), the loss and the regularisers.
 type Model struct {
 	T              float64 `json:"t"`
 	Steps          int     `json:"steps"`
@@ -588,9 +573,7 @@ func (m *Model) Check() error {
 	if _, err := learn.ParseSmoothness(m.Smooth); err != nil {
 		return fmt.Errorf("--smooth: unknown form %q (want norm or squared)", m.Smooth)
 	}
-	switch m.Mode {
-	case "", "exact", "fast":
-	default:
+	if m.Mode != "" && m.Mode != "exact" && m.Mode != "fast" {
 		return fmt.Errorf("--mode: unknown mode %q (want exact or fast)", m.Mode)
 	}
 	if !(m.Tol >= 0) || math.IsInf(m.Tol, 0) {
@@ -608,14 +591,6 @@ func (m *Model) Check() error {
 	return nil
 }
 
-// AdjointGradient is the implicit gradient of the adjoint solver name.
-func AdjointGradient(name string) ot.Gradient {
-	if name == "gmres" {
-		return ot.ImplicitGMRES
-	}
-	return ot.ImplicitFixedPoint
-}
-
 // HeatOptions returns the kernel's options (Check must have succeeded).
 func (m *Model) HeatOptions() kernel.HeatOptions {
 	scheme, _ := kernel.ParseScheme(m.Scheme)
@@ -631,10 +606,14 @@ func (m *Model) HeatOptions() kernel.HeatOptions {
 
 // FastSinkhorn is fast mode's Sinkhorn settings: converged to Tol (0:
 // learn.DefaultTol) and warm-started, SinkhornIters (at least 1000)
-// bounding one solve.
+// bounding one solve, with the implicit gradient of the Adjoint solver.
 func (m *Model) FastSinkhorn() ot.Settings {
+	grad := ot.ImplicitFixedPoint
+	if m.Adjoint == "gmres" {
+		grad = ot.ImplicitGMRES
+	}
 	return ot.Settings{Tol: cmp.Or(m.Tol, learn.DefaultTol), MaxIterations: max(m.SinkhornIters, 1000),
-		Gradient: AdjointGradient(m.Adjoint), Anderson: m.Anderson}
+		Gradient: grad, Anderson: m.Anderson}
 }
 
 // Config returns the objective's configuration (Check must have

@@ -1,16 +1,20 @@
 package runlog
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"image"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -59,10 +63,9 @@ func (s *Snapshots) Iteration(p *learn.Progress) error {
 	return nil
 }
 
-// Save writes the metric of st's iteration with its picture, and the
-// loss. During the run it redraws loss.png and (when the objective's last
-// evaluation was at st's point) recs.png at most every Period; after,
-// it always draws loss.png.
+// Save writes the metric of st's iteration with its picture, and the loss.
+// During the run it redraws loss.png and (when the objective's last
+// evaluation was at st's point) recs.png at most every Period.
 func (s *Snapshots) Save(st *learn.State, during bool) error {
 	theta := learn.Exp(nil, st.X)
 	if st.Iter > 0 {
@@ -112,8 +115,8 @@ func (s *Snapshots) stage() string {
 // and the reconstructions (WriteRecs). It returns the pictures drawn.
 func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, error) {
 	s.obj = obj
-	// A snapshot taken here also writes loss.npy and loss.png; a resumed
-	// run writes it again when it is missing.
+	// A snapshot taken here (also when a resumed run misses its file)
+	// writes loss.npy and loss.png too.
 	snapshot := st.Iter > 0 && (s.Saved != st.Iter || !exists(filepath.Join(s.Dir, fmt.Sprintf("metric-%s%04d.npy", s.prefix, st.Iter))))
 	if snapshot {
 		if err := s.Save(st, false); err != nil {
@@ -147,28 +150,16 @@ func (s *Snapshots) Final(st *learn.State, obj *learn.Objective) ([]string, erro
 }
 
 // WriteRecs writes into dir the reconstructions recs of the observed
-// histograms obs on sp (RecName) and recs.png, the observations above the
-// reconstructions under title; it reports whether it drew one (not on a
-// graph without coordinates).
+// histograms obs on sp (rec-TT.npy, or rec-SS-TT.npy for several
+// sequences) and recs.png, the observations above the reconstructions
+// under title; it reports whether it drew one (not on a graph without
+// coordinates).
 func WriteRecs(dir string, sp dataset.Space, obs, recs [][][]float64, title string) (bool, error) {
-	for q, seq := range recs {
-		for j, f := range seq {
-			a := &dataset.Array{Shape: sp.HistShape(), Data: f}
-			if err := dataset.WriteNpyFile(filepath.Join(dir, RecName(len(recs), q, j)), a); err != nil {
-				return false, err
-			}
-		}
+	if err := dataset.WriteSequences(dir, "rec", recs, sp.HistShape()); err != nil {
+		return false, err
 	}
 	img, err := sp.RecsImage(obs, recs, title)
 	return WriteImage(filepath.Join(dir, "recs.png"), img, err)
-}
-
-// RecName is the file of reconstruction j of sequence q among nseq.
-func RecName(nseq, q, j int) string {
-	if nseq > 1 {
-		return fmt.Sprintf("rec-%02d-%02d.npy", q, j)
-	}
-	return fmt.Sprintf("rec-%02d.npy", j)
 }
 
 // lossTitle is the title of loss.png, or "" when it is not drawn.
@@ -260,11 +251,7 @@ func ReadMetric(path string, shape []int, want string) ([]float64, error) {
 		}
 		data, got = a.Data, a.Shape
 	}
-	size := 1
-	for _, d := range shape {
-		size *= d
-	}
-	if len(data) != size {
+	if len(data) != (&dataset.Array{Shape: shape}).Len() {
 		return nil, fmt.Errorf("metric %s has shape %v, want %s", path, got, want)
 	}
 	for i, v := range data {
@@ -275,14 +262,119 @@ func ReadMetric(path string, shape []int, want string) ([]float64, error) {
 	return data, nil
 }
 
-// TruthPicture draws into path the true metric of the data folder dataDir
-// (when it holds one) beside learned, padded [d,N] on the grid of side n;
-// it reports whether it drew.
-func TruthPicture(path, dataDir string, learned []float64, d, n int, title string) (bool, error) {
-	truth, ok := dataset.ReadTruth(dataDir, d, len(learned)/d)
+// TruthPicture draws into dir/metric-vs-truth.png the true metric of the
+// grid data d (when its folder holds one) beside θ of kind k on sp, learned
+// at iteration iter; it returns the picture's path, "" when it drew none.
+func TruthPicture(dir string, d *Data, sp dataset.Space, k learn.MetricKind, theta []float64, iter int) (string, error) {
+	truth, ok := dataset.ReadTruth(d.Dir, d.Dim, sp.Graph.N())
 	if !ok {
-		return false, nil
+		return "", nil
 	}
-	img, err := draw.CompareMetrics(truth, learned, d, n, title)
-	return WriteImage(path, img, err)
+	out := filepath.Join(dir, "metric-vs-truth.png")
+	img, err := draw.CompareMetrics(truth, dataset.PadMetric(sp.Graph, k, theta), d.Dim, d.Side,
+		fmt.Sprintf("true metric (%s) and learned metric (iteration %d)", dataset.TruthFile, iter))
+	if ok, err := WriteImage(out, img, err); !ok {
+		return "", err
+	}
+	return out, nil
+}
+
+// Redraw draws again, and returns, the pictures of the run that rec
+// records from the files of its folder dir: of every metric-*.npy and
+// metric.npy (one that does not fit the run's grid or graph, or holds no
+// positive finite metric, is an error naming it, never skipped),
+// loss.png, recs.png (RedrawRecs) and metric-vs-truth.png (TruthPicture).
+func Redraw(ctx context.Context, dir string, rec *Record, notes io.Writer) ([]string, error) {
+	var losses []float64
+	if a, err := dataset.ReadNpyFile(filepath.Join(dir, "loss.npy")); err == nil {
+		losses = a.Data
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	sp, err := rec.Data.Space(limits.Memory)
+	if err != nil {
+		return nil, err
+	}
+	kind, err := learn.ParseMetricKind(rec.Model.Metric)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ParamsName), err)
+	}
+	metrics, _ := filepath.Glob(filepath.Join(dir, "metric-*.npy"))
+	final := filepath.Join(dir, "metric.npy")
+	if exists(final) {
+		metrics = append(metrics, final)
+	}
+	var drawn []string
+	var last []float64
+	for _, m := range metrics {
+		if err := ctx.Err(); err != nil {
+			return drawn, err
+		}
+		theta, err := sp.ReadMetric(m, kind)
+		if err != nil {
+			return drawn, err
+		}
+		out := strings.TrimSuffix(m, ".npy") + ".png"
+		img, err := sp.MetricImage(kind, theta, MetricTitle(filepath.Base(m), losses))
+		if ok, err := WriteImage(out, img, err); err != nil {
+			return drawn, err
+		} else if ok {
+			drawn = append(drawn, out)
+		}
+		if m == final {
+			last = theta
+		}
+	}
+	if len(losses) > 0 {
+		if err := SaveLoss(dir, losses, lossTitle(true)); err != nil {
+			return drawn, err
+		}
+		drawn = append(drawn, filepath.Join(dir, "loss.png"))
+	}
+	if out, err := RedrawRecs(dir, &rec.Data, sp, fmt.Sprintf("iteration %d", len(losses)), notes); err != nil {
+		return drawn, err
+	} else if out != "" {
+		drawn = append(drawn, out)
+	}
+	if last == nil || sp.IsGraph() || rec.Data.Kind != Frames {
+		return drawn, nil
+	}
+	out, err := TruthPicture(dir, &rec.Data, sp, kind, last, len(losses))
+	if out != "" {
+		drawn = append(drawn, out)
+	}
+	return drawn, err
+}
+
+// RedrawRecs draws recs.png again from the reconstructions rec-*.npy of
+// dir and the observations of the data d on sp (without them, with a note
+// on notes, when the data cannot be read); it returns the picture drawn,
+// "" when dir holds no reconstructions.
+func RedrawRecs(dir string, d *Data, sp dataset.Space, title string, notes io.Writer) (string, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "rec-*.npy"))
+	if len(files) == 0 {
+		return "", nil
+	}
+	opt := &dataset.Options{Memory: limits.Memory, MinFrames: 2}
+	if sp.IsGraph() {
+		opt.Length = sp.Graph.N()
+	}
+	dataset.Sort(files)
+	rs, err := dataset.LoadFiles(files, opt)
+	if err != nil {
+		return "", err
+	}
+	var obs [][][]float64
+	data := *d
+	if src, err := data.Read(nil); err == nil && len(src.Seqs) == len(rs.Sequences) {
+		obs = src.Observed()
+	} else {
+		fmt.Fprintf(notes, "drawing the reconstructions without the observations (%v)\n", err)
+	}
+	out := filepath.Join(dir, "recs.png")
+	img, err := sp.RecsImage(obs, rs.Frames(), title)
+	if ok, err := WriteImage(out, img, err); err != nil || !ok {
+		return "", err
+	}
+	return out, nil
 }
