@@ -26,14 +26,13 @@
 //		Command: func(ctx context.Context, args ...string) *exec.Cmd { return exec.CommandContext(ctx, self, args...) },
 //	})
 //
-// The time of 500 iterations is extrapolated as T500 = (first evaluation +
-// 500 × seconds per iteration) / 3600 hours. Because the machines we run on
-// are shared, it is also computed from the process's CPU time
-// (T500CPUHours), which does not grow with the load and bounds the wall
-// time on an idle machine; the targets are judged on it. WriteText and
-// WriteMarkdown print the summary against the paper and the details of
-// every measurement (WriteMarkdown explains the columns); Splice puts the
-// markdown between BeginMarker and EndMarker of BENCHMARKS.md.
+// The machines we run on are shared, so the time of 500 iterations (T500)
+// is also computed from the process's CPU time (T500CPUHours), which does
+// not grow with the load and bounds the wall time on an idle machine; the
+// targets are judged on it. WriteText and WriteMarkdown print the summary
+// against the paper and the details of every measurement (WriteMarkdown
+// explains the columns); Splice puts the markdown between BeginMarker and
+// EndMarker of BENCHMARKS.md.
 //
 // # Solve speed and roofline
 //
@@ -42,29 +41,20 @@
 // thread then times the factor's SolveSteps alone, as kernel/sparsechol's
 // BenchmarkSolveSteps does, on a random block of the evaluation's mean
 // width: the ratio of the two is the share of the kernel's speed that the
-// whole evaluation keeps. Run measures the roofline of P cores once, after
-// the children, which would otherwise inherit its arrays in their peak RSS
-// (MeasureRoofline): P times one core's peak of independent FMA chains as
-// wide as the kernels' vectors (fma_amd64.s; scalar Go chains with the
-// noasm tag or elsewhere), and the bandwidth of a triad on P goroutines
-// over working sets from 1 MiB to 4× the last-level cache. A solve pass
-// over L streams nnz·(8+4) bytes (a value and a row index per entry) and
-// reads and writes the block, 16·N·c bytes for c columns, for 2·nnz·c
-// flops (SolveIntensity); the roofline is min(peak, intensity ×
-// bandwidth), the bandwidth that of the smallest working set that holds
-// the pass's (SolveBytes: a factor that fits in the cache streams from
-// it), and each row's solve speed is printed as its share.
+// whole evaluation keeps. Run measures the roofline of P cores
+// (MeasureRoofline) once, after the children, which would otherwise
+// inherit its arrays in their peak RSS; each row's solve speed is printed
+// as its share of the roofline at the solve's arithmetic intensity
+// (SolveIntensity) and working set (SolveBytes).
 //
 // # Colour rows
 //
-// A colour row (colour:n, colour:n:NAME) runs gmlg learn --preset colour
-// --mode fast --bins n, the default colour run, in a child process on a
-// folder of images and reports its wall and CPU time from the images to
-// the final metric, its peak RSS, and the run's own final objective F and
-// exact score f_exact (result.json) in the table "Time to a colour metric".
-// colour:n reads the synthetic sequence of WriteColourSequence, ten images
-// from day to night; colour:n:NAME reads DataRoot/NAME (the paper's
-// seldovia2), and is skipped with a note where that folder is missing.
+// A colour row (colour:n, colour:n:NAME) runs the default colour run, gmlg
+// learn --preset colour --mode fast --bins n, in a child process on the
+// synthetic sequence of WriteColourSequence or on DataRoot/NAME (the
+// paper's seldovia2, skipped with a note where that folder is missing),
+// and reports its time, peak RSS and result (ColourRun) in the table "Time
+// to a colour metric".
 //
 // The directory reference/ is not Go: its run.sh times the authors' Python
 // reference implementation on the machine at hand (through a small CHOLMOD

@@ -6,11 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/kernel/factor"
+	"github.com/gmlg/gmlg/kernel/sparsechol"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/cputime"
 	"github.com/gmlg/gmlg/learn/synth"
@@ -31,10 +37,9 @@ type Spec struct {
 	// dimension: in 2-D t = 3e-3 (the README's figures 3–6) and λ_s = 0.03
 	// (figures 3–4), in 3-D those of the colour run, 1e-3 and 1.
 	T, LambdaS float64
-	// EvalOnly times a single objective + gradient evaluation at x0
-	// instead of running L-BFGS iterations, and extrapolates with
-	// AssumedEvalsPerIter evaluations per iteration (for the big rows on a
-	// busy machine, and the CI's quick mode).
+	// EvalOnly times one objective + gradient evaluation at x0 instead of
+	// L-BFGS iterations, extrapolating with AssumedEvalsPerIter (for the
+	// big rows on a busy machine, and the CI's quick mode).
 	EvalOnly bool
 	// Store selects the heat kernel's Store memory strategy (the
 	// reference's: every sub-step is kept) instead of Recompute.
@@ -76,14 +81,11 @@ type Measurement struct {
 	Evals     int     // objective evaluations, x0 included
 	Status    string  // why Minimize stopped
 	// MinimizeCPU is the process's CPU time (user + system, all threads)
-	// during Minimize: on a shared machine it shows the work done,
-	// independent of how much of the CPU the process got.
+	// during Minimize: the work done, whatever the load.
 	MinimizeCPU float64
 
-	// Derived figures (see Derive). T500CPUHours is T500 from CPU time
-	// instead of wall time: what 500 iterations would take on an otherwise
-	// idle machine at most (CPU time over all threads bounds the wall time
-	// of a process that had the machine to itself).
+	// Derived figures (see Derive). T500CPUHours is T500 from CPU time: at
+	// most what 500 iterations would take on an otherwise idle machine.
 	SecPerEval   float64 // mean over all evaluations
 	SecPerIter   float64 // (Minimize − FirstEval)/Iters
 	EvalsPerIter float64 // (Evals − 1)/Iters, or AssumedEvalsPerIter for EvalOnly
@@ -98,18 +100,14 @@ type Measurement struct {
 	Factorizations int64
 	FactorSeconds  float64
 
-	// KernelCols is the mean width of the blocks solved; KernelGFlops,
-	// measured on one thread only, the speed of the factor's solves alone
-	// at that width (kernelRate).
+	// KernelCols is the mean width of the blocks solved, KernelGFlops the
+	// speed of the factor's solves alone at that width on one thread (kernelRate).
 	KernelCols   int
 	KernelGFlops float64
 
-	// Work and Span are those of the factor's supernodal tree
-	// (factor.Tree.Span): Work/Span bounds the speed-up of a block solve
-	// on any number of workers. Sched8 and Sched16 are the speed-ups that
-	// the backend's own solve schedule allows on 8 and 16 workers
-	// (factor.ScheduleReporter). Each pair is 0 where the factor reports
-	// none.
+	// Work and Span are those of the factor's supernodal tree, Sched8 and
+	// Sched16 the speed-ups its own solve schedule allows on 8 and 16
+	// workers (countingFactor.shape); 0 where the factor reports none.
 	Work, Span, Sched8, Sched16 float64
 
 	F0, F  float64 // objective at x0 and at the last accepted iterate
@@ -281,4 +279,244 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 		m.KernelGFlops = rate / 1e9
 	}
 	return m, err
+}
+
+// SolveStats counts the work done inside a factorisation backend, and
+// keeps its last factor. Its counts are safe for concurrent use.
+type SolveStats struct {
+	solves, cols, wallNanos, factors, factorNanos atomic.Int64
+	last                                          *countingFactor
+}
+
+// count records solves sub-step solves of cols columns that took d.
+func (s *SolveStats) count(solves, cols int, d time.Duration) {
+	s.solves.Add(int64(solves))
+	s.cols.Add(int64(solves * cols))
+	s.wallNanos.Add(int64(d))
+}
+
+// countingFactorizer wraps a backend and times its factors' Factorize,
+// SolveSteps and AdjointSteps calls.
+type countingFactorizer struct {
+	factor.Factorizer
+	stats *SolveStats
+}
+
+// Analyze wraps the factor when it is a factor.StepSolver, the heat
+// kernel's contract (which refuses any other).
+func (c *countingFactorizer) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
+	f, err := c.Factorizer.Analyze(p, opt)
+	if ss, ok := f.(factor.StepSolver); ok && err == nil {
+		c.stats.last = &countingFactor{StepSolver: ss, stats: c.stats}
+		return c.stats.last, nil
+	}
+	return f, err
+}
+
+// countingFactor counts the work of a factor.StepSolver, which it
+// forwards: a call of S steps is S solves, an adjoint's 2·S (it runs two
+// chains).
+type countingFactor struct {
+	factor.StepSolver
+	stats *SolveStats
+}
+
+func (c *countingFactor) Factorize(values []float64) error {
+	t := time.Now()
+	err := c.StepSolver.Factorize(values)
+	c.stats.factors.Add(1)
+	c.stats.factorNanos.Add(int64(time.Since(t)))
+	return err
+}
+
+func (c *countingFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
+	t := time.Now()
+	err := c.StepSolver.SolveSteps(out, b, cols, steps, keep, reverse)
+	c.stats.count(steps, cols, time.Since(t))
+	return err
+}
+
+func (c *countingFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
+	t := time.Now()
+	err := c.StepSolver.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
+	c.stats.count(2*steps, cols, time.Since(t))
+	return err
+}
+
+// shape sets m's Work and Span, those of the factor's tree
+// (factor.Tree.Span), and Sched8 and Sched16, the speed-ups that its own
+// solve schedule allows on 8 and 16 workers (factor.ScheduleReporter);
+// each pair stays zero where the factor reports none.
+func (c *countingFactor) shape(m *Measurement) error {
+	if tr, ok := c.StepSolver.(factor.TreeReporter); ok {
+		t, err := tr.Tree()
+		if err == nil {
+			m.Work, m.Span, err = t.Span()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	sr, ok := c.StepSolver.(factor.ScheduleReporter)
+	for p, dst := range map[int]*float64{8: &m.Sched8, 16: &m.Sched16} {
+		if ok {
+			w, t, err := sr.ScheduleTime(p)
+			if err != nil {
+				return err
+			}
+			*dst = w / t
+		}
+	}
+	return nil
+}
+
+// kernelRate returns the speed in flops per second (4·nnz(L) per column
+// and sub-step) of the factor's SolveSteps alone, as kernel/sparsechol's
+// BenchmarkSolveSteps times it: steps sub-steps on a random block of n
+// rows and cols columns, called for half a second after a call that
+// readies its workspace.
+func (c *countingFactor) kernelRate(n, cols, steps int) (float64, error) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	b, x := make([]float64, n*cols), make([]float64, n*cols)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	var start time.Time
+	calls := -1 // the first call is not timed
+	for ; calls < 1 || time.Since(start) < 500*time.Millisecond; calls++ {
+		if calls == 0 {
+			start = time.Now()
+		}
+		if err := c.StepSolver.SolveSteps(x, b, cols, steps, false, false); err != nil {
+			return 0, err
+		}
+	}
+	return 4 * float64(c.Info().NNZL) * float64(cols*steps*calls) / time.Since(start).Seconds(), nil
+}
+
+// Roofline is the ceiling of the solves' speed on P cores (the roofline
+// model of Williams, Waterman and Patterson, 2009): the smaller of the
+// cores' multiply-add peak and the arithmetic intensity times the
+// bandwidth at which the solve's working set streams, from the cache that
+// holds it or from memory. MeasureRoofline measures it.
+type Roofline struct {
+	Threads    int     // P, the cores it is for
+	Lanes      int     // the vector width of the peak's multiply-adds (sparsechol.VectorWidth)
+	PeakGFlops float64 // P times one core's multiply-add peak
+	// Bands are the triad's bandwidth on P goroutines over working sets of
+	// growing size, the last (over 4× the last-level cache) that of memory.
+	Bands []Band
+}
+
+// Band is the streaming bandwidth over a working set of Bytes.
+type Band struct {
+	Bytes       int64
+	GBPerSecond float64
+}
+
+// Bandwidth returns the bandwidth of the smallest measured working set
+// that holds bytes (the last band's beyond them all).
+func (r Roofline) Bandwidth(bytes float64) float64 {
+	for _, b := range r.Bands {
+		if float64(b.Bytes) >= bytes {
+			return b.GBPerSecond
+		}
+	}
+	if len(r.Bands) == 0 {
+		return 0
+	}
+	return r.Bands[len(r.Bands)-1].GBPerSecond
+}
+
+// Bound returns the roofline in GFlop/s at the arithmetic intensity ai, in
+// flops per byte, for a working set of bytes.
+func (r Roofline) Bound(ai, bytes float64) float64 {
+	return min(r.PeakGFlops, ai*r.Bandwidth(bytes))
+}
+
+// SolveIntensity is the arithmetic intensity, in flops per byte, of a
+// sub-step solve with a factor L of nnz entries on n vertices for a block
+// of cols columns: each of its two passes (forward and backward
+// substitution) does 2·nnz·cols flops, streams L, nnz·(8+4) bytes (a value
+// and a row index per entry), and reads and writes the block once.
+func SolveIntensity(nnz, n, cols int) float64 {
+	return 2 * float64(nnz) * float64(cols) / SolveBytes(nnz, n, cols)
+}
+
+// SolveBytes is the working set of a pass of SolveIntensity, in bytes.
+func SolveBytes(nnz, n, cols int) float64 {
+	return 12*float64(nnz) + 16*float64(n)*float64(cols)
+}
+
+// MeasureRoofline measures the roofline of p cores: one core's peak of
+// independent multiply-add chains as wide as the solve kernels' vectors,
+// the best of 50 runs of 2¹⁸ rounds (short, to run unpreempted on a shared
+// machine), times p; and the bandwidth of the triad a[i] = b[i] + s·c[i],
+// 24 bytes an element, on p goroutines over working sets of 1 MiB, 4 MiB,
+// … up to 4× the L3 cache (64 MiB to 2 GiB), where it is that of memory.
+func MeasureRoofline(p int) Roofline {
+	r := Roofline{Threads: p, Lanes: sparsechol.VectorWidth()}
+	for range 50 {
+		t := time.Now()
+		f := fmaRounds(r.Lanes, 1<<18)
+		r.PeakGFlops = max(r.PeakGFlops, float64(p)*f*(1<<18)/time.Since(t).Seconds()/1e9)
+	}
+	kb := 32 << 10 // the L3 cache that Linux reports for CPU 0, in KiB
+	if b, err := os.ReadFile("/sys/devices/system/cpu/cpu0/cache/index3/size"); err == nil {
+		fmt.Sscanf(string(b), "%dK", &kb)
+	}
+	last := min(max(int64(4*kb)<<10, 64<<20), 2<<30)
+	for size := int64(1 << 20); ; size = min(4*size, last) {
+		r.Bands = append(r.Bands, Band{size, triad(p, int(size/24))})
+		if size == last {
+			return r
+		}
+	}
+}
+
+// triad returns the bandwidth in GB/s of a[i] = b[i] + s·c[i] over n
+// elements of each array on p goroutines, the best of enough sweeps to
+// stream 1 GiB (at least 4) after an untimed one.
+func triad(p, n int) float64 {
+	a, b, c := make([]float64, n), make([]float64, n), make([]float64, n)
+	best := 0.0
+	for sweep := range max(4, (1<<30)/(24*n)) + 1 {
+		t := time.Now()
+		var wg sync.WaitGroup
+		for k := range p {
+			wg.Go(func() {
+				a := a[k*n/p : (k+1)*n/p]
+				b, c := b[k*n/p:][:len(a)], c[k*n/p:][:len(a)]
+				if sweep == 0 { // untimed: each goroutine writes its own pages first
+					for i := range b {
+						b[i], c[i] = 1, 2
+					}
+				}
+				for i := range a {
+					a[i] = b[i] + 3*c[i]
+				}
+			})
+		}
+		wg.Wait()
+		if sweep > 0 {
+			best = max(best, 24*float64(n)/time.Since(t).Seconds()/1e9)
+		}
+	}
+	return best
+}
+
+// scalarSink keeps the scalar chains' results.
+var scalarSink float64
+
+// scalarRounds runs n rounds of eight independent scalar multiply-add
+// chains in Go, the arithmetic of the portable kernels, and returns the
+// flops of a round.
+func scalarRounds(n int) float64 {
+	a0, a1, a2, a3, a4, a5, a6, a7 := 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0
+	for range n {
+		a0, a1, a2, a3 = 0.5*a0+1, 0.5*a1+1, 0.5*a2+1, 0.5*a3+1
+		a4, a5, a6, a7 = 0.5*a4+1, 0.5*a5+1, 0.5*a6+1, 0.5*a7+1
+	}
+	scalarSink = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7
+	return 16
 }

@@ -89,12 +89,10 @@ func detailCells(m *Measurement, rl Roofline) []string {
 }
 
 // summaryTable is the side-by-side table of ms, a line per row, those of
-// the paper's table first: the paper's t500, each backend's t500 on CPU
-// and wall time, each other backend's over the base's (CHOLMOD's when
-// present, else the first's), the speed-ups of the fastest (the smallest
-// Hours) against the paper, the paper's memory, each backend's peak RSS,
-// the fastest's share of the paper's memory, and whether both targets are
-// met (Target).
+// the paper's table first: t500 and peak RSS of the paper and of each
+// backend, each backend's t500 over the base's (CHOLMOD's when present,
+// else the first's), and the fastest's (the smallest Hours) speed-up and
+// share of memory against the paper, and whether they meet Target.
 func summaryTable(ms []*Measurement) (t table) {
 	var rows []Row
 	backends := backendOrder(ms)
