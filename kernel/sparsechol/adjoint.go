@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -39,9 +40,9 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 	}
 	sw := stripWidth(cols)
 	if sw == 0 {
-		return c.adjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
+		sw = cols
 	}
-	// Strips of whole columns, each adding its edge sums to gw.
+	// Strips of whole columns (stripWidth), each adding its edge sums to gw.
 	for k0 := 0; k0 < cols; k0 += sw {
 		k1 := min(k0+sw, cols)
 		var gs []float64
@@ -55,40 +56,45 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 	return nil
 }
 
-// adjointSteps is AdjointSteps on a block of at most one strip, its
-// arguments checked.
+// adjointSteps is AdjointSteps on a block of at most one strip of
+// stripWidth, its arguments checked, each chain whole or in the strips
+// that split chooses for its workers (the same for both, so that the edge
+// sums pair their strips).
 func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
-	n := c.sym.n
-	wu, ww := c.prepare(src, cols), c.prepare(g, cols)
+	p := c.workers(cols)
+	pu, pw := p, p
+	if parallel {
+		pu, pw = max(1, p/2), max(1, p-p/2)
+	}
+	q, _ := c.split(pu, cols)
+	wu, ww := c.parts(src, cols, q), c.parts(g, cols, q)
 	r := &wu.adj
-	*r = adjointRun{c: c, wu: wu, ww: ww, gsrc: gsrc, from: from, to: to, steps: steps, h: (steps + 1) / 2, nb: n * wu.cw}
-	wu.run, ww.run = r, r
+	*r = adjointRun{c: c, wu: wu, ww: ww, gsrc: gsrc, from: from, to: to, steps: steps, h: (steps + 1) / 2,
+		tu: c.teamSize(pu / q), tw: c.teamSize(pw / q), tp: p / q}
 	defer func() {
 		*r = adjointRun{}
-		wu.run, ww.run = nil, nil
-		c.putWork(wu)
-		c.putWork(ww)
+		c.putParts(wu)
+		c.putParts(ww)
 	}()
-	for _, ws := range []*solveWork{wu, ww} {
-		if cap(ws.chain) < r.h*r.nb {
-			ws.chain = make([]float64, r.h*r.nb)
+	for _, cs := range []*solveWork{wu, ww} {
+		cs.run = r
+		cs.acc = sized(cs.acc, len(from))
+		clear(cs.acc)
+		cs.eu, cs.ew = slices.Grow(cs.eu[:0], q)[:q], slices.Grow(cs.ew[:0], q)[:q]
+		for k, p := range cs.parts {
+			p.chain = sized(p.chain, r.h*c.sym.n*p.cw)
+			p.run, p.ok = r, true
+			p.eLo, p.eHi = len(from)*k/q, len(from)*(k+1)/q
 		}
-		if cap(ws.acc) < len(from) {
-			ws.acc = make([]float64, len(from))
-		}
-		ws.chain, ws.acc = ws.chain[:r.h*r.nb], ws.acc[:len(from)]
-		clear(ws.acc)
 	}
-	r.p = c.workers(cols)
 	r.both(1, r.h, parallel)
-	finite := r.okW
 	if steps%2 == 1 {
-		wu.tm.start(r.p, &c.helpers)
-		wu.edges(r.kept(wu, r.h), r.kept(ww, r.h))
-		wu.tm.stop()
+		wu.start(r.tp, c)
+		r.edges(wu, r.h, r.h)
+		wu.stop()
 	}
 	r.both(r.h+1, steps, parallel)
-	finite = finite && r.okW
+	finite := r.okW
 	for e := range gw {
 		a := wu.acc[e] + ww.acc[e]
 		if math.IsNaN(a) || math.IsInf(a, 0) {
@@ -105,45 +111,54 @@ func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 // adjointRun is the state of one AdjointSteps call. It lives in the forward
 // chain's workspace, so that calls do not allocate.
 type adjointRun struct {
-	c            *chol
-	wu, ww       *solveWork // the forward chain (u) and the adjoint one (w)
-	gsrc         []float64
-	from, to     []int
-	steps, h, nb int  // S, the iterates each chain keeps, the size of one
-	okW          bool // the adjoint chain's scattered values are finite
-	l0, l1       int  // the iterates both runs
-	p            int  // the workers of the call (chol.workers)
-	wg           sync.WaitGroup
+	c          *chol
+	wu, ww     *solveWork // the forward chain (u) and the adjoint one (w), with their strips
+	gsrc       []float64
+	from, to   []int
+	steps, h   int  // S and the iterates each chain keeps
+	tu, tw, tp int  // the team of a strip of each chain, and of both chains' work
+	okW        bool // the adjoint chain's scattered values are finite
+	l0, l1     int  // the iterates both runs
+	wg         sync.WaitGroup
 }
 
-// kept returns the kept iterate l ≤ h of the chain of ws.
+// kept returns the kept iterate l ≤ h of the strip of ws.
 func (r *adjointRun) kept(ws *solveWork, l int) []float64 {
-	return ws.chain[(l-1)*r.nb : l*r.nb]
+	nb := ws.sym.n * ws.cw
+	return ws.chain[(l-1)*nb : l*nb]
+}
+
+// block returns iterate l of the strip of ws: kept, or the one it has
+// just solved.
+func (r *adjointRun) block(ws *solveWork, l int) []float64 {
+	if l <= r.h {
+		return r.kept(ws, l)
+	}
+	return ws.x[:ws.sym.n*ws.cw]
 }
 
 // both runs iterates l0..l1 of the two chains: with parallel side by side,
-// each on a team of half the call's workers, else one after the other,
-// each on a team of all of them.
+// each on half the call's workers, else one after the other, each on all
+// of them.
 func (r *adjointRun) both(l0, l1 int, parallel bool) {
-	helpers := &r.c.helpers
 	if !parallel {
-		r.wu.tm.start(r.c.teamSize(r.p), helpers)
+		r.wu.start(r.tu, r.c)
 		r.chain(r.wu, l0, l1)
-		r.wu.tm.stop()
-		r.ww.tm.start(r.c.teamSize(r.p), helpers)
+		r.wu.stop()
+		r.ww.start(r.tu, r.c)
 		r.okW = r.chain(r.ww, l0, l1)
-		r.ww.tm.stop()
+		r.ww.stop()
 		return
 	}
-	r.wu.tm.start(r.c.teamSize(max(1, r.p/2)), helpers)
-	r.ww.tm.start(r.c.teamSize(max(1, r.p-r.p/2)), helpers)
+	r.wu.start(r.tu, r.c)
+	r.ww.start(r.tw, r.c)
 	r.wg.Add(1)
 	r.l0, r.l1 = l0, l1
 	go r.wu.adjointAsync() // a func value made once: no allocation
 	r.chain(r.wu, l0, l1)
 	r.wg.Wait()
-	r.ww.tm.stop()
-	r.wu.tm.stop()
+	r.ww.stop()
+	r.wu.stop()
 }
 
 // adjointAsyncRun runs the adjoint chain's iterates l0..l1 of the call whose
@@ -154,36 +169,39 @@ func (ws *solveWork) adjointAsyncRun() {
 	r.wg.Done()
 }
 
-// chain runs iterates l0..l1 of the chain of ws: each solve (the last
-// adjoint iterate scattered into gsrc), its iterate kept (l ≤ h: the
-// pass's last phase copies each group's rows while they are in cache, so
-// the copy is shared by the team) or paired with the other chain's
-// iterate S−l+1. Only the adjoint chain is
-// scattered, so only it reports non-finite values (false); the edge sums
-// catch the others.
-func (r *adjointRun) chain(ws *solveWork, l0, l1 int) bool {
-	ok := true
+// chain runs iterates l0..l1 of the chain cs, its strips side by side:
+// each solve (the last adjoint iterate scattered into gsrc), its iterate
+// kept (l ≤ h: copied by the pass's last phase, group by group, while in
+// cache) or paired with the other chain's iterate S−l+1. Only the adjoint
+// chain is scattered, so only it reports non-finite values (false); the
+// edge sums catch the others.
+func (r *adjointRun) chain(cs *solveWork, l0, l1 int) bool {
 	for l := l0; l <= l1; l++ {
-		ws.first, ws.dst, ws.keep = l == 1, nil, nil
-		if ws == r.ww && l == r.steps {
-			ws.dst = r.gsrc
-		}
-		if l <= r.h {
-			ws.keep = r.kept(ws, l)
-		}
-		ok = ws.pass() && ok
-		ws.keep = nil
-		x := ws.x[:r.nb]
+		cs.l = l
+		cs.each(cs.phaseFn[phasePass])
 		switch {
 		case l <= r.h:
-			// Kept: the pass copied each group's rows as it solved them.
-		case ws == r.wu:
-			ws.edges(x, r.kept(r.ww, r.steps-l+1))
+		case cs == r.wu:
+			r.edges(cs, l, r.steps-l+1)
 		default:
-			ws.edges(r.kept(r.wu, r.steps-l+1), x)
+			r.edges(cs, r.steps-l+1, l)
 		}
 	}
-	return ok
+	return cs.allOK()
+}
+
+// passTask solves iterate cs.l of strip k of the chain cs.
+func (cs *solveWork) passTask(_, k int) {
+	r, p, l := cs.run, cs.parts[k], cs.l
+	p.first, p.dst, p.keep = l == 1, nil, nil
+	if cs == r.ww && l == r.steps && r.gsrc != nil {
+		p.dst = r.gsrc[p.k0*p.sym.n : (p.k0+p.cols)*p.sym.n]
+	}
+	if l <= r.h {
+		p.keep = r.kept(p, l)
+	}
+	p.ok = p.pass() && p.ok
+	p.keep = nil
 }
 
 // edgeChunk is the edges one task of the edge sums takes: each edge reads
@@ -191,40 +209,33 @@ func (r *adjointRun) chain(ws *solveWork, l0, l1 int) bool {
 // to outweigh handing it out (a grain chosen, not tuned).
 const edgeChunk = 2048
 
-// edges adds the products of the vertex-major iterates u and w over every
-// edge of the call to ws.acc (see edgeProducts), on ws's team in chunks of
-// edgeChunk edges: each edge's sum is its own, so the chunks do not
-// change it.
-func (ws *solveWork) edges(u, w []float64) {
-	ws.eu, ws.ew = u, w
-	ws.tm.run((len(ws.acc)+edgeChunk-1)/edgeChunk, ws.phaseFn[phaseEdges])
-	ws.eu, ws.ew = nil, nil
-}
-
-// edgeTask is chunk k of edges.
-func (ws *solveWork) edgeTask(_, k int) {
-	r := ws.run
-	e0, e1 := k*edgeChunk, min((k+1)*edgeChunk, len(ws.acc))
-	r.c.edgeProducts(ws.acc[e0:e1], ws.eu, ws.ew, r.from[e0:e1], r.to[e0:e1], ws.cw)
-}
-
-// edgeProducts adds Σ_c (u_i−u_j)·(w_i−w_j) over the cw values of the
-// vertex-major blocks u and w to acc[e], for each edge e = {from[e], to[e]}
-// (original numbering).
-func (c *chol) edgeProducts(acc, u, w []float64, from, to []int, cw int) {
-	pinv := c.pinv
-	if useAVX {
-		edgeProductsAVX(acc, u, w, from, to, pinv, cw)
-		return
+// edges adds the products of the forward chain's iterate lu and the
+// adjoint chain's lw over every edge of the call to cs.acc (edgeStrips):
+// each strip's team takes a range of the edges, in chunks of edgeChunk.
+// Each edge's sum is its own, so neither changes it.
+func (r *adjointRun) edges(cs *solveWork, lu, lw int) {
+	for k := range cs.parts {
+		cs.eu[k], cs.ew[k] = r.block(r.wu.parts[k], lu), r.block(r.ww.parts[k], lw)
 	}
-	for e := range acc {
-		i, j := pinv[from[e]]*cw, pinv[to[e]]*cw
-		ui, uj := u[i:i+cw], u[j:j+cw]
-		wi, wj := w[i:i+cw], w[j:j+cw]
-		s := 0.0
-		for k := range ui {
-			s += (ui[k] - uj[k]) * (wi[k] - wj[k])
-		}
-		acc[e] += s
+	cs.each(cs.phaseFn[phaseEdgeRange])
+}
+
+// edgeRangeTask runs the edge sums of strip k's range on its team.
+func (cs *solveWork) edgeRangeTask(_, k int) {
+	p := cs.parts[k]
+	p.tm.run((p.eHi-p.eLo+edgeChunk-1)/edgeChunk, p.phaseFn[phaseEdges])
+}
+
+// edgeTask is chunk k of the edge sums of the strip of ws: on the vector
+// kernels, those of a whole block through edgeProductsAVX; else
+// edgeStrips, which takes them in the same order.
+func (ws *solveWork) edgeTask(_, k int) {
+	r, h := ws.run, ws.home
+	e0 := ws.eLo + k*edgeChunk
+	e1 := min(e0+edgeChunk, ws.eHi)
+	if useAVX && len(h.parts) == 1 {
+		edgeProductsAVX(h.acc[e0:e1], h.eu[0], h.ew[0], r.from[e0:e1], r.to[e0:e1], r.c.pinv, ws.cw)
+	} else {
+		r.c.edgeStrips(h.acc[e0:e1], h.eu, h.ew, r.from[e0:e1], r.to[e0:e1])
 	}
 }

@@ -60,9 +60,8 @@ func (b Backend) impl() blas.Float64 {
 
 // Analyze orders p (see Order; the Supplier's order for a general graph),
 // computes the elimination tree, the column counts and the supernodal
-// structure of L, cuts the tree into groups and hands them to opt.Threads
-// workers (default GOMAXPROCS); no result depends on the count. The
-// pattern is copied; p may be modified afterwards.
+// structure of L and cuts the tree into groups for opt.Threads workers
+// (default GOMAXPROCS), whose count changes no result. It copies p.
 func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor, error) {
 	order := Order
 	if b.Supplier != nil && (opt == nil || opt.Grid == nil) {
@@ -79,7 +78,7 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 	if opt != nil && opt.Threads > 0 {
 		nw = opt.Threads
 	}
-	sym := analyze(p, perm, max(nw, 1))
+	sym := analyze(p, perm)
 	c := &chol{
 		sym:      sym,
 		name:     b.Name(),
@@ -91,9 +90,10 @@ func (b Backend) Analyze(p *factor.Pattern, opt *factor.Options) (factor.Factor,
 	}
 	c.threads = max(nw, 1)
 	c.helpers.Store(int32(c.threads - 1))
-	c.team = c.teamSizes()
+	c.fits = (sym.lsize+sym.n*stripCols)*8 <= coreCache
+	c.teamSizes()
 	if b.Supplier == nil {
-		c.num = newNumeric(sym, b.impl())
+		c.num = newNumeric(sym, b.impl(), c.threads)
 		return c, nil
 	}
 	c.num = &numeric{lx: make([]float64, sym.lsize), dinv: make([]float64, sym.n)}
@@ -119,6 +119,8 @@ type chol struct {
 	supplied factor.Numeric // the Supplier's factorisation; nil for the engine's own
 	threads  int            // the workers of a solve
 	team     []int          // team[p]: the workers a team of p takes (teamSize)
+	tree     []float64      // tree[p]: the tree schedule's modelled time on p workers (treeTime)
+	fits     bool           // L and a strip's rows fit in a core's caches (split)
 	helpers  atomic.Int32   // helpers not taken by a running solve: threads−1 when idle
 	valid    bool           // a successful Factorize has happened
 	closed   bool
@@ -161,7 +163,7 @@ func (c *chol) Factorize(values []float64) error {
 		c.valid = true
 		return nil
 	}
-	if col := c.num.factorize(c.sym, values); col >= 0 {
+	if col := c.num.factorize(c.sym, values, &c.helpers); col >= 0 {
 		return fmt.Errorf("sparsechol: factorize: %w", &factor.NotPosDefError{Backend: c.name, Column: c.sym.perm[col]})
 	}
 	c.valid = true
@@ -170,8 +172,8 @@ func (c *chol) Factorize(values []float64) error {
 
 // Solve solves A X = B for the column-major N×cols block b, writing X to dst
 // (which may alias b). It returns an error when the solution contains NaN or
-// Inf (which, after a successful Factorize, means b did). It is safe for concurrent use; each call takes its own
-// workspace from a pool, so steady-state calls do not allocate large buffers.
+// Inf (which, after a successful Factorize, means b did). It is safe for
+// concurrent use and does not allocate in steady state.
 func (c *chol) Solve(dst, b []float64, cols int) error {
 	c.check()
 	n := c.sym.n
@@ -246,14 +248,7 @@ func (c *chol) Tree() (factor.Tree, error) {
 // column exist, and the solve kernels (SolveKernels).
 func (c *chol) Info() factor.Info {
 	c.check()
-	wide := false
-	for s := 0; s < c.sym.ns; s++ {
-		if c.sym.first[s+1]-c.sym.first[s] > 1 {
-			wide = true
-			break
-		}
-	}
-	return factor.Info{Backend: c.name, Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: wide, Kernels: SolveKernels()}
+	return factor.Info{Backend: c.name, Ordering: c.ordering, NNZL: c.sym.nnzL, Supernodal: c.sym.maxW > 1, Kernels: SolveKernels()}
 }
 
 // Close releases the factor's memory. It is idempotent.

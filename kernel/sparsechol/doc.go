@@ -49,54 +49,58 @@
 // # Parallelism
 //
 // The supernodal tree is cut into groups of whole subtrees of about equal
-// work (8, or 16 for large factors) and a top part handled after them. The
-// cut does not depend on the number of workers (factor.Options.Threads,
-// default GOMAXPROCS). Factorize hands each worker a contiguous run of
-// groups. A solve runs on a team of workers that lives for the call
-// (schedule.go): the groups are tasks that any worker claims; the top is
-// taken in waves of supernodes none of which is an ancestor of another,
-// each one phase of tasks in panels of 32 columns: a panel's diagonal
-// block is one task per supernode, and its rows below (forward) or
-// columns before (backward) are shared in chunks of 32. Within a wave a
-// task waits only for the tasks that write what it reads or writes (its
-// panel's triangle, the chunk of the panel before over the same rows), so
-// the next panel's triangle starts while the rest of the panel before is
-// still being taken into the rows below. Between phases, and while a task
-// waits, the workers spin rather than sleep, so a phase of a few
-// microseconds still pays; the workers of all the solves running on one
-// factor at once are drawn from one budget of Threads, and a team never
-// has more than GOMAXPROCS or the machine has CPUs, nor more than the
-// schedule's model finds work for: ScheduleTime (factor.ScheduleReporter)
-// models the schedule on p workers, and a team of p takes the fewest
-// workers that the model finds within 2% of p's time (on 16 workers,
-// seven for a 100² grid's factor, eight for 16³'s, all sixteen for
-// 32³'s). Small solves run on one goroutine. AdjointSteps
-// runs its two chains on half the workers each and shares the edge sums
-// between them in chunks of edges.
+// work (8, or 16 for large factors) and a top part handled after them,
+// whatever the number of workers (factor.Options.Threads, default
+// GOMAXPROCS). Factorize shares the groups among its workers. A solve runs
+// on a team of workers that lives for the call (schedule.go): the groups
+// are tasks that any worker claims; the top is taken in waves of
+// supernodes none of which is an ancestor of another, each one phase of
+// tasks in panels of 32 columns (a panel's diagonal block, then its rows
+// below or columns before in chunks of 32), where a task waits only for
+// the tasks that write what it reads or writes. Between phases the workers
+// spin rather than sleep, so a phase of a few microseconds still pays. The
+// solves running on one factor at once draw their workers from one budget
+// of Threads, and a team never has more than GOMAXPROCS or the machine has
+// CPUs, nor more than the model of the tree's schedule finds work for
+// within 2% (on 16 workers, seven for a 100² grid's factor, eight for
+// 16³'s, sixteen for 32³'s). Small solves run on one goroutine.
+//
+// Where the tree's schedule runs out of work, a solve splits its block
+// into strips of 8 columns or more (split.go), side by side, each on a
+// team of its own that runs the whole solve on its strip, every step of
+// SolveSteps and both chains of AdjointSteps: the strips never wait for
+// each other, but each reads all of L. So a block is split only when L and
+// a strip's rows fit in a core's caches (4 MiB: 100²'s and 16³'s factors
+// do, 32³'s does not), and when the schedule's model, ScheduleTime
+// (factor.ScheduleReporter), runs the strips faster than the whole block:
+// each strip takes the tree's time on its team, scaled by the cost of its
+// rows (a row of 8 values costs 13/16 of a row of 16). On 16 workers a
+// 15-column block of 100² or 16³ runs as two strips of 8, each on seven
+// workers; on two, whole. AdjointSteps runs its two chains on half the
+// workers each and shares the edge sums in ranges and chunks of edges.
 //
 // Every result is bitwise the same for any number of workers
 // (TestWorkersBitwise): the supernodes are numbered by group whatever the
 // count, each group links the updates of its own descendants, and in the
 // forward substitution each group from the second on adds its updates of
-// the top rows into a buffer of its own (only the rows it touches), which
-// are added to the block in group order; in a wave of several supernodes,
-// which may update the same rows, each does the same with its rows below,
-// added in the order of the wave. The waves, panels and chunks are fixed
-// by the factor's shape, and any two tasks of a phase that touch the same
-// rows or columns, one of them writing, run in the order of its list (the
-// later waits for the earlier: TestPlans), so which worker runs a task
-// changes nothing.
+// the top rows into a buffer of its own, which are added to the block in
+// group order; in a wave of several supernodes, which may update the same
+// rows, each does the same with its rows below, added in the order of the
+// wave. Any two tasks of a phase that touch the same rows or columns, one
+// of them writing, run in the order of its list (TestPlans), so which
+// worker runs a task changes nothing. A column takes the same operations
+// in any strip, and the edge sums of a split block take the products of
+// whole rows in the order of the kernels (edgeStrips).
 //
 // # Solve
 //
-// Solve copies the right-hand sides into a vertex-major block (the values of
-// a vertex are adjacent), runs the supernodal forward and backward
+// Solve copies the right-hand sides into a vertex-major block (the values
+// of a vertex are adjacent), runs the supernodal forward and backward
 // substitutions on it and copies back. SolveSteps (factor.StepSolver)
 // applies A⁻¹ several times and keeps the block in that layout between the
-// steps: it is gathered once and scattered only where an iterate is
-// returned. Both may be called from several goroutines at once; each call
-// takes a workspace from the factor's free list and does not allocate in
-// steady state.
+// steps. Both may be called from several goroutines at once, and take
+// their workspaces from the factor's free list: no allocation in steady
+// state.
 //
 // # Adjoint
 //
@@ -111,76 +115,49 @@
 //
 // On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma",
 // or "avx512-fma" where they have AVX-512) the substitutions run on
-// assembly kernels (kernels_amd64.s), in every
-// build: the block's rows are padded with zeros to a multiple of 4 values
-// (to 16 from 9 to 12 right-hand sides on processors with AVX-512, whose
-// 16-value kernels below solve such a block faster than the kernels for
-// 12 values a row), and every factor entry is broadcast and applied to a
-// row four right-hand sides at a time with fused multiply-adds. Forward,
-// the solved rows of a supernode are first copied into a scratch block
-// quad by quad, so that the update of the rows below reads them at fixed
-// offsets; four rows by three quads (twelve right-hand sides) stay in
-// registers while every column of the supernode is applied, so that each
-// quad loaded serves four rows and each row is loaded and stored once.
-// Backward, each column's products with the rows below are summed in
-// registers, four columns by three quads at a time, and subtracted once.
-// The diagonal blocks are cut the same way, four rows (forward) or columns
-// (backward) at a time, so that only their small triangles run row by row.
-// One call covers a run of rows, and one call a whole run of consecutive
-// one-column supernodes (most of them in 2-D, where a call each would cost
-// more than their few rows of arithmetic). Each lane does the same
-// arithmetic whatever the width of the block, so the solution does not
-// depend on the number of right-hand sides solved with it. On processors
-// with AVX-512 the two kernels that do most of the work hold two quads of
-// a row in one 8-wide register (forward, four rows by four quads at a
-// time), and with rows of 8, 16, 20, 24 or 32 values (5 to 8, 9 to 16, 17
-// to 20, 21 to 24 and 25 to 32 right-hand sides, 12 and 28 padded to 16
-// and 32; the learner's have 15 with ten frames) every kernel holds a row
-// whole in registers (one 8-wide register, two, two and a 4-wide one,
-// three or four: rowKernels) and takes eight rows (forward, panels of up
-// to 64 columns; four at 32 values) or eight columns (backward, four at 32
-// values; then four, then the last one to three together) at a time, so
-// that each row loaded serves more of them.
-// At those widths the forward kernels read the solved rows where they
-// are, instead of a quad-by-quad copy (no copy, and half the loads), the
-// rows left over after the groups of four stay whole too, and the
-// diagonal blocks' triangles of up to four rows stay in registers from
-// load to store, forward and backward (each of their rows waits for the
-// one before, and registers keep a store and a load out of that wait); in
-// a run of one-column supernodes the pivot row stays in its registers
-// while the rows below take it (forward), and every part of each row
-// below is summed in one pass over the rows (backward). Blocks of more
-// than 32 right-hand sides are solved there in strips of 32 (the last one
-// what is left), each on those kernels (stripWidth). Every lane does the
-// same operations: the solutions are bitwise those of the 4-wide code
-// (TestWideBitwise), and so is the adjoint's gradient up to 32 right-hand
-// sides; beyond, its edge sums are added to the gradient strip by strip
-// (TestStrips), which rounds differently from the sums over whole rows,
-// so SolveKernels names the two kinds of processor apart. The buffered
-// updates (see Parallelism) are added to their rows a quad at a time, in
-// the same order as one value at a time (TestSumRowsBitwise). The
-// adjoint's edge sums take the products of an edge's two rows a quad at a
-// time and add the four lanes at the end.
-// Elsewhere ("scalar") portable Go kernels do the same substitutions and
-// sums; the two agree to rounding (TestKernelsAgree), not bitwise. The
-// build tag noasm leaves the assembly out on amd64 too, for the scalar
-// kernels alone. The kernels that hold a row whole are written once for
-// all five widths, by a generator (internal/asmgen) that go generate runs
-// into kernels_rows_amd64.s, so that a change to one is made to all.
+// assembly kernels (kernels_amd64.s) in every build. The block's rows are
+// padded with zeros to a multiple of 4 values (12 and 28 to 16 and 32 on
+// AVX-512, whose wider kernels solve them faster), and every entry of L is
+// broadcast and applied to a row four right-hand sides at a time with
+// fused multiply-adds. Forward, a supernode's solved rows are copied into
+// a scratch block quad by quad, and four rows by three quads stay in
+// registers while every column is applied; backward, each column's
+// products with the rows below are summed in registers, four columns by
+// three quads at a time, and subtracted once; the diagonal blocks are cut
+// the same way, so that only their small triangles run row by row. One
+// call covers a run of rows, or a run of one-column supernodes (most of
+// them in 2-D). On AVX-512 the two busiest kernels hold two quads of a row
+// in one 8-wide register, and rows of 8, 16, 20, 24 or 32 values stay
+// whole in registers in every kernel (rowKernels, written for all five
+// widths by internal/asmgen into kernels_rows_amd64.s): they take eight
+// rows (forward) or columns (backward) at a time, four at 32 values, read
+// the solved rows in place and keep the triangles of the diagonal blocks
+// in registers from load to store. Blocks of more than 32 right-hand
+// sides are solved there in strips of 32 (stripWidth).
+//
+// Each lane does the same operations whatever the width of the block, so
+// a column's solution depends neither on the right-hand sides solved with
+// it (TestColumnsBitwise) nor on the kernels' widths: AVX-512 gives the
+// 4-wide kernels' solutions bit for bit (TestWideBitwise), and their
+// gradient up to 32 right-hand sides; beyond, the edge sums are added to
+// the gradient strip by strip (TestStrips), which rounds differently, so
+// SolveKernels names the two kinds of processor apart. The buffered
+// updates are added a quad at a time in the order of one value at a time
+// (TestSumRowsBitwise); the edge sums take an edge's products a quad at a
+// time and add the four lanes at the end. Elsewhere ("scalar", and under
+// the noasm build tag) portable Go kernels do the same substitutions and
+// sums; the two agree to rounding (TestKernelsAgree), not bitwise.
 //
 // # Benchmarks
 //
-// The benchmarks compare the backends side by side in one run; with cgo
-// they include "cholmod" (this engine on CHOLMOD's ordering and
-// factorisation, one BLAS thread):
+// The benchmarks compare the backends side by side, with cgo "cholmod"
+// too (this engine on CHOLMOD's ordering and factorisation, one BLAS
+// thread), in wall time and cpu-ns/op (process CPU time, the steadier
+// figure on a shared machine); BenchmarkAnalyze reports nnz(L), 0.80–0.98×
+// that of CHOLMOD's best ordering on 50², 100², 200², 16³ and 32³. Whole
+// evaluations of the learner are in BENCHMARKS.md.
 //
 //	go test -run '^$' -bench . -count 3 ./kernel/sparsechol
-//
-// Each reports wall time and cpu-ns/op (process CPU time per operation,
-// the steadier figure on a shared machine); BenchmarkAnalyze also reports
-// nnzL. nnz(L) is 0.80–0.98× that of CHOLMOD's best ordering on the grids
-// 50², 100², 200², 16³ and 32³. Whole evaluations of the learner, against
-// CHOLMOD, are in BENCHMARKS.md ("Backends side by side").
 package sparsechol
 
 //go:generate go run ./internal/asmgen

@@ -47,17 +47,12 @@ func bwdDiagAVX(x *float64, own *int32, x1 *float64, l *float64, w int, ld int, 
 // 4-wide one), 24 (three) or 32 (four; its bwdNx takes at most four
 // columns at a time, maxCols). Each does in every lane what the 4-wide
 // kernels do in theirs. The methods call the …RowsAVX entry points
-// (kernels_rows_amd64.s), which jump to the width's kernel: a Go-level switch or function values cost 2-6% of a
-// one-thread solve on 50² and 16³ at 15 columns.
+// (kernels_rows_amd64.s), which jump to the width's kernel: cheaper than
+// a Go-level switch or function values.
 type rowKernels struct{ cw int }
 
-var (
-	rows8  = rowKernels{8}
-	rows16 = rowKernels{16}
-	rows20 = rowKernels{20}
-	rows24 = rowKernels{24}
-	rows32 = rowKernels{32}
-)
+// rowsOf holds the rowKernels of each width cw at cw/4.
+var rowsOf = [9]rowKernels{2: {8}, 4: {16}, 5: {20}, 6: {24}, 8: {32}}
 
 // maxCols is the most columns bwdNx takes at once: 8, or 4 at 32 values a
 // row, whose eight accumulators would take every register (nxCols in
@@ -88,22 +83,10 @@ func (k *rowKernels) bwdTri(x1 *float64, l *float64, b int, ld int, dinv *float6
 // wideRows returns the kernels for rows of cw values, or nil where there
 // are none (other widths, or no AVX-512).
 func wideRows(cw int) *rowKernels {
-	if !useAVX || !useWide {
+	if !useAVX || !useWide || cw%4 != 0 || cw > 32 || rowsOf[cw/4].cw == 0 {
 		return nil
 	}
-	switch cw {
-	case 8:
-		return &rows8
-	case 16:
-		return &rows16
-	case 20:
-		return &rows20
-	case 24:
-		return &rows24
-	case 32:
-		return &rows32
-	}
-	return nil
+	return &rowsOf[cw/4]
 }
 
 //go:noescape
@@ -158,9 +141,10 @@ func checkBlock(x []float64, n, cw int) {
 	}
 }
 
-// edgeProductsAVX is edgeProducts on rows of cw values (a multiple of 4).
-// Every from[e] and to[e] must be a vertex (AdjointSteps checks them once
-// per call): the kernel does not check its indices.
+// edgeProductsAVX is edgeStrips on one strip, a whole block of rows of cw
+// values (a multiple of 4). Every from[e] and to[e] must be a vertex
+// (AdjointSteps checks them once per call): the kernel does not check its
+// indices.
 func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 	if len(acc) == 0 {
 		return
@@ -181,8 +165,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // of rowKernels go through forwardRangeRows instead.) forwardAVX is
 // topFwdDiagAVX and topFwdRowsAVX for one panel of all the supernode's
 // columns, with the same arithmetic, written as one function because the
-// groups call it for every supernode: composed of those two, a solve took
-// 6–10% longer on one thread (50², 100² and 16³, 15 columns).
+// groups call it for every supernode, where the calls of the two would
+// cost 6–10% of a solve.
 func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cw int, pack []float64) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
@@ -216,13 +200,11 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 }
 
 // forwardRangeRows is forwardRange at k.cw values a row on AVX-512 (a
-// width of rowKernels): each run of one-column supernodes through fwd1RunAVX, the others as
-// forwardAVX takes them, but with each row whole in registers, which load
-// the solved rows of x1 where they are, so that nothing is packed (the
-// diagonal block through fwdDiagRows, the rows below through
-// k.fwdBlock). It walks the supernodes itself rather than through forward
-// and forwardAVX: at this width the calls and slicing of those layers took
-// 5% of a one-thread solve on 50², 100² and 16³.
+// width of rowKernels): each run of one-column supernodes through
+// fwd1RunAVX, the others as forwardAVX takes them, but with each row whole
+// in registers, read where it is, so that nothing is packed (fwdDiagRows,
+// k.fwdBlock). It walks the supernodes itself: at this width the calls
+// and slicing of forwardAVX's layers would cost 5% of a solve.
 func forwardRangeRows(k *rowKernels, sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32) {
 	cw := k.cw
 	checkBlock(x, sym.n, cw)

@@ -9,52 +9,24 @@ var useAVX, useWide = false, false
 // asmBuilt tells that this build has no assembly kernels.
 const asmBuilt = false
 
-func forwardAVX(*symbolic, *numeric, int, []float64, []float64, []int32, int, []float64) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func backwardAVX(*symbolic, *numeric, int, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func edgeProductsAVX([]float64, []float64, []float64, []int, []int, []int, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func forward1AVX(*symbolic, *numeric, int, int, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func backward1AVX(*symbolic, *numeric, int, int, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func topFwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func topFwdRowsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, []float64, []int32, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func topBwdColsAVX(*symbolic, *numeric, int, int, int, int, int, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func topBwdDiagAVX(*symbolic, *numeric, int, int, int, []float64, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
-
-func sumRowsAVX(*symbolic, []float64, []float64, int, int, int) {
-	panic("sparsechol: vector kernels in a build without them")
-}
+// The vector kernels' entry points, nil here: no call reaches them while
+// useAVX is false.
+var (
+	forwardAVX       func(*symbolic, *numeric, int, []float64, []float64, []int32, int, []float64)
+	backwardAVX      func(*symbolic, *numeric, int, []float64, int)
+	edgeProductsAVX  func([]float64, []float64, []float64, []int, []int, []int, int)
+	forward1AVX      func(*symbolic, *numeric, int, int, []float64, int)
+	backward1AVX     func(*symbolic, *numeric, int, int, []float64, int)
+	topFwdDiagAVX    func(*symbolic, *numeric, int, int, int, []float64, []float64, int)
+	topFwdRowsAVX    func(*symbolic, *numeric, int, int, int, int, int, []float64, []float64, []int32, []float64, int)
+	topBwdColsAVX    func(*symbolic, *numeric, int, int, int, int, int, []float64, int)
+	topBwdDiagAVX    func(*symbolic, *numeric, int, int, int, []float64, int)
+	sumRowsAVX       func(*symbolic, []float64, []float64, int, int, int)
+	forwardRangeRows func(*rowKernels, *symbolic, *numeric, int, int, []float64, []float64, []int32)
+)
 
 // rowKernels are the AVX-512 kernels of kernels_amd64.go; there are none
 // here.
 type rowKernels struct{}
 
 func wideRows(int) *rowKernels { return nil }
-
-func forwardRangeRows(*rowKernels, *symbolic, *numeric, int, int, []float64, []float64, []int32) {
-	panic("sparsechol: vector kernels in a build without them")
-}

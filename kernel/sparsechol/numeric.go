@@ -2,7 +2,7 @@ package sparsechol
 
 import (
 	"math"
-	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 )
@@ -29,9 +29,18 @@ type numeric struct {
 	link  []int32 // next descendant in the same list
 	next  []int   // next row position of a finished supernode
 	ws    []fworker
+	fail  []int // per group: its first failing column, -1 if none
+
+	// The current call's: its team, which shares the groups, and
+	// groupFn, groupTask made once so that a call allocates nothing.
+	sym     *symbolic
+	tm      team
+	groupFn func(worker, task int)
 }
 
-func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
+// newNumeric makes the values and workspaces of L for factorisations on
+// up to nw workers.
+func newNumeric(sym *symbolic, bl blas.Float64, nw int) *numeric {
 	num := &numeric{
 		bl:    bl,
 		lx:    make([]float64, sym.lsize),
@@ -39,8 +48,10 @@ func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
 		heads: make([][]int32, sym.ng+1),
 		link:  make([]int32, sym.ns),
 		next:  make([]int, sym.ns),
-		ws:    make([]fworker, sym.nw),
+		ws:    make([]fworker, min(nw, sym.ng)),
+		fail:  make([]int, sym.ng),
 	}
+	num.groupFn = num.groupTask
 	for g := range num.heads {
 		num.heads[g] = make([]int32, sym.ns)
 	}
@@ -52,9 +63,11 @@ func newNumeric(sym *symbolic, bl blas.Float64) *numeric {
 	return num
 }
 
-// factorize computes L for the values aligned with the original pattern. It
-// returns the permuted column of the first non-positive pivot, or -1.
-func (num *numeric) factorize(sym *symbolic, values []float64) int {
+// factorize computes L for the values aligned with the original pattern,
+// the groups on a team of up to len(ws) workers drawn from budget, then
+// the top on the caller. It returns the permuted column of the first
+// non-positive pivot, or -1.
+func (num *numeric) factorize(sym *symbolic, values []float64, budget *atomic.Int32) int {
 	lx := num.lx
 	clear(lx)
 	for k, v := range values {
@@ -65,24 +78,15 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 			h[s] = -1
 		}
 	}
-	for t := range num.ws {
-		num.ws[t].fail = -1
-	}
-	var wg sync.WaitGroup
-	for t := 1; t < sym.nw; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			num.run(sym, t)
-		}()
-	}
-	num.run(sym, 0)
-	wg.Wait()
-	// Each worker stops at its first failure and runs its supernodes in
-	// order, so the smallest is the first failure of a serial run.
+	num.sym = sym
+	num.tm.start(len(num.ws), budget)
+	num.tm.run(sym.ng, num.groupFn)
+	num.tm.stop()
+	// Each group stops at its first failure, so the smallest is the first
+	// failure of a serial run.
 	fail := -1
-	for t := range num.ws {
-		if f := num.ws[t].fail; f >= 0 && (fail < 0 || f < fail) {
+	for _, f := range num.fail {
+		if f >= 0 && (fail < 0 || f < fail) {
 			fail = f
 		}
 	}
@@ -90,6 +94,7 @@ func (num *numeric) factorize(sym *symbolic, values []float64) int {
 		return fail
 	}
 	w := &num.ws[0]
+	w.fail = -1
 	for s := sym.gStart[sym.ng]; s < sym.ns && w.fail < 0; s++ {
 		num.eliminate(sym, w, s, 0, sym.ng)
 	}
@@ -118,15 +123,16 @@ func (num *numeric) invertDiagonal(sym *symbolic) int {
 	return -1
 }
 
-// run factorises the groups of worker t with its workspace, up to the
-// first failure.
-func (num *numeric) run(sym *symbolic, t int) {
-	w := &num.ws[t]
-	for g := sym.wGroup[t]; g < sym.wGroup[t+1]; g++ {
-		for s := sym.gStart[g]; s < sym.gStart[g+1] && w.fail < 0; s++ {
-			num.eliminate(sym, w, s, g, g)
-		}
+// groupTask factorises group g of the current call with the workspace of
+// the worker, up to the group's first failure. Each group links its own
+// descendants, so no value depends on the worker.
+func (num *numeric) groupTask(worker, g int) {
+	sym, w := num.sym, &num.ws[worker]
+	w.fail = -1
+	for s := sym.gStart[g]; s < sym.gStart[g+1] && w.fail < 0; s++ {
+		num.eliminate(sym, w, s, g, g)
 	}
+	num.fail[g] = w.fail
 }
 
 // eliminate factorises supernode s with workspace ws: it applies the

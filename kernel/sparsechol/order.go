@@ -1,9 +1,9 @@
 package sparsechol
 
 import (
-	"slices"
-
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/gmlg/gmlg/kernel/factor"
 )
@@ -83,13 +83,10 @@ func Order(p *factor.Pattern, opt *factor.Options) (perm []int, name string, err
 			perm[i] = i
 		}
 		return perm, "natural", nil
-	case factor.OrderingDefault, factor.OrderingNestedDissection:
-		if grid != nil {
-			label := gridND(grid, ndLeaf)
-			return minDegree(newGraph(p), label), "nd-geometric", nil
+	case factor.OrderingDefault, factor.OrderingNestedDissection, factor.OrderingAMD:
+		if grid != nil && o != factor.OrderingAMD {
+			return minDegree(newGraph(p), gridND(grid, ndLeaf)), "nd-geometric", nil
 		}
-		return minDegree(newGraph(p), nil), "amd", nil
-	case factor.OrderingAMD:
 		return minDegree(newGraph(p), nil), "amd", nil
 	}
 	return nil, "", fmt.Errorf("sparsechol: order: unknown ordering %v", o)
@@ -198,10 +195,7 @@ func gridND(dims []int, leaf int) []int32 {
 				sep := hist[c]
 				above := m - below - sep
 				if float64(below) >= ndBalance*float64(m) && float64(above) >= ndBalance*float64(m) {
-					imb := below - above
-					if imb < 0 {
-						imb = -imb
-					}
+					imb := max(below-above, above-below)
 					if sep < bestSep || (sep == bestSep && imb < bestImb) {
 						bestDir, bestC, bestSep, bestImb = k, c-off, sep, imb
 					}
@@ -446,15 +440,7 @@ func minDegree(g *graph, label []int32) []int {
 		// Supervariables: merge variables of L_p with identical element and
 		// variable lists (and the same constraint set).
 		byHash = append(byHash[:0], L...)
-		slices.SortFunc(byHash, func(a, b int32) int {
-			switch {
-			case hash[a] < hash[b]:
-				return -1
-			case hash[a] > hash[b]:
-				return 1
-			}
-			return int(a - b)
-		})
+		slices.SortFunc(byHash, func(a, b int32) int { return cmp.Or(cmp.Compare(hash[a], hash[b]), cmp.Compare(a, b)) })
 		for a := 0; a < len(byHash); a++ {
 			i := byHash[a]
 			if nv[i] == 0 {

@@ -19,15 +19,12 @@ import (
 //   - forward, sums: the groups' buffer rows are added to the top rows,
 //     row by row in group order, sumChunk rows a task;
 //   - forward, top: the top's waves one after the other (a wave is the top
-//     supernodes whose longest chain of top descendants is as long, so no
-//     two are on one path), each one phase whose tasks go panel by panel
-//     (panelWidth columns): the diagonal blocks of every supernode's panel,
-//     one task each, then the rows below the panels in chunks of panelWidth
-//     rows. In a wave of one supernode the chunks update the block; in a
-//     larger one, whose supernodes may update the same rows, each sends its
-//     updates of the rows below it to a buffer of its own, which the wave's
-//     sums then add to the block, row by row in the order of the wave's
-//     supernodes;
+//     supernodes whose longest chain of top descendants is as long), each
+//     one phase whose tasks go panel by panel (panelWidth columns): the
+//     diagonal blocks of every supernode's panel, then the rows below in
+//     chunks of panelWidth rows, into the block, or in a wave of several
+//     supernodes (which may update the same rows) into a buffer of each,
+//     which the wave's sums add to the block in the order of the wave;
 //   - backward, top: the waves from the last, each one phase: the products
 //     of the rows below each supernode (L21ᵀ) in chunks of panelWidth
 //     columns, then the diagonal blocks panel by panel from each
@@ -41,17 +38,12 @@ import (
 // triangle and the chunk of the panel before that wrote the same rows.
 // Each task waits for those (topTask.after) and no other, so a panel's
 // triangle starts as soon as the chunk of its own rows is done while the
-// rest of the panel before is still being taken into the rows below. In
-// the schedule's model on 8 workers, that takes the top of a 16³ grid's
-// factor from 2.7 to 2.4 times its work over 8, and 100²'s from 4.4 to
-// 3.8, against a barrier after every panel. The tasks are claimed in the
-// order of the list, which puts every task after those it waits for, so
-// that the earliest unfinished task can always run (team.await).
-// The rows a task writes are written by the same tasks in the same order
-// whatever the workers, so no value depends on them.
-//
-// A phase too small to share (minPhaseWork) runs its tasks on the caller,
-// in the order of its list, which changes nothing but the time.
+// rest of the panel before is still being taken into the rows below. The
+// tasks are claimed in the order of the list, which puts every task after
+// those it waits for, so that the earliest unfinished task can always run
+// (team.await), and the rows a task writes are written by the same tasks
+// in the same order whatever the workers. A phase too small to share
+// (minPhaseWork) runs its tasks on the caller, in the order of its list.
 type solveWork struct {
 	x    []float64
 	wbuf []float64 // the buffer rows of the groups, then of the current wave
@@ -73,12 +65,24 @@ type solveWork struct {
 	sum1     int       // and its end
 	phaseFn  [numPhases]func(worker, task int)
 
-	chain  []float64   // AdjointSteps: the forward iterates
-	keep   []float64   // AdjointSteps: the pass copies its solved block here too, unless nil
-	acc    []float64   // AdjointSteps: the edge sums
-	eu, ew []float64   // AdjointSteps: the iterates of the edge sums
-	adj    adjointRun  // AdjointSteps: the call's state (forward chain's workspace)
-	run    *adjointRun // AdjointSteps: the call's state, from either chain
+	// A call's strips (split.go), and a strip's call, first column and
+	// whether its scattered values were finite; SolveSteps' arguments.
+	parts          []*solveWork
+	home           *solveWork
+	k0, steps      int
+	ok             bool
+	out            []float64
+	every, reverse bool
+
+	// AdjointSteps: a strip's kept iterates, the block its pass copies its
+	// solution to (unless nil) and its range of edges; a chain's edge
+	// sums, the iterates they pair (per strip) and its current iterate;
+	// the call's state (in the forward chain's workspace; run in all).
+	chain, keep, acc []float64
+	eLo, eHi, l      int
+	eu, ew           [][]float64
+	adj              adjointRun
+	run              *adjointRun
 
 	// adjointAsync is adjointAsyncRun, made once so that starting it
 	// allocates nothing.
@@ -111,6 +115,9 @@ const (
 	phaseTopBackward
 	phaseGroupsBackward
 	phaseEdges
+	phaseSteps
+	phasePass
+	phaseEdgeRange
 	numPhases
 )
 
@@ -157,22 +164,20 @@ func (c *chol) workers(cols int) int {
 // teamSizes picks for p.
 const teamGain = 0.02
 
-// teamSizes returns, for every p up to the factor's threads, the fewest
-// workers on which the schedule's model (ScheduleTime) runs a solve within
-// teamGain of its time on p. Beyond that point a worker finds almost no
-// task to take and spins between phases: on a 16-core machine, capped
-// teams ran 3:16:20 and 2:100:20 evaluations at P = 16 in the same wall
-// time within the spread and 13–22% less CPU time (BENCHMARKS.md, "Thread
-// scaling"). A team is smaller, its tasks the same, so no value depends
-// on it. Each p costs one ScheduleTime, whose time grows with p, so p
-// stops at the machine's CPUs, or at 64 on a machine with fewer: a team
-// never has more workers than CPUs (chol.workers), and teamSize leaves
-// the larger teams of tests that turn capWorkers off as they are.
-func (c *chol) teamSizes() []int {
+// teamSizes sets, for every p up to the factor's threads, the tree
+// schedule's modelled time on p workers (treeTime) and the fewest workers
+// on which it runs a solve within teamGain of that time: beyond, a worker
+// finds almost no task to take and spins between phases, for the same
+// wall time and more CPU time (docs/design.md). A team is smaller, its
+// tasks the same, so no value depends on it. p stops at the machine's
+// CPUs, or at 64 on a machine with fewer: a team never has more workers
+// than CPUs (chol.workers), and teamSize leaves the larger teams of tests
+// that turn capWorkers off as they are.
+func (c *chol) teamSizes() {
 	n := min(c.threads, max(runtime.NumCPU(), 64))
 	t := make([]float64, n+1)
 	for p := 1; p <= n; p++ {
-		_, t[p], _ = c.ScheduleTime(p)
+		_, t[p] = c.treeTime(p)
 	}
 	team := make([]int, n+1)
 	q := 1
@@ -182,7 +187,7 @@ func (c *chol) teamSizes() []int {
 		}
 		team[p] = q
 	}
-	return team
+	c.tree, c.team = t, team
 }
 
 // teamSize is the workers a team of up to p takes: team[p], or p when
@@ -194,41 +199,31 @@ func (c *chol) teamSize(p int) int {
 	return c.team[p]
 }
 
-// TeamSize returns the workers of a solve that p workers may take
-// (factor.ScheduleReporter): teamSize of p within the factor's threads.
+// TeamSize returns the workers of a solve of 16 right-hand sides that p
+// workers may take (factor.ScheduleReporter), within the factor's
+// threads: its strips' teams (split, teamSize) together.
 func (c *chol) TeamSize(p int) int {
 	c.check()
-	return c.teamSize(max(1, min(p, c.threads)))
+	q, t := c.split(max(1, min(p, c.threads)), 16)
+	return q * c.teamSize(t)
 }
 
 // solveSteps applies A⁻¹ steps times to the column-major N×cols block b
-// (see factor.StepSolver for out, keep and reverse). The block stays in the
-// vertex-major workspace from one step to the next: it is gathered once,
-// and scattered only where out receives an iterate. It reports whether
-// every value written to out is finite.
+// (see factor.StepSolver for out, keep and reverse), whole or in strips
+// (split). The block stays in the vertex-major workspace from one step to
+// the next: it is gathered once, and scattered only where out receives an
+// iterate. It reports whether every value written to out is finite.
 func (c *chol) solveSteps(out, b []float64, cols, steps int, keep, reverse bool) bool {
-	ws := c.prepare(b, cols)
-	ws.tm.start(c.teamSize(c.workers(cols)), &c.helpers)
-	nb := c.sym.n * cols
-	finite := true
-	for l := 1; l <= steps; l++ {
-		ws.dst = nil
-		switch {
-		case keep && reverse:
-			ws.dst = out[(steps-l)*nb : (steps-l+1)*nb]
-		case keep:
-			ws.dst = out[(l-1)*nb : l*nb]
-		case l == steps:
-			ws.dst = out[:nb]
-		}
-		ws.first = l == 1
-		if !ws.pass() {
-			finite = false
-		}
-	}
-	ws.tm.stop()
-	c.putWork(ws)
-	return finite
+	q, t := c.split(c.workers(cols), cols)
+	ws := c.parts(b, cols, q)
+	ws.out, ws.steps, ws.every, ws.reverse = out, steps, keep, reverse
+	ws.start(c.teamSize(t), c)
+	ws.each(ws.phaseFn[phaseSteps])
+	ws.stop()
+	ok := ws.allOK()
+	ws.out = nil
+	c.putParts(ws)
+	return ok
 }
 
 // prepare takes a workspace for solves of the N×cols block b and sizes it.
@@ -237,42 +232,26 @@ func (c *chol) prepare(b []float64, cols int) *solveWork {
 	n := sym.n
 	ws := c.getWork()
 	cw := blockWidth(cols)
-	if cap(ws.x) < n*cw {
-		ws.x = make([]float64, n*cw)
-	}
 	ws.sym, ws.num, ws.b, ws.cols, ws.cw = sym, c.num, b, cols, cw
+	ws.x, ws.pack, ws.wbuf = sized(ws.x, n*cw), sized(ws.pack, sym.maxPack*cw), sized(ws.wbuf, sym.maxBuf*cw)
 	if len(ws.finite) < sym.ng+1 {
 		ws.finite = make([]bool, sym.ng+1)
 	}
 	if len(ws.packs) < c.threads {
 		ws.packs = append(ws.packs, make([][]float64, c.threads-len(ws.packs))...)
 	}
-	np := packSize(sym, cw)
 	for t := range ws.packs {
-		if cap(ws.packs[t]) < np {
-			ws.packs[t] = make([]float64, np)
-		}
-	}
-	if m := sym.maxPack * cw; cap(ws.pack) < m {
-		ws.pack = make([]float64, m)
-	}
-	if m := sym.maxBuf * cw; cap(ws.wbuf) < m {
-		ws.wbuf = make([]float64, m)
-	}
-	if ws.adjointAsync == nil {
-		ws.adjointAsync = ws.adjointAsyncRun
-	}
-	if ws.phaseFn[0] == nil {
-		ws.phaseFn = [numPhases]func(worker, task int){
-			phaseGroupsForward:  ws.groupForward,
-			phaseSums:           ws.sumTask,
-			phaseTopForward:     ws.topForward,
-			phaseTopBackward:    ws.topBackward,
-			phaseGroupsBackward: ws.groupBackward,
-			phaseEdges:          ws.edgeTask,
-		}
+		ws.packs[t] = sized(ws.packs[t], packSize(sym, cw))
 	}
 	return ws
+}
+
+// sized returns b with length n, reallocated only when it is too small.
+func sized(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
 }
 
 // pass runs one solve on the workspace: the forward and backward
@@ -635,7 +614,20 @@ func (c *chol) getWork() *solveWork {
 		c.free = c.free[:k-1]
 		return ws
 	}
-	return new(solveWork)
+	ws := new(solveWork)
+	ws.adjointAsync = ws.adjointAsyncRun
+	ws.phaseFn = [numPhases]func(worker, task int){
+		phaseGroupsForward:  ws.groupForward,
+		phaseSums:           ws.sumTask,
+		phaseTopForward:     ws.topForward,
+		phaseTopBackward:    ws.topBackward,
+		phaseGroupsBackward: ws.groupBackward,
+		phaseEdges:          ws.edgeTask,
+		phaseSteps:          ws.stepsTask,
+		phasePass:           ws.passTask,
+		phaseEdgeRange:      ws.edgeRangeTask,
+	}
+	return ws
 }
 
 // putWork drops the call's references from ws and returns it to the free
@@ -682,20 +674,31 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 	return bad == 0
 }
 
-// ScheduleTime models one solve's schedule on p workers
-// (factor.ScheduleReporter): every task costs the entries of L it reads
-// (forward and backward; a block of 16 right-hand sides decides which
-// phases are shared), each phase's tasks go in order to the first free
-// worker and start there when those they wait for have ended, and a phase
-// starts when the one before has ended. work is the sum of the costs, time
-// the end of the last phase; synchronisation, memory and the sums of
-// buffers cost nothing, so work/time bounds the speed-up that the schedule
-// allows.
+// ScheduleTime models one solve of 16 right-hand sides on p workers
+// (factor.ScheduleReporter) as the factor runs it: whole on the tree's
+// schedule (treeTime), or in the strips that split chooses, each taking
+// its team's tree time scaled by rowCost. work is the tree's work;
+// synchronisation, memory and the sums of buffers cost nothing, so
+// work/time bounds the speed-up that the schedule allows.
 func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 	c.check()
 	if p < 1 {
 		return 0, 0, fmt.Errorf("sparsechol: schedule of %d workers", p)
 	}
+	const cols = 16
+	work, _ = c.treeTime(1)
+	q, _ := c.split(p, cols)
+	return work, c.splitTime(p, cols, q) / rowCost(blockWidth(cols)), nil
+}
+
+// treeTime models one solve of the whole block on the tree's schedule on
+// p workers: every task costs the entries of L it reads (forward and
+// backward; a block of 16 right-hand sides decides which phases are
+// shared), each phase's tasks go in order to the first free worker and
+// start there when those they wait for have ended, and a phase starts
+// when the one before has ended. work is the sum of the costs, time the
+// end of the last phase.
+func (c *chol) treeTime(p int) (work, time float64) {
 	sym := c.sym
 	const cw = 16
 	free := make([]float64, p)
@@ -713,7 +716,7 @@ func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 			return
 		}
 		clear(free)
-		end = slices.Grow(end[:0], len(ts))[:len(ts)]
+		end = sized(end, len(ts))
 		last := 0.0
 		for k, t := range ts {
 			w := slices.Index(free, slices.Min(free))
@@ -739,13 +742,10 @@ func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 		groups = append(groups, newTask(0, 0, 0, 0, 0, cost))
 	}
 	phase(groups, true)
-	nw := len(sym.waveStart) - 1
-	for v := range nw {
+	phase(groups, true)
+	for v := range len(sym.waveStart) - 1 { // the phases' times add up in any order
 		phase(sym.fwdPlan[sym.fwdAt[v]:sym.fwdAt[v+1]], false)
-	}
-	for v := nw - 1; v >= 0; v-- {
 		phase(sym.bwdPlan[sym.bwdAt[v]:sym.bwdAt[v+1]], false)
 	}
-	phase(groups, true)
-	return work, time, nil
+	return work, time
 }

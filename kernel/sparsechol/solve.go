@@ -30,31 +30,23 @@ func VectorWidth() int {
 	return 1
 }
 
-// vecWidth is the multiple to which the solve pads a row of the
-// vertex-major workspace: 4 for the vector kernels, which work on whole
-// quads of right-hand sides, else 1.
-func vecWidth() int {
-	if useAVX {
-		return 4
-	}
-	return 1
-}
-
 // blockWidth is the values a row of the solve's vertex-major workspace
-// holds for cols right-hand sides: cols rounded up to vecWidth, and on
-// processors with AVX-512 to 16 from 9 to 12 and to 32 from 25 to 28, as
-// the kernels that hold a row whole in registers (rowKernels: 8, 16, 20,
-// 24 and 32 values) solve a block of 12 or 28 values a row in less time
-// as 16 or 32 than the 4-wide kernels do. The columns added are zero,
-// and every lane does the same arithmetic whatever the width, so no value
-// changes.
+// holds for cols right-hand sides: cols, rounded up to a multiple of 4 for
+// the vector kernels (which work on whole quads of right-hand sides), and
+// on processors with AVX-512 12 and 28 to 16 and 32, which the kernels
+// that hold a row whole (rowKernels: 8, 16, 20, 24 and 32 values) solve
+// in less time than the 4-wide kernels solve 12 or 28. The columns added
+// are zero, and every lane does the same arithmetic whatever the width,
+// so no value changes.
 func blockWidth(cols int) int {
-	vw := vecWidth()
-	cw := (cols + vw - 1) / vw * vw
-	if useAVX && useWide && (cw == 12 || cw == 28) {
+	switch cw := (cols + 3) &^ 3; {
+	case !useAVX:
+		return cols
+	case useWide && (cw == 12 || cw == 28):
 		return cw + 4
+	default:
+		return cw
 	}
-	return cw
 }
 
 // stripWidth is the widest block the solves take at once: on processors
@@ -82,15 +74,6 @@ func packSize(sym *symbolic, cw int) int {
 	return 0
 }
 
-// forward eliminates supernode s (see forwardGo).
-func forward(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cw int, pack []float64) {
-	if useAVX {
-		forwardAVX(sym, num, s, x, tgt, trows, cw, pack)
-	} else {
-		forwardGo(sym, num, s, x, tgt, trows, cw)
-	}
-}
-
 // sumRows adds the buffer rows of sums j0..j1-1 to the block x (see
 // sumRowsGo).
 func sumRows(sym *symbolic, x, buf []float64, j0, j1, cw int) {
@@ -114,91 +97,62 @@ func sumRowsGo(sym *symbolic, x, buf []float64, j0, j1, cw int) {
 	}
 }
 
-// forwardRange eliminates supernodes s0..s1-1 in order (see forward); the
-// vector kernels take each run of sym.single supernodes in one call.
+// forwardRange eliminates supernodes s0..s1-1 in order (forwardGo,
+// forwardAVX); the vector kernels take each run of sym.single supernodes
+// in one call.
 func forwardRange(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32, cw int, pack []float64) {
 	if k := wideRows(cw); k != nil {
 		forwardRangeRows(k, sym, num, s0, s1, x, tgt, trows)
 		return
 	}
 	for s := s0; s < s1; s++ {
-		if useAVX && sym.single[s] {
+		switch {
+		case !useAVX:
+			forwardGo(sym, num, s, x, tgt, trows, cw)
+		case !sym.single[s]:
+			forwardAVX(sym, num, s, x, tgt, trows, cw, pack)
+		default:
 			e := s + 1
 			for e < s1 && sym.single[e] {
 				e++
 			}
 			forward1AVX(sym, num, s, e, x, cw)
 			s = e - 1
-			continue
 		}
-		forward(sym, num, s, x, tgt, trows, cw, pack)
 	}
 }
 
 // backwardRange solves with the transposes of supernodes s1-1 down to s0
-// (see backward); the vector kernels take each run of one-column
-// supernodes in one call.
+// (backwardGo, backwardAVX); the vector kernels take each run of
+// one-column supernodes in one call.
 func backwardRange(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	for s := s1 - 1; s >= s0; s-- {
-		if useAVX && sym.first[s+1]-sym.first[s] == 1 {
+		switch {
+		case !useAVX:
+			backwardGo(sym, num, s, x, cw)
+		case sym.first[s+1]-sym.first[s] > 1:
+			backwardAVX(sym, num, s, x, cw)
+		default:
 			b := s
 			for b > s0 && sym.first[b]-sym.first[b-1] == 1 {
 				b--
 			}
 			backward1AVX(sym, num, b, s+1, x, cw)
 			s = b
-			continue
 		}
-		backward(sym, num, s, x, cw)
 	}
 }
 
-// backward solves with the transpose of supernode s (see backwardGo).
-func backward(sym *symbolic, num *numeric, s int, x []float64, cw int) {
-	if useAVX {
-		backwardAVX(sym, num, s, x, cw)
-	} else {
-		backwardGo(sym, num, s, x, cw)
-	}
-}
-
-// forwardGo eliminates supernode s: it solves its diagonal block in place in x
-// and subtracts its contributions from the rows below. Rows at or beyond
-// sym.topCol go to tgt, row position r from split[s] on to row trows[r]
-// (trows is sym.rows or sym.trows), the others to x.
+// forwardGo eliminates supernode s: it solves its diagonal block in place
+// in x and subtracts its contributions from the rows below, two rows at a
+// time. Rows at or beyond sym.topCol go to tgt, row position r from
+// split[s] on to row trows[r] (trows is sym.rows or sym.trows), the
+// others to x.
 func forwardGo(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cols int) {
-	f := sym.first[s]
-	w := sym.first[s+1] - f
-	rows := sym.rows[sym.rowPtr[s]:sym.rowPtr[s+1]]
-	trows = trows[sym.rowPtr[s]:sym.rowPtr[s+1]]
-	ls := num.lx[sym.off[s]:sym.off[s+1]]
-	x1 := x[f*cols : (f+w)*cols]
-	for r := 0; r < w; r++ {
-		xr := x1[r*cols : (r+1)*cols]
-		subRows(xr, ls[r*w:r*w+r], x1, cols)
-		inv := num.dinv[f+r]
-		for k := range xr {
-			xr[k] *= inv
-		}
-	}
-	split := sym.split[s]
-	r := w
-	for ; r+2 <= split; r += 2 {
-		i, j := int(rows[r]), int(rows[r+1])
-		subRows2(x[i*cols:(i+1)*cols], x[j*cols:(j+1)*cols], ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w], x1, cols)
-	}
-	for ; r < split; r++ {
-		i := int(rows[r])
-		subRows(x[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
-	}
-	for ; r+2 <= len(rows); r += 2 {
-		i, j := int(trows[r]), int(trows[r+1])
-		subRows2(tgt[i*cols:(i+1)*cols], tgt[j*cols:(j+1)*cols], ls[r*w:(r+1)*w], ls[(r+1)*w:(r+2)*w], x1, cols)
-	}
-	for ; r < len(rows); r++ {
-		i := int(trows[r])
-		subRows(tgt[i*cols:(i+1)*cols], ls[r*w:(r+1)*w], x1, cols)
-	}
+	w, h, sp, r0 := sym.first[s+1]-sym.first[s], sym.rowPtr[s+1]-sym.rowPtr[s], sym.split[s], sym.rowPtr[s]
+	topFwdDiag(sym, num, s, 0, w, x, nil, cols)
+	topFwdRows(sym, num, s, 0, w, w, sp, x, x, sym.rows[r0+w:r0+sp], nil, cols)
+	topFwdRows(sym, num, s, 0, w, sp, h, x, tgt, trows[r0+sp:r0+h], nil, cols)
 }
 
 // backwardGo solves with the transpose of supernode s: x1 -= L21ᵀ x2 and then

@@ -526,16 +526,21 @@ func TestFillCount(t *testing.T) {
 	}
 }
 
-// TestWorkersBitwise checks that the factor, Solve and AdjointSteps give
-// bitwise the same results for 1, 2, 3, 8 and 16 workers on every test
+// TestWorkersBitwise checks that the factor, Solve and AdjointSteps (gsrc
+// and gw) give bitwise the same results for 1 to 16 workers on every test
 // matrix, on the vector kernels (where the processor has them) and on the
-// scalar ones: the tree is cut into the same groups whatever the count, the
-// groups' updates of the top are added in group order, and the top is cut
+// scalar ones, at the block widths of the learner (2·(frames−2) columns), the
+// block whole or in strips (as split chooses, and in as many strips as it
+// can have): the tree is cut into the same groups whatever the count, the
+// groups' updates of the top are added in group order, the top is cut
 // into the same panels and chunks, of which those that touch the same rows
-// run in the order of their wave's list (TestPlans).
+// run in the order of their wave's list (TestPlans), every column takes
+// the same operations in any strip, and the edge sums take the products
+// of whole rows in one order (edgeStrips).
 func TestWorkersBitwise(t *testing.T) {
 	defer func(v bool) { useAVX = v }(useAVX)
 	defer func(v bool) { capWorkers = v }(capWorkers)
+	defer func() { splitAll = false }()
 	capWorkers = false // as many workers as asked, whatever the cores
 	for _, avx := range slices.Compact([]bool{useAVX, false}) {
 		useAVX = avx
@@ -544,28 +549,48 @@ func TestWorkersBitwise(t *testing.T) {
 }
 
 func workersBitwise(t *testing.T) {
+	widths, workers := []int{6, 8, 13, 15, 16, 18, 20, 24, 30, 32, 40}, 16
+	if testing.Short() {
+		widths, workers = []int{8, 15, 20, 32}, 8
+	}
+	split := 0 // runs in strips
 	for _, tc := range testCases() {
 		n := tc.m.pat.N
 		from, to := patternEdges(tc.m.pat)
-		const cols, steps = 13, 3
-		rng := rand.New(rand.NewPCG(6, 6))
-		b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
-		var want [3][]float64
-		for _, threads := range []int{1, 2, 3, 8, 16} {
-			f := factorCase(t, tc, threads)
-			x, gsrc, gw := solveAndAdjoint(t, f, b, g, cols, steps, from, to, threads > 1)
-			f.Close()
-			got := [3][]float64{x, gsrc, gw}
-			if threads == 1 {
-				want = got
-				continue
-			}
-			for k, what := range []string{"Solve", "AdjointSteps' gsrc", "AdjointSteps' gw"} {
-				if i := firstBitDiff(got[k], want[k]); i >= 0 {
-					t.Errorf("%s, %d workers: %s[%d] = %.17g, one worker %.17g", tc.name, threads, what, i, got[k][i], want[k][i])
+		const steps = 3
+		fs := make([]factor.Factor, workers+1)
+		for p := 1; p <= workers; p++ {
+			fs[p] = factorCase(t, tc, p)
+			fs[p].(*chol).fits = true
+			defer fs[p].Close()
+		}
+		for _, cols := range widths {
+			rng := rand.New(rand.NewPCG(6, 6))
+			b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
+			x, gsrc, gw := solveAndAdjoint(t, fs[1], b, g, cols, steps, from, to, false)
+			want := [3][]float64{x, gsrc, gw}
+			for p := 2; p <= workers; p++ {
+				for _, all := range []bool{false, true} {
+					splitAll = all
+					c := fs[p].(*chol)
+					q, _ := c.split(c.workers(cols), cols)
+					if q > 1 {
+						split++
+					}
+					x, gsrc, gw := solveAndAdjoint(t, fs[p], b, g, cols, steps, from, to, p%2 == 0)
+					for k, got := range [3][]float64{x, gsrc, gw} {
+						if i := firstBitDiff(got, want[k]); i >= 0 {
+							t.Errorf("%s, %d columns, %d workers, %d strips: %s[%d] = %.17g, one worker %.17g",
+								tc.name, cols, p, q, []string{"Solve", "AdjointSteps' gsrc", "AdjointSteps' gw"}[k], i, got[i], want[k][i])
+						}
+					}
 				}
 			}
+			splitAll = false
 		}
+	}
+	if split == 0 {
+		t.Error("no solve ran in strips")
 	}
 }
 

@@ -1,6 +1,7 @@
 package sparsechol
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/gmlg/gmlg/kernel/factor"
@@ -74,10 +75,6 @@ type symbolic struct {
 	fwdAt, bwdAt     []int
 	waveWork         []int
 
-	// Workers: worker t runs groups wGroup[t]..wGroup[t+1]-1.
-	nw     int
-	wGroup []int
-
 	// dest[k] is the position in lx of the k-th stored entry of the
 	// original pattern.
 	dest []int
@@ -87,15 +84,9 @@ type symbolic struct {
 	maxW    int // widest supernode (columns)
 }
 
-// lowerByRows returns, for the symmetric pattern p permuted by pinv, the
-// strictly lower part by rows: for row k the columns m<k with A(k,m) ≠ 0
-// (rows[ptr[k]:ptr[k+1]], unsorted).
-func lowerByRows(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
-	return permutedLower(p, pinv, true)
-}
-
 // permutedLower lists the strictly lower entries (hi, lo) of the pattern
-// permuted by pinv, grouped by hi (byRows) or by lo, in CSR/CSC form.
+// permuted by pinv, grouped by hi (byRows: for row k the columns m < k,
+// unsorted) or by lo (for column j the rows i > j), in CSR/CSC form.
 func permutedLower(p *factor.Pattern, pinv []int, byRows bool) (ptr []int, idx []int32) {
 	n := p.N
 	split := func(j, k int) (key, val int) {
@@ -201,19 +192,19 @@ var (
 )
 
 // analyze performs the symbolic analysis of p for the pivot order perm0,
-// cutting the tree into numGroups groups and handing them to nw workers.
-func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
+// cutting the tree into numGroups groups.
+func analyze(p *factor.Pattern, perm0 []int) *symbolic {
 	n := p.N
 	// Postorder the elimination tree so supernodes are contiguous.
 	pinv := inverse(perm0)
-	ptr, idx := lowerByRows(p, pinv)
+	ptr, idx := permutedLower(p, pinv, true)
 	post := postorder(etree(n, ptr, idx))
 	perm1 := make([]int, n)
 	for k, j := range post {
 		perm1[k] = perm0[j]
 	}
 	pinv = inverse(perm1)
-	ptr, idx = lowerByRows(p, pinv)
+	ptr, idx = permutedLower(p, pinv, true)
 	par := etree(n, ptr, idx)
 
 	// Column counts by walking the row subtrees.
@@ -341,15 +332,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 			gwork[g] += work[order[k]]
 		}
 	}
-	slices.SortStableFunc(sym.groupOrder, func(a, b int) int {
-		switch {
-		case gwork[a] > gwork[b]:
-			return -1
-		case gwork[a] < gwork[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sym.groupOrder, func(a, b int) int { return cmp.Compare(gwork[b], gwork[a]) })
 	sym.snode = make([]int32, n)
 	for s := 0; s < ns; s++ {
 		for c := sym.first[s]; c < sym.first[s+1]; c++ {
@@ -360,7 +343,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	// Row structure of every supernode: its columns, the entries of A
 	// below them and the rows of its children below them.
 	pinv = inverse(perm)
-	colPtr, colIdx := lowerByCols(p, pinv)
+	colPtr, colIdx := permutedLower(p, pinv, false)
 	children := make([][]int, ns)
 	for s := 0; s < ns; s++ {
 		if q := sym.parent[s]; q >= 0 {
@@ -407,10 +390,7 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 	// Row positions at or beyond the top, the groups' rows there, and
 	// buffer sizes.
 	sym.split = make([]int, ns)
-	maxW := 0
-	for s := 0; s < ns; s++ {
-		maxW = max(maxW, sym.first[s+1]-sym.first[s])
-	}
+	maxW := slices.Max(sw)
 	sym.maxW = maxW
 	for s := 0; s < ns; s++ {
 		w := sym.first[s+1] - sym.first[s]
@@ -429,8 +409,6 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		sym.single[s] = sym.first[s+1]-sym.first[s] == 1 && sym.split[s] == sym.rowPtr[s+1]-sym.rowPtr[s]
 	}
 
-	sym.assignWorkers(gwork, nw)
-
 	// Destination of every original entry in lx.
 	sym.dest = make([]int, p.NNZ())
 	for j := 0; j < n; j++ {
@@ -445,12 +423,6 @@ func analyze(p *factor.Pattern, perm0 []int, nw int) *symbolic {
 		}
 	}
 	return sym
-}
-
-// lowerByCols returns the strictly lower part of the permuted pattern by
-// columns: for column j the rows i>j with A(i,j) ≠ 0.
-func lowerByCols(p *factor.Pattern, pinv []int) (ptr []int, idx []int32) {
-	return permutedLower(p, pinv, false)
 }
 
 // bufferRows lays out the buffer rows of the groups from 1 on (each
@@ -501,12 +473,7 @@ type contrib struct{ row, src int32 }
 // addSums appends the sums of cs, by row, and for each row in the order
 // of the buffer rows (of the groups, or of a wave's supernodes).
 func (sym *symbolic) addSums(cs []contrib) {
-	slices.SortFunc(cs, func(a, b contrib) int {
-		if a.row != b.row {
-			return int(a.row - b.row)
-		}
-		return int(a.src - b.src)
-	})
+	slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(cmp.Compare(a.row, b.row), cmp.Compare(a.src, b.src)) })
 	for k, c := range cs {
 		if k == 0 || c.row != cs[k-1].row {
 			if k > 0 {
@@ -584,9 +551,7 @@ func (sym *symbolic) makeWaves() {
 // task of a solve's team (schedule.go), so the groups bound the workers
 // that share the subtrees; more groups leave more of the factor in the
 // top, which the workers share by panels and chunks, and more buffered
-// updates of the top rows. On two workers 4, 8 and 16 groups were within
-// the spread on the 3-D rows of the paper's table, and 8 was the fastest
-// on the 2-D ones.
+// updates of the top rows (docs/design.md, "The cut").
 func numGroups(work float64) int {
 	if work > manyGroupsWork {
 		return 16
@@ -601,36 +566,10 @@ func numGroups(work float64) int {
 const manyGroupsWork = 1 << 21
 
 // topWeight sets how much the top part counts in splitTree's estimate,
-// as if topWeight of the ng workers shared it. The schedule's model
-// (ScheduleTime) on 8 and 16 workers was best at 8: with 8 groups the top
-// counts whole, as before the top was shared, and with 16 (32³) it counts
-// half, which leaves 54% of L in the top rather than 39% and raises the
-// modelled speed-up from 4.6 to 6.2 on 8 workers and from 4.9 to 7.9 on
-// 16.
+// as if topWeight of the ng workers shared it: with 8 groups the top
+// counts whole, with 16 (32³) half. The schedule's model on 8 and 16
+// workers is best at 8 (docs/design.md, "The cut").
 const topWeight = 8
-
-// assignWorkers hands the groups to nw workers as contiguous runs of about
-// equal work (gwork[g] is group g's).
-func (sym *symbolic) assignWorkers(gwork []float64, nw int) {
-	nw = max(1, min(nw, sym.ng))
-	load := make([]float64, sym.ng+1) // prefix sums over the groups
-	for g, w := range gwork {
-		load[g+1] = load[g] + w
-	}
-	sym.nw = nw
-	sym.wGroup = make([]int, nw+1)
-	for t := 1; t <= nw; t++ {
-		g := sym.wGroup[t-1]
-		target := load[sym.ng] * float64(t) / float64(nw)
-		for g < sym.ng && load[g+1]-target < target-load[g] {
-			g++
-		}
-		if t == nw {
-			g = sym.ng
-		}
-		sym.wGroup[t] = g
-	}
-}
 
 // splitTree chooses whole subtrees of the forest (parent, in postorder) for
 // ng groups and returns the new supernode order (group 0's subtrees, …,
@@ -652,29 +591,13 @@ func splitTree(parent []int, work []float64, ng int) (order []int, count []int) 
 			roots = append(roots, s)
 		}
 	}
-	if ng <= 1 {
-		order = make([]int, ns)
-		for i := range order {
-			order[i] = i
-		}
-		count[0] = ns
-		return order, count
-	}
 	total := 0.0
 	for _, r := range roots {
 		total += sub[r]
 	}
 	assign := func(cands []int) (bins [][]int, t float64) {
 		c := append([]int(nil), cands...)
-		slices.SortFunc(c, func(a, b int) int {
-			switch {
-			case sub[a] > sub[b]:
-				return -1
-			case sub[a] < sub[b]:
-				return 1
-			}
-			return a - b
-		})
+		slices.SortFunc(c, func(a, b int) int { return cmp.Or(cmp.Compare(sub[b], sub[a]), cmp.Compare(a, b)) })
 		bins = make([][]int, ng)
 		load := make([]float64, ng)
 		top := total

@@ -18,13 +18,11 @@ import (
 // Between phases the helpers spin, checking for the next one, and sleep
 // only after spinLimit checks: the phases of a solve follow each other
 // within microseconds, and waking a sleeping goroutine costs about as much
-// as a small phase. The spin does not yield: with runtime.Gosched in it, a
-// helper ran a fifth to a quarter of the tasks of a 16³ solve where it
-// should run half (BENCHMARKS.md, "What did not pay"). Spinning is safe
-// because a solve asks for no more workers than GOMAXPROCS and the
-// machine's CPUs (chol.workers), the helpers of all the calls on one
-// factor are drawn from one budget of Threads−1, and a helper that finds
-// no phase for spinLimit checks sleeps.
+// as a small phase. The spin does not yield, which would leave the helper
+// behind (docs/design.md). Spinning is safe because a solve asks for no
+// more workers than GOMAXPROCS and the machine's CPUs (chol.workers), the
+// helpers of all the calls on one factor are drawn from one budget of
+// Threads−1, and a helper that finds no phase for spinLimit checks sleeps.
 type team struct {
 	p      int
 	budget *atomic.Int32 // where the helpers came from
@@ -168,10 +166,9 @@ func (tm *team) finish(k int) {
 }
 
 // await returns when task k of the current ordered phase has finished. It
-// spins: the tasks are claimed in order, so task k is running on a worker
-// already, and it waits for no task after it. The spin yields every
-// awaitYield checks, so that the worker of task k runs soon even when it
-// has no CPU of its own (tests run more workers than cores).
+// spins (the tasks are claimed in order, so task k is running already),
+// yielding every awaitYield checks, so that the worker of task k runs soon
+// even without a CPU of its own (tests run more workers than cores).
 func (tm *team) await(k int) {
 	for spin := 1; tm.done[k].Load() != tm.seq; spin++ {
 		if spin%awaitYield == 0 {

@@ -129,10 +129,20 @@ func TestScheduleTime(t *testing.T) {
 	}
 	defer f.Close()
 	// One 40-column supernode, the whole tree, so group 0: its triangle,
-	// 40·41/2 entries, forward and backward, in one task each.
+	// 40·41/2 entries, forward and backward, in one task each; or two
+	// strips of 8 columns side by side, each at rowCost(8)/rowCost(16) of
+	// that time.
 	const want = 2 * 820
-	if w, tp, err := f.(*chol).ScheduleTime(16); err != nil || w != want || tp != want {
-		t.Errorf("dense 40×40: work %g, time %g on 16 workers, want %d for both (%v)", w, tp, want, err)
+	c := f.(*chol)
+	for _, fits := range []bool{false, true} {
+		c.fits = fits
+		wt := float64(want)
+		if fits {
+			wt *= rowCost(8) / rowCost(16)
+		}
+		if w, tp, err := c.ScheduleTime(16); err != nil || w != want || tp != wt {
+			t.Errorf("dense 40×40, fits %v: work %g, time %g on 16 workers, want %d and %g (%v)", fits, w, tp, want, wt, err)
+		}
 	}
 	if _, _, err := f.(*chol).ScheduleTime(0); err == nil {
 		t.Error("ScheduleTime(0) gave no error")
@@ -169,8 +179,8 @@ func TestTeamSizes(t *testing.T) {
 		}
 		for p := 1; p <= 16; p++ {
 			q := c.team[p]
-			_, tq, _ := c.ScheduleTime(q)
-			_, tp, _ := c.ScheduleTime(p)
+			_, tq := c.treeTime(q)
+			_, tp := c.treeTime(p)
 			if q < 1 || q > p || q < c.team[p-1] || tq > (1+teamGain)*tp {
 				t.Errorf("%s: team of %d takes %d (of %d: %d), modelled time %g against %g", tc.name, p, q, p-1, c.team[p-1], tq, tp)
 			}
@@ -252,20 +262,22 @@ func TestWaves(t *testing.T) {
 }
 
 // TestSolveAllocatesNothing checks that steady-state SolveSteps and
-// AdjointSteps calls allocate nothing on teams of 1, 2 and 4 workers (the
-// helpers' goroutines and the adjoint's second chain included).
+// AdjointSteps calls allocate nothing on teams of 1, 2 and 4 workers, the
+// block whole or in strips (the helpers' goroutines, the strips' leaders
+// and the adjoint's second chain included).
 func TestSolveAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	defer func(v bool) { capWorkers = v }(capWorkers)
+	defer func() { splitAll = false }()
 	capWorkers = false
 	rng := rand.New(rand.NewPCG(3, 3))
 	n, es := gridEdges(rng, 40, 40)
 	m := heatMatrix(n, es, 3)
 	m.grid = []int{40, 40}
 	from, to := patternEdges(m.pat)
-	const cols, steps = 12, 5
+	const cols, steps = 20, 5
 	b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
 	x, gw := make([]float64, n*cols), make([]float64, len(from))
 	for _, threads := range []int{1, 2, 4} {
@@ -274,7 +286,9 @@ func TestSolveAllocatesNothing(t *testing.T) {
 			t.Fatalf("%d threads: a solve of %d columns runs on %d workers", threads, cols, w)
 		}
 		as := f.(factor.StepSolver)
-		for _, parallel := range []bool{false, true} {
+		for k := range 4 {
+			parallel := k%2 == 1
+			splitAll = k >= 2
 			solve := func() {
 				if err := as.SolveSteps(x, b, cols, steps, false, false); err != nil {
 					t.Fatal(err)
@@ -288,10 +302,10 @@ func TestSolveAllocatesNothing(t *testing.T) {
 			solve()
 			adjoint()
 			if a := testing.AllocsPerRun(5, solve); a > 0 {
-				t.Errorf("%d threads: SolveSteps allocates %v times", threads, a)
+				t.Errorf("%d threads, strips %v: SolveSteps allocates %v times", threads, splitAll, a)
 			}
 			if a := testing.AllocsPerRun(5, adjoint); a > 0 {
-				t.Errorf("%d threads, parallel %v: AdjointSteps allocates %v times", threads, parallel, a)
+				t.Errorf("%d threads, parallel %v, strips %v: AdjointSteps allocates %v times", threads, parallel, splitAll, a)
 			}
 		}
 		f.Close()

@@ -64,12 +64,6 @@ func (g *gen) store(r row, off int, base string) {
 	}
 }
 
-func (g *gen) zero(r row) {
-	for _, reg := range r {
-		g.op("VPXORQ %v, %v, %v", reg, reg, reg)
-	}
-}
-
 // fwdrow writes fwdrow<cw><>, which fwdBlock calls for each row left over
 // after the groups of four.
 func (g *gen) fwdrow(w width) {
