@@ -73,9 +73,6 @@ type Dir struct {
 	made    bool // Create made the folder: Close removes it when empty
 }
 
-// Path returns the folder's path as given.
-func (d *Dir) Path() string { return d.path }
-
 // Command returns the command whose output the folder holds.
 func (d *Dir) Command() string { return d.command }
 
