@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,11 +64,6 @@ type polisher struct {
 	bestF float64
 	from  int // best's iteration
 	last  int // iteration of the last score
-}
-
-func newPolisher(p Polish, g *kernel.Graph, seqs []Sequence, cfg *Config, obs Observer) *polisher {
-	p.Every = cmp.Or(p.Every, DefaultPolishEvery)
-	return &polisher{set: p, obs: obs, g: g, seqs: seqs, cfg: cfg, bestF: math.Inf(1), last: -1}
 }
 
 // ExactScore returns the exact-mode objective (exactModel) of the metric
@@ -162,14 +156,6 @@ func (pl *polisher) start() (*State, error) {
 		return nil, fmt.Errorf("learn: polish: exact objective and gradient at its start: %w", err)
 	}
 	return st, nil
-}
-
-// restore makes a resumed finest level keep the best scored iterate of the
-// interrupted one.
-func (pl *polisher) restore(best *State, f float64) {
-	if best != nil {
-		pl.best, pl.bestF, pl.from = best.Clone(), f, best.Iter
-	}
 }
 
 // run scores the finest level's final iterate fine if needed, then

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
@@ -247,7 +248,8 @@ func (r *runner) planPolish() error {
 		return errors.New("learn: the polish needs tolerance mode (exact mode minimises the exact objective throughout)")
 	}
 	exact := exactModel(r.cfg)
-	r.pl = newPolisher(p, r.g, r.seqs[0], &exact, r.obs)
+	p.Every = cmp.Or(p.Every, DefaultPolishEvery)
+	r.pl = &polisher{set: p, obs: r.obs, g: r.g, seqs: r.seqs[0], cfg: &exact, bestF: math.Inf(1), last: -1}
 	return nil
 }
 
@@ -279,8 +281,9 @@ func (r *runner) planResume() error {
 		return fmt.Errorf("learn: cannot resume at level %d of a run of %d levels", ck.Level, last+1)
 	}
 	r.first = ck.Level
-	if r.pl != nil && ck.Level == r.finest() {
-		r.pl.restore(ck.PolishBest, ck.PolishBestF)
+	// A resumed finest level keeps the interrupted one's best scored iterate.
+	if best := ck.PolishBest; r.pl != nil && ck.Level == r.finest() && best != nil {
+		r.pl.best, r.pl.bestF, r.pl.from = best.Clone(), ck.PolishBestF, best.Iter
 	}
 	return nil
 }
@@ -312,7 +315,8 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		}
 		obj.Close()
 		if li < r.finest() {
-			x0 = r.prolong(res.X, li)
+			from, to := r.dims[r.sched[li].Coarsen], r.dims[r.sched[li+1].Coarsen]
+			x0 = LogOf(kernel.ProlongVertexMetric(Exp(nil, res.X), from, to))
 		}
 	}
 	if r.pl != nil {
@@ -345,12 +349,6 @@ func (r *runner) stopped(li int, st *State, err error) error {
 		return fmt.Errorf("%w; saving the checkpoint also failed: %v", err, cerr)
 	}
 	return err
-}
-
-// prolong prolongs level li's log metric x to the next level's grid.
-func (r *runner) prolong(x []float64, li int) []float64 {
-	from, to := r.dims[r.sched[li].Coarsen], r.dims[r.sched[li+1].Coarsen]
-	return LogOf(kernel.ProlongVertexMetric(Exp(nil, x), from, to))
 }
 
 // newObjective builds the objective of level li.

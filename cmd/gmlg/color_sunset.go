@@ -300,8 +300,7 @@ func colorSunsetFrames(ctx context.Context, p *sunsetParams, dir string, s *colo
 		if err != nil {
 			return fmt.Errorf("transfer of frame %d: %w", f, err)
 		}
-		rgba := out.NRGBA()
-		if err := colorSaveFrame(filepath.Join(dir, fmt.Sprintf("frame-%02d.png", f)), rgba); err != nil {
+		if err := colorSaveFrame(filepath.Join(dir, fmt.Sprintf("frame-%02d.png", f)), out.NRGBA()); err != nil {
 			return err
 		}
 		if err := colorWriteLUT(filepath.Join(dir, fmt.Sprintf("lut-%02d.cube", f)), m, p.LUTSize,

@@ -44,7 +44,12 @@ const stripFrameBytes = 200 * 200 * 4
 // checkInterpMemory checks that interp's interpolation of p.Frames frames
 // on sp, and its picture, fit the budget.
 func checkInterpMemory(p *interpParams, sp dataset.Space) error {
-	size := spaceSize(sp)
+	var size limits.Objective
+	if sp.IsGraph() {
+		size.Graph = sp.Graph
+	} else {
+		size.Dim, size.Side = sp.GridSize()
+	}
 	size.Interior, size.Endpoints = limits.Frames(p.Frames)
 	size.Forward = true
 	need := size.Bytes() + float64(p.Frames)*stripFrameBytes
@@ -66,13 +71,6 @@ func checkSunsetSize(p *sunsetParams) error {
 	return limits.Memory(what, limits.ColourBytes(p.BinsHi, p.Frames, p.Method == "learned"), "pass a smaller --frames, --prolong or --bins")
 }
 
-// checkSynthMemory checks that synth's forward interpolation of every
-// sequence fits the memory budget.
-func checkSynthMemory(p *synthParams) error {
-	size := limits.Objective{Dim: 2, Side: p.N, Interior: max(p.Frames-2, 0) * p.Sequences, Endpoints: min(p.Frames, 2) * p.Sequences, Forward: true}
-	return size.Check("synth's interpolation", "pass a smaller --n, --frames or --sequences")
-}
-
 // checkBenchRow checks, before a child process measures it, the row r of
 // gmlg bench with the settings s against the grid limit and the memory
 // budget of learn's objective, as usage errors (the rows come from -rows).
@@ -91,13 +89,4 @@ func checkBenchRow(s bench.Spec, r bench.Row) error {
 // option flag that is too large for the heat matrix on sp.
 func checkSpaceT(sp dataset.Space, flag string, t float64, steps int) error {
 	return flagLimit(sp.Bound().CheckTime(flag, t, steps))
-}
-
-// spaceSize returns the size of an objective on sp, without its frames.
-func spaceSize(sp dataset.Space) limits.Objective {
-	if sp.IsGraph() {
-		return limits.Objective{Graph: sp.Graph}
-	}
-	d, n := sp.GridSize()
-	return limits.Objective{Dim: d, Side: n}
 }

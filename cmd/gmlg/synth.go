@@ -9,6 +9,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn/dataset"
+	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/learn/synth"
@@ -122,7 +123,8 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 	if err := checkKernel(&p.Model); err != nil {
 		return err
 	}
-	if err := checkSynthMemory(p); err != nil {
+	size := limits.Objective{Dim: 2, Side: p.N, Interior: max(p.Frames-2, 0) * p.Sequences, Endpoints: min(p.Frames, 2) * p.Sequences, Forward: true}
+	if err := size.Check("synth's interpolation", "pass a smaller --n, --frames or --sequences"); err != nil {
 		return err
 	}
 	applyThreads(p.Model.Threads)
