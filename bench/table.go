@@ -46,17 +46,6 @@ func num(x float64) string {
 	return cell(x != 0 && !math.IsNaN(x), "%.3g", x)
 }
 
-// backendOrder returns the backends present in ms, first-seen order.
-func backendOrder(ms []*Measurement) []string {
-	var out []string
-	for _, m := range ms {
-		if !slices.Contains(out, m.Spec.Backend) {
-			out = append(out, m.Spec.Backend)
-		}
-	}
-	return out
-}
-
 // detailHeader and detailCells define the per-measurement table.
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
@@ -95,10 +84,13 @@ func detailCells(m *Measurement, rl Roofline) []string {
 // share of memory against the paper, and whether they meet Target.
 func summaryTable(ms []*Measurement) (t table) {
 	var rows []Row
-	backends := backendOrder(ms)
+	var backends []string // in first-seen order
 	for _, m := range ms {
 		if !slices.ContainsFunc(rows, func(r Row) bool { return r.String() == m.Spec.Row.String() }) {
 			rows = append(rows, m.Spec.Row)
+		}
+		if !slices.Contains(backends, m.Spec.Backend) {
+			backends = append(backends, m.Spec.Backend)
 		}
 	}
 	// The paper's rows in its order, then the others: -1 is the largest uint.

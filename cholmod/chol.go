@@ -56,7 +56,10 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 		if err := checkPerm(o.Perm, a.n); err != nil {
 			return nil, fmt.Errorf("cholmod: analyze: %w", err)
 		}
-		m, perm = givenMethod, int64s(o.Perm)
+		m, perm = givenMethod, make([]int64, a.n)
+		for i, v := range o.Perm {
+			perm[i] = int64(v)
+		}
 	}
 	mode, ok := modes[o.Mode]
 	if !ok {
@@ -70,7 +73,7 @@ func (c *Common) Analyze(a *Sparse, opt *AnalyzeOptions) (*Factor, error) {
 	f := &Factor{
 		cc: c, lf: L, n: a.n, hash: a.hash, nnzA: len(a.i),
 		info: Info{
-			Requested: o.Ordering, Used: orderingName(used), Selected: sel,
+			Requested: o.Ordering, Used: used, Selected: sel,
 			NNZL: nnzL, Flops: fl, Supernodal: super,
 		},
 	}
@@ -130,7 +133,9 @@ func (f *Factor) Solve(dst, b []float64, cols int) error {
 		return err
 	}
 	err = solve(ws, f.lf, dst, b, f.n, cols)
-	f.putWorkspace(ws)
+	f.mu.Lock()
+	f.idle = append(f.idle, ws)
+	f.mu.Unlock()
 	return err
 }
 
@@ -149,15 +154,6 @@ func checkPerm(perm []int, n int) error {
 	return nil
 }
 
-// int64s copies x as []int64 (SuiteSparse_long).
-func int64s(x []int) []int64 {
-	y := make([]int64, len(x))
-	for i, v := range x {
-		y[i] = int64(v)
-	}
-	return y
-}
-
 // workspace pops an idle solve workspace or starts a new one.
 func (f *Factor) workspace() (*cCtx, error) {
 	f.mu.Lock()
@@ -173,17 +169,10 @@ func (f *Factor) workspace() (*cCtx, error) {
 	}
 	f.allWS = append(f.allWS, ws)
 	if cap(f.idle) < len(f.allWS) {
-		// Room for every workspace, so putWorkspace never allocates.
+		// Room for every workspace, so Solve never allocates to return one.
 		f.idle = append(make([]*cCtx, 0, 2*len(f.allWS)), f.idle...)
 	}
 	return ws, nil
-}
-
-// putWorkspace returns a workspace taken with workspace to the idle list.
-func (f *Factor) putWorkspace(ws *cCtx) {
-	f.mu.Lock()
-	f.idle = append(f.idle, ws)
-	f.mu.Unlock()
 }
 
 // N is the order of the factorised matrix.

@@ -31,15 +31,20 @@ func originalColumn(L *cFactor) int {
 	return int(unsafe.Slice((*int64)(L.Perm), n)[k])
 }
 
-// factorStats reads the descriptive fields of an analysed factor.
-func factorStats(ctx *cCtx, L *cFactor) (ordering int, super bool, nnzL int, flops float64, selected int) {
+// factorStats reads the descriptive fields of an analysed factor, with the
+// name of its ordering.
+func factorStats(ctx *cCtx, L *cFactor) (ordering string, super bool, nnzL int, flops float64, selected int) {
 	n := int(L.n)
 	if L.ColCount != nil {
 		for _, c := range unsafe.Slice((*int64)(L.ColCount), n) {
 			nnzL += int(c)
 		}
 	}
-	return int(L.ordering), L.is_super != 0, nnzL, float64(ctx.c.fl), int(ctx.c.selected)
+	ordering, ok := cOrderingNames[int(L.ordering)]
+	if !ok {
+		ordering = fmt.Sprintf("ordering(%d)", int(L.ordering))
+	}
+	return ordering, L.is_super != 0, nnzL, float64(ctx.c.fl), int(ctx.c.selected)
 }
 
 // cOrderingNames names CHOLMOD's L->ordering values.
@@ -47,14 +52,6 @@ var cOrderingNames = map[int]string{
 	C.CHOLMOD_NATURAL: "natural", C.CHOLMOD_GIVEN: "given", C.CHOLMOD_AMD: "amd",
 	C.CHOLMOD_METIS: "metis", C.CHOLMOD_NESDIS: "nesdis", C.CHOLMOD_COLAMD: "colamd",
 	C.CHOLMOD_POSTORDERED: "postordered",
-}
-
-// orderingName names a CHOLMOD L->ordering value.
-func orderingName(o int) string {
-	if name, ok := cOrderingNames[o]; ok {
-		return name
-	}
-	return fmt.Sprintf("ordering(%d)", o)
 }
 
 // factorTree reads the supernodal tree of L: CHOLMOD's supernodes when L is

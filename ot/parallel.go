@@ -49,15 +49,13 @@ func ensureHelpers(n int) {
 		helpers.parts = make(chan part, 4*runtime.NumCPU())
 	}
 	for int(helpers.n.Load()) < n {
-		go helperLoop(helpers.parts)
+		go func() {
+			for pt := range helpers.parts {
+				pt.p.runPart(pt.phase, pt.lo, pt.hi)
+				pt.wg.Done()
+			}
+		}()
 		helpers.n.Add(1)
-	}
-}
-
-func helperLoop(parts <-chan part) {
-	for pt := range parts {
-		pt.p.runPart(pt.phase, pt.lo, pt.hi)
-		pt.wg.Done()
 	}
 }
 

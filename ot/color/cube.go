@@ -147,7 +147,7 @@ func ReadCube(r io.Reader) (*Cube, error) {
 		}
 		fields := strings.Fields(s)
 		key := fields[0]
-		if isNumberStart(key[0]) {
+		if b := key[0]; b == '-' || b == '+' || b == '.' || (b >= '0' && b <= '9') { // a row of the table
 			if c.Size == 0 {
 				return nil, fmt.Errorf("color: read cube: line %d: data before LUT_3D_SIZE", line)
 			}
@@ -209,10 +209,6 @@ func ReadCube(r io.Reader) (*Cube, error) {
 		return nil, fmt.Errorf("color: read cube: %w", err)
 	}
 	return c, nil
-}
-
-func isNumberStart(b byte) bool {
-	return b == '-' || b == '+' || b == '.' || (b >= '0' && b <= '9')
 }
 
 func parseFloats(fields []string, n int) ([]float64, error) {

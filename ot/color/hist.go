@@ -27,13 +27,6 @@ type HistOptions struct {
 	DropSaturated bool
 }
 
-func (o *HistOptions) bins() int {
-	if o == nil || o.Bins == 0 {
-		return DefaultBins
-	}
-	return o.Bins
-}
-
 // Bin returns the bin of an 8-bit channel value v at n bins per channel:
 // floor(v·n/255), computed exactly in integers. For v = 255 this is n,
 // outside the histogram; callers clamp it to n−1 or drop the pixel.
@@ -124,7 +117,10 @@ func Normalize(counts []float32) ([]float64, error) {
 // flat index R·n²+G·n+B, summing to 1 up to float32 round-off), computed as
 // Normalize(Counts(img, n, opt.DropSaturated)). A nil opt means defaults.
 func Histogram(img image.Image, opt *HistOptions) ([]float64, error) {
-	n := opt.bins()
+	n := DefaultBins
+	if opt != nil && opt.Bins != 0 {
+		n = opt.Bins
+	}
 	if n < 1 {
 		return nil, fmt.Errorf("color: histogram: Bins = %d, want ≥ 1", n)
 	}

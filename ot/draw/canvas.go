@@ -48,13 +48,6 @@ func newCanvas(w, h int) *canvas {
 	return &canvas{img: vc.Image().(*image.RGBA), dc: &dc, h: h}
 }
 
-// sub returns the part r of c as a canvas of its own, with its origin at
-// r.Min and clipped to r. It has no vector text.
-func (c *canvas) sub(r image.Rectangle) *canvas {
-	r = r.Add(c.origin)
-	return &canvas{img: c.img.SubImage(r).(*image.RGBA), origin: r.Min}
-}
-
 func textStyle(size float64, xa text.XAlignment, ya text.YAlignment) vgdraw.TextStyle {
 	_ = plot.DefaultFont // importing plot registers the Liberation fonts
 	return vgdraw.TextStyle{

@@ -111,7 +111,9 @@ func HistogramStrip(hs [][]float64, n int, titles []string, opt *HistogramOption
 		if hmax := maxOf(h); hmax > 0 && gmax > 0 {
 			po.Scale *= math.Sqrt(hmax / gmax)
 		}
-		panel := c.sub(image.Rect(k*o.Size, 0, (k+1)*o.Size, o.Size))
+		// The panel: a sub-canvas with its origin at its corner, clipped to it.
+		r := image.Rect(k*o.Size, 0, (k+1)*o.Size, o.Size).Add(c.origin)
+		panel := &canvas{img: c.img.SubImage(r).(*image.RGBA), origin: r.Min}
 		if err := histPanel(panel, h, n, po); err != nil {
 			return nil, fmt.Errorf("draw: histogram strip: panel %d: %w", k, err)
 		}
