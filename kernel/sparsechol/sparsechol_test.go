@@ -550,7 +550,7 @@ func TestWorkersBitwise(t *testing.T) {
 
 func workersBitwise(t *testing.T) {
 	widths, workers := []int{6, 8, 13, 15, 16, 18, 20, 24, 30, 32, 40}, 16
-	if testing.Short() {
+	if testing.Short() || raceEnabled { // fewer cases where each costs more
 		widths, workers = []int{8, 15, 20, 32}, 8
 	}
 	split := 0 // runs in strips
