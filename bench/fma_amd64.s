@@ -7,38 +7,23 @@
 // kernels' multiply-adds with nothing else, twelve chains being enough to
 // hide the latency of the two FMA units of a core. The registers start at
 // zero, so that no value is ever subnormal. Written by hand: two loops of
-// one instruction each, the peak that Roofline measures.
+// one instruction each (CHAINS), the peak that Roofline measures.
+
+// CHAINS applies op to each of the twelve accumulators a0…a11 with both
+// sources s: VFMADD231PD adds s·s to each, an XOR zeroes each.
+#define CHAINS(op, s, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	op s, s, a0; op s, s, a1; op s, s, a2; op s, s, a3; \
+	op s, s, a4; op s, s, a5; op s, s, a6; op s, s, a7; \
+	op s, s, a8; op s, s, a9; op s, s, a10; op s, s, a11
 
 TEXT ·fmaZ(SB), NOSPLIT, $0-8
 	MOVQ n+0(FP), CX
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
-	VPXORQ Z8, Z8, Z8
-	VPXORQ Z9, Z9, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
 	VPXORQ Z12, Z12, Z12
+	CHAINS(VPXORQ, Z12, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
 	TESTQ CX, CX
 	JLE fmaZdone
 fmaZloop:
-	VFMADD231PD Z12, Z12, Z0
-	VFMADD231PD Z12, Z12, Z1
-	VFMADD231PD Z12, Z12, Z2
-	VFMADD231PD Z12, Z12, Z3
-	VFMADD231PD Z12, Z12, Z4
-	VFMADD231PD Z12, Z12, Z5
-	VFMADD231PD Z12, Z12, Z6
-	VFMADD231PD Z12, Z12, Z7
-	VFMADD231PD Z12, Z12, Z8
-	VFMADD231PD Z12, Z12, Z9
-	VFMADD231PD Z12, Z12, Z10
-	VFMADD231PD Z12, Z12, Z11
+	CHAINS(VFMADD231PD, Z12, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
 	DECQ CX
 	JNZ fmaZloop
 fmaZdone:
@@ -47,34 +32,12 @@ fmaZdone:
 
 TEXT ·fmaY(SB), NOSPLIT, $0-8
 	MOVQ n+0(FP), CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
 	VXORPD Y12, Y12, Y12
+	CHAINS(VXORPD, Y12, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11)
 	TESTQ CX, CX
 	JLE fmaYdone
 fmaYloop:
-	VFMADD231PD Y12, Y12, Y0
-	VFMADD231PD Y12, Y12, Y1
-	VFMADD231PD Y12, Y12, Y2
-	VFMADD231PD Y12, Y12, Y3
-	VFMADD231PD Y12, Y12, Y4
-	VFMADD231PD Y12, Y12, Y5
-	VFMADD231PD Y12, Y12, Y6
-	VFMADD231PD Y12, Y12, Y7
-	VFMADD231PD Y12, Y12, Y8
-	VFMADD231PD Y12, Y12, Y9
-	VFMADD231PD Y12, Y12, Y10
-	VFMADD231PD Y12, Y12, Y11
+	CHAINS(VFMADD231PD, Y12, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11)
 	DECQ CX
 	JNZ fmaYloop
 fmaYdone:
