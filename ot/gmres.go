@@ -110,7 +110,7 @@ func (ip *Interpolator) adjointGMRES(grec [][][]float64) error {
 		fz := cmp.Or(gm.norm2(gm.v[0]), 1)
 		gm.entrywise(gmSubB, gm.v[0], im.z, bw, 0)
 		beta := gm.norm2(gm.v[0])
-		if math.IsNaN(beta) || math.IsInf(beta, 0) {
+		if notFinite(beta) {
 			return backwardNonFinite(maps)
 		}
 		ip.stats.AdjointResidual = beta / fz
@@ -172,7 +172,7 @@ func (ip *Interpolator) arnoldi(maps *int, fz float64) (int, error) {
 		}
 		hn := gm.norm2(w)
 		*gm.h(j+1, j) = hn
-		if math.IsNaN(hn) || math.IsInf(hn, 0) {
+		if notFinite(hn) {
 			return 0, backwardNonFinite(*maps)
 		}
 		if hn > 0 {
@@ -242,53 +242,67 @@ func (gm *gmres) runPart(phase, lo, hi int) {
 // runPart runs entries (chunks, for gmInner and gmL1) lo..hi−1 of the
 // operation in progress.
 func (vo *vecOps) runPart(phase, lo, hi int) {
-	switch phase {
-	case gmInner:
+	// Locals and subslices, so that the loops keep the slices and a in
+	// registers and need no bounds checks.
+	x, y, bw, a := vo.x, vo.y, vo.bw, vo.a
+	if phase == gmInner || phase == gmL1 {
 		for c := lo; c < hi; c++ {
-			var s float64
-			for i := c * vecChunk; i < min((c+1)*vecChunk, len(vo.x)); i++ {
-				s += vo.x[i] * vo.y[i]
+			i0, i1 := c*vecChunk, min((c+1)*vecChunk, len(x))
+			xs, ys := x[i0:i1], y[i0:i1]
+			if phase == gmInner {
+				var s float64
+				for i, xi := range xs {
+					s += xi * ys[i]
+				}
+				vo.partials[c] = s
+				continue
 			}
-			vo.partials[c] = s
-		}
-	case gmL1:
-		for c := lo; c < hi; c++ {
+			bs := bw[i0:i1]
 			var diff, norm float64
-			for i := c * vecChunk; i < min((c+1)*vecChunk, len(vo.x)); i++ {
-				diff += math.Abs(vo.x[i]-vo.y[i]) * vo.bw[i]
-				norm += math.Abs(vo.x[i]) * vo.bw[i]
+			for i, xi := range xs {
+				diff += math.Abs(xi-ys[i]) * bs[i]
+				norm += math.Abs(xi) * bs[i]
 			}
 			vo.partials[c], vo.partials2[c] = diff, norm
 		}
+		return
+	}
+	x = x[lo:hi]
+	switch phase {
 	case gmAxpy:
-		for i := lo; i < hi; i++ {
-			vo.y[i] += vo.a * vo.x[i]
+		y = y[lo:hi]
+		for i, xi := range x {
+			y[i] += a * xi
 		}
 	case gmScale:
-		for i := lo; i < hi; i++ {
-			vo.x[i] *= vo.a
+		for i := range x {
+			x[i] *= a
 		}
 	case gmMulB:
-		for i := lo; i < hi; i++ {
-			vo.x[i] *= vo.bw[i]
+		bw = bw[lo:hi]
+		for i := range x {
+			x[i] *= bw[i]
 		}
 	case gmSubB:
-		for i := lo; i < hi; i++ {
-			vo.x[i] -= vo.y[i] * vo.bw[i]
+		y, bw = y[lo:hi], bw[lo:hi]
+		for i := range x {
+			x[i] -= y[i] * bw[i]
 		}
 	case gmDivB:
-		for i := lo; i < hi; i++ {
-			vo.y[i] = vo.x[i] / vo.bw[i]
+		y, bw = y[lo:hi], bw[lo:hi]
+		for i, xi := range x {
+			y[i] = xi / bw[i]
 		}
 	case gmResid:
-		for i := lo; i < hi; i++ {
-			vo.y[i] = vo.x[i] - vo.bw[i]*vo.y[i]
+		y, bw = y[lo:hi], bw[lo:hi]
+		for i, xi := range x {
+			y[i] = xi - bw[i]*y[i]
 		}
 	}
 }
 
 // sums runs the sum phase gmInner (x·y) or gmL1 (Σ|x−y|·b and Σ|x|·b)
-// chunk by chunk (see vecOps) and returns its sums.
+// chunk by chunk (see vecOps) and returns its sums (s2 is 0 for gmInner).
 func (vo *vecOps) sums(phase int, x, y, b []float64) (s, s2 float64) {
 	vo.x, vo.y, vo.bw = x, y, b
 	n := (len(x) + vecChunk - 1) / vecChunk
@@ -296,7 +310,9 @@ func (vo *vecOps) sums(phase int, x, y, b []float64) (s, s2 float64) {
 	vo.x, vo.y, vo.bw = nil, nil, nil
 	for c := range n {
 		s += vo.partials[c]
-		s2 += vo.partials2[c]
+		if phase == gmL1 {
+			s2 += vo.partials2[c]
+		}
 	}
 	return s, s2
 }
