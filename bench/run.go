@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
 
@@ -202,7 +203,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // ReadJSONFile reads the report that WriteJSON saved in the file path.
 func ReadJSONFile(path string) (*Report, error) {
 	var r Report
-	b, err := os.ReadFile(path)
+	b, err := rundir.ReadInput(path)
 	if err == nil {
 		err = json.Unmarshal(b, &r)
 	}

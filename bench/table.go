@@ -287,7 +287,7 @@ func UpdateMarkdown(path string, rep *Report, command string) error {
 	if err := WriteMarkdown(&gen, rep, command); err != nil {
 		return err
 	}
-	old, err := os.ReadFile(path)
+	old, err := rundir.ReadInput(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

@@ -119,9 +119,11 @@ func startProfile(stderr io.Writer) func() {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(path)
+	f, err := rundir.CreateFile(path, 0)
 	if err == nil {
-		err = pprof.StartCPUProfile(f)
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Abort()
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gmlg: GMLG_CPUPROFILE: %v\n", err)
@@ -129,7 +131,7 @@ func startProfile(stderr io.Writer) func() {
 	}
 	return func() {
 		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
+		if err := f.Commit(); err != nil {
 			fmt.Fprintf(stderr, "gmlg: GMLG_CPUPROFILE: %v\n", err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -77,7 +76,7 @@ func Checksum(paths []string) (string, []FileSum, error) {
 }
 
 func sumFile(path string) (FileSum, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
 		return FileSum{}, fmt.Errorf("rundir: checksum: %w", err)
 	}
