@@ -77,8 +77,10 @@ func WriteSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, t
 		if err := WriteEdges(filepath.Join(dir, EdgesFile), sp.Edges()); err != nil {
 			return nil, err
 		}
-		if err := WriteNpyFile(filepath.Join(dir, CoordsFile), sp.Coords); err != nil {
-			return nil, err
+		if sp.Coords != nil { // a graph may come without coordinates
+			if err := WriteNpyFile(filepath.Join(dir, CoordsFile), sp.Coords); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := sp.WriteMetric(filepath.Join(dir, file), kind, theta); err != nil {
@@ -89,15 +91,19 @@ func WriteSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, t
 
 // DrawSynthetic draws the pictures of the synthetic dataset in dir: its true
 // metric (a-metric.png on a grid, metric_true.png on a graph), titled
-// after truth, and its frames (frames.png). It returns their paths.
+// after truth, and its frames (frames.png). It returns the paths of those
+// it drew (a graph without coordinates has neither).
 func DrawSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, truth string) ([]string, error) {
+	var drawn []string
 	metric, kind := filepath.Join(dir, "a-metric.png"), learn.VertexMetric
 	if sp.IsGraph() {
 		metric, kind = filepath.Join(dir, "metric_true.png"), learn.EdgeMetric
 	}
 	img, err := sp.MetricImage(kind, theta, "true metric ("+truth+")")
 	if err == nil && img != nil {
-		err = savePNG(metric, img)
+		if err = savePNG(metric, img); err == nil {
+			drawn = append(drawn, metric)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", metric, err)
@@ -105,12 +111,14 @@ func DrawSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, tr
 	frames := filepath.Join(dir, "frames.png")
 	img, err = sp.FramesImage([]draw.Frames{{Name: "sequence", Frames: seqs}}, "synthetic frames ("+truth+" metric)")
 	if err == nil && img != nil {
-		err = savePNG(frames, img)
+		if err = savePNG(frames, img); err == nil {
+			drawn = append(drawn, frames)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", frames, err)
 	}
-	return []string{metric, frames}, nil
+	return drawn, nil
 }
 
 // savePNG writes img to path atomically.
