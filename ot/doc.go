@@ -61,8 +61,9 @@
 // accelerated by Anderson mixing, and the gradient is implicit: the adjoint
 // of the fixed point, with no tape whatever the number of iterations (it
 // can also be asked of a fixed L, for comparison). That makes large
-// problems affordable: the memory no longer grows with L, and a
-// warm-started evaluation close to the last one takes a few iterations.
+// problems affordable: the memory does not grow with L, unlike the
+// unrolled tape's, and a warm-started evaluation close to the last one
+// takes a few iterations.
 //
 // # Memory
 //

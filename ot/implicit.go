@@ -267,7 +267,7 @@ func (ip *Interpolator) adjointFixedPoint(grec [][][]float64) error {
 			return err
 		}
 		diff, norm := im.vo.sums(gmL1, im.zNew, im.z, bw)
-		if math.IsNaN(diff) || math.IsInf(diff, 0) {
+		if notFinite(diff) {
 			return backwardNonFinite(m)
 		}
 		res := 0.0

@@ -366,10 +366,14 @@ func RedrawRecs(dir string, d *Data, sp dataset.Space, title string, notes io.Wr
 	}
 	var obs [][][]float64
 	data := *d
-	if src, err := data.Read(nil); err == nil && len(src.Seqs) == len(rs.Sequences) {
-		obs = src.Observed()
-	} else {
+	switch src, err := data.Read(nil); {
+	case err != nil:
 		fmt.Fprintf(notes, "drawing the reconstructions without the observations (%v)\n", err)
+	case len(src.Seqs) != len(rs.Sequences):
+		fmt.Fprintf(notes, "drawing the reconstructions without the observations (%d sequences in the data, %d reconstructed)\n",
+			len(src.Seqs), len(rs.Sequences))
+	default:
+		obs = src.Observed()
 	}
 	out := filepath.Join(dir, "recs.png")
 	img, err := sp.RecsImage(obs, rs.Frames(), title)
