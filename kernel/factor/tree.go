@@ -131,9 +131,6 @@ func (t Tree) Span() (work, span float64, err error) {
 // takes on p workers, in entries of L, with synchronisation and memory
 // free: work/time bounds the speed-up of the factor's own solves on p
 // workers, as Tree.Span's ratio bounds that of any schedule of the tree.
-// TeamSize returns the workers a solve runs on when p may take part (at
-// most p: fewer where the schedule has no work for more).
 type ScheduleReporter interface {
 	ScheduleTime(p int) (work, time float64, err error)
-	TeamSize(p int) int
 }

@@ -165,8 +165,8 @@ func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
 // of rowKernels go through forwardRangeRows instead.) forwardAVX is
 // topFwdDiagAVX and topFwdRowsAVX for one panel of all the supernode's
 // columns, with the same arithmetic, written as one function because the
-// groups call it for every supernode, where the calls of the two would
-// cost 6–10% of a solve.
+// groups call it for every supernode, where two calls would cost a
+// measurable share of a solve (docs/design.md, "Kernels").
 func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []int32, cw int, pack []float64) {
 	f := sym.first[s]
 	w := sym.first[s+1] - f
@@ -204,7 +204,8 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 // fwd1RunAVX, the others as forwardAVX takes them, but with each row whole
 // in registers, read where it is, so that nothing is packed (fwdDiagRows,
 // k.fwdBlock). It walks the supernodes itself: at this width the calls
-// and slicing of forwardAVX's layers would cost 5% of a solve.
+// and slicing of forwardAVX's layers would cost a measurable share of a
+// solve (docs/design.md, "Kernels").
 func forwardRangeRows(k *rowKernels, sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, trows []int32) {
 	cw := k.cw
 	checkBlock(x, sym.n, cw)

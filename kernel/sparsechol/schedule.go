@@ -199,15 +199,6 @@ func (c *chol) teamSize(p int) int {
 	return c.team[p]
 }
 
-// TeamSize returns the workers of a solve of 16 right-hand sides that p
-// workers may take (factor.ScheduleReporter), within the factor's
-// threads: its strips' teams (split, teamSize) together.
-func (c *chol) TeamSize(p int) int {
-	c.check()
-	q, t := c.split(max(1, min(p, c.threads)), 16)
-	return q * c.teamSize(t)
-}
-
 // solveSteps applies A⁻¹ steps times to the column-major N×cols block b
 // (see factor.StepSolver for out, keep and reverse), whole or in strips
 // (split). The block stays in the vertex-major workspace from one step to
@@ -685,22 +676,21 @@ func (c *chol) ScheduleTime(p int) (work, time float64, err error) {
 	if p < 1 {
 		return 0, 0, fmt.Errorf("sparsechol: schedule of %d workers", p)
 	}
-	const cols = 16
-	work, _ = c.treeTime(1)
-	q, _ := c.split(p, cols)
-	return work, c.splitTime(p, cols, q) / rowCost(blockWidth(cols)), nil
+	work = c.treeAt(1) // on one worker the time is the work
+	q, _ := c.split(p, modelCols)
+	return work, c.splitTime(p, modelCols, q) / rowCost(blockWidth(modelCols)), nil
 }
 
 // treeTime models one solve of the whole block on the tree's schedule on
 // p workers: every task costs the entries of L it reads (forward and
-// backward; a block of 16 right-hand sides decides which phases are
+// backward; a block of modelCols right-hand sides decides which phases are
 // shared), each phase's tasks go in order to the first free worker and
 // start there when those they wait for have ended, and a phase starts
 // when the one before has ended. work is the sum of the costs, time the
 // end of the last phase.
 func (c *chol) treeTime(p int) (work, time float64) {
 	sym := c.sym
-	const cw = 16
+	const cw = modelCols
 	free := make([]float64, p)
 	var end []float64
 	// phase adds the phase of the tasks ts: shared when always is set (the
