@@ -1,6 +1,6 @@
 # gmlg on Debian bookworm with Go 1.26. A thin wrapper over the Makefile
 # targets that CI runs: `make deps` installs SuiteSparse/OpenBLAS, `make build`
-# builds the binary; `docker run gmlg make test` runs the tests.
+# builds the binary; `docker run --entrypoint make gmlg test` runs the tests.
 FROM golang:1.26-bookworm
 WORKDIR /src/gmlg
 COPY Makefile ./

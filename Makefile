@@ -28,7 +28,7 @@ build: deps
 
 # The main job on the built-in synthetic dataset (see README).
 # 20×20 grid, 5 sequences of 5 frames made from the reference's analytic
-# metric; 50 L-BFGS iterations (25 s on two idle cores).
+# metric; 50 L-BFGS iterations.
 DEMO_LEARN ?= --t 0.003 --steps 10 --lambda-s 0.01 --skip-endpoints --max-iter 50
 
 demo: build
@@ -79,7 +79,7 @@ fuzz: deps
 	  done; \
 	done
 
-# Regenerate BENCHMARKS.md (long: hours on two cores).
+# Regenerate BENCHMARKS.md (long: every row, the colour rows included).
 bench: build
 	$(BIN) bench --markdown BENCHMARKS.md
 
