@@ -124,9 +124,16 @@ func checkColourRow(_ bench.Spec, r bench.Row) error {
 	}
 	frames := bench.ColourFrames
 	if r.Colour != bench.Synthetic {
-		files, err := dataset.ListImages(filepath.Join(bench.DataRoot(), r.Colour), "")
+		dir := filepath.Join(bench.DataRoot(), r.Colour)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil // as bench.Run, which skips the row
+		}
+		files, err := dataset.ListImages(dir, "")
 		if err != nil {
-			return nil // a missing folder skips the row
+			return usagef("%s: %v", where, err)
+		}
+		if len(files) < 3 {
+			return usagef("%s: %s holds %d images, a colour run needs at least 3", where, dir, len(files))
 		}
 		frames = len(files)
 	}

@@ -83,8 +83,8 @@ func runRender(ctx context.Context, dir string, stdout, stderr io.Writer) error 
 		return err
 	}
 	// The model line of the barycenter model that the files were computed
-	// with, when the record holds one (not synth, transfer, or a linear
-	// interpolation): render only redraws them.
+	// with, when the record holds one (synth's made its frames; transfer
+	// and a linear interpolation have none): render only redraws them.
 	var rec struct {
 		Method string        `json:"method"`
 		Model  *runlog.Model `json:"model"`

@@ -164,7 +164,9 @@ func runSynth(ctx context.Context, p *synthParams, out string, force bool, stdou
 		where = fmt.Sprintf("on a %s graph of %d vertices and %d edges", p.Graph, p.Vertices, p.Edges)
 	}
 	fmt.Fprintf(stdout, "gmlg synth: wrote %d sequence(s) of %d frames %s to %s in %.1fs\n", len(seqs), p.Frames, where, out, time.Since(start).Seconds())
-	fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n", pictures[1], pictures[0])
+	if len(pictures) == 2 { // the true metric's, then the frames'
+		fmt.Fprintf(stdout, "  pictures: %s (frames), %s (true metric)\n", pictures[1], pictures[0])
+	}
 	fmt.Fprintf(stdout, "  next: %s\n", learnHint(p, out))
 	return nil
 }
