@@ -562,7 +562,6 @@ func workersBitwise(t *testing.T) {
 		for p := 1; p <= workers; p++ {
 			fs[p] = factorCase(t, tc, p)
 			fs[p].(*chol).fits = true
-			defer fs[p].Close()
 		}
 		for _, cols := range widths {
 			rng := rand.New(rand.NewPCG(6, 6))
@@ -573,20 +572,23 @@ func workersBitwise(t *testing.T) {
 				for _, all := range []bool{false, true} {
 					splitAll = all
 					c := fs[p].(*chol)
-					q, _ := c.split(c.workers(cols), cols)
+					q, _ := c.split(c.workers(cols), cols) // Solve's strips
 					if q > 1 {
 						split++
 					}
 					x, gsrc, gw := solveAndAdjoint(t, fs[p], b, g, cols, steps, from, to, p%2 == 0)
 					for k, got := range [3][]float64{x, gsrc, gw} {
 						if i := firstBitDiff(got, want[k]); i >= 0 {
-							t.Errorf("%s, %d columns, %d workers, %d strips: %s[%d] = %.17g, one worker %.17g",
+							t.Errorf("%s, %d columns, %d workers (Solve in %d strips): %s[%d] = %.17g, one worker %.17g",
 								tc.name, cols, p, q, []string{"Solve", "AdjointSteps' gsrc", "AdjointSteps' gw"}[k], i, got[i], want[k][i])
 						}
 					}
 				}
 			}
 			splitAll = false
+		}
+		for _, f := range fs[1:] {
+			f.Close()
 		}
 	}
 	if split == 0 {

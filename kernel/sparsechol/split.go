@@ -33,6 +33,10 @@ const coreCache = 4 << 20
 // sides with ten frames.
 const modelCols = 16
 
+// stripUnits is the number of stripCols-wide units that cols columns
+// take, the last one partial.
+func stripUnits(cols int) int { return (cols + stripCols - 1) / stripCols }
+
 // splitAll makes every solve split its block into as many strips as it
 // has columns of stripCols and workers (tests).
 var splitAll = false
@@ -43,7 +47,7 @@ var splitAll = false
 // schedule, times rowCost of its widest strip; a split must be faster.
 func (c *chol) split(p, cols int) (q, t int) {
 	q, t = 1, p
-	u := (cols + stripCols - 1) / stripCols
+	u := stripUnits(cols)
 	if !c.fits && !splitAll || u < 2 || p < 2 {
 		return q, t
 	}
@@ -60,7 +64,7 @@ func (c *chol) split(p, cols int) (q, t int) {
 // on p workers: the tree's time on p/q workers (treeAt) times rowCost of
 // the widest strip.
 func (c *chol) splitTime(p, cols, q int) float64 {
-	u := (cols + stripCols - 1) / stripCols
+	u := stripUnits(cols)
 	return c.treeAt(p/q) * rowCost(blockWidth(min(cols, (u+q-1)/q*stripCols)))
 }
 
@@ -79,9 +83,13 @@ func (c *chol) treeAt(p int) float64 {
 func (c *chol) parts(b []float64, cols, q int) *solveWork {
 	ws := c.getWork()
 	ws.sym, ws.num, ws.cols, ws.parts = c.sym, c.num, cols, ws.parts[:0]
-	n, u, k0 := c.sym.n, (cols+stripCols-1)/stripCols, 0
+	n, u, k0 := c.sym.n, stripUnits(cols), 0
 	for k := range q {
-		k1 := min(cols, k0+(u/q+min(1, max(0, u%q-k)))*stripCols)
+		units := u / q // the first u%q strips take one unit more
+		if k < u%q {
+			units++
+		}
+		k1 := min(cols, k0+units*stripCols)
 		p := c.prepare(b[k0*n:k1*n], k1-k0)
 		p.home, p.k0 = ws, k0
 		ws.parts = append(ws.parts, p)
