@@ -358,14 +358,18 @@ func (c *countingFactor) shape(m *Measurement) error {
 		}
 	}
 	sr, ok := c.StepSolver.(factor.ScheduleReporter)
-	for p, dst := range map[int]*float64{8: &m.Sched8, 16: &m.Sched16} {
-		if ok {
-			w, t, err := sr.ScheduleTime(p)
-			if err != nil {
-				return err
-			}
-			*dst = w / t
+	if !ok {
+		return nil
+	}
+	for _, s := range []struct {
+		p   int
+		dst *float64
+	}{{8, &m.Sched8}, {16, &m.Sched16}} {
+		w, t, err := sr.ScheduleTime(s.p)
+		if err != nil {
+			return err
 		}
+		*s.dst = w / t
 	}
 	return nil
 }
@@ -391,8 +395,12 @@ func (c *countingFactor) kernelRate(n, cols, steps int) (float64, error) {
 			return 0, err
 		}
 	}
-	return 4 * float64(c.Info().NNZL) * float64(cols*steps*calls) / time.Since(start).Seconds(), nil
+	return solveFlops(c.Info().NNZL, int64(cols*steps*calls)) / time.Since(start).Seconds(), nil
 }
+
+// solveFlops is the flops of cols column solves (sub-steps) with a factor
+// of nnz entries: 2·nnz multiply-adds each, forward and backward.
+func solveFlops(nnz int, cols int64) float64 { return 4 * float64(nnz) * float64(cols) }
 
 // Roofline is the ceiling of the solves' speed on P cores (the roofline
 // model of Williams, Waterman and Patterson, 2009): the smaller of the

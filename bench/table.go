@@ -55,7 +55,7 @@ var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "thre
 // detailCells is the row of m in the per-measurement table, with the
 // roofline rl (zero: not measured).
 func detailCells(m *Measurement, rl Roofline) []string {
-	r, flops := m.Spec.Row, 4*float64(m.NNZL)*float64(m.SolveColumns) // 2·nnz(L) multiply-adds a column and sub-step
+	r, flops := m.Spec.Row, solveFlops(m.NNZL, m.SolveColumns)
 	rate, roof := flops/m.SolveWall/1e9, 0.0
 	if rl.Threads > 0 && m.KernelCols > 0 {
 		roof = rl.Bound(SolveIntensity(m.NNZL, r.Vertices(), m.KernelCols), SolveBytes(m.NNZL, r.Vertices(), m.KernelCols))
@@ -70,7 +70,7 @@ func detailCells(m *Measurement, rl Roofline) []string {
 		cell(r.PaperT500 > 0 && Hours(m) > 0, "%.1f×", r.PaperT500/Hours(m)), cell(m.MaxRSS > 0, "%.0f", float64(m.MaxRSS)/1e6),
 		num(r.PaperMemGB), cell(r.PaperMemGB > 0 && m.MaxRSS > 0, "1/%.0f", r.PaperMemGB*1e9/float64(m.MaxRSS)),
 		cell(m.Minimize > 0, "%.0f%%", 100*m.SolveWall/m.Minimize),
-		cell(m.Evals > 0 && m.Solves > 0, "%d", m.Solves/int64(max(m.Evals, 1))), cell(m.Solves > 0, "%d", m.SolveColumns/max(m.Solves, 1)),
+		cell(m.Evals > 0 && m.Solves > 0, "%d", m.Solves/int64(max(m.Evals, 1))), cell(m.KernelCols > 0, "%d", m.KernelCols),
 		num(flops / float64(m.Evals) / 1e9), num(flops / m.MinimizeCPU / 1e9),
 		cell(m.Span > 0, "%.1f", m.Work/m.Span), cell(m.Sched8 > 0, "%.1f/%.1f", m.Sched8, m.Sched16),
 		num(rate), num(m.KernelGFlops), cell(rate > 0 && m.KernelGFlops > 0, "%.2f", rate/m.KernelGFlops),
