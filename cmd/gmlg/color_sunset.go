@@ -266,7 +266,7 @@ func colorMetricPicture(path string, theta []float64, n int, mf string) error {
 	if err != nil {
 		return err
 	}
-	return runlog.SavePicture(path, pic)
+	return dataset.SavePicture(path, pic)
 }
 
 // colorSunsetHists writes the strip hists.png of the interpolated
@@ -286,7 +286,7 @@ func colorSunsetHists(dir string, hists [][]float64, times []float64, nHi int, n
 	if err != nil {
 		return err
 	}
-	return runlog.SavePicture(filepath.Join(dir, "hists.png"), strip)
+	return dataset.SavePicture(filepath.Join(dir, "hists.png"), strip)
 }
 
 // colorSunsetFrames renders every frame of s into dir, writing

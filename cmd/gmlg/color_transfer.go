@@ -13,7 +13,6 @@ import (
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
-	"github.com/gmlg/gmlg/learn/runlog"
 	"github.com/gmlg/gmlg/ot/color"
 	"github.com/gmlg/gmlg/ot/draw"
 )
@@ -175,7 +174,7 @@ func thumbnailStrip(path, pattern string) error {
 		}
 		thumbs[i] = draw.Thumbnail(img, 200)
 	}
-	return runlog.SavePicture(path, draw.Row(thumbs...))
+	return dataset.SavePicture(path, draw.Row(thumbs...))
 }
 
 // colorLoadImage decodes a PNG (or JPEG) file once its header has passed

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gmlg/gmlg/learn/runlog"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -20,7 +20,7 @@ func TestSavePicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "f.png")
-	if err := runlog.SavePicture(path, img); err != nil {
+	if err := dataset.SavePicture(path, img); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -39,7 +39,7 @@ func TestSavePicture(t *testing.T) {
 		t.Errorf("brightest cell has red %d, want 255", r>>8)
 	}
 	missing := filepath.Join(t.TempDir(), "no", "dir.png")
-	if err := runlog.SavePicture(missing, img); err == nil {
+	if err := dataset.SavePicture(missing, img); err == nil {
 		t.Error("missing folder: no error")
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {

@@ -101,7 +101,7 @@ func DrawSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, tr
 	}
 	img, err := sp.MetricImage(kind, theta, "true metric ("+truth+")")
 	if err == nil && img != nil {
-		if err = savePNG(metric, img); err == nil {
+		if err = SavePicture(metric, img); err == nil {
 			drawn = append(drawn, metric)
 		}
 	}
@@ -111,7 +111,7 @@ func DrawSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, tr
 	frames := filepath.Join(dir, "frames.png")
 	img, err = sp.FramesImage([]draw.Frames{{Name: "sequence", Frames: seqs}}, "synthetic frames ("+truth+" metric)")
 	if err == nil && img != nil {
-		if err = savePNG(frames, img); err == nil {
+		if err = SavePicture(frames, img); err == nil {
 			drawn = append(drawn, frames)
 		}
 	}
@@ -121,7 +121,10 @@ func DrawSynthetic(dir string, sp Space, theta []float64, seqs [][][]float64, tr
 	return drawn, nil
 }
 
-// savePNG writes img to path atomically.
-func savePNG(path string, img image.Image) error {
-	return rundir.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) })
+// SavePicture writes img to path atomically as a PNG file.
+func SavePicture(path string, img image.Image) error {
+	if err := rundir.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) }); err != nil {
+		return fmt.Errorf("save picture: %w", err)
+	}
+	return nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
-	"github.com/gmlg/gmlg/learn/rundir"
 	"github.com/gmlg/gmlg/ot/draw"
 )
 
@@ -179,7 +178,7 @@ func WriteImage(path string, img image.Image, err error) (bool, error) {
 	if img == nil {
 		return false, nil
 	}
-	return true, SavePicture(path, img)
+	return true, dataset.SavePicture(path, img)
 }
 
 // MetricTitle is the title Snapshots gives the picture of the metric file
@@ -200,14 +199,6 @@ func MetricTitle(base string, losses []float64) string {
 	return "learned metric"
 }
 
-// SavePicture writes img to path atomically as a PNG file.
-func SavePicture(path string, img image.Image) error {
-	if err := rundir.Write(path, 0o644, func(w io.Writer) error { return draw.EncodePNG(w, img) }); err != nil {
-		return fmt.Errorf("save picture: %w", err)
-	}
-	return nil
-}
-
 // SaveLoss writes the objective per iteration, losses, to dir/loss.npy
 // and, when title is not empty, its plot (draw.LossPlot) to dir/loss.png.
 // Without losses it writes nothing.
@@ -225,7 +216,7 @@ func SaveLoss(dir string, losses []float64, title string) error {
 	if err != nil {
 		return err
 	}
-	return SavePicture(filepath.Join(dir, "loss.png"), img)
+	return dataset.SavePicture(filepath.Join(dir, "loss.png"), img)
 }
 
 // ReadMetric reads a metric θ of shape (its number of values counts;
