@@ -15,16 +15,9 @@
 // Every (row, backend) measurement runs in its own child process, so that
 // its peak resident set size (getrusage's ru_maxrss of the reaped child) is
 // that of one measurement only. The parent hands the Spec to the child in
-// the ChildEnv environment variable; the child program calls ChildFromEnv
-// first:
-//
-//	if ok, err := bench.ChildFromEnv(ctx, os.Stdout); ok {
-//		return err
-//	}
-//	rep, err := bench.Run(ctx, &bench.Options{
-//		Rows:    bench.QuickRows,
-//		Command: func(ctx context.Context, args ...string) *exec.Cmd { return exec.CommandContext(ctx, self, args...) },
-//	})
+// the ChildEnv environment variable; the program calls ChildFromEnv first
+// and, when it is not a child, Run with an Options.Command that starts
+// itself (gmlg bench, cmd/gmlg/bench.go).
 //
 // The machines we run on are shared, so the time of 500 iterations (T500)
 // is also computed from the process's CPU time (T500CPUHours), which does

@@ -361,15 +361,13 @@ func (c *countingFactor) shape(m *Measurement) error {
 	if !ok {
 		return nil
 	}
-	for _, s := range []struct {
-		p   int
-		dst *float64
-	}{{8, &m.Sched8}, {16, &m.Sched16}} {
-		w, t, err := sr.ScheduleTime(s.p)
+	dst := [...]*float64{&m.Sched8, &m.Sched16}
+	for i, p := range [...]int{8, 16} {
+		w, t, err := sr.ScheduleTime(p)
 		if err != nil {
 			return err
 		}
-		*s.dst = w / t
+		*dst[i] = w / t
 	}
 	return nil
 }

@@ -242,8 +242,7 @@ func (gm *gmres) runPart(phase, lo, hi int) {
 // runPart runs entries (chunks, for gmInner and gmL1) lo..hi−1 of the
 // operation in progress.
 func (vo *vecOps) runPart(phase, lo, hi int) {
-	// Locals and subslices, so that the loops keep the slices and a in
-	// registers and need no bounds checks.
+	// Locals and subslices keep the loops in registers, free of bounds checks.
 	x, y, bw, a := vo.x, vo.y, vo.bw, vo.a
 	if phase == gmInner || phase == gmL1 {
 		for c := lo; c < hi; c++ {

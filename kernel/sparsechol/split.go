@@ -28,13 +28,11 @@ func rowCost(cw int) float64 { return float64(max(cw, minRowCost)) }
 // are far from it (2.6 MB for 16³'s with a strip, 45 MB for 32³'s).
 const coreCache = 4 << 20
 
-// modelCols is the width of the block that the schedule's model
-// (ScheduleTime, treeTime) prices: the learner's 2·(frames − 2) right-hand
-// sides with ten frames.
+// modelCols is the block width that the schedule's model prices
+// (ScheduleTime, treeTime): the learner's 2·(frames − 2) with ten frames.
 const modelCols = 16
 
-// stripUnits is the number of stripCols-wide units that cols columns
-// take, the last one partial.
+// stripUnits is the stripCols-wide units of cols columns, the last partial.
 func stripUnits(cols int) int { return (cols + stripCols - 1) / stripCols }
 
 // splitAll makes every solve split its block into as many strips as it
