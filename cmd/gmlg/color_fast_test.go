@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/runlog"
 )
 
@@ -105,7 +108,11 @@ func TestColorLearnFast(t *testing.T) {
 		t.Errorf("resumed run ends at F = %.8g, uninterrupted at %.8g", res2.F, res.F)
 	}
 	// A metric is read from a fast-mode checkpoint too.
-	if _, err := runlog.ReadMetric(filepath.Join(part, "checkpoint.gob"), []int{3, 216}, "[3,216]"); err != nil {
+	cube, err := kernel.Cube(3, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runlog.ReadMetric(filepath.Join(part, "checkpoint.gob"), dataset.Space{Graph: cube, Colour: true}, learn.VertexMetric); err != nil {
 		t.Errorf("metric of a fast-mode checkpoint: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/gmlg/gmlg/kernel"
+	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/limits"
 	"github.com/gmlg/gmlg/learn/rundir"
@@ -72,7 +73,7 @@ hists.png, frames.png, params.json and, with a learned metric, metric.png.`,
 			var force bool
 			outFlags(fs, &out, &force, "sunset", "output `folder`")
 			fs.StringVar(&p.Run, "run", "", "colour learning `RUN_DIR` (for --method learned): its metric.npy and its model")
-			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` [3,N] of the run's bins (default RUN_DIR/metric.npy)")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` [3,N] of the run's bins, or a run's checkpoint.gob (default RUN_DIR/metric.npy)")
 			fs.StringVar(&p.Method, "method", "", "interpolation: learned, euclid or linear (default learned with --run, else euclid)")
 			fs.IntVar(&p.Prolong, "prolong", 1, "prolongation `levels` k: n_hi = 2^k(n−1)+1, 0 to 4")
 			binsFlag(fs, &p.Bins)
@@ -210,8 +211,11 @@ func (p *sunsetParams) check() error {
 // metric reads the learned metric of --metric-file and refuses a t or a
 // metric too large for the heat matrix on the prolonged grid.
 func (p *sunsetParams) metric() ([]float64, error) {
-	n := p.Bins
-	theta, err := runlog.ReadMetric(p.MetricFile, []int{3, n * n * n}, fmt.Sprintf("[3,%d] for n = %d", n*n*n, n))
+	g, err := kernel.Cube(3, p.Bins)
+	if err != nil {
+		return nil, fmt.Errorf("--bins: %w", err)
+	}
+	theta, err := runlog.ReadMetric(p.MetricFile, dataset.Space{Graph: g, Colour: true}, learn.VertexMetric)
 	if err != nil {
 		return nil, fmt.Errorf("--metric-file: %w", err)
 	}

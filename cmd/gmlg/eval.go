@@ -54,7 +54,7 @@ func init() {
 			var out string
 			var force bool
 			outFlags(fs, &out, &force, "eval", "output `folder` for eval.json, grad.npy, the reconstructions rec-*.npy and recs.png")
-			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights for graph data (the metric itself, not its log); empty = the run's metric.npy, or the uniform metric (all ones)")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights for graph data (the metric itself, not its log), or a run's checkpoint.gob; empty = the run's metric.npy, or the uniform metric (all ones)")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR` whose settings and data (when DIR is not given) are used unless given here")
 			fs.StringVar(&p.Data.Pattern, "pattern", "", "file `glob` of the frames inside DIR (as for gmlg learn)")
 			fs.Float64Var(&p.Data.Floor, "floor", 0, "add floor·max(I)/N to every frame before normalising, ≥ 0")
@@ -129,7 +129,7 @@ func runEval(ctx context.Context, p *evalParams, out string, force bool, stdout 
 	kind := p.Model.MetricKind()
 	x := make([]float64, obj.Dim())
 	if p.MetricFile != "" {
-		theta, err := src.Space.ReadMetric(p.MetricFile, kind)
+		theta, err := runlog.ReadMetric(p.MetricFile, src.Space, kind)
 		if err != nil {
 			return err
 		}

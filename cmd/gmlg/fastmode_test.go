@@ -41,6 +41,14 @@ func TestLearnFastMode(t *testing.T) {
 	if ff.F > 1.1*fe.F {
 		t.Errorf("fast mode's metric scores F=%.6g in exact mode, exact mode's %.6g", ff.F, fe.F)
 	}
+	// --metric-file takes the run's checkpoint as well: the same metric.
+	var fc struct{ F float64 }
+	mustGmlg(t, append([]string{"eval", data, "--metric-file", filepath.Join(fast, "checkpoint.gob"), "-o", filepath.Join(dir, "eval-ck"),
+		"--lambda-s", "0.01", "--skip-endpoints"}, tinyModel...)...)
+	readJSON(t, filepath.Join(dir, "eval-ck", "eval.json"), &fc)
+	if fc.F != ff.F {
+		t.Errorf("eval of the checkpoint: F = %.17g, of metric.npy %.17g", fc.F, ff.F)
+	}
 	code, _, errs := gmlg(t, t.Context(), learnArgs(data, filepath.Join(dir, "bad"), "--mode", "turbo")...)
 	if code != 2 || !strings.Contains(errs, "--mode") {
 		t.Errorf("--mode turbo: exit %d, %q", code, errs)

@@ -182,6 +182,10 @@ func FuzzMetricFile(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	cube, err := kernel.Cube(3, fuzzMetricSide)
+	if err != nil {
+		f.Fatal(err)
+	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := fuzzFile(t, dir, "metric.npy", data)
@@ -199,9 +203,8 @@ func FuzzMetricFile(f *testing.F) {
 				t.Fatalf("CheckMetric refused max %g: %v", maxOf(theta), err)
 			}
 		}
-		n3 := fuzzMetricSide * fuzzMetricSide * fuzzMetricSide
-		if theta, err := runlog.ReadMetric(path, []int{3, n3}, "[3,n³]"); err == nil {
-			checkPositive(t, theta, 3*n3)
+		if theta, err := runlog.ReadMetric(path, dataset.Space{Graph: cube, Colour: true}, learn.VertexMetric); err == nil {
+			checkPositive(t, theta, 3*cube.N())
 		}
 	})
 }

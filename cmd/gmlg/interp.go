@@ -51,7 +51,7 @@ func init() {
 			outFlags(fs, &out, &force, "interp", "output `folder`")
 			fs.StringVar(&p.Method, "method", "", "interpolation: metric (Sinkhorn barycenters with the heat kernel of --run or --metric-file), uniform (the same with all weights 1, Euclidean), or linear ((1−t)·source + t·target); empty = metric when a metric is given, else uniform")
 			fs.StringVar(&p.Run, "run", "", "learning run `RUN_DIR`: its metric.npy, and its t, steps, scheme, metric kind and barycenter model (mode, tol, Anderson depth, Sinkhorn iterations) unless given here")
-			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights when DIR is a graph folder (overrides the run's metric.npy)")
+			fs.StringVar(&p.MetricFile, "metric-file", "", "metric `FILE.npy` in the [d,N] layout, or of E edge weights when DIR is a graph folder, or a run's checkpoint.gob (overrides the run's metric.npy)")
 			fs.StringVar(&p.Model.Metric, "metric", p.Model.Metric, "parameterisation of --metric-file: vertex or edge")
 			fs.IntVar(&p.Frames, "frames", p.Frames, "number of `frames` from t = 0 to t = 1, ≥ 2 and at most "+fmt.Sprint(limits.MaxFrames))
 			fs.Float64Var(&p.Floor, "floor", 0, "add floor·max(I)/N to both histograms before normalising, ≥ 0")
@@ -248,7 +248,7 @@ func heatInterp(p *interpParams, sp dataset.Space, src, dst []float64) ([][]floa
 	source := "the uniform metric"
 	if p.Method == "metric" {
 		var err error
-		if theta, err = sp.ReadMetric(p.MetricFile, cfg.Metric); err != nil {
+		if theta, err = runlog.ReadMetric(p.MetricFile, sp, cfg.Metric); err != nil {
 			return nil, err
 		}
 		if err := sp.Bound().CheckMetric(p.MetricFile, theta, p.Model.T, p.Model.Steps); err != nil {

@@ -97,7 +97,7 @@ func setupLearn(fs *flag.FlagSet) func(context.Context, []string) error {
 	fs.IntVar(&o.MaxLinesearch, "max-linesearch", o.MaxLinesearch, "maximum objective `evaluations` per line search, ≥ 1")
 	fs.Float64Var(&o.FTol, "ftol", o.FTol, "stop when the relative decrease of the objective is ≤ ftol (scipy's factr·eps); 0 disables")
 	fs.Float64Var(&o.GTol, "gtol", o.GTol, "stop when the largest gradient component is ≤ gtol (scipy's pgtol); 0 disables")
-	fs.StringVar(&o.Init, "init", o.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log)")
+	fs.StringVar(&o.Init, "init", o.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log), or a run's checkpoint.gob")
 	fs.IntVar(&o.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
 	fs.IntVar(&o.CoarseIters, "coarse-iters", o.CoarseIters, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best), ≥ 1")
 	fs.IntVar(&o.Polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, from the iterate that scores best on it (docs/colour.md); 0 = off")

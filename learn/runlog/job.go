@@ -125,7 +125,7 @@ func (j *Job) StartPoint() ([]float64, error) {
 	if o.Init == "ones" {
 		return nil, nil
 	}
-	theta, err := j.src.Space.ReadMetric(o.Init, m.MetricKind())
+	theta, err := ReadMetric(o.Init, j.src.Space, m.MetricKind())
 	if err == nil {
 		err = j.src.Space.Bound().CheckMetric(o.Init, theta, m.T, m.Steps)
 	}

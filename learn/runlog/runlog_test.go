@@ -4,10 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
 	"github.com/gmlg/gmlg/learn/dataset"
 )
@@ -224,6 +226,58 @@ func TestMetricTitle(t *testing.T) {
 	} {
 		if got := MetricTitle(c.base, c.losses); got != c.want {
 			t.Errorf("MetricTitle(%q) = %q, want %q", c.base, got, c.want)
+		}
+	}
+}
+
+// TestReadMetric reads a metric from a .npy file and from a checkpoint:
+// both give the same θ, and a checkpoint of another size (a coarse level's)
+// or with an overflowing point is refused, naming the file.
+func TestReadMetric(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	g, err := kernel.Cube(2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := dataset.Space{Graph: g}
+	x := []float64{0, 0.5, -1, 2, 0.25, -0.75, 1, 0, -2, 0.5, 1.5, -0.5, 0, 0, 1, -1, 0.125, 3}
+	theta := learn.Exp(nil, x)
+	npyPath := filepath.Join(dir, "metric.npy")
+	if err := sp.WriteMetric(npyPath, learn.VertexMetric, theta); err != nil {
+		t.Fatal(err)
+	}
+	writeCk := func(name string, x []float64) string {
+		data, err := learn.EncodeCheckpoint(&learn.Checkpoint{State: &learn.State{Iter: 1, Evals: 1, X: x, G: make([]float64, len(x)), F: 1, Losses: []float64{1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := CheckpointFile(path).Checkpoint(data); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	huge := append([]float64(nil), x...)
+	huge[4] = 1000
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"npy", npyPath, ""},
+		{"checkpoint", writeCk("ok.gob", x), ""},
+		{"coarse checkpoint", writeCk("coarse.gob", x[:8]), "8 values, want 18"},
+		{"overflow", writeCk("huge.gob", huge), "value 4 is +Inf"},
+		{"missing checkpoint", filepath.Join(dir, "none.gob"), "no checkpoint"},
+	} {
+		got, err := ReadMetric(tc.path, sp, learn.VertexMetric)
+		if tc.want != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
+				t.Errorf("%s: %v, want an error naming %s and saying %q", tc.name, err, tc.path, tc.want)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, theta) {
+			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, theta)
 		}
 	}
 }

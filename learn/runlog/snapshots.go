@@ -219,38 +219,33 @@ func SaveLoss(dir string, losses []float64, title string) error {
 	return dataset.SavePicture(filepath.Join(dir, "loss.png"), img)
 }
 
-// ReadMetric reads a metric θ of shape (its number of values counts;
-// want describes it in errors) from a .npy file or a checkpoint (.gob),
-// and checks that every value is positive and finite.
-func ReadMetric(path string, shape []int, want string) ([]float64, error) {
-	var data []float64
-	var got []int
-	if filepath.Ext(path) == ".gob" {
-		ck, err := ReadCheckpointIfAny(path)
-		if err != nil {
-			return nil, err
-		}
-		if ck == nil {
-			return nil, fmt.Errorf("%s: no such checkpoint", path)
-		}
-		data = learn.Exp(nil, ck.State.X)
-		got = []int{len(data)}
-	} else {
-		a, err := dataset.ReadNpyFile(path)
-		if err != nil {
-			return nil, err
-		}
-		data, got = a.Data, a.Shape
+// ReadMetric reads the metric θ of kind k on sp from path: a metric file
+// (dataset.Space.ReadMetric), or a run's checkpoint (.gob), whose point x
+// gives θ = e^x. Every value must be positive and finite, and a
+// checkpoint's point must be a metric of sp (not of a coarse level).
+func ReadMetric(path string, sp dataset.Space, k learn.MetricKind) ([]float64, error) {
+	if filepath.Ext(path) != ".gob" {
+		return sp.ReadMetric(path, k)
 	}
-	if len(data) != (&dataset.Array{Shape: shape}).Len() {
-		return nil, fmt.Errorf("metric %s has shape %v, want %s", path, got, want)
+	ck, err := ReadCheckpoint(path)
+	if err != nil {
+		return nil, err
 	}
-	for i, v := range data {
+	m, err := k.On(sp.Graph)
+	if err != nil {
+		return nil, err
+	}
+	if got, want := len(ck.State.X), m.NumParams(); got != want {
+		return nil, fmt.Errorf("checkpoint %s holds a metric of %d values, want %d (the %s metric of the data; a run stopped on a coarse level has none)",
+			path, got, want, k)
+	}
+	theta := learn.Exp(nil, ck.State.X)
+	for i, v := range theta {
 		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("metric %s: entry %d is %v, want positive and finite", path, i, v)
+			return nil, fmt.Errorf("checkpoint %s: metric value %d is %v, want positive and finite", path, i, v)
 		}
 	}
-	return data, nil
+	return theta, nil
 }
 
 // TruthPicture draws into dir/metric-vs-truth.png the true metric of the
