@@ -437,9 +437,8 @@ func Write(path string, perm os.FileMode, fn func(w io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	defer f.Abort() // a no-op after Commit; removes the temporary file if fn panics
+	defer f.Abort() // removes the temporary file when fn fails or panics; a no-op after Commit
 	if err := fn(f); err != nil {
-		f.Abort()
 		if f.err != nil && errors.Is(err, f.err) {
 			return err
 		}
