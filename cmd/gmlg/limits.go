@@ -44,12 +44,7 @@ const stripFrameBytes = 200 * 200 * 4
 // checkInterpMemory checks that interp's interpolation of p.Frames frames
 // on sp, and its picture, fit the budget.
 func checkInterpMemory(p *interpParams, sp dataset.Space) error {
-	var size limits.Objective
-	if sp.IsGraph() {
-		size.Graph = sp.Graph
-	} else {
-		size.Dim, size.Side = sp.GridSize()
-	}
+	size := limits.SpaceOf(sp)
 	size.Interior, size.Endpoints = limits.Frames(p.Frames)
 	size.Forward = true
 	need := size.Bytes() + float64(p.Frames)*stripFrameBytes

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/learn"
+	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/ot"
 )
 
@@ -24,6 +25,16 @@ type Objective struct {
 	Anderson   int           // fast mode's Anderson depth
 	Store      bool          // exact mode: every heat sub-step kept for the adjoint
 	Forward    bool          // interpolation only: no tape, no adjoint
+}
+
+// SpaceOf returns the Objective of sp, its frames left out: its graph, or
+// its grid's dimension and side.
+func SpaceOf(sp dataset.Space) Objective {
+	if sp.IsGraph() {
+		return Objective{Graph: sp.Graph}
+	}
+	d, n := sp.GridSize()
+	return Objective{Dim: d, Side: n}
 }
 
 // Frames counts Objective.Interior and Objective.Endpoints of sequences

@@ -155,11 +155,7 @@ func (d *Data) Read(m *Model) (*Source, error) {
 		if sp.IsGraph() {
 			files = append(files, filepath.Join(d.Dir, dataset.EdgesFile))
 		}
-		size := limits.Objective{Graph: sp.Graph}
-		if !sp.IsGraph() {
-			size = limits.Objective{Dim: len(sp.Graph.Dims()), Side: sp.Graph.Dims()[0]}
-		}
-		if err := checkSize(size, src.counts(), m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
+		if err := checkSize(limits.SpaceOf(sp), src.counts(), m, "use fewer or smaller frames, a smaller --sinkhorn-iters, or --mode fast"); err != nil {
 			return nil, err
 		}
 	case Colour:
