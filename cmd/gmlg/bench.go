@@ -132,8 +132,8 @@ func checkColourRow(_ bench.Spec, r bench.Row) error {
 		if err != nil {
 			return usagef("%s: %v", where, err)
 		}
-		if len(files) < 3 {
-			return usagef("%s: %s holds %d images, a colour run needs at least 3", where, dir, len(files))
+		if len(files) < runlog.MinColourImages {
+			return usagef("%s: %s holds %d images, a colour run needs at least %d", where, dir, len(files), runlog.MinColourImages)
 		}
 		frames = len(files)
 	}

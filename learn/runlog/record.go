@@ -64,6 +64,10 @@ const (
 	Colour = "colour"
 )
 
+// MinColourImages is the fewest images a colour run learns from: the two
+// poles and one to fit.
+const MinColourImages = 3
+
 // Data describes a run's input: the folder, how it was read, the checksums
 // of its files and the grid or graph its histograms live on.
 type Data struct {
@@ -163,8 +167,8 @@ func (d *Data) Read(m *Model) (*Source, error) {
 		if files, err = dataset.ListImages(d.Dir, d.Pattern); err != nil {
 			return nil, err
 		}
-		if len(files) < 3 {
-			return nil, fmt.Errorf("%s: need at least 3 images (first, last and one to fit), found %d", d.Dir, len(files))
+		if len(files) < MinColourImages {
+			return nil, fmt.Errorf("%s: need at least %d images (first, last and one to fit), found %d", d.Dir, MinColourImages, len(files))
 		}
 		hint := "pass a smaller --bins or --sinkhorn-iters, use fewer images, or --mode fast"
 		if err := checkSize(limits.Objective{Dim: 3, Side: d.Bins}, []int{len(files)}, m, hint); err != nil {
