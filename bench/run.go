@@ -41,6 +41,17 @@ type Row struct {
 // Vertices returns N = n^d.
 func (r Row) Vertices() int { return int(math.Pow(float64(r.N), float64(r.D))) }
 
+// Images returns the folder of colour row r's images, "" for the synthetic
+// sequence, and whether it is there (Run skips a row whose folder is not).
+func (r Row) Images() (dir string, ok bool) {
+	if r.Colour == Synthetic {
+		return "", true
+	}
+	dir = filepath.Join(DataRoot(), r.Colour)
+	fi, err := os.Stat(dir)
+	return dir, err == nil && fi.IsDir()
+}
+
 // String is the row's key, the form ParseRows reads: d:n:S, or colour:n
 // and colour:n:NAME.
 func (r Row) String() string {
@@ -475,13 +486,12 @@ func colourFrame(s float64) *image.NRGBA {
 // missing is skipped: its Status says so.
 func runColour(ctx context.Context, opt *Options, r Row) (*ColourRun, error) {
 	c := &ColourRun{Row: r}
-	if r.Colour != Synthetic {
-		c.Images = filepath.Join(DataRoot(), r.Colour)
-		if fi, err := os.Stat(c.Images); err != nil || !fi.IsDir() {
-			c.Status = "skipped: no folder " + c.Images
-			return c, nil
-		}
+	dir, ok := r.Images()
+	if !ok {
+		c.Status = "skipped: no folder " + dir
+		return c, nil
 	}
+	c.Images = dir
 	tmp, err := os.MkdirTemp("", "gmlg-bench-colour-")
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)

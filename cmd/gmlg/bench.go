@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/gmlg/gmlg/bench"
@@ -124,9 +123,9 @@ func checkColourRow(_ bench.Spec, r bench.Row) error {
 	}
 	frames := bench.ColourFrames
 	if r.Colour != bench.Synthetic {
-		dir := filepath.Join(bench.DataRoot(), r.Colour)
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return nil // as bench.Run, which skips the row
+		dir, ok := r.Images()
+		if !ok {
+			return nil // bench.Run skips the row
 		}
 		files, err := dataset.ListImages(dir, "")
 		if err != nil {
