@@ -75,9 +75,10 @@
 // (factor.ScheduleReporter), runs the strips faster than the whole block:
 // each strip takes the tree's time on its team, scaled by the cost of its
 // rows (a row of 8 values costs 13/16 of a row of 16). On 16 workers a
-// 15-column block of 100² or 16³ runs as two strips of 8, each on seven
-// workers; on two, whole. AdjointSteps runs its two chains on half the
-// workers each and shares the edge sums in ranges and chunks of edges.
+// 15-column block of 100² or 16³ runs as two strips of 8, each on a team
+// of at most 8 workers (teamSizes); on two, whole. AdjointSteps runs its
+// two chains on half the workers each and shares the edge sums in ranges
+// and chunks of edges.
 //
 // Every result is bitwise the same for any number of workers
 // (TestWorkersBitwise): the supernodes are numbered by group whatever the

@@ -259,13 +259,13 @@ func TestReadMetric(t *testing.T) {
 		return path
 	}
 	huge := append([]float64(nil), x...)
-	huge[4] = 1000
+	huge[4] = 1000 // e^1000 overflows to +Inf
 	for _, tc := range []struct {
 		name, path, want string
 	}{
 		{"npy", npyPath, ""},
 		{"checkpoint", writeCk("ok.gob", x), ""},
-		{"coarse checkpoint", writeCk("coarse.gob", x[:8]), "8 values, want 18"},
+		{"coarse checkpoint", writeCk("coarse.gob", x[:8]), "8 values, want 18"}, // 2 axes × 3² vertices
 		{"overflow", writeCk("huge.gob", huge), "value 4 is +Inf"},
 		{"missing checkpoint", filepath.Join(dir, "none.gob"), "no checkpoint"},
 	} {
