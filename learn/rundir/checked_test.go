@@ -13,13 +13,14 @@ type checkedParams struct {
 	Command string    `json:"command"`
 	T       float64   `json:"t_heat"`
 	Steps   int       `json:"k_heat"`
+	NNZ     int       `json:"nnz_l"` // ≥ 1e6: written as an integer
 	Files   []FileSum `json:"files"`
 }
 
 func TestWriteReadChecked(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "params.json")
-	in := checkedParams{Command: "learn", T: 3e-3, Steps: 10, Files: []FileSum{{Path: "a.npy", Bytes: 3, SHA256: "ab"}}}
+	in := checkedParams{Command: "learn", T: 3e-3, Steps: 10, NNZ: 4185902, Files: []FileSum{{Path: "a.npy", Bytes: 3, SHA256: "ab"}}}
 	if err := WriteChecked(path, in); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestWriteReadChecked(t *testing.T) {
 	if err := ReadChecked(path, &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.T != in.T || out.Steps != in.Steps || out.Command != in.Command || len(out.Files) != 1 || out.Files[0] != in.Files[0] {
+	if out.T != in.T || out.Steps != in.Steps || out.NNZ != in.NNZ || out.Command != in.Command || len(out.Files) != 1 || out.Files[0] != in.Files[0] {
 		t.Errorf("read back %+v, wrote %+v", out, in)
 	}
 	// The layout may change (here: no indentation, other key order); the

@@ -212,7 +212,7 @@ func DecodeChecked(raw []byte, v any) error {
 }
 
 // checksumOf is the SHA-256, in lower-case hex, of the canonical encoding
-// of obj (see SumKey). It rewrites obj's numbers in place.
+// of obj (see SumKey); obj is left as it was.
 func checksumOf(obj map[string]any) (string, error) {
 	canon, err := encodeSorted(canonicalNumbers(obj))
 	if err != nil {
@@ -222,18 +222,24 @@ func checksumOf(obj map[string]any) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// canonicalNumbers rewrites, in the value v made by decodeGeneric, every
-// number as the shortest text of its float64 value, and returns v.
+// canonicalNumbers returns a copy of the value v made by decodeGeneric
+// with every number written as the shortest text of its float64 value
+// (1e+06 for 1000000, which an integer field would not decode: so the
+// copy is only hashed, never written).
 func canonicalNumbers(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
+		c := make(map[string]any, len(v))
 		for k, e := range v {
-			v[k] = canonicalNumbers(e)
+			c[k] = canonicalNumbers(e)
 		}
+		return c
 	case []any:
+		c := make([]any, len(v))
 		for i, e := range v {
-			v[i] = canonicalNumbers(e)
+			c[i] = canonicalNumbers(e)
 		}
+		return c
 	case json.Number:
 		if f, err := v.Float64(); err == nil {
 			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
