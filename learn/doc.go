@@ -41,8 +41,9 @@
 //
 // # A learning run
 //
-// Run owns a whole learning run: optional coarse levels on halved grids,
-// the given graph, and in tolerance mode an optional Polish on the
+// Run owns a whole learning run: optional warm-up levels (on halved grids,
+// or on the given graph with a cheaper heat kernel: Level.Steps), the
+// given graph, and in tolerance mode an optional Polish on the
 // exact-mode Objective. It reports through one Observer, encoded
 // Checkpoints included; RunSettings.Resume continues from one (bit for bit
 // in exact mode).

@@ -185,7 +185,7 @@ func (pl *polisher) run(ctx context.Context, fine *Result, ms *Settings, level i
 	if res == nil {
 		return nil, LevelReport{}, fmt.Errorf("learn: polish: %w", err)
 	}
-	rep := LevelReport{Level: level, Dims: pl.g.Dims(), Iter: res.State.Iter, Evals: res.State.Evals, F: res.F,
+	rep := LevelReport{Level: level, Dims: pl.g.Dims(), Steps: obj.Heat().Options().Steps, Iter: res.State.Iter, Evals: res.State.Evals, F: res.F,
 		Status: res.Status, Elapsed: time.Since(t0), Exact: true, From: from}
 	if err != nil {
 		err = fmt.Errorf("learn: polish: %w", err)

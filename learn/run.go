@@ -58,11 +58,15 @@ func (IterationFunc) Scored(PolishScore)                {}
 func (IterationFunc) LevelDone(LevelReport)             {}
 func (IterationFunc) Checkpoint([]byte) error           { return nil }
 
-// Level is one coarse stage of a run.
+// Level is one warm-up stage of a run: a coarser grid, or the finest
+// grid with a cheaper heat kernel.
 type Level struct {
-	// Coarsen is the number of halvings (HalveGrid) of the finest grid,
-	// at least 1.
+	// Coarsen is the number of halvings (HalveGrid) of the finest grid; 0
+	// is the finest grid itself, which needs Steps.
 	Coarsen int
+	// Steps, when positive, is the number of heat sub-steps on the level
+	// in place of Config.Heat.Steps: fewer make each iteration cheaper.
+	Steps int
 	// MaxIter bounds the level's accepted iterations (0: Settings.MaxIter).
 	MaxIter int
 }
@@ -91,9 +95,10 @@ type RunSettings struct {
 	// Settings are the optimiser's on every level (MaxIter the finest
 	// level's); its Observer receives every report of the run.
 	Settings
-	// Coarse lists the coarse levels learnt before the finest one,
-	// coarsest first, Coarsen strictly decreasing. They need a grid of
-	// equal extents, the vertex metric and Heat.Alpha = 0 (each level's
+	// Coarse lists the warm-up levels learnt before the finest one,
+	// coarsest first, Coarsen strictly decreasing; only the last may have
+	// Coarsen 0, with Steps set. Coarser grids need a grid of equal
+	// extents, the vertex metric and Heat.Alpha = 0 (each level's
 	// Laplacian scale is its grid's default).
 	Coarse []Level
 	// Polish, when Polish.Iters > 0, ends a tolerance-mode run (see Polish).
@@ -118,6 +123,7 @@ type RunSettings struct {
 type LevelReport struct {
 	Level     int   // index in the run: coarse levels, the finest, the polish
 	Dims      []int // grid extents (nil on a non-grid graph)
+	Steps     int   // heat sub-steps of the level's kernel
 	Iter      int   // accepted iterations
 	Evals     int   // objective evaluations
 	F         float64
@@ -206,9 +212,15 @@ func (r *runner) plan(seqs []Sequence) error {
 		return nil
 	}
 	for i, l := range coarse {
-		if l.Coarsen < 1 || l.MaxIter < 0 || i > 0 && l.Coarsen >= coarse[i-1].Coarsen {
-			return fmt.Errorf("learn: coarse levels %v: Coarsen must decrease strictly to 1 and MaxIter be ≥ 0", coarse)
+		if l.Coarsen < 0 || l.MaxIter < 0 || l.Steps < 0 || i > 0 && l.Coarsen >= coarse[i-1].Coarsen {
+			return fmt.Errorf("learn: coarse levels %v: Coarsen must decrease strictly to 0, MaxIter and Steps be ≥ 0", coarse)
 		}
+		if l.Coarsen == 0 && l.Steps == 0 {
+			return fmt.Errorf("learn: coarse levels %v: a level on the finest grid needs Steps", coarse)
+		}
+	}
+	if coarse[0].Coarsen == 0 {
+		return nil
 	}
 	if !r.g.IsGrid() || r.cfg.Metric != VertexMetric {
 		return errors.New("learn: coarse levels need a grid and the vertex metric")
@@ -315,8 +327,10 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		}
 		obj.Close()
 		if li < r.finest() {
-			from, to := r.dims[r.sched[li].Coarsen], r.dims[r.sched[li+1].Coarsen]
-			x0 = LogOf(kernel.ProlongVertexMetric(Exp(nil, res.X), from, to))
+			x0 = res.X
+			if k, next := r.sched[li].Coarsen, r.sched[li+1].Coarsen; k != next {
+				x0 = LogOf(kernel.ProlongVertexMetric(Exp(nil, res.X), r.dims[k], r.dims[next]))
+			}
 		}
 	}
 	if r.pl != nil {
@@ -365,7 +379,11 @@ func (r *runner) newObjective(li int) (*Objective, []int, error) {
 			return nil, nil, fmt.Errorf("learn: level %d: %w", li, err)
 		}
 	}
-	obj, err := NewObjective(g, r.seqs[k], &r.cfg)
+	cfg := r.cfg
+	if s := r.sched[li].Steps; s > 0 {
+		cfg.Heat.Steps = s
+	}
+	obj, err := NewObjective(g, r.seqs[k], &cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: level %d (grid %v): %w", li, dims, err)
 	}
@@ -411,7 +429,7 @@ func (r *runner) level(ctx context.Context, li int, x0 []float64) (*Result, Leve
 		obj.Close()
 		return nil, LevelReport{}, nil, fmt.Errorf("learn: level %d (grid %v): %w", li, dims, err)
 	}
-	rep := LevelReport{Level: li, Dims: dims, Iter: res.State.Iter, Evals: res.State.Evals, F: res.F,
+	rep := LevelReport{Level: li, Dims: dims, Steps: obj.Heat().Options().Steps, Iter: res.State.Iter, Evals: res.State.Evals, F: res.F,
 		Status: res.Status, Totals: obj.Totals(), Elapsed: time.Since(start), Tightened: res.Tightened}
 	r.obs.LevelDone(rep)
 	if err != nil {

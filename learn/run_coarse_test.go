@@ -229,3 +229,56 @@ func TestMinimizeTighten(t *testing.T) {
 			corr.Tightened, corr.State.Evals, fc, tight.State.Evals, ft)
 	}
 }
+
+// TestWarmLevel runs a warm-up level on the finest grid with a cheaper
+// heat kernel (Level{Coarsen: 0, Steps: 2}) before the finest level: the
+// run reports both levels with their heat steps and the fine grid, and
+// ends bitwise where two Minimize calls end, 3 iterations with 2 heat
+// steps and then 4 with the model's 5 from the first one's metric. A
+// level on the finest grid without Steps, or before a coarser one, is
+// refused.
+func TestWarmLevel(t *testing.T) {
+	t.Parallel()
+	heat := kernel.HeatOptions{T: 3e-3, Steps: 5}
+	g, seqs, _ := recoveryData(t, 9, heat, 4, 20)
+	cfg := Config{Heat: heat, Sinkhorn: ot.Settings{Iterations: 20, Tol: DefaultTol}, LambdaS: 0.01, RegularizeOnce: true, SkipEndpoints: true}
+	res, err := Run(context.Background(), g, seqs, &cfg, &RunSettings{Settings: Settings{MaxIter: 4}, Coarse: []Level{{Steps: 2, MaxIter: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Objective.Close()
+	if len(res.Levels) != 2 {
+		t.Fatalf("%d level reports, want 2", len(res.Levels))
+	}
+	for i, want := range []LevelReport{{Level: 0, Steps: 2, Iter: 3}, {Level: 1, Steps: 5, Iter: 4}} {
+		if got := res.Levels[i]; got.Level != want.Level || got.Steps != want.Steps || got.Iter != want.Iter || fmt.Sprint(got.Dims) != "[9 9]" {
+			t.Errorf("level report %d: level %d, %d steps, %d iterations on %v; want level %d, %d steps, %d iterations on [9 9]",
+				i, got.Level, got.Steps, got.Iter, got.Dims, want.Level, want.Steps, want.Iter)
+		}
+	}
+	x := make([]float64, len(res.X))
+	for _, stage := range []struct{ steps, iters int }{{2, 3}, {5, 4}} {
+		c := cfg
+		c.Heat.Steps = stage.steps
+		obj, err := NewObjective(g, seqs, &c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Minimize(context.Background(), obj, x, &Settings{MaxIter: stage.iters}, nil)
+		obj.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x = r.X
+	}
+	for i := range x {
+		if x[i] != res.X[i] {
+			t.Fatalf("x[%d] = %v after the run, %v after the two stages alone", i, res.X[i], x[i])
+		}
+	}
+	for _, coarse := range [][]Level{{{MaxIter: 3}}, {{Steps: 2, MaxIter: 3}, {Coarsen: 1, MaxIter: 3}}} {
+		if _, err := Run(context.Background(), g, seqs, &cfg, &RunSettings{Settings: Settings{MaxIter: 1}, Coarse: coarse}); err == nil {
+			t.Errorf("levels %+v accepted", coarse)
+		}
+	}
+}
