@@ -273,3 +273,46 @@ func colorTestBestScore(t *testing.T, dir string, from int) (iters []int, iter i
 	}
 	return iters, iter, f
 }
+
+// TestColourPresetWarmUp: in fast mode the colour preset warms up with 10
+// heat steps for 50 iterations, with 5 for 200 from 32³ on, and not at all
+// in exact mode, with --warm-steps 0 or when --steps leaves no cheaper
+// kernel; a colorlearn run records the preset's warm-up and runs it
+// (result.json's levels).
+func TestColourPresetWarmUp(t *testing.T) {
+	for _, c := range []struct {
+		mode        string
+		bins        int
+		steps, iter string
+	}{{"exact", 32, "", ""}, {"fast", 16, "10", "50"}, {"fast", 31, "10", "50"}, {"fast", 32, "5", "200"}, {"fast", 64, "5", "200"}} {
+		v := presetValues("colour", c.mode, c.bins)
+		if v["warm-steps"] != c.steps || v["warm-iters"] != c.iter || c.mode == "fast" && v["coarse"] != "1" {
+			t.Errorf("%s mode, %d bins: the colour preset gives %v", c.mode, c.bins, v)
+		}
+	}
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "data")
+	colorTestFrames(t, data, 4)
+	for i, c := range []struct {
+		args []string
+		want string // result.json's levels: steps and iterations
+	}{
+		{[]string{"-steps", "20"}, "[{10 1} {10 50} {20 1}]"},
+		{[]string{"-steps", "3"}, "[{3 1} {3 1}]"},
+		{[]string{"-steps", "20", "--warm-steps", "0"}, "[{20 1} {20 1}]"},
+	} {
+		out := filepath.Join(tmp, fmt.Sprint("run", i))
+		args := append([]string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "--sinkhorn-iters", "10", "-lambda-s", "0.01",
+			"-coarse-iters", "1", "--max-iter", "1", "--progress=none", "-o", out, data}, c.args...)
+		if code, msg := colorTestRun(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, msg)
+		}
+		var res struct {
+			Levels []struct{ Steps, Iterations int }
+		}
+		readJSON(t, filepath.Join(out, "result.json"), &res)
+		if got := fmt.Sprint(res.Levels); got != c.want {
+			t.Errorf("%v: levels (steps, iterations) %s, want %s", c.args, got, c.want)
+		}
+	}
+}

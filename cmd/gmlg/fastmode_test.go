@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ func TestLearnFastMode(t *testing.T) {
 }
 
 // TestLearnCoarse: --coarse K learns the starting metric coarse to fine
-// (one "coarse level" record per level, coarsest first), starts the fine run
+// (one "warm-up level" record per level, coarsest first), starts the fine run
 // from it (so its first iterate differs from the uniform start's), is
 // recorded in params.json, is skipped by --resume, and is refused outside
 // fast mode or together with --init.
@@ -85,8 +86,8 @@ func TestLearnCoarse(t *testing.T) {
 		return string(b)
 	}
 	lg := logText()
-	i2, i4 := strings.Index(lg, `msg="coarse level" grid="[2 2]"`), strings.Index(lg, `msg="coarse level" grid="[4 4]"`)
-	if i2 < 0 || i4 < i2 || strings.Count(lg, `msg="coarse level"`) != 2 {
+	i2, i4 := strings.Index(lg, `msg="warm-up level" grid="[2 2]"`), strings.Index(lg, `msg="warm-up level" grid="[4 4]"`)
+	if i2 < 0 || i4 < i2 || strings.Count(lg, `msg="warm-up level"`) != 2 {
 		t.Errorf("log.txt lacks the coarse levels 2² then 4²:\n%s", lg)
 	}
 	lp, lc := readNpy(t, filepath.Join(plain, "loss.npy")), readNpy(t, filepath.Join(coarse, "loss.npy"))
@@ -105,6 +106,74 @@ func TestLearnCoarse(t *testing.T) {
 		code, _, errs := gmlg(t, t.Context(), learnArgs(data, filepath.Join(dir, "bad"), bad...)...)
 		if code != 2 || !strings.Contains(errs, "--coarse") {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}
+
+// TestLearnWarmUp: --warm-steps S' --warm-iters K learns the coarse level
+// and then K iterations on the data's grid with S' heat steps before the
+// finest level with --steps: result.json reports the three levels with
+// their grids and steps, iterations.tsv the warm-up's iterations on the
+// data's grid as their own level, the metric files are the finest level's
+// (loss.npy: its iterations only), --resume on the finest level skips the
+// warm-up, and settings without a cheaper kernel, outside fast mode or
+// with a heat time too large for the warm-up's steps are refused naming
+// the option.
+func TestLearnWarmUp(t *testing.T) {
+	data := tinyData(t, "2")
+	dir := t.TempDir()
+	run := filepath.Join(dir, "warm")
+	mustGmlg(t, learnArgs(data, run, "--max-iter", "3", "--skip-endpoints", "--mode", "fast",
+		"--coarse", "1", "--coarse-iters", "2", "--warm-steps", "2", "--warm-iters", "2")...)
+	var res struct {
+		Levels []struct {
+			Grid       []int
+			Steps      int
+			Iterations int
+		}
+	}
+	readJSON(t, filepath.Join(run, "result.json"), &res)
+	got := fmt.Sprint(res.Levels)
+	if want := "[{[4 4] 2 2} {[8 8] 2 2} {[8 8] 5 3}]"; got != want {
+		t.Errorf("result.json levels (grid, steps, iterations) %s, want %s", got, want)
+	}
+	raw, err := os.ReadFile(filepath.Join(run, "iterations.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n")[1:] {
+		f := strings.Split(line, "\t")
+		levels = append(levels, f[0]+":"+f[1])
+	}
+	if got, want := strings.Join(levels, " "), "0:4 0:4 1:8 1:8 2:8 2:8 2:8"; got != want {
+		t.Errorf("iterations.tsv levels:n %s, want %s", got, want)
+	}
+	if loss := readNpy(t, filepath.Join(run, "loss.npy")); len(loss.Data) != 3 {
+		t.Errorf("loss.npy holds %d values, want the finest level's 3", len(loss.Data))
+	}
+	mustGmlg(t, "learn", "--resume", run, "--max-iter", "4", "--progress", "none")
+	lg, err := os.ReadFile(filepath.Join(run, "log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(lg), `msg="warm start"`); n != 1 {
+		t.Errorf("%d warm starts in log.txt after --resume, want 1", n)
+	}
+	for _, bad := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--mode", "fast", "--warm-steps", "5", "--warm-iters", "2"}, "--warm-steps 5 must be below --steps 5"},
+		{[]string{"--mode", "fast", "--warm-iters", "2"}, "--warm-iters"},
+		{[]string{"--mode", "fast", "--warm-steps", "2"}, "--warm-steps needs --coarse or --warm-iters"},
+		{[]string{"--warm-steps", "2", "--warm-iters", "2"}, "--warm-steps needs --mode fast"},
+		// (t/steps)·(n−1)²·2d stays ≤ 1e12 with 5 steps on 8², not with 1.
+		{[]string{"--mode", "fast", "--t", "1e10", "--warm-steps", "1", "--warm-iters", "2"}, "with --warm-steps 1: --t 1e+10 is too large for 1 steps"},
+	} {
+		code, _, errs := gmlg(t, t.Context(), learnArgs(data, filepath.Join(dir, "bad"), bad.args...)...)
+		if code != 2 || !strings.Contains(errs, bad.flag) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", bad.args, code, errs, bad.flag)
 		}
 	}
 }

@@ -18,19 +18,28 @@ import (
 
 // presets are the settings that --preset NAME gives the options the
 // command line leaves out; fastPresets are those it gives in fast mode
-// too. "colour" is the paper's colour setting (Fig. 18): the images of the
-// folder read as RGB histograms (runlog.Colour) at 16³ bins, t = 1e-3 in
-// 20 steps, L = 50, L2 loss, λ_c = 0, λ_s = 1, 500 iterations, a snapshot
-// every 50; in fast mode a Sinkhorn tolerance of 1e-4 and one coarse level.
+// too, and largePresets those it gives in fast mode at --bins largeBins or
+// more instead. "colour" is the paper's colour setting (Fig. 18): the
+// images of the folder read as RGB histograms (runlog.Colour) at 16³ bins,
+// t = 1e-3 in 20 steps, L = 50, L2 loss, λ_c = 0, λ_s = 1, 500
+// iterations, a snapshot every 50; in fast mode a Sinkhorn tolerance of
+// 1e-4, one coarse level and a warm-up of 50 iterations with 10 heat
+// steps, or of 200 with 5 from 32³ on (docs/colour.md, "The warm-up").
 var (
 	presets = map[string]map[string]string{
 		"":       {},
 		"colour": {"t": "1e-3", "steps": "20", "sinkhorn-iters": "50", "loss": "l2", "lambda-c": "0", "lambda-s": "1", "max-iter": "500", "save-every": "50"},
 	}
 	fastPresets = map[string]map[string]string{
-		"colour": {"tol": "1e-4", "coarse": "1"},
+		"colour": {"tol": "1e-4", "coarse": "1", "warm-steps": "10", "warm-iters": "50"},
+	}
+	largePresets = map[string]map[string]string{
+		"colour": {"warm-steps": "5", "warm-iters": "200"},
 	}
 )
+
+// largeBins is the fewest bins per channel that largePresets apply to.
+const largeBins = 32
 
 // colourOnly and framesOnly are the options of one kind of data.
 var (
@@ -67,6 +76,9 @@ func presetHelp(name string) string {
 	for _, k := range slices.Sorted(maps.Keys(fastPresets[name])) {
 		parts = append(parts, "--"+k+" "+fastPresets[name][k]+" (fast mode)")
 	}
+	for _, k := range slices.Sorted(maps.Keys(largePresets[name])) {
+		parts = append(parts, fmt.Sprintf("--%s %s (fast mode, --bins %d or more)", k, largePresets[name][k], largeBins))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -91,7 +103,7 @@ func setupLearn(fs *flag.FlagSet) func(context.Context, []string) error {
 	objectiveFlags(&p.Model, fs)
 	fs.BoolVar(&p.Model.Store, "store", false, "exact mode: keep every heat sub-step of an evaluation for its reverse pass (fewer solves, the same result, about 2·L·steps·N·frames·8 bytes more) instead of recomputing them")
 	o := &p.Optimizer
-	fs.IntVar(&o.MaxIter, "max-iter", o.MaxIter, "maximum number of L-BFGS `iterations` (accepted steps) on the data's grid, in all (a resumed run's count included), ≥ 1")
+	fs.IntVar(&o.MaxIter, "max-iter", o.MaxIter, "maximum number of L-BFGS `iterations` (accepted steps) on the data's grid with --steps, in all (a resumed run's count included), ≥ 1")
 	fs.IntVar(&o.SaveEvery, "save-every", o.SaveEvery, "save the metric, pictures and a checkpoint every `K` iterations (and at iteration 1 and at the end), ≥ 1")
 	fs.IntVar(&o.History, "history", o.History, "L-BFGS memory: number of correction `pairs` m, ≥ 1")
 	fs.IntVar(&o.MaxLinesearch, "max-linesearch", o.MaxLinesearch, "maximum objective `evaluations` per line search, ≥ 1")
@@ -100,6 +112,8 @@ func setupLearn(fs *flag.FlagSet) func(context.Context, []string) error {
 	fs.StringVar(&o.Init, "init", o.Init, "starting metric: ones, or a `FILE.npy` holding a [d,N] metric, or E edge weights for graph data (not its log), or a run's checkpoint.gob")
 	fs.IntVar(&o.Coarse, "coarse", 0, "fast mode: start from a metric learned coarse to fine on the grid halved `K` times (n → ⌈n/2⌉ each), then prolonged; 0 = off")
 	fs.IntVar(&o.CoarseIters, "coarse-iters", o.CoarseIters, "fast mode with --coarse: L-BFGS `iterations` on each coarse level (short stages work best), ≥ 1")
+	fs.IntVar(&o.WarmSteps, "warm-steps", 0, "fast mode: the heat `steps` of the warm-up (the coarse levels and --warm-iters), fewer than --steps: cheaper iterations that cross the objective's early plateaus sooner (docs/colour.md); 0 = --steps")
+	fs.IntVar(&o.WarmIters, "warm-iters", 0, "fast mode with --warm-steps: L-BFGS `iterations` on the data's grid with --warm-steps heat sub-steps before those with --steps")
 	fs.IntVar(&o.Polish, "polish", 0, "fast mode: finish with this many L-BFGS `iterations` on the exact (reference) objective, from the iterate that scores best on it (docs/colour.md); 0 = off")
 	fs.IntVar(&o.PolishEvery, "polish-every", 0, "fast mode with --polish: score the iterates with the exact objective every `k` iterations (exact.tsv); 0 = 10")
 	progressFlag(fs, &f.pro)
@@ -140,19 +154,37 @@ func setupLearn(fs *flag.FlagSet) func(context.Context, []string) error {
 	}
 }
 
+// presetValues returns the values that preset gives in mode ("exact" or
+// "fast") at bins bins per channel.
+func presetValues(preset, mode string, bins int) map[string]string {
+	values := maps.Clone(presets[preset])
+	if mode == "fast" {
+		maps.Copy(values, fastPresets[preset])
+		if bins >= largeBins {
+			maps.Copy(values, largePresets[preset])
+		}
+	}
+	return values
+}
+
 // applyPreset gives the options left out the values of the preset, sets
 // the kind of data it reads, and refuses the options of the other kind.
 func (f *learnFlags) applyPreset(fs *flag.FlagSet, given map[string]bool) error {
-	values := maps.Clone(presets[f.preset])
-	if f.rec.Model.Mode == "fast" {
-		maps.Copy(values, fastPresets[f.preset])
-	}
+	values := presetValues(f.preset, f.rec.Model.Mode, f.rec.Data.Bins)
 	for name, v := range values {
 		if !given[name] {
 			if err := fs.Set(name, v); err != nil {
 				return fmt.Errorf("preset %s: --%s %s: %w", f.preset, name, v, err)
 			}
 		}
+	}
+	// --warm-steps 0 turns the preset's warm-up off, and so does a --steps
+	// that leaves it no cheaper heat kernel.
+	switch o := &f.rec.Optimizer; {
+	case !given["warm-iters"] && o.WarmSteps == 0:
+		o.WarmIters = 0
+	case !given["warm-steps"] && !given["warm-iters"] && o.WarmSteps >= f.rec.Model.Steps:
+		o.WarmSteps, o.WarmIters = 0, 0
 	}
 	d := &f.rec.Data
 	other, what := framesOnly, "colour images"
@@ -174,7 +206,7 @@ func checkRecord(rec *runlog.Record) error {
 	if err := checkModel(&rec.Model); err != nil {
 		return err
 	}
-	if err := flagLimit(rec.Optimizer.Check(rec.Model.Mode)); err != nil {
+	if err := flagLimit(rec.Optimizer.Check(&rec.Model)); err != nil {
 		return err
 	}
 	d := &rec.Data

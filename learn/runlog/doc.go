@@ -23,7 +23,7 @@
 //		Optimizer: runlog.DefaultOptimizer(),
 //	}
 //	rec.Model.T, rec.Model.Steps, rec.Model.LambdaS = 3e-3, 10, 0.01
-//	if err := errors.Join(rec.Model.Check(), rec.Optimizer.Check(rec.Model.Mode)); err != nil {
+//	if err := errors.Join(rec.Model.Check(), rec.Optimizer.Check(&rec.Model)); err != nil {
 //		...
 //	}
 //	d, err := rundir.Create("run", rundir.Spec{Command: "learn", Outputs: runlog.Outputs},

@@ -1,6 +1,7 @@
 package runlog
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,6 +90,11 @@ func NewJob(rec *Record, dir string) (*Job, error) {
 	if err := src.Check(m); err != nil {
 		return nil, err
 	}
+	if o.WarmSteps > 0 {
+		if err := src.Space.Bound().CheckTime("--t", m.T, o.WarmSteps); err != nil {
+			return nil, &OptionError{fmt.Errorf("with --warm-steps %d: %w", o.WarmSteps, err)}
+		}
+	}
 	if o.Coarse > 0 {
 		if src.Space.IsGraph() {
 			return nil, &OptionError{fmt.Errorf("--coarse needs grid data; %s is a graph folder (%s)", rec.Data.Dir, dataset.EdgesFile)}
@@ -107,10 +113,10 @@ func NewJob(rec *Record, dir string) (*Job, error) {
 	j := &Job{Rec: rec, Dir: dir, Progress: "none", Stdout: io.Discard, Stderr: io.Discard, src: src}
 	// The loss curve and the reconstruction strip are redrawn at most
 	// every 10 s during a run; the end and interruptions always draw them.
-	j.snap = &Snapshots{Dir: dir, Space: src.Space, Kind: m.MetricKind(), Finest: o.Coarse, Every: o.SaveEvery,
+	j.snap = &Snapshots{Dir: dir, Space: src.Space, Kind: m.MetricKind(), Finest: j.finest(), Every: o.SaveEvery,
 		Observed: src.Observed(), Period: 10 * time.Second}
 	if o.Polish > 0 {
-		j.snap.Polish = o.Coarse + 1
+		j.snap.Polish = j.finest() + 1
 	}
 	return j, nil
 }
@@ -127,7 +133,7 @@ func (j *Job) StartPoint() ([]float64, error) {
 	}
 	theta, err := ReadMetric(o.Init, j.src.Space, m.MetricKind())
 	if err == nil {
-		err = j.src.Space.Bound().CheckMetric(o.Init, theta, m.T, m.Steps)
+		err = j.src.Space.Bound().CheckMetric(o.Init, theta, m.T, cmp.Or(o.WarmSteps, m.Steps))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--init: %w", err)
@@ -135,8 +141,9 @@ func (j *Job) StartPoint() ([]float64, error) {
 	return learn.LogOf(theta), nil
 }
 
-// finest is the index of the data's own grid among the run's levels.
-func (j *Job) finest() int { return j.Rec.Optimizer.Coarse }
+// finest is the index of the data's own grid at the model's heat steps
+// among the run's levels.
+func (j *Job) finest() int { return len(j.Rec.Optimizer.Levels()) }
 
 // Run learns the metric from x0 (nil: the uniform metric), or from ck to
 // continue the run that wrote it, writing the run folder as it goes. A
@@ -182,7 +189,7 @@ func (j *Job) Run(ctx context.Context, x0 []float64, ck *learn.Checkpoint) error
 	o := &j.Rec.Optimizer
 	set := &learn.RunSettings{
 		Settings:        o.Settings(obs),
-		Coarse:          learn.CoarseSchedule(o.Coarse, o.CoarseIters),
+		Coarse:          o.Levels(),
 		Polish:          learn.Polish{Iters: o.Polish, Every: o.PolishEvery},
 		Start:           x0,
 		CheckpointEvery: o.SaveEvery,
@@ -192,6 +199,10 @@ func (j *Job) Run(ctx context.Context, x0 []float64, ck *learn.Checkpoint) error
 	if o.Coarse > 0 && ck == nil {
 		j.log.Info("coarse start", "levels", o.Coarse, "iters_per_level", o.CoarseIters)
 		j.tell(fmt.Sprintf("learning the starting metric on %d coarser grid(s), %d iterations each…", o.Coarse, o.CoarseIters))
+	}
+	if o.WarmIters > 0 && ck == nil {
+		j.log.Info("warm start", "steps", o.WarmSteps, "iters", o.WarmIters)
+		j.tell(fmt.Sprintf("warming up on the data's grid: %d iterations with %d heat steps…", o.WarmIters, o.WarmSteps))
 	}
 	res, err := learn.Run(ctx, j.src.Space.Graph, j.src.Seqs, j.Rec.Model.Config(), set)
 	j.bar.Finish()
@@ -289,10 +300,10 @@ func (j *Job) LevelStart(level int, _ []int, obj *learn.Objective) {
 	}
 }
 
-// LevelDone notes the end of a coarse level on the terminal.
+// LevelDone notes the end of a warm-up level on the terminal.
 func (j *Job) LevelDone(rep learn.LevelReport) {
 	if rep.Level < j.finest() {
-		j.tell(fmt.Sprintf("coarse level %v: %d iterations, F = %.6g (%s)", rep.Dims, rep.Iter, rep.F, rep.Elapsed.Round(time.Millisecond)))
+		j.tell(fmt.Sprintf("warm-up level %v, %d heat steps: %d iterations, F = %.6g (%s)", rep.Dims, rep.Steps, rep.Iter, rep.F, rep.Elapsed.Round(time.Millisecond)))
 	}
 }
 
@@ -309,7 +320,7 @@ func (j *Job) failed(ctx context.Context, res *learn.RunResult, err error) error
 	st := res.State
 	where := fmt.Sprintf("iteration %d", st.Iter)
 	if level := res.Levels[len(res.Levels)-1].Level; level < j.finest() {
-		where = fmt.Sprintf("iteration %d of coarse level %d", st.Iter, level)
+		where = fmt.Sprintf("iteration %d of warm-up level %d", st.Iter, level)
 	} else if serr := j.snap.Save(st, false); serr != nil {
 		return fmt.Errorf("%w; saving the metric also failed: %v", err, serr)
 	}

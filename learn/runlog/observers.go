@@ -109,7 +109,7 @@ func DecodeCheckpointFile(path string, data []byte) (*learn.Checkpoint, error) {
 // Log is the observer that writes a run's structured log lines: one per
 // accepted iteration of level Finest (the data's own grid) and of the
 // polish, with the Sinkhorn and adjoint work in tolerance mode; one per
-// coarser level, per exact score, at the end of the polish, and when
+// warm-up level, per exact score, at the end of the polish, and when
 // tolerance mode tightened its tolerance on level Finest.
 type Log struct {
 	learn.NopObserver
@@ -147,7 +147,7 @@ func (l *Log) Scored(s learn.PolishScore) {
 	l.Logger.Info("exact score", "iter", s.Iter, "f_exact", s.FExact, "best", s.Best)
 }
 
-// LevelDone logs the end of a coarser level, or the tightenings of level
+// LevelDone logs the end of a warm-up level, or the tightenings of level
 // Finest's tolerance.
 func (l *Log) LevelDone(r learn.LevelReport) {
 	if r.Exact {
@@ -161,7 +161,7 @@ func (l *Log) LevelDone(r learn.LevelReport) {
 		}
 		return
 	}
-	l.Logger.Info("coarse level", "grid", fmt.Sprint(r.Dims), "iter", r.Iter, "evals", r.Evals, "f", r.F,
+	l.Logger.Info("warm-up level", "grid", fmt.Sprint(r.Dims), "steps", r.Steps, "iter", r.Iter, "evals", r.Evals, "f", r.F,
 		"status", r.Status.String(), "sinkhorn_total", r.Totals.Sinkhorn, "adjoint_total", r.Totals.Adjoint,
 		"elapsed", r.Elapsed.Round(time.Millisecond))
 }

@@ -243,6 +243,11 @@ type Optimizer struct {
 	// coarse level (learn.RunSettings.Coarse), prolonged to the data's grid.
 	Coarse      int `json:"coarse"`
 	CoarseIters int `json:"coarse_iters"`
+	// WarmSteps > 0 (fast mode) learns the coarse levels, and then
+	// WarmIters iterations on the data's grid, with a heat kernel of
+	// WarmSteps sub-steps in place of the model's Steps (Levels).
+	WarmSteps int `json:"warm_steps"`
+	WarmIters int `json:"warm_iters"`
 	// Polish > 0 (fast mode) ends the run with Polish L-BFGS iterations on
 	// the exact objective, from the finest-level iterate that scores best
 	// on it, scored every PolishEvery iterations (learn.Polish).
@@ -259,10 +264,11 @@ func DefaultOptimizer() Optimizer {
 		SaveEvery: 1, Init: "ones", CoarseIters: learn.DefaultCoarseIters}
 }
 
-// Check validates the settings for a run in mode ("exact" or "fast";
-// errors name the options as gmlg learn spells them), clears CoarseIters
-// without Coarse and fills in the default PolishEvery with Polish.
-func (o *Optimizer) Check(mode string) error {
+// Check validates the settings for a run of the model m (errors name the
+// options as gmlg learn spells them), clears CoarseIters without Coarse
+// and fills in the default PolishEvery with Polish.
+func (o *Optimizer) Check(m *Model) error {
+	mode := m.Mode
 	switch {
 	case o.MaxIter < 1:
 		return fmt.Errorf("--max-iter must be at least 1, got %d", o.MaxIter)
@@ -286,6 +292,16 @@ func (o *Optimizer) Check(mode string) error {
 		return fmt.Errorf("--coarse and --init both set the starting metric; give one of them")
 	case o.Coarse > 0 && mode != "fast":
 		return fmt.Errorf("--coarse needs --mode fast (exact mode is the reference's model on the data's grid alone)")
+	case o.WarmSteps < 0 || o.WarmIters < 0:
+		return fmt.Errorf("--warm-steps and --warm-iters must be ≥ 0, got %d and %d", o.WarmSteps, o.WarmIters)
+	case o.WarmSteps > 0 && mode != "fast":
+		return fmt.Errorf("--warm-steps needs --mode fast (exact mode is the reference's model throughout)")
+	case o.WarmSteps > 0 && o.WarmSteps >= m.Steps:
+		return fmt.Errorf("--warm-steps %d must be below --steps %d (a cheaper heat kernel)", o.WarmSteps, m.Steps)
+	case o.WarmSteps == 0 && o.WarmIters > 0:
+		return fmt.Errorf("--warm-iters applies with --warm-steps only (the heat sub-steps of those iterations)")
+	case o.WarmSteps > 0 && o.Coarse == 0 && o.WarmIters == 0:
+		return fmt.Errorf("--warm-steps needs --coarse or --warm-iters (the levels it applies to)")
 	case o.Polish < 0 || o.PolishEvery < 0:
 		return fmt.Errorf("--polish and --polish-every must be ≥ 0, got %d and %d", o.Polish, o.PolishEvery)
 	case o.Polish > 0 && mode != "fast":
@@ -300,6 +316,20 @@ func (o *Optimizer) Check(mode string) error {
 		o.PolishEvery = learn.DefaultPolishEvery
 	}
 	return nil
+}
+
+// Levels returns the warm-up levels of the run (learn.RunSettings.Coarse):
+// the coarse levels, then WarmIters iterations on the data's grid, all
+// with WarmSteps heat sub-steps (0: the model's).
+func (o *Optimizer) Levels() []learn.Level {
+	levels := learn.CoarseSchedule(o.Coarse, o.CoarseIters)
+	for i := range levels {
+		levels[i].Steps = o.WarmSteps
+	}
+	if o.WarmIters > 0 {
+		levels = append(levels, learn.Level{Steps: o.WarmSteps, MaxIter: o.WarmIters})
+	}
+	return levels
 }
 
 // Settings returns learn's optimiser settings for o, reporting to obs
@@ -442,6 +472,7 @@ type Result struct {
 // LevelSummary reports one level of a run (learn.LevelReport).
 type LevelSummary struct {
 	Dims         []int   `json:"grid,omitempty"`
+	Steps        int     `json:"steps"` // heat sub-steps
 	Iter         int     `json:"iterations"`
 	Evals        int     `json:"evals"`
 	F            float64 `json:"f"`
@@ -481,7 +512,7 @@ func levelSummaries(levels []learn.LevelReport) (sums []LevelSummary, polishFrom
 		if l.Exact {
 			polishFrom = l.From
 		}
-		sums = append(sums, LevelSummary{Dims: l.Dims, Iter: l.Iter, Evals: l.Evals, F: l.F,
+		sums = append(sums, LevelSummary{Dims: l.Dims, Steps: l.Steps, Iter: l.Iter, Evals: l.Evals, F: l.F,
 			Status: l.Status.String(), Sinkhorn: l.Totals.Sinkhorn, Adjoint: l.Totals.Adjoint,
 			NotConverged: l.Totals.NotConverged, Tightened: l.Tightened, Seconds: l.Elapsed.Seconds(), Exact: l.Exact})
 	}

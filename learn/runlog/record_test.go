@@ -16,6 +16,8 @@ import (
 // option, and that CoarseIters is cleared without Coarse.
 func TestOptimizerCheck(t *testing.T) {
 	t.Parallel()
+	fast := DefaultModel()
+	fast.Mode = "fast"
 	for _, c := range []struct {
 		flag   string
 		change func(o *Optimizer)
@@ -30,16 +32,26 @@ func TestOptimizerCheck(t *testing.T) {
 		{"--coarse", func(o *Optimizer) { o.Coarse = -1 }},
 		{"--coarse-iters", func(o *Optimizer) { o.Coarse, o.CoarseIters = 1, 0 }},
 		{"--coarse and --init", func(o *Optimizer) { o.Coarse, o.CoarseIters, o.Init = 1, 5, "m.npy" }},
+		{"--warm-steps and --warm-iters", func(o *Optimizer) { o.WarmSteps, o.WarmIters = 5, -1 }},
+		{"--warm-steps 20", func(o *Optimizer) { o.WarmSteps, o.WarmIters = 20, 5 }}, // not below the model's 20
+		{"--warm-iters", func(o *Optimizer) { o.WarmIters = 5 }},
+		{"--warm-steps needs --coarse", func(o *Optimizer) { o.WarmSteps = 5 }},
 	} {
 		o := DefaultOptimizer()
 		c.change(&o)
-		if err := o.Check("fast"); err == nil || !strings.HasPrefix(err.Error(), c.flag) {
+		if err := o.Check(&fast); err == nil || !strings.HasPrefix(err.Error(), c.flag) {
 			t.Errorf("%s: Check = %v", c.flag, err)
 		}
 	}
+	exact := DefaultModel()
 	o := DefaultOptimizer()
+	o.WarmSteps, o.WarmIters = 5, 10
+	if err := o.Check(&exact); err == nil || !strings.HasPrefix(err.Error(), "--warm-steps needs --mode fast") {
+		t.Errorf("--warm-steps in exact mode: Check = %v", err)
+	}
+	o = DefaultOptimizer()
 	o.CoarseIters = 7
-	if err := o.Check("fast"); err != nil || o.CoarseIters != 0 {
+	if err := o.Check(&fast); err != nil || o.CoarseIters != 0 {
 		t.Errorf("without --coarse: Check = %v, CoarseIters %d", err, o.CoarseIters)
 	}
 }
