@@ -300,6 +300,15 @@ func (j *Job) LevelStart(level int, _ []int, obj *learn.Objective) {
 	}
 }
 
+// Iteration notes the WarmUpShown iterations of the warm-up levels on the
+// terminal, whose bar shows the finest level's.
+func (j *Job) Iteration(p *learn.Progress) error {
+	if p.Level < j.finest() && WarmUpShown(p.Iter) {
+		j.tell(fmt.Sprintf("warm-up level %d: iteration %d, F = %.6g (%s)", p.Level, p.Iter, p.F, p.Elapsed.Round(time.Second)))
+	}
+	return nil
+}
+
 // LevelDone notes the end of a warm-up level on the terminal.
 func (j *Job) LevelDone(rep learn.LevelReport) {
 	if rep.Level < j.finest() {

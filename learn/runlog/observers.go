@@ -106,9 +106,13 @@ func DecodeCheckpointFile(path string, data []byte) (*learn.Checkpoint, error) {
 	return ck, nil
 }
 
+// WarmUpShown reports whether the log and the terminal show a warm-up
+// level's iteration iter: the first and every 25th.
+func WarmUpShown(iter int) bool { return iter == 1 || iter%25 == 0 }
+
 // Log is the observer that writes a run's structured log lines: one per
 // accepted iteration of level Finest (the data's own grid) and of the
-// polish, with the Sinkhorn and adjoint work in tolerance mode; one per
+// polish, one per WarmUpShown iteration of the warm-up levels, with the Sinkhorn and adjoint work in tolerance mode; one per
 // warm-up level, per exact score, at the end of the polish, and when
 // tolerance mode tightened its tolerance on level Finest.
 type Log struct {
@@ -122,13 +126,16 @@ type Log struct {
 // LevelStart keeps the level's objective for its work counters.
 func (l *Log) LevelStart(_ int, _ []int, obj *learn.Objective) { l.obj = obj }
 
-// Iteration logs an accepted iteration of level Finest or of the polish.
+// Iteration logs an accepted iteration of level Finest or of the polish,
+// and the WarmUpShown ones of the warm-up levels.
 func (l *Log) Iteration(p *learn.Progress) error {
-	if p.Level < l.Finest {
-		return nil
-	}
 	msg := "iteration"
-	if p.Level > l.Finest {
+	switch {
+	case p.Level < l.Finest && !WarmUpShown(p.Iter):
+		return nil
+	case p.Level < l.Finest:
+		msg = "warm-up iteration"
+	case p.Level > l.Finest:
 		msg = "polish iteration"
 	}
 	attrs := []any{"iter", p.Iter, "f", p.F, "grad_norm", p.GradNorm, "grad_max", p.GradMax,
@@ -137,6 +144,9 @@ func (l *Log) Iteration(p *learn.Progress) error {
 		st, tot := l.obj.Stats(), l.obj.Totals()
 		attrs = append(attrs, "sinkhorn_iters", st.Iterations, "adjoint_iters", st.AdjointIterations,
 			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
+	}
+	if p.Level < l.Finest {
+		attrs = append(attrs, "level", p.Level)
 	}
 	l.Logger.Info(msg, attrs...)
 	return nil
