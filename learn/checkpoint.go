@@ -34,7 +34,7 @@ var (
 // continues as if it had not stopped (see RunSettings.Resume).
 type Checkpoint struct {
 	Version int    // the layout; EncodeCheckpoint sets CheckpointVersion
-	Level   int    // the run's level of State: coarse, finest, polish
+	Level   int    // the run's level of State: warm-up, finest, polish
 	State   *State // the optimiser's state on that level
 	// PolishBest and PolishBestF are, for a run with a polish interrupted
 	// on its finest level, the best-scored iterate so far and its exact

@@ -121,7 +121,7 @@ type RunSettings struct {
 
 // LevelReport describes one finished level of Run.
 type LevelReport struct {
-	Level     int   // index in the run: coarse levels, the finest, the polish
+	Level     int   // index in the run: warm-up levels, the finest, the polish
 	Dims      []int // grid extents (nil on a non-grid graph)
 	Steps     int   // heat sub-steps of the level's kernel
 	Iter      int   // accepted iterations
@@ -148,8 +148,9 @@ type RunResult struct {
 }
 
 // Run learns the metric of g from seqs with the model cfg and the settings
-// s (nil: the zero RunSettings): the coarse levels of s.Coarse, each with
-// its frames restricted (RestrictSequences), then g, then the optional
+// s (nil: the zero RunSettings): the warm-up levels of s.Coarse, each on
+// a coarser grid with its frames restricted (RestrictSequences) or on g
+// with its own heat steps, then g, then the optional
 // polish, each minimised with Minimize from the previous stage's metric.
 // Cancelling ctx stops the current stage; Run then reports a last
 // checkpoint and returns what it reached with the error.
@@ -168,7 +169,7 @@ type runner struct {
 	obs   Observer
 	cfg   Config
 	g     *kernel.Graph
-	sched []Level // the coarse levels and the finest (Coarsen 0)
+	sched []Level // the warm-up levels and the finest (Coarsen 0, the model's steps)
 	dims  [][]int // grid extents by halving (nil on a non-grid graph)
 	seqs  [][]Sequence
 	pl    *polisher // nil without a polish
@@ -198,7 +199,7 @@ func newRunner(g *kernel.Graph, seqs []Sequence, cfg *Config, s *RunSettings) (*
 	return r, nil
 }
 
-// plan checks the schedule and computes the coarse levels' grids and frames.
+// plan checks the schedule and computes the coarser grids and their frames.
 func (r *runner) plan(seqs []Sequence) error {
 	r.seqs = [][]Sequence{seqs}
 	if r.set.CheckpointEvery < 0 {

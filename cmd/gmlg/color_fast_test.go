@@ -60,7 +60,7 @@ func TestColorLearnFast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ls := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(ls) < 7 || !strings.HasPrefix(ls[0], "n\titer\ttrial") {
+	if ls := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(ls) < 7 || !strings.HasPrefix(ls[0], "level\tn\titer\ttrial") {
 		t.Errorf("linesearch.tsv = %q, want a header and a trial per iteration", ls)
 	}
 	res := colorTestResult(t, full)
@@ -276,8 +276,9 @@ func colorTestBestScore(t *testing.T, dir string, from int) (iters []int, iter i
 
 // TestColourPresetWarmUp: in fast mode the colour preset warms up with 10
 // heat steps for 50 iterations, with 5 for 200 from 32³ on, and not at all
-// in exact mode, with --warm-steps 0 or when --steps leaves no cheaper
-// kernel; a colorlearn run records the preset's warm-up and runs it
+// in exact mode, with --warm-steps 0, when --steps leaves no cheaper
+// kernel or when --coarse 0 --warm-iters 0 leave it no level; a
+// colorlearn run records the preset's warm-up steps and runs them
 // (result.json's levels).
 func TestColourPresetWarmUp(t *testing.T) {
 	for _, c := range []struct {
@@ -297,9 +298,10 @@ func TestColourPresetWarmUp(t *testing.T) {
 		args []string
 		want string // result.json's levels: steps and iterations
 	}{
-		{[]string{"-steps", "20"}, "[{10 1} {10 50} {20 1}]"},
+		{[]string{"-steps", "20", "--warm-iters", "2"}, "[{10 1} {10 2} {20 1}]"},
 		{[]string{"-steps", "3"}, "[{3 1} {3 1}]"},
 		{[]string{"-steps", "20", "--warm-steps", "0"}, "[{20 1} {20 1}]"},
+		{[]string{"-steps", "20", "--coarse", "0", "--warm-iters", "0"}, "[{20 1}]"},
 	} {
 		out := filepath.Join(tmp, fmt.Sprint("run", i))
 		args := append([]string{"colorlearn", "-mode", "fast", "--bins", "6", "-t", "1e-2", "--sinkhorn-iters", "10", "-lambda-s", "0.01",

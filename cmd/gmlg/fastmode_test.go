@@ -116,9 +116,9 @@ func TestLearnCoarse(t *testing.T) {
 // their grids and steps, iterations.tsv the warm-up's iterations on the
 // data's grid as their own level, the metric files are the finest level's
 // (loss.npy: its iterations only), the log shows the warm-up's first
-// iterations, --resume on the finest level skips the warm-up, and settings without a cheaper kernel, outside fast mode or
-// with a heat time too large for the warm-up's steps are refused naming
-// the option.
+// iterations, --resume on the finest level skips the warm-up, and
+// settings without a cheaper kernel, outside fast mode or with a heat time
+// too large for the warm-up's steps are refused naming the option.
 func TestLearnWarmUp(t *testing.T) {
 	data := tinyData(t, "2")
 	dir := t.TempDir()
@@ -161,7 +161,7 @@ func TestLearnWarmUp(t *testing.T) {
 		t.Errorf("%d warm starts in log.txt after --resume, want 1", n)
 	}
 	// The warm-up shows its first iteration and every 25th (none here).
-	if n := strings.Count(string(lg), `msg="warm-up iteration" iter=1 `); n != 2 || !strings.Contains(string(lg), " level=1\n") {
+	if n := strings.Count(string(lg), `msg="warm-up iteration" iter=1 `); n != 2 || !strings.Contains(string(lg), " warm_level=1\n") {
 		t.Errorf("log.txt shows %d first warm-up iterations, want one per warm-up level:\n%s", n, lg)
 	}
 	for _, bad := range []struct {

@@ -178,13 +178,16 @@ func (f *learnFlags) applyPreset(fs *flag.FlagSet, given map[string]bool) error 
 			}
 		}
 	}
-	// --warm-steps 0 turns the preset's warm-up off, and so does a --steps
-	// that leaves it no cheaper heat kernel.
+	// --warm-steps 0 turns the preset's warm-up off; so do a --steps that
+	// leaves it no cheaper heat kernel and --coarse 0 --warm-iters 0,
+	// which leave it no level.
 	switch o := &f.rec.Optimizer; {
 	case !given["warm-iters"] && o.WarmSteps == 0:
 		o.WarmIters = 0
 	case !given["warm-steps"] && !given["warm-iters"] && o.WarmSteps >= f.rec.Model.Steps:
 		o.WarmSteps, o.WarmIters = 0, 0
+	case !given["warm-steps"] && o.Coarse == 0 && o.WarmIters == 0:
+		o.WarmSteps = 0
 	}
 	d := &f.rec.Data
 	other, what := framesOnly, "colour images"

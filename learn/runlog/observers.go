@@ -111,10 +111,11 @@ func DecodeCheckpointFile(path string, data []byte) (*learn.Checkpoint, error) {
 func WarmUpShown(iter int) bool { return iter == 1 || iter%25 == 0 }
 
 // Log is the observer that writes a run's structured log lines: one per
-// accepted iteration of level Finest (the data's own grid) and of the
-// polish, one per WarmUpShown iteration of the warm-up levels, with the Sinkhorn and adjoint work in tolerance mode; one per
-// warm-up level, per exact score, at the end of the polish, and when
-// tolerance mode tightened its tolerance on level Finest.
+// accepted iteration of level Finest (the data's own grid model) and of
+// the polish, and per WarmUpShown iteration of the warm-up levels, with
+// the Sinkhorn and adjoint work in tolerance mode; one per warm-up level,
+// per exact score, at the end of the polish, and when tolerance mode
+// tightened its tolerance on level Finest.
 type Log struct {
 	learn.NopObserver
 	Logger *slog.Logger
@@ -146,7 +147,7 @@ func (l *Log) Iteration(p *learn.Progress) error {
 			"sinkhorn_total", tot.Sinkhorn, "adjoint_total", tot.Adjoint)
 	}
 	if p.Level < l.Finest {
-		attrs = append(attrs, "level", p.Level)
+		attrs = append(attrs, "warm_level", p.Level)
 	}
 	l.Logger.Info(msg, attrs...)
 	return nil
@@ -335,23 +336,25 @@ func (t *IterationTable) Iteration(p *learn.Progress) error {
 type TrialTable struct {
 	learn.NopObserver
 	*Table
-	bins int
+	level, bins int
 }
 
 // TrialHeader is the header line of a TrialTable.
-const TrialHeader = "n\titer\ttrial\tsteepest\tstep\tf0\tslope\tf\tderiv"
+const TrialHeader = "level\tn\titer\ttrial\tsteepest\tstep\tf0\tslope\tf\tderiv"
 
 // NewTrialTable opens the trial table at path.
 func NewTrialTable(path string) (*TrialTable, error) {
 	return openTable(path, TrialHeader, func(t *Table) *TrialTable { return &TrialTable{Table: t} })
 }
 
-// LevelStart keeps the level's bins per side.
-func (t *TrialTable) LevelStart(_ int, dims []int, _ *learn.Objective) { t.bins = firstDim(dims) }
+// LevelStart keeps the level and its bins per side.
+func (t *TrialTable) LevelStart(level int, dims []int, _ *learn.Objective) {
+	t.level, t.bins = level, firstDim(dims)
+}
 
 // Trial appends the trial's row.
 func (t *TrialTable) Trial(tr learn.Trial) {
-	t.Row("%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g", t.bins, tr.Iter, tr.Index, tr.Steepest, tr.Step, tr.F0, tr.Slope, tr.F, tr.Deriv)
+	t.Row("%d\t%d\t%d\t%d\t%v\t%.6g\t%.17g\t%.6g\t%.17g\t%.6g", t.level, t.bins, tr.Iter, tr.Index, tr.Steepest, tr.Step, tr.F0, tr.Slope, tr.F, tr.Deriv)
 }
 
 // ScoreTable is the observer that writes every exact score of a finest

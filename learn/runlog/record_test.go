@@ -50,6 +50,11 @@ func TestOptimizerCheck(t *testing.T) {
 		t.Errorf("--warm-steps in exact mode: Check = %v", err)
 	}
 	o = DefaultOptimizer()
+	o.WarmSteps, o.WarmIters = 5, 10
+	if err := o.Check(&fast); err != nil {
+		t.Errorf("a warm-up of 10 iterations with 5 steps in fast mode: Check = %v", err)
+	}
+	o = DefaultOptimizer()
 	o.CoarseIters = 7
 	if err := o.Check(&fast); err != nil || o.CoarseIters != 0 {
 		t.Errorf("without --coarse: Check = %v, CoarseIters %d", err, o.CoarseIters)

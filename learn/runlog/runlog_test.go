@@ -95,7 +95,7 @@ func TestTableAppends(t *testing.T) {
 }
 
 // TestTrialAndScoreTables checks the rows of the trial and score tables:
-// the level's bins from LevelStart and every value at full precision.
+// the level and its bins from LevelStart and every value at full precision.
 func TestTrialAndScoreTables(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -113,7 +113,7 @@ func TestTrialAndScoreTables(t *testing.T) {
 	scores.Scored(learn.PolishScore{Iter: 4, FFast: 1.25, FExact: 1.5})
 	scores.Close()
 	for _, tc := range []struct{ file, header, row string }{
-		{"ls.tsv", TrialHeader, "6\t3\t1\ttrue\t0.5\t2\t-1\t1.5\t-0.25"},
+		{"ls.tsv", TrialHeader, "1\t6\t3\t1\ttrue\t0.5\t2\t-1\t1.5\t-0.25"},
 		{"exact.tsv", ScoreHeader, "4\t"},
 	} {
 		raw, err := os.ReadFile(filepath.Join(dir, tc.file))

@@ -222,7 +222,8 @@ func SaveLoss(dir string, losses []float64, title string) error {
 // ReadMetric reads the metric θ of kind k on sp from path: a metric file
 // (dataset.Space.ReadMetric), or a run's checkpoint (.gob), whose point x
 // gives θ = e^x. Every value must be positive and finite, and a
-// checkpoint's point must be a metric of sp (not of a coarse level).
+// checkpoint's point must be a metric of sp (not of a coarser grid's
+// level; a warm-up level on sp's grid gives its cheaper kernel's metric).
 func ReadMetric(path string, sp dataset.Space, k learn.MetricKind) ([]float64, error) {
 	if filepath.Ext(path) != ".gob" {
 		return sp.ReadMetric(path, k)
@@ -236,7 +237,7 @@ func ReadMetric(path string, sp dataset.Space, k learn.MetricKind) ([]float64, e
 		return nil, err
 	}
 	if got, want := len(ck.State.X), m.NumParams(); got != want {
-		return nil, fmt.Errorf("checkpoint %s holds a metric of %d values, want %d (the %s metric of the data; a run stopped on a coarse level has none)",
+		return nil, fmt.Errorf("checkpoint %s holds a metric of %d values, want %d (the %s metric of the data; a run stopped on a coarser grid has none)",
 			path, got, want, k)
 	}
 	theta := learn.Exp(nil, ck.State.X)
