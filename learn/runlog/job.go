@@ -64,6 +64,7 @@ type Job struct {
 	Resume string
 
 	src   *Source
+	fine  int // the index of the finest level (Optimizer.Levels before it)
 	log   *slog.Logger
 	logf  *os.File
 	bar   *Bar
@@ -110,7 +111,7 @@ func NewJob(rec *Record, dir string) (*Job, error) {
 		}
 	}
 	rec.Command, rec.Version = "learn", rundir.Version()
-	j := &Job{Rec: rec, Dir: dir, Progress: "none", Stdout: io.Discard, Stderr: io.Discard, src: src}
+	j := &Job{Rec: rec, Dir: dir, Progress: "none", Stdout: io.Discard, Stderr: io.Discard, src: src, fine: len(o.Levels())}
 	// The loss curve and the reconstruction strip are redrawn at most
 	// every 10 s during a run; the end and interruptions always draw them.
 	j.snap = &Snapshots{Dir: dir, Space: src.Space, Kind: m.MetricKind(), Finest: j.finest(), Every: o.SaveEvery,
@@ -143,7 +144,7 @@ func (j *Job) StartPoint() ([]float64, error) {
 
 // finest is the index of the data's own grid at the model's heat steps
 // among the run's levels.
-func (j *Job) finest() int { return len(j.Rec.Optimizer.Levels()) }
+func (j *Job) finest() int { return j.fine }
 
 // Run learns the metric from x0 (nil: the uniform metric), or from ck to
 // continue the run that wrote it, writing the run folder as it goes. A
