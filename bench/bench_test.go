@@ -444,7 +444,7 @@ func BenchmarkEval(b *testing.B) {
 				x := make([]float64, obj.Dim())
 				g := make([]float64, obj.Dim())
 				b.ResetTimer()
-				for b.Loop() {
+				for range b.N {
 					if _, err := obj.Eval(g, x); err != nil {
 						b.Fatal(err)
 					}
@@ -486,7 +486,8 @@ func BenchmarkSolveColumns(b *testing.B) {
 						src[i] = float64(i%7) + 1
 					}
 					dst := make([]float64, len(src))
-					for b.Loop() {
+					b.ResetTimer()
+					for range b.N {
 						if err := h.Apply(dst, src, cols); err != nil {
 							b.Fatal(err)
 						}

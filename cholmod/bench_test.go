@@ -61,7 +61,8 @@ func forEach(b *testing.B, body func(b *testing.B, cc *Common, m matrix, a *Spar
 func BenchmarkAnalyze(b *testing.B) {
 	forEach(b, func(b *testing.B, cc *Common, m matrix, a *Sparse, opt AnalyzeOptions) {
 		var nnzL int
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			f, err := cc.Analyze(a, &opt)
 			if err != nil {
 				b.Fatal(err)
@@ -114,7 +115,8 @@ func BenchmarkRefactorize(b *testing.B) {
 		}
 		vals := [2][]float64{m.values, v2}
 		k := 0
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			k ^= 1
 			a.SetValues(vals[k])
 			if err := f.Factorize(a); err != nil {
@@ -133,7 +135,8 @@ func BenchmarkSolve20(b *testing.B) {
 		defer f.Free()
 		rhs := randomBlock(m.n, cols, rand.New(rand.NewPCG(1, 1)))
 		x := make([]float64, len(rhs))
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			if err := f.Solve(x, rhs, cols); err != nil {
 				b.Fatal(err)
 			}

@@ -13,7 +13,8 @@ import (
 // figure that does not grow with the load.
 func loop(b *testing.B, f func() error) {
 	c0 := cputime.Used()
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
@@ -77,7 +78,8 @@ func BenchmarkHeat(b *testing.B) {
 			})
 			b.Run("SetWeights/"+label, func(b *testing.B) {
 				w := h.Weights()
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N {
 					if err := h.SetWeights(w); err != nil {
 						b.Fatal(err)
 					}
@@ -102,7 +104,8 @@ func BenchmarkAccumulate(b *testing.B) {
 	u := randBlock(rng, 21*g.N()*cols)
 	v := randBlock(rng, 20*g.N()*cols)
 	gw := make([]float64, g.NumEdges())
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		h.accumulate(gw, u, v, cols)
 	}
 }

@@ -52,7 +52,8 @@ func BenchmarkEval(b *testing.B) {
 				grad := make([]float64, len(x))
 				var r0 syscall.Rusage
 				syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N {
 					if _, err := o.Eval(grad, x); err != nil {
 						b.Fatal(err)
 					}

@@ -205,7 +205,8 @@ func BenchmarkCheckpoint(b *testing.B) {
 	ck := &Checkpoint{Level: 1, State: st}
 	b.Run("packed", func(b *testing.B) {
 		b.SetBytes(int64(8 * (2 + 2*m) * n))
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			if _, err := EncodeCheckpoint(ck); err != nil {
 				b.Fatal(err)
 			}
@@ -215,7 +216,8 @@ func BenchmarkCheckpoint(b *testing.B) {
 		b.SetBytes(int64(8 * (2 + 2*m) * n))
 		old := *ck
 		old.Version = 4
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			if _, err := seal(checkpointMagic, &old, 0); err != nil {
 				b.Fatal(err)
 			}

@@ -93,7 +93,8 @@ func BenchmarkFastEval(b *testing.B) {
 					t0 = fast.Totals()
 				}
 				k := 0
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N {
 					x := x0
 					if k%2 == 1 {
 						x = x1

@@ -32,14 +32,16 @@ func BenchmarkInterpolate(b *testing.B) {
 		c, e := ip.Columns()
 		name := fmt.Sprintf("N=%d/C=%d/L=%d", n, c, ip.Settings().Iterations)
 		b.Run(name+"/forward", func(b *testing.B) {
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := ip.Forward(); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 		b.Run(name+"/forward+backward", func(b *testing.B) {
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := ip.Forward(); err != nil {
 					b.Fatal(err)
 				}
@@ -52,7 +54,8 @@ func BenchmarkInterpolate(b *testing.B) {
 			src, dst := randVec(rng, n*c, 0.1, 1), make([]float64, n*c)
 			gsrc := make([]float64, n*c)
 			calls := 2*ip.Settings().Iterations - 1
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				for range calls {
 					_ = k.Apply(dst, src, c)
 				}

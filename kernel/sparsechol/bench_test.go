@@ -10,6 +10,11 @@ import (
 	"github.com/gmlg/gmlg/learn/cputime"
 )
 
+// The benchmarks of this repository loop over b.N after b.ResetTimer, not
+// with b.Loop: a b.Loop benchmark runs whole in its first call, which go
+// test makes before it sets GOMAXPROCS to the first value of -cpu, so that
+// "-cpu 1" would time the solves on every CPU's worker.
+
 // benchBackend is one backend configuration in the side-by-side benchmarks.
 type benchBackend struct {
 	name string
@@ -66,7 +71,8 @@ func BenchmarkAnalyze(b *testing.B) {
 	forEachBench(b, func(b *testing.B, be benchBackend, m, _ *testMatrix, grid []int) {
 		var nnz int
 		cpu := startCPU()
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			f, err := be.f.Analyze(m.pat, be.opt(grid))
 			if err != nil {
 				b.Fatal(err)
@@ -114,7 +120,8 @@ func BenchmarkRefactorize(b *testing.B) {
 		k := 0
 		b.ReportAllocs()
 		cpu := startCPU()
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			if err := f.Factorize(vals[k&1]); err != nil {
 				b.Fatal(err)
 			}
@@ -149,7 +156,8 @@ func BenchmarkSolve20(b *testing.B) {
 		x := make([]float64, n*cols)
 		b.ReportAllocs()
 		cpu := startCPU()
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			if err := f.Solve(x, rhs, cols); err != nil {
 				b.Fatal(err)
 			}
@@ -178,7 +186,8 @@ func BenchmarkSolveSteps(b *testing.B) {
 			b.Run(fmt.Sprintf("cols=%d", cols), func(b *testing.B) {
 				rhs := randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)
 				x := make([]float64, n*cols)
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N {
 					if err := ss.SolveSteps(x, rhs, cols, steps, false, false); err != nil {
 						b.Fatal(err)
 					}

@@ -24,7 +24,8 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 			b.SetBytes(int64(10 * 8 * n * n))
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := Load(dir, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -44,7 +45,8 @@ func BenchmarkReadNpy(b *testing.B) {
 		raw := npyBytes(b, e.descr, e.fortran, []int{n, n}, data)
 		b.Run(fmt.Sprintf("%s/fortran=%v", e.descr, e.fortran), func(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := ReadNpy(bytes.NewReader(raw)); err != nil {
 					b.Fatal(err)
 				}
@@ -57,7 +59,8 @@ func BenchmarkReadNpy(b *testing.B) {
 func BenchmarkWriteNpy(b *testing.B) {
 	a := &Array{Shape: []int{64, 64, 64}, Data: make([]float64, 64*64*64)}
 	b.SetBytes(int64(8 * len(a.Data)))
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		if err := WriteNpy(io.Discard, a); err != nil {
 			b.Fatal(err)
 		}

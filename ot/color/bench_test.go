@@ -13,7 +13,8 @@ func BenchmarkMap(b *testing.B) {
 		tr, _ := NewTransfer(k, n)
 		p, q := specMarginals(k.Size())
 		b.Run(fmt.Sprintf("n=%d/L=50", n), func(b *testing.B) {
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := tr.Map(p, q, 50); err != nil {
 					b.Fatal(err)
 				}
@@ -27,7 +28,8 @@ func BenchmarkHistogram(b *testing.B) {
 	img := testPhoto(640, 480, [3]float64{1, 1, 1})
 	for _, n := range []int{16, 31} {
 		b.Run(fmt.Sprintf("640x480/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := Histogram(img, &HistOptions{Bins: n}); err != nil {
 					b.Fatal(err)
 				}
@@ -43,7 +45,8 @@ func BenchmarkSmooth(b *testing.B) {
 	mapped := FromImage(testPhoto(640, 480, [3]float64{1.1, 0.9, 0.8}))
 	out := NewImage(640, 480)
 	b.Run("640x480", func(b *testing.B) {
-		for b.Loop() {
+		b.ResetTimer()
+		for range b.N {
 			copy(out.Pix, mapped.Pix)
 			if err := Smooth(out, im, 0, 0); err != nil {
 				b.Fatal(err)

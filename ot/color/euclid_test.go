@@ -110,7 +110,8 @@ func BenchmarkEuclidean(b *testing.B) {
 			src[i] = 1
 		}
 		b.Run("n="+itoa(n)+"/cols=4", func(b *testing.B) {
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				k.Apply(dst, src, 4)
 			}
 		})

@@ -73,7 +73,8 @@ func BenchmarkLearnEval(b *testing.B) {
 				x[i] = 0.1 * math.Sin(0.37*float64(i)) // a non-constant metric
 			}
 			grad := make([]float64, obj.Dim())
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := obj.Eval(grad, x); err != nil {
 					b.Fatal(err)
 				}

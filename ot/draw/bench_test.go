@@ -13,7 +13,8 @@ func BenchmarkHeatMaps(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := HeatMaps(ps, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -28,7 +29,8 @@ func BenchmarkHistogramStrip(b *testing.B) {
 	for _, n := range []int{8, 16, 31} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			hs := [][]float64{twoBlobs(n), twoBlobs(n), twoBlobs(n)}
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				if _, err := HistogramStrip(hs, n, nil, &HistogramOptions{Size: 200}); err != nil {
 					b.Fatal(err)
 				}
