@@ -84,9 +84,11 @@ bench: build
 	$(BIN) bench --markdown BENCHMARKS.md
 
 # A kit for timing gmlg on a Linux x86-64 host that has neither Go nor
-# SuiteSparse (bench/scaling.sh runs it): devkit/gmlg, every shared library
-# it loads except glibc's own (which the host's loader must match), under
-# their SONAMEs in devkit/lib, and with BASE=<git revision> the same program
+# SuiteSparse (bench/scaling.sh runs it): devkit/gmlg, the solve engine's
+# benchmarks as devkit/sparsechol.test (run with -test.bench and
+# -test.cpu), every shared library they load except glibc's own (which the
+# host's loader must match), under their SONAMEs in devkit/lib, and with
+# BASE=<git revision> the same program
 # built from that revision as devkit/gmlg-base, for side-by-side runs. The
 # revision is built in a temporary worktree, so the working tree is left as
 # it is. A kit over DEVKIT_MAX_MIB is also packed into devkit.tar.gz.
@@ -97,6 +99,7 @@ devkit: deps
 	rm -rf devkit devkit.tar.gz
 	mkdir -p devkit/lib
 	$(GO) build -o devkit/gmlg ./cmd/gmlg
+	$(GO) test -c -o devkit/sparsechol.test ./kernel/sparsechol
 	@if [ -n "$(BASE)" ]; then \
 	  rev=$$(git rev-parse --verify "$(BASE)^{commit}") || exit 1; \
 	  git worktree remove --force $(DEVKIT_WT) 2>/dev/null; git worktree prune; \
@@ -108,18 +111,18 @@ devkit: deps
 	fi
 	@echo "new $$(git rev-parse HEAD)$$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')" >>devkit/MANIFEST
 	@set -e; \
-	if ldd devkit/gmlg* | grep 'not found'; then echo "devkit: unresolved libraries" >&2; exit 1; fi; \
-	ldd devkit/gmlg* | awk '$$2 == "=>" && $$3 ~ /^\// { print $$1, $$3 }' | sort -u | \
+	if ldd devkit/gmlg* devkit/*.test | grep 'not found'; then echo "devkit: unresolved libraries" >&2; exit 1; fi; \
+	ldd devkit/gmlg* devkit/*.test | awk '$$2 == "=>" && $$3 ~ /^\// { print $$1, $$3 }' | sort -u | \
 	while read -r name path; do \
 	  case $$name in \
 	    ld-linux*|libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*) echo "devkit: $$name from the host";; \
 	    *) cp -L "$$path" devkit/lib/$$name; echo "lib $$name $$(readlink -f $$path)" >>devkit/MANIFEST;; \
 	  esac; \
 	done; \
-	stray=$$(LD_LIBRARY_PATH=devkit/lib ldd devkit/gmlg* | awk '$$2 == "=>" && $$3 ~ /^\// && $$3 !~ /^devkit\/lib\// { print $$1 }' | \
+	stray=$$(LD_LIBRARY_PATH=devkit/lib ldd devkit/gmlg* devkit/*.test | awk '$$2 == "=>" && $$3 ~ /^\// && $$3 !~ /^devkit\/lib\// { print $$1 }' | \
 	  grep -Ev '^(libc|libm|libpthread|libdl|librt)\.so' | sort -u); \
 	if [ -n "$$stray" ]; then echo "devkit: still loaded from the system: $$stray" >&2; exit 1; fi; \
-	glibc=$$(objdump -T devkit/gmlg* devkit/lib/* | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -n 1); \
+	glibc=$$(objdump -T devkit/gmlg* devkit/*.test devkit/lib/* | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -n 1); \
 	echo "needs $$glibc or newer on the host" >>devkit/MANIFEST; \
 	cat devkit/MANIFEST; \
 	mib=$$(du -sm devkit | cut -f1); echo "devkit: $$mib MiB"; \
