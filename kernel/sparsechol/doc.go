@@ -133,8 +133,11 @@
 // widths by internal/asmgen into kernels_rows_amd64.s): they take eight
 // rows (forward) or columns (backward) at a time, four at 32 values, read
 // the solved rows in place and keep the triangles of the diagonal blocks
-// in registers from load to store. Blocks of more than 32 right-hand
-// sides are solved there in strips of 32 (stripWidth).
+// in registers from load to store; backward, they prefetch the factor's
+// entries 16 rows ahead, rows that lie pages apart in the wide supernodes
+// of a large factor, where the processor's prefetchers do not follow.
+// Blocks of more than 32 right-hand sides are solved there in strips of
+// 32 (stripWidth).
 //
 // Each lane does the same operations whatever the width of the block, so
 // a column's solution depends neither on the right-hand sides solved with

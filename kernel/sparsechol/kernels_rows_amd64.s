@@ -446,7 +446,8 @@ bt8done:
 // pass over the rows below serves the n rows and every part of them, where
 // bwd4AVX makes a pass for each four rows and group of quads. The
 // accumulators in Z0, …, Z7, the row below in Z16, the factor entries in
-// Z18-Z25, in turn.
+// Z18-Z25, in turn; the entries 16 rows on are prefetched
+// (bwdPrefetchShift).
 TEXT ·bwdNx8AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -468,8 +469,15 @@ TEXT ·bwdNx8AVX(SB), NOSPLIT, $0-56
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	MOVQ n+48(FP), R9
+	MOVQ R8, R10
+	SHLQ $4, R10 // bwdPrefetch rows of l
 
 bn8rows:
+	// the factor entries bwdPrefetch rows on, the lines of the n columns
+	MOVQ DX, R11
+	SUBQ R10, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 56(R11)
 	// the next row below, r = CX−1: row below[r] of x
 	DECQ CX
 	MOVLQSX (BX)(CX*4), AX
@@ -1082,7 +1090,7 @@ bt16done:
 // the n rows and every part of them, where bwd4AVX makes a pass for each
 // four rows and group of quads. The accumulators in (Z0, Z1), …, (Z14,
 // Z15), the row below in (Z16, Z17), the factor entries in Z18-Z25, in
-// turn.
+// turn; the entries 16 rows on are prefetched (bwdPrefetchShift).
 TEXT ·bwdNx16AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -1112,8 +1120,15 @@ TEXT ·bwdNx16AVX(SB), NOSPLIT, $0-56
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
 	MOVQ n+48(FP), R9
+	MOVQ R8, R10
+	SHLQ $4, R10 // bwdPrefetch rows of l
 
 bn16rows:
+	// the factor entries bwdPrefetch rows on, the lines of the n columns
+	MOVQ DX, R11
+	SUBQ R10, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 56(R11)
 	// the next row below, r = CX−1: row below[r] of x
 	DECQ CX
 	MOVLQSX (BX)(CX*4), AX
@@ -1889,7 +1904,8 @@ bt20done:
 // the n rows and every part of them, where bwd4AVX makes a pass for each
 // four rows and group of quads. The accumulators in (Z16, Z17, Y0), …,
 // (Z30, Z31, Y7), the row below in (Z8, Z9, Y10), the factor entries in
-// Z11-Z14, in turn.
+// Z11-Z14, in turn; the entries 16 rows on are prefetched
+// (bwdPrefetchShift).
 TEXT ·bwdNx20AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -1927,8 +1943,15 @@ TEXT ·bwdNx20AVX(SB), NOSPLIT, $0-56
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	MOVQ n+48(FP), R9
+	MOVQ R8, R10
+	SHLQ $4, R10 // bwdPrefetch rows of l
 
 bn20rows:
+	// the factor entries bwdPrefetch rows on, the lines of the n columns
+	MOVQ DX, R11
+	SUBQ R10, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 56(R11)
 	// the next row below, r = CX−1: row below[r] of x
 	DECQ CX
 	MOVLQSX (BX)(CX*4), AX
@@ -2738,7 +2761,8 @@ bt24done:
 // the n rows and every part of them, where bwd4AVX makes a pass for each
 // four rows and group of quads. The accumulators in (Z0, Z1, Z2), …, (Z21,
 // Z22, Z23), the row below in (Z24, Z25, Z26), the factor entries in
-// Z27-Z30, in turn.
+// Z27-Z30, in turn; the entries 16 rows on are prefetched
+// (bwdPrefetchShift).
 TEXT ·bwdNx24AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -2776,8 +2800,15 @@ TEXT ·bwdNx24AVX(SB), NOSPLIT, $0-56
 	VPXORQ Z22, Z22, Z22
 	VPXORQ Z23, Z23, Z23
 	MOVQ n+48(FP), R9
+	MOVQ R8, R10
+	SHLQ $4, R10 // bwdPrefetch rows of l
 
 bn24rows:
+	// the factor entries bwdPrefetch rows on, the lines of the n columns
+	MOVQ DX, R11
+	SUBQ R10, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 56(R11)
 	// the next row below, r = CX−1: row below[r] of x
 	DECQ CX
 	MOVLQSX (BX)(CX*4), AX
@@ -3524,7 +3555,8 @@ bt32done:
 // One pass over the rows below serves the n rows and every part of them,
 // where bwd4AVX makes a pass for each four rows and group of quads. The
 // accumulators in (Z0, Z1, Z2, Z3), …, (Z12, Z13, Z14, Z15), the row below
-// in (Z16, Z17, Z18, Z19), the factor entries in Z20-Z23, in turn.
+// in (Z16, Z17, Z18, Z19), the factor entries in Z20-Z23, in turn; the
+// entries 16 rows on are prefetched (bwdPrefetchShift).
 TEXT ·bwdNx32AVX(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -3554,8 +3586,15 @@ TEXT ·bwdNx32AVX(SB), NOSPLIT, $0-56
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
 	MOVQ n+48(FP), R9
+	MOVQ R8, R10
+	SHLQ $4, R10 // bwdPrefetch rows of l
 
 bn32rows:
+	// the factor entries bwdPrefetch rows on, the lines of the n columns
+	MOVQ DX, R11
+	SUBQ R10, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 24(R11)
 	// the next row below, r = CX−1: row below[r] of x
 	DECQ CX
 	MOVLQSX (BX)(CX*4), AX

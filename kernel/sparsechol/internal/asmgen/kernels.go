@@ -421,6 +421,16 @@ accumulator in %s.`, w.cw, rowsDoc(rows...), rowsDoc(acc)))
 	g.op("RET")
 }
 
+// bwdPrefetchShift is log₂ of bwdPrefetch, how many rows below bwdNx
+// fetches the factor entries ahead of their use. bwdNx reads a few
+// columns of every row of a supernode's block below its diagonal, rows w
+// values apart: beyond 512 columns (the top separators of a 32³ grid's
+// factor) each row's entries lie in a page of their own, where the
+// processor's prefetchers do not follow, and every row would wait for
+// memory. Sixteen rows ahead hide that wait; eight, 32 or 64 do less
+// well (docs/design.md, "Kernels").
+const bwdPrefetchShift = 4
+
 // bwdNx writes bwdNx<cw>AVX.
 func (g *gen) bwdNx(k kernel, w width) {
 	rb := w.rowBytes()
@@ -437,7 +447,8 @@ func (g *gen) bwdNx(k kernel, w width) {
 once, the arithmetic of bwd4AVX and bwd1AVX in every lane. One pass over
 the rows below serves the n rows and every part of them, where bwd4AVX
 makes a pass for each four rows and group of quads. The accumulators in
-%s, the row below in %s, the factor entries in %s, in turn.`, ns, w.cw, rowsDoc(accs...), rowsDoc(below), regsDoc(w.nxL, w.nxLn)))
+%s, the row below in %s, the factor entries in %s, in turn;
+the entries %d rows on are prefetched (bwdPrefetchShift).`, ns, w.cw, rowsDoc(accs...), rowsDoc(below), regsDoc(w.nxL, w.nxLn), 1<<bwdPrefetchShift))
 	g.op("MOVQ a+0(FP), DI")
 	g.op("MOVQ x+8(FP), SI")
 	g.op("MOVQ below+16(FP), BX")
@@ -464,6 +475,8 @@ makes a pass for each four rows and group of quads. The accumulators in
 		}
 	}
 	g.op("MOVQ n+48(FP), R9")
+	g.op("MOVQ R8, R10")
+	g.op("SHLQ $%d, R10 // bwdPrefetch rows of l", bwdPrefetchShift)
 	// until ends the sequence after row j when n = j+1 (jumping to
 	// label): n is 1, 2, 3, 4 or nxCols.
 	until := func(j int, label string) {
@@ -473,6 +486,11 @@ makes a pass for each four rows and group of quads. The accumulators in
 		}
 	}
 	g.label(l("rows"))
+	g.note("the factor entries bwdPrefetch rows on, the lines of the n columns")
+	g.op("MOVQ DX, R11")
+	g.op("SUBQ R10, R11")
+	g.op("PREFETCHT0 (R11)")
+	g.op("PREFETCHT0 %d(R11)", 8*w.nxCols-8)
 	g.note("the next row below, r = CX−1: row below[r] of x")
 	g.op("DECQ CX")
 	g.op("MOVLQSX (BX)(CX*4), AX")
