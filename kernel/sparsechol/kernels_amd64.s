@@ -666,8 +666,9 @@ fddone:
 // subtracted once: three quads at a time while they last, then two, then
 // one, with the same arithmetic in every lane. With wide (AVX-512), two
 // quads are one 8-wide register, taken two at a time (three, as an 8-wide
-// and a 4-wide register, when three are left).
-TEXT ·bwd4AVX(SB), NOSPLIT, $0-65
+// and a 4-wide register, when three are left). Each row prefetches the
+// factor entries of the row 16 on, as the generated bwdNx kernels do.
+TEXT ·bwd4AVX(SB), NOSPLIT, $8-65
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ below+16(FP), BX
@@ -675,6 +676,9 @@ TEXT ·bwd4AVX(SB), NOSPLIT, $0-65
 	MOVQ l+32(FP), DX
 	MOVQ w+40(FP), R8
 	SHLQ $3, R8 // bytes per row of l
+	MOVQ R8, AX
+	SHLQ $4, AX
+	MOVQ AX, ahead-8(SP) // 16 rows of l: how far ahead each row prefetches
 	MOVQ cw+48(FP), R9
 	SHLQ $3, R9 // bytes per row of a and x
 	MOVQ nq+56(FP), R10
@@ -705,6 +709,10 @@ b4triple:
 	MOVQ R13, DX
 
 b4rows3:
+	MOVQ DX, AX
+	SUBQ ahead-8(SP), AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 24(AX)
 	DECQ R12
 	MOVLQSX (BX)(R12*4), AX
 	IMULQ R9, AX
@@ -766,6 +774,10 @@ b4tripleZ:
 	MOVQ R13, DX
 
 b4rows3Z:
+	MOVQ DX, AX
+	SUBQ ahead-8(SP), AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 24(AX)
 	DECQ R12
 	MOVLQSX (BX)(R12*4), AX
 	IMULQ R9, AX
@@ -815,6 +827,10 @@ b4pair:
 	MOVQ R13, DX
 
 b4rows2:
+	MOVQ DX, AX
+	SUBQ ahead-8(SP), AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 24(AX)
 	DECQ R12
 	MOVLQSX (BX)(R12*4), AX
 	IMULQ R9, AX
@@ -859,6 +875,10 @@ b4pairZ:
 	MOVQ R13, DX
 
 b4rows2Z:
+	MOVQ DX, AX
+	SUBQ ahead-8(SP), AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 24(AX)
 	DECQ R12
 	MOVLQSX (BX)(R12*4), AX
 	IMULQ R9, AX
@@ -899,6 +919,10 @@ b4single:
 	MOVQ R13, DX
 
 b4rows1:
+	MOVQ DX, AX
+	SUBQ ahead-8(SP), AX
+	PREFETCHT0 (AX)
+	PREFETCHT0 24(AX)
 	DECQ R12
 	MOVLQSX (BX)(R12*4), AX
 	IMULQ R9, AX
