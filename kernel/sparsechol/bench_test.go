@@ -3,6 +3,7 @@ package sparsechol
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -164,6 +165,75 @@ func BenchmarkSolve20(b *testing.B) {
 		}
 		cpu.report(b)
 	})
+}
+
+// BenchmarkSolveRates compares the solves' speed per flop across the
+// grids on one thread, where BenchmarkSolveSteps times each grid alone
+// and a shared machine's drift between them can exceed the differences:
+// each iteration is a round that runs 20 heat sub-steps of a 15-column
+// block on every grid in turn, and the benchmark reports each grid's
+// median GFlop/s (4·nnz(L) flops per column and sub-step) over the rounds
+// and the median over the rounds of its ratio to 16³'s in the same round.
+// Run it with -benchtime 40x or so.
+func BenchmarkSolveRates(b *testing.B) {
+	const steps, cols = 20, 15
+	type solver struct {
+		name string
+		ss   factor.StepSolver
+		nnz  int
+		x, b []float64
+		rate []float64 // per round
+	}
+	var grids []*solver
+	for _, g := range benchGrids {
+		if g.d == 2 && g.n == 200 {
+			continue // its rate is 100²'s; the round stays short
+		}
+		m, grid := benchMatrix(g.d, g.n, 1)
+		f := benchFactor(b, benchBackend{"go-1thread", Backend{}, func(g []int) *factor.Options {
+			return &factor.Options{Grid: g, Threads: 1}
+		}}, m, grid)
+		defer f.Close()
+		n := m.pat.N
+		grids = append(grids, &solver{name: fmt.Sprintf("d=%d,n=%d", g.d, g.n), ss: f.(factor.StepSolver),
+			nnz: f.Info().NNZL, x: make([]float64, n*cols), b: randomBlock(rand.New(rand.NewPCG(9, 9)), n*cols)})
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, g := range grids {
+			t := time.Now()
+			if err := g.ss.SolveSteps(g.x, g.b, cols, steps, false, false); err != nil {
+				b.Fatal(err)
+			}
+			g.rate = append(g.rate, 4*float64(g.nnz)*cols*steps/time.Since(t).Seconds()/1e9)
+		}
+	}
+	b.StopTimer()
+	var ref *solver
+	for _, g := range grids {
+		if g.name == "d=3,n=16" {
+			ref = g
+		}
+	}
+	for _, g := range grids {
+		b.ReportMetric(median(g.rate), "GFlop/s-"+g.name)
+		if g != ref {
+			r := make([]float64, len(g.rate))
+			for k := range r {
+				r[k] = g.rate[k] / ref.rate[k]
+			}
+			b.ReportMetric(median(r), "ratio-"+g.name)
+		}
+	}
+}
+
+// median returns the median of v (v is sorted in place).
+func median(v []float64) float64 {
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // BenchmarkSolveSteps times 20 heat sub-steps (SolveSteps) of blocks of 8,

@@ -159,7 +159,9 @@
 // thread), in wall time and cpu-ns/op (process CPU time, the steadier
 // figure on a shared machine); BenchmarkAnalyze reports nnz(L), 0.80–0.98×
 // that of CHOLMOD's best ordering on 50², 100², 200², 16³ and 32³. Whole
-// evaluations of the learner are in BENCHMARKS.md.
+// evaluations of the learner are in BENCHMARKS.md. BenchmarkSolveRates
+// compares the grids' speed per flop on one thread, the grids taking turns
+// within each round so that a shared machine's drift affects them alike.
 //
 //	go test -run '^$' -bench . -count 3 ./kernel/sparsechol
 package sparsechol
