@@ -667,7 +667,9 @@ fddone:
 // one, with the same arithmetic in every lane. With wide (AVX-512), two
 // quads are one 8-wide register, taken two at a time (three, as an 8-wide
 // and a 4-wide register, when three are left). Each row prefetches the
-// factor entries of the row 16 on, as the generated bwdNx kernels do.
+// factor entries of the row 16 on, as the generated bwdNx kernels do
+// (for the first 16 rows, walked last, an address before l: a prefetch
+// never faults).
 TEXT ·bwd4AVX(SB), NOSPLIT, $8-65
 	MOVQ a+0(FP), DI
 	MOVQ x+8(FP), SI
