@@ -184,15 +184,14 @@ func BenchmarkSolveRates(b *testing.B) {
 		x, b []float64
 		rate []float64 // per round
 	}
+	one := benchBackends[slices.IndexFunc(benchBackends, func(be benchBackend) bool { return be.name == "go-1thread" })]
 	var grids []*solver
 	for _, g := range benchGrids {
 		if g.d == 2 && g.n == 200 {
 			continue // its rate is 100²'s; the round stays short
 		}
 		m, grid := benchMatrix(g.d, g.n, 1)
-		f := benchFactor(b, benchBackend{"go-1thread", Backend{}, func(g []int) *factor.Options {
-			return &factor.Options{Grid: g, Threads: 1}
-		}}, m, grid)
+		f := benchFactor(b, one, m, grid)
 		defer f.Close()
 		n := m.pat.N
 		grids = append(grids, &solver{name: fmt.Sprintf("d=%d,n=%d", g.d, g.n), ss: f.(factor.StepSolver),
