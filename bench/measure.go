@@ -457,9 +457,10 @@ func SolveBytes(nnz, n, cols int) float64 {
 // MeasureRoofline measures the roofline of p cores: one core's peak of
 // independent multiply-add chains as wide as the solve kernels' vectors,
 // the best of 50 runs of 2¹⁸ rounds (short, to run unpreempted on a shared
-// machine), times p; and the bandwidth of the triad a[i] = b[i] + s·c[i],
-// 24 bytes an element, on p goroutines over working sets of 1 MiB, 4 MiB,
-// … up to 4× the L3 cache (64 MiB to 2 GiB), where it is that of memory.
+// machine), times p; and the bandwidth of the triad a[i] = b[i] + s·c[i]
+// (triadRange: vector loads and stores where the kernels have them), 24
+// bytes an element, on p goroutines over working sets of 1 MiB, 4 MiB, …
+// up to 4× the L3 cache (64 MiB to 2 GiB), where it is that of memory.
 func MeasureRoofline(p int) Roofline {
 	r := Roofline{Threads: p, Lanes: sparsechol.VectorWidth()}
 	for range 50 {
@@ -498,9 +499,7 @@ func triad(p, n int) float64 {
 						b[i], c[i] = 1, 2
 					}
 				}
-				for i := range a {
-					a[i] = b[i] + 3*c[i]
-				}
+				triadRange(a, b, c, 3)
 			})
 		}
 		wg.Wait()
