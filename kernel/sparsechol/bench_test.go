@@ -226,9 +226,9 @@ func BenchmarkSolveRates(b *testing.B) {
 	}
 }
 
-// median returns the median of v (v is sorted in place).
+// median returns the median of v, which it leaves as it is.
 func median(v []float64) float64 {
-	slices.Sort(v)
+	v = slices.Sorted(slices.Values(v))
 	if len(v)%2 == 1 {
 		return v[len(v)/2]
 	}

@@ -427,8 +427,8 @@ accumulator in %s.`, w.cw, rowsDoc(rows...), rowsDoc(acc)))
 // values apart: beyond 512 columns (the top separators of a 32³ grid's
 // factor) each row's entries lie in a page of their own, where the
 // processor's prefetchers do not follow, and every row would wait for
-// memory. Sixteen rows ahead hide that wait; eight, 32 or 64 do less
-// well (docs/design.md, "Kernels"). The rows are walked from the last up,
+// memory. Sixteen rows ahead hide that wait; eight, 32 or 64 do no
+// better (docs/design.md, "Kernels"). The rows are walked from the last up,
 // so the first 16 prefetch addresses before the block, which a prefetch
 // may: it never faults.
 const bwdPrefetchShift = 4
