@@ -25,18 +25,14 @@ func fmaRounds(w, n int) float64 {
 	return 12 * 2 * float64(w)
 }
 
-// triadRange sets a[i] = b[i] + s·c[i] for every i: in 4-wide vector
-// instructions where the solve kernels have them (sparsechol.VectorWidth
-// at least 4), the last values and other processors' in Go.
-func triadRange(a, b, c []float64, s float64) {
-	b, c = b[:len(a)], c[:len(a)]
-	k := 0
-	if sparsechol.VectorWidth() >= 4 {
-		if k = len(a) &^ 15; k > 0 {
-			triadY(&a[0], &b[0], &c[0], k, s)
-		}
+// triadVec sets a[i] = b[i] + s·c[i] for the first values of equal-length
+// a, b and c in 4-wide vector instructions where the solve kernels have
+// them (sparsechol.VectorWidth at least 4), and returns how many it set.
+func triadVec(a, b, c []float64, s float64) int {
+	k := len(a) &^ 15
+	if sparsechol.VectorWidth() < 4 || k == 0 {
+		return 0
 	}
-	for i := k; i < len(a); i++ {
-		a[i] = b[i] + s*c[i]
-	}
+	triadY(&a[0], &b[0], &c[0], k, s)
+	return k
 }

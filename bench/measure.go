@@ -481,6 +481,15 @@ func MeasureRoofline(p int) Roofline {
 	}
 }
 
+// triadRange sets a[i] = b[i] + s·c[i] for every i: in vector
+// instructions as far as triadVec takes them, the rest in Go.
+func triadRange(a, b, c []float64, s float64) {
+	b, c = b[:len(a)], c[:len(a)]
+	for i := triadVec(a, b, c, s); i < len(a); i++ {
+		a[i] = b[i] + s*c[i]
+	}
+}
+
 // triad returns the bandwidth in GB/s of a[i] = b[i] + s·c[i] over n
 // elements of each array on p goroutines, the best of enough sweeps to
 // stream 1 GiB (at least 4) after an untimed one.
