@@ -209,6 +209,15 @@ static int gl_blas_get_threads(void) {
 	gl_get_threads_fn f = (gl_get_threads_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
 	return f != NULL ? f() : 0;
 }
+
+typedef char *(*gl_corename_fn)(void);
+
+// OpenBLAS's name for the kernels it chose for this processor (a static
+// string), or NULL without OpenBLAS.
+static const char *gl_blas_corename(void) {
+	gl_corename_fn f = (gl_corename_fn) dlsym(RTLD_DEFAULT, "openblas_get_corename");
+	return f != NULL ? f() : NULL;
+}
 */
 import "C"
 
@@ -390,3 +399,10 @@ func exportSimplicial(ctx *cCtx, L *cFactor) (colPtr, rowIdx []int, values []flo
 func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
 
 func blasThreads() int { return int(C.gl_blas_get_threads()) }
+
+func blasCore() string {
+	if c := C.gl_blas_corename(); c != nil {
+		return C.GoString(c)
+	}
+	return ""
+}

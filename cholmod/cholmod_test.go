@@ -498,6 +498,24 @@ func TestBLASThreads(t *testing.T) {
 	}
 }
 
+// TestBLASCore checks that OpenBLAS names its kernels: a word of letters
+// and digits ("Haswell", "SkylakeX", "Prescott", …) where OpenBLAS is the
+// BLAS, nothing where it is not.
+func TestBLASCore(t *testing.T) {
+	core := BLASCore()
+	if BLASThreads() == 0 {
+		if core != "" {
+			t.Errorf("BLASCore() = %q without OpenBLAS", core)
+		}
+		t.Skip("OpenBLAS not found in the process")
+	}
+	if core == "" || strings.IndexFunc(core, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) >= 0 {
+		t.Errorf("BLASCore() = %q, want OpenBLAS's name of a core", core)
+	}
+}
+
 // TestStatusError checks the error type of a CHOLMOD status.
 func TestStatusError(t *testing.T) {
 	e := &StatusError{Op: "analyze", Status: -2, Message: "out of memory", err: ErrOutOfMemory}

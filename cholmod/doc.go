@@ -77,7 +77,7 @@
 // time (with another BLAS it returns false); the package changes it only
 // when asked, and touches no other OpenBLAS setting. Package kernel sets
 // one thread, since threaded OpenBLAS products round differently for each
-// count.
+// count. BLASCore reports the kernels OpenBLAS chose for the processor.
 //
 // CHOLMOD's supernodal factorisation also opens an OpenMP parallel region,
 // on a team of fixed size, for the assembly of every large supernode. On

@@ -15,3 +15,11 @@ func SetBLASThreads(n int) bool {
 // BLASThreads returns OpenBLAS's current thread count, or 0 when OpenBLAS is
 // not the BLAS in the process.
 func BLASThreads() int { return blasThreads() }
+
+// BLASCore returns OpenBLAS's name for the kernels it chose for this
+// processor (openblas_get_corename: "Haswell", "SkylakeX", "Zen", …), or ""
+// when OpenBLAS is not the BLAS in the process. OpenBLAS chooses by the
+// processor's model; where it does not know the model, as behind some
+// virtual machines, it falls back to generic kernels (such as "Prescott"),
+// which package kernel's BLAS reports.
+func BLASCore() string { return blasCore() }

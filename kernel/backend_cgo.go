@@ -32,3 +32,12 @@ func (b oneBLASThread) Analyze(p *factor.Pattern, opt *factor.Options) (factor.F
 	cholmod.SetBLASThreads(1)
 	return b.Backend.Analyze(p, opt)
 }
+
+// blasCore is OpenBLAS's name for its kernels (BLAS).
+func blasCore() string { return cholmod.BLASCore() }
+
+// onBLAS reports whether f factorises on OpenBLAS (OnBLAS).
+func onBLAS(f factor.Factorizer) bool {
+	_, ok := f.(oneBLASThread)
+	return ok
+}

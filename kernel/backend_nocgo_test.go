@@ -24,4 +24,7 @@ func TestGoBackendNoCgo(t *testing.T) {
 	if _, err := Backend("go-purego"); err == nil {
 		t.Error(`Backend("go-purego") succeeded without cgo, want an error`)
 	}
+	if OnBLAS("go") || BLAS() != (BLASInfo{}) {
+		t.Errorf("OnBLAS(go) = %v, BLAS() = %+v without cgo, want false and nothing", OnBLAS("go"), BLAS())
+	}
 }

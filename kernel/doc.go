@@ -76,4 +76,8 @@
 // number of workers, every value Apply and Adjoint return is bitwise the
 // same for any GOMAXPROCS, HeatOptions.Threads and Serial, on every
 // backend; learn's TestEvalThreadsBitwise checks it for 1 to 16 threads.
+// OpenBLAS picks its kernels by the processor's model at start-up; BLAS
+// reports which (OnBLAS, which backends they serve) and, where it fell back
+// to generic ones on a processor with AVX2 and FMA, the OPENBLAS_CORETYPE
+// that selects its own. The package reads that choice and never sets it.
 package kernel
