@@ -233,7 +233,8 @@ func TestWriteTables(t *testing.T) {
 	}
 	// The roofline bounds 2:50:20 at its intensity, 2·1234·16 / (12·1234
 	// + 16·2500·16) = 0.0603 flop/byte, times 1 GB/s.
-	rep := &Report{Results: ms, Machine: Machine{CPU: "Test CPU", NumCPU: 2, LoadBefore: [3]float64{3, 2, 1}, GoVersion: "go1.x"},
+	rep := &Report{Results: ms, Machine: Machine{CPU: "Test CPU", NumCPU: 2, LoadBefore: [3]float64{3, 2, 1}, GoVersion: "go1.x",
+		BLAS: "Prescott", BLASSuggest: "SkylakeX"},
 		Roofline: Roofline{Threads: 2, Lanes: 8, PeakGFlops: 100, Bands: []Band{{1 << 30, 1}}},
 		Colour: []*ColourRun{{Row: Row{D: 3, N: 16, Colour: Synthetic}, Threads: 2, Seconds: 61.25, CPUSeconds: 118, MaxRSS: 45e6,
 			Iterations: 500, Evaluations: 509, F: 124.77227, FExact: 124.77226, Status: "iteration limit"},
@@ -260,7 +261,8 @@ func TestWriteTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := md.String()
-	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all", "| 2 | 50 | 2500 | 20 | 1.60 |", "Tree W/D: the work",
+	for _, want := range []string{"Test CPU, 2 logical CPUs", "3.00 2.00 1.00", "machine was shared", "gmlg bench -rows all",
+		"OpenBLAS's Prescott kernels", "OPENBLAS_CORETYPE=SkylakeX", "| 2 | 50 | 2500 | 20 | 1.60 |", "Tree W/D: the work",
 		"Roofline on P = 2", "roofline share", "### Time to a colour metric", "| colour:16 | 2 | 61.2 | 118 | 45 | 500 | 509 | 124.772 | 124.772 | iteration limit |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)

@@ -232,6 +232,10 @@ type Machine struct {
 	LoadAfter                    [3]float64 // … and when it finished
 	MemTotalGB                   float64
 	ProgramVersion               string // set by the caller
+	// BLAS is OpenBLAS's name for its kernels (kernel.BLASInfo), on which
+	// backends cholmod and go factorise; BLASSuggest the OPENBLAS_CORETYPE
+	// that would select faster ones, where there is one.
+	BLAS, BLASSuggest string
 }
 
 // Run measures every row of the paper's table with every backend, and
@@ -250,6 +254,9 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 		backends = DefaultBackends()
 	}
 	rep, p := &Report{Started: time.Now(), Machine: ReadMachine()}, opt.Threads
+	if a := kernel.BLAS().Advice(); a != "" && opt.Log != nil {
+		fmt.Fprintf(opt.Log, "warning: %s\n", a)
+	}
 	if p <= 0 {
 		p = runtime.GOMAXPROCS(0)
 	}
@@ -363,9 +370,11 @@ func DefaultBackends() []string {
 
 // ReadMachine describes the current machine (CPU model and memory from
 // /proc/cpuinfo and /proc/meminfo where available, load averages from
-// /proc/loadavg).
+// /proc/loadavg, OpenBLAS's kernels from kernel.BLAS).
 func ReadMachine() Machine {
-	m := Machine{NumCPU: runtime.NumCPU(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), LoadBefore: loadAvg()}
+	b := kernel.BLAS()
+	m := Machine{NumCPU: runtime.NumCPU(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), LoadBefore: loadAvg(),
+		BLAS: b.Core, BLASSuggest: b.Suggest}
 	m.CPU = procField("/proc/cpuinfo", "model name")
 	fmt.Sscanf(procField("/proc/meminfo", "MemTotal"), "%g kB", &m.MemTotalGB)
 	m.MemTotalGB *= 1024 / 1e9

@@ -246,6 +246,12 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 	if m.LoadBefore[0] > float64(m.NumCPU)/2 || m.LoadAfter[0] > float64(m.NumCPU)/2 {
 		fmt.Fprintf(&b, " — the machine was shared, so these times are pessimistic")
 	}
+	if m.BLAS != "" {
+		fmt.Fprintf(&b, ". Factorisations on OpenBLAS's %s kernels", m.BLAS)
+		if m.BLASSuggest != "" {
+			fmt.Fprintf(&b, ", generic ones on this processor (OPENBLAS_CORETYPE=%s would select kernels for its vector units)", m.BLASSuggest)
+		}
+	}
 	fmt.Fprintf(&b, ".\n\n")
 	if command != "" {
 		fmt.Fprintf(&b, "Command:\n\n```\n%s\n```\n\n", command)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gmlg/gmlg/kernel"
 	"github.com/gmlg/gmlg/kernel/sparsechol"
 	"github.com/gmlg/gmlg/learn/dataset"
 	"github.com/gmlg/gmlg/learn/runlog"
@@ -192,6 +193,13 @@ func TestEndToEnd(t *testing.T) {
 			if p.Model.Metric != tc.metric || p.Kernel.Backend != "go" || p.Kernel.NNZL <= 0 || p.Kernel.Kernels != sparsechol.SolveKernels() ||
 				p.Data.Checksum == "" || p.Version == "" {
 				t.Errorf("params.json lacks settings: %+v", p)
+			}
+			want := "" // OpenBLAS's kernels where backend go factorises on them
+			if kernel.OnBLAS("go") {
+				want = kernel.BLAS().Core
+			}
+			if p.Kernel.BLAS != want {
+				t.Errorf("params.json: BLAS %q, want %q", p.Kernel.BLAS, want)
 			}
 			if tc.metric == "edge" {
 				// Padded layout: no horizontal edge leaves the last column.

@@ -89,6 +89,12 @@ func init() {
 				p := runtime.GOMAXPROCS(0)
 				fmt.Fprintf(stdout, "%d CPUs, %d threads (GOMAXPROCS; --threads sets it); solves on %s kernels, %d-wide, on a team of up to %d workers\n",
 					runtime.NumCPU(), p, sparsechol.SolveKernels(), sparsechol.VectorWidth(), p)
+				if b := kernel.BLAS(); b.Core != "" {
+					fmt.Fprintf(stdout, "factorisations on OpenBLAS's %s kernels\n", b.Core)
+					if a := b.Advice(); a != "" {
+						fmt.Fprintf(stdout, "warning: %s\n", a)
+					}
+				}
 				return nil
 			}
 		},

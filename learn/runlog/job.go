@@ -274,17 +274,33 @@ func (j *Job) tell(msg string) {
 	}
 }
 
-// logStart logs the run's settings, or where a resumed run continues.
+// logStart logs the run's settings, or where a resumed run continues, and
+// warns, in the log and on the terminal, where the backend factorises on
+// OpenBLAS kernels that leave out the processor's vector units
+// (kernel.BLASInfo).
 func (j *Job) logStart(ck *learn.Checkpoint) {
 	r := j.Rec
 	if ck != nil {
 		st := ck.State
 		j.log.Info("resume", "dir", j.Dir, "level", ck.Level, "iter", st.Iter, "evals", st.Evals, "f", st.F, "max_iter", r.Optimizer.MaxIter)
-		return
+	} else {
+		j.log.Info("start", "data", r.Data.Dir, "kind", r.Data.Kind, "n", r.Data.Side, "dim", r.Data.Dim, "sequences", len(r.Data.Sequences),
+			"mode", r.Model.Mode, "t", r.Model.T, "steps", r.Model.Steps, "sinkhorn_iters", r.Model.SinkhornIters, "loss", r.Model.Loss,
+			"lambda_c", r.Model.LambdaC, "lambda_s", r.Model.LambdaS, "max_iter", r.Optimizer.MaxIter)
 	}
-	j.log.Info("start", "data", r.Data.Dir, "kind", r.Data.Kind, "n", r.Data.Side, "dim", r.Data.Dim, "sequences", len(r.Data.Sequences),
-		"mode", r.Model.Mode, "t", r.Model.T, "steps", r.Model.Steps, "sinkhorn_iters", r.Model.SinkhornIters, "loss", r.Model.Loss,
-		"lambda_c", r.Model.LambdaC, "lambda_s", r.Model.LambdaS, "max_iter", r.Optimizer.MaxIter)
+	if b := kernel.BLAS(); blasAdvice(r.Model.Backend, b) != "" {
+		j.log.Warn("blas", "core", b.Core, "suggest", b.Suggest, "advice", b.Advice())
+		j.tell("warning: " + b.Advice())
+	}
+}
+
+// blasAdvice returns b's advice (kernel.BLASInfo.Advice) where the backend
+// of that name factorises on OpenBLAS, else "".
+func blasAdvice(backend string, b kernel.BLASInfo) string {
+	if f, err := kernel.Backend(backend); err != nil || !kernel.OnBLAS(f.Name()) {
+		return ""
+	}
+	return b.Advice()
 }
 
 // LevelStart keeps the level's objective; on the data's own grid it
@@ -295,7 +311,8 @@ func (j *Job) LevelStart(level int, _ []int, obj *learn.Objective) {
 		return
 	}
 	j.Rec.Kernel = NewKernelInfo(obj, j.src.Space.Alpha())
-	j.log.Info("kernel", "params", j.Rec.Kernel.Params, "backend", j.Rec.Kernel.Backend, "ordering", j.Rec.Kernel.Ordering, "nnz_l", j.Rec.Kernel.NNZL)
+	j.log.Info("kernel", "params", j.Rec.Kernel.Params, "backend", j.Rec.Kernel.Backend, "ordering", j.Rec.Kernel.Ordering, "nnz_l", j.Rec.Kernel.NNZL,
+		"blas", j.Rec.Kernel.BLAS)
 	if err := rundir.WriteChecked(filepath.Join(j.Dir, ParamsName), j.Rec); err != nil {
 		j.log.Error("params.json", "err", err)
 	}

@@ -354,14 +354,22 @@ type KernelInfo struct {
 	// on them (factor.Info.Kernels: the engine's "avx512-fma", "avx2-fma"
 	// or "scalar"); omitted otherwise.
 	Kernels string `json:"solve_kernels,omitempty"`
+	// BLAS names OpenBLAS's kernels (kernel.BLAS) where the backend
+	// factorises on them, whose choice moves the factor's last bits;
+	// omitted otherwise.
+	BLAS string `json:"blas,omitempty"`
 }
 
 // NewKernelInfo returns the record of obj's kernel, with the Laplacian's
 // scale alpha, as it runs now.
 func NewKernelInfo(obj *learn.Objective, alpha float64) KernelInfo {
 	info := obj.Heat().Info()
-	return KernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: alpha, Params: obj.Dim(),
+	k := KernelInfo{Backend: info.Backend, Ordering: info.Ordering, NNZL: info.NNZL, Alpha: alpha, Params: obj.Dim(),
 		Threads: runtime.GOMAXPROCS(0), Kernels: info.Kernels}
+	if kernel.OnBLAS(info.Backend) {
+		k.BLAS = kernel.BLAS().Core
+	}
+	return k
 }
 
 // Identity is the identity of the learning run r records

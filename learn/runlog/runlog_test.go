@@ -281,3 +281,29 @@ func TestReadMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestBLASAdvice checks that a run warns of OpenBLAS's generic kernels
+// only where its backend factorises on OpenBLAS and there is something to
+// suggest.
+func TestBLASAdvice(t *testing.T) {
+	generic := kernel.BLASInfo{Core: "Prescott", Suggest: "Haswell"}
+	onBLAS := kernel.OnBLAS("cholmod") // cgo builds
+	for _, tc := range []struct {
+		backend string
+		b       kernel.BLASInfo
+		warn    bool
+	}{
+		{"cholmod", generic, onBLAS},
+		{"auto", generic, onBLAS},
+		{"go", generic, onBLAS},
+		{"go-purego", generic, false},
+		{"dense", generic, false},
+		{"cholmod", kernel.BLASInfo{Core: "Haswell"}, false},
+		{"nosuch", generic, false},
+	} {
+		a := blasAdvice(tc.backend, tc.b)
+		if (a != "") != tc.warn || tc.warn && !strings.Contains(a, "OPENBLAS_CORETYPE=Haswell") {
+			t.Errorf("blasAdvice(%q, %+v) = %q, want a warning: %v", tc.backend, tc.b, a, tc.warn)
+		}
+	}
+}
