@@ -254,9 +254,6 @@ func Run(ctx context.Context, opt *Options) (*Report, error) {
 		backends = DefaultBackends()
 	}
 	rep, p := &Report{Started: time.Now(), Machine: ReadMachine()}, opt.Threads
-	if a := kernel.BLAS().Advice(); a != "" && opt.Log != nil {
-		fmt.Fprintf(opt.Log, "warning: %s\n", a)
-	}
 	if p <= 0 {
 		p = runtime.GOMAXPROCS(0)
 	}

@@ -54,7 +54,7 @@ func (b BLASInfo) Advice() string {
 	if b.Suggest == "" {
 		return ""
 	}
-	return fmt.Sprintf("OpenBLAS runs its generic %s kernels on this processor, which has AVX2 and FMA (OpenBLAS does not know its model, as behind some virtual machines), so backends cholmod and go factorise slower than they could (at half the speed on a 32³ grid); OPENBLAS_CORETYPE=%s in the environment selects kernels for its units", b.Core, b.Suggest)
+	return fmt.Sprintf("OpenBLAS runs its generic %s kernels on this processor, which has AVX2 and FMA (OpenBLAS does not know its model, as behind some virtual machines), so backends cholmod and go factorise at up to half the speed they could (a small share of a learning run's time); OPENBLAS_CORETYPE=%s in the environment selects kernels for its units", b.Core, b.Suggest)
 }
 
 // OnBLAS reports whether the backend name factorises on the BLAS that

@@ -92,7 +92,7 @@ func init() {
 				if b := kernel.BLAS(); b.Core != "" {
 					fmt.Fprintf(stdout, "factorisations on OpenBLAS's %s kernels\n", b.Core)
 					if a := b.Advice(); a != "" {
-						fmt.Fprintf(stdout, "warning: %s\n", a)
+						fmt.Fprintf(stdout, "note: %s\n", a)
 					}
 				}
 				return nil

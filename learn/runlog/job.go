@@ -275,9 +275,8 @@ func (j *Job) tell(msg string) {
 }
 
 // logStart logs the run's settings, or where a resumed run continues, and
-// warns, in the log and on the terminal, where the backend factorises on
-// OpenBLAS kernels that leave out the processor's vector units
-// (kernel.BLASInfo).
+// notes where the backend factorises on OpenBLAS kernels that leave out
+// the processor's vector units (kernel.BLASInfo).
 func (j *Job) logStart(ck *learn.Checkpoint) {
 	r := j.Rec
 	if ck != nil {
@@ -289,8 +288,7 @@ func (j *Job) logStart(ck *learn.Checkpoint) {
 			"lambda_c", r.Model.LambdaC, "lambda_s", r.Model.LambdaS, "max_iter", r.Optimizer.MaxIter)
 	}
 	if b := kernel.BLAS(); blasAdvice(r.Model.Backend, b) != "" {
-		j.log.Warn("blas", "core", b.Core, "suggest", b.Suggest, "advice", b.Advice())
-		j.tell("warning: " + b.Advice())
+		j.log.Info("blas", "core", b.Core, "suggest", b.Suggest, "advice", b.Advice())
 	}
 }
 

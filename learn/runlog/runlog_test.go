@@ -282,8 +282,8 @@ func TestReadMetric(t *testing.T) {
 	}
 }
 
-// TestBLASAdvice checks that a run warns of OpenBLAS's generic kernels
-// only where its backend factorises on OpenBLAS and there is something to
+// TestBLASAdvice checks that a run notes OpenBLAS's generic kernels only
+// where its backend factorises on OpenBLAS and there is something to
 // suggest.
 func TestBLASAdvice(t *testing.T) {
 	generic := kernel.BLASInfo{Core: "Prescott", Suggest: "Haswell"}
@@ -303,7 +303,7 @@ func TestBLASAdvice(t *testing.T) {
 	} {
 		a := blasAdvice(tc.backend, tc.b)
 		if (a != "") != tc.warn || tc.warn && !strings.Contains(a, "OPENBLAS_CORETYPE=Haswell") {
-			t.Errorf("blasAdvice(%q, %+v) = %q, want a warning: %v", tc.backend, tc.b, a, tc.warn)
+			t.Errorf("blasAdvice(%q, %+v) = %q, want a note: %v", tc.backend, tc.b, a, tc.warn)
 		}
 	}
 }
