@@ -232,9 +232,10 @@ type Machine struct {
 	LoadAfter                    [3]float64 // … and when it finished
 	MemTotalGB                   float64
 	ProgramVersion               string // set by the caller
-	// BLAS is OpenBLAS's name for its kernels (kernel.BLASInfo), on which
-	// backends cholmod and go factorise; BLASSuggest the OPENBLAS_CORETYPE
-	// that would select faster ones, where there is one.
+	// BLAS is OpenBLAS's name for the kernels it runs on the machine
+	// (kernel.BLASInfo), on which backends cholmod and go factorise;
+	// BLASSuggest the OPENBLAS_CORETYPE that would select faster ones,
+	// where there is one.
 	BLAS, BLASSuggest string
 }
 

@@ -247,9 +247,9 @@ func WriteMarkdown(w io.Writer, rep *Report, command string) error {
 		fmt.Fprintf(&b, " — the machine was shared, so these times are pessimistic")
 	}
 	if m.BLAS != "" {
-		fmt.Fprintf(&b, ". Factorisations on OpenBLAS's %s kernels", m.BLAS)
+		fmt.Fprintf(&b, ". OpenBLAS runs its %s kernels here", m.BLAS)
 		if m.BLASSuggest != "" {
-			fmt.Fprintf(&b, ", generic ones on this processor (OPENBLAS_CORETYPE=%s would select kernels for its vector units)", m.BLASSuggest)
+			fmt.Fprintf(&b, ", which leave out the processor's AVX2 and FMA units (OPENBLAS_CORETYPE=%s selects kernels for them)", m.BLASSuggest)
 		}
 	}
 	fmt.Fprintf(&b, ".\n\n")

@@ -210,12 +210,12 @@ static int gl_blas_get_threads(void) {
 	return f != NULL ? f() : 0;
 }
 
-typedef char *(*gl_corename_fn)(void);
+typedef char *(*gl_string_fn)(void);
 
-// OpenBLAS's name for the kernels it chose for this processor (a static
-// string), or NULL without OpenBLAS.
-static const char *gl_blas_corename(void) {
-	gl_corename_fn f = (gl_corename_fn) dlsym(RTLD_DEFAULT, "openblas_get_corename");
+// The static string OpenBLAS's function name returns (openblas_get_corename,
+// openblas_get_config), or NULL without OpenBLAS.
+static const char *gl_blas_string(const char *name) {
+	gl_string_fn f = (gl_string_fn) dlsym(RTLD_DEFAULT, name);
 	return f != NULL ? f() : NULL;
 }
 */
@@ -400,8 +400,16 @@ func blasSetThreads(n int) bool { return C.gl_blas_set_threads(C.int(n)) != 0 }
 
 func blasThreads() int { return int(C.gl_blas_get_threads()) }
 
-func blasCore() string {
-	if c := C.gl_blas_corename(); c != nil {
+func blasCore() string { return blasString("openblas_get_corename") }
+
+func blasConfig() string { return blasString("openblas_get_config") }
+
+// blasString returns the string of OpenBLAS's function name, or "" without
+// OpenBLAS.
+func blasString(name string) string {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	if c := C.gl_blas_string(cs); c != nil {
 		return C.GoString(c)
 	}
 	return ""

@@ -498,21 +498,24 @@ func TestBLASThreads(t *testing.T) {
 	}
 }
 
-// TestBLASCore checks that OpenBLAS names its kernels: a word of letters
-// and digits ("Haswell", "SkylakeX", "Prescott", …) where OpenBLAS is the
-// BLAS, nothing where it is not.
+// TestBLASCore checks that OpenBLAS names its kernels, a word
+// ("Haswell", "SkylakeX", "Opteron_SSE3", …), and describes its build
+// where OpenBLAS is the BLAS, and that both are empty where it is not.
 func TestBLASCore(t *testing.T) {
-	core := BLASCore()
+	core, config := BLASCore(), BLASConfig()
 	if BLASThreads() == 0 {
-		if core != "" {
-			t.Errorf("BLASCore() = %q without OpenBLAS", core)
+		if core != "" || config != "" {
+			t.Errorf("BLASCore() = %q, BLASConfig() = %q without OpenBLAS", core, config)
 		}
 		t.Skip("OpenBLAS not found in the process")
 	}
 	if core == "" || strings.IndexFunc(core, func(r rune) bool {
-		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_')
 	}) >= 0 {
 		t.Errorf("BLASCore() = %q, want OpenBLAS's name of a core", core)
+	}
+	if !strings.Contains(config, "OpenBLAS") {
+		t.Errorf("BLASConfig() = %q, want OpenBLAS's description of its build", config)
 	}
 }
 

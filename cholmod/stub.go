@@ -65,3 +65,4 @@ func (s Supplier) Prepare(p *factor.Pattern, lay *factor.Layout) (factor.Numeric
 func blasSetThreads(n int) bool { return false }
 func blasThreads() int          { return 0 }
 func blasCore() string          { return "" }
+func blasConfig() string        { return "" }

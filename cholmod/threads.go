@@ -16,10 +16,16 @@ func SetBLASThreads(n int) bool {
 // not the BLAS in the process.
 func BLASThreads() int { return blasThreads() }
 
-// BLASCore returns OpenBLAS's name for the kernels it chose for this
+// BLASCore returns OpenBLAS's name for the kernels it runs on this
 // processor (openblas_get_corename: "Haswell", "SkylakeX", "Zen", …), or ""
-// when OpenBLAS is not the BLAS in the process. OpenBLAS chooses by the
-// processor's model; where it does not know the model, as behind some
-// virtual machines, it falls back to generic kernels (such as "Prescott"),
-// which package kernel's BLAS reports.
+// when OpenBLAS is not the BLAS in the process. A build of OpenBLAS with
+// DYNAMIC_ARCH (see BLASConfig) chooses them by the processor's model at
+// start-up, or by OPENBLAS_CORETYPE; for a model it does not know (one
+// newer than the release, or one a virtual machine hides) it falls back to
+// old kernels such as "Prescott". Package kernel's BLAS reports that case.
 func BLASCore() string { return blasCore() }
+
+// BLASConfig returns OpenBLAS's description of its build
+// (openblas_get_config: its version and options, such as "DYNAMIC_ARCH"),
+// or "" when OpenBLAS is not the BLAS in the process.
+func BLASConfig() string { return blasConfig() }

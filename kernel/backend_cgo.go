@@ -33,8 +33,10 @@ func (b oneBLASThread) Analyze(p *factor.Pattern, opt *factor.Options) (factor.F
 	return b.Backend.Analyze(p, opt)
 }
 
-// blasCore is OpenBLAS's name for its kernels (BLAS).
-func blasCore() string { return cholmod.BLASCore() }
+// blasCore and blasConfig are OpenBLAS's name for its kernels and its
+// build options (BLAS).
+func blasCore() string   { return cholmod.BLASCore() }
+func blasConfig() string { return cholmod.BLASConfig() }
 
 // onBLAS reports whether f factorises on OpenBLAS (OnBLAS).
 func onBLAS(f factor.Factorizer) bool {

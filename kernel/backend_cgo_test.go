@@ -123,7 +123,7 @@ func TestGoBLASAgree(t *testing.T) {
 
 // TestOnBLAS checks which backends of a cgo build factorise on OpenBLAS.
 func TestOnBLAS(t *testing.T) {
-	for name, want := range map[string]bool{"cholmod": true, "go": true, "go-purego": false, "dense": false, "nosuch": false} {
+	for name, want := range map[string]bool{"cholmod": true, "auto": true, "": true, "go": true, "go-purego": false, "dense": false, "nosuch": false} {
 		if got := OnBLAS(name); got != want {
 			t.Errorf("OnBLAS(%q) = %v, want %v", name, got, want)
 		}

@@ -12,8 +12,9 @@ import (
 // has threads of its own.
 func init() { registerBackend(sparsechol.Backend{}) }
 
-// blasCore is "": without cgo no OpenBLAS is linked (BLAS).
-func blasCore() string { return "" }
+// blasCore and blasConfig are "": without cgo no OpenBLAS is linked (BLAS).
+func blasCore() string   { return "" }
+func blasConfig() string { return "" }
 
 // onBLAS is false: every backend of this build runs on gonum's BLAS (OnBLAS).
 func onBLAS(factor.Factorizer) bool { return false }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -16,19 +17,24 @@ type BLASInfo struct {
 	// process's BLAS, and in builds without cgo.
 	Core string
 	// Suggest is the OPENBLAS_CORETYPE that selects kernels using the
-	// processor's AVX2 and FMA units, where Core's kernels do not: OpenBLAS
-	// picks its kernels by the processor's model and, for a model it does
-	// not know (as some virtual machines report), falls back to generic
-	// ones such as "Prescott", on which a large factorisation takes about
-	// twice as long. "" otherwise.
+	// processor's AVX2 and FMA units, where Core's kernels do not and the
+	// setting can change them: OpenBLAS built with DYNAMIC_ARCH picks its
+	// kernels by the processor's model and, for a model it does not know
+	// (one newer than its release, or one a virtual machine hides), falls
+	// back to old ones such as "Prescott", on which a large factorisation
+	// takes about twice as long. "" otherwise, and where OPENBLAS_CORETYPE
+	// is set already.
 	Suggest string
 }
 
 // BLAS describes the process's BLAS.
 func BLAS() BLASInfo {
-	core := blasCore()
-	avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
-	return BLASInfo{Core: core, Suggest: suggestCore(core, cpu.X86.HasAVX2 && cpu.X86.HasFMA, avx512)}
+	b := BLASInfo{Core: blasCore()}
+	if os.Getenv("OPENBLAS_CORETYPE") == "" && strings.Contains(blasConfig(), "DYNAMIC_ARCH") {
+		avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
+		b.Suggest = suggestCore(b.Core, cpu.X86.HasAVX2 && cpu.X86.HasFMA, avx512)
+	}
+	return b
 }
 
 // fmaCores are OpenBLAS's x86-64 kernels that use AVX2 and FMA.
@@ -54,9 +60,13 @@ func (b BLASInfo) Advice() string {
 	if b.Suggest == "" {
 		return ""
 	}
-	return fmt.Sprintf("OpenBLAS runs its generic %s kernels on this processor, which has AVX2 and FMA (OpenBLAS does not know its model, as behind some virtual machines), so backends cholmod and go factorise at up to half the speed they could (a small share of a learning run's time); OPENBLAS_CORETYPE=%s in the environment selects kernels for its units", b.Core, b.Suggest)
+	return fmt.Sprintf("OpenBLAS runs its %s kernels, which leave out this processor's AVX2 and FMA units (OpenBLAS does not know its model: one newer than the release, or one a virtual machine hides), so backends cholmod and go factorise at up to half the speed they could, a small share of a learning run's time; OPENBLAS_CORETYPE=%s in the environment selects kernels for its units, and changes the factor's last bits", b.Core, b.Suggest)
 }
 
-// OnBLAS reports whether the backend name factorises on the BLAS that
-// BLAS describes (OpenBLAS through package cholmod's linking).
-func OnBLAS(name string) bool { return onBLAS(backends[name]) }
+// OnBLAS reports whether the backend name (as Backend takes it) factorises
+// on the BLAS that BLAS describes (OpenBLAS through package cholmod's
+// linking).
+func OnBLAS(name string) bool {
+	f, err := Backend(name)
+	return err == nil && onBLAS(f)
+}

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestSuggestCore(t *testing.T) {
 		{"Sandybridge", true, false, "Haswell"},
 		{"Nehalem", true, true, "SkylakeX"},
 		{"Prescott", false, false, ""}, // a processor without FMA: nothing better to pick
-		{"Haswell", true, true, ""},    // AVX2 kernels on an AVX-512 processor are not generic
+		{"Haswell", true, true, ""},    // AVX2 kernels on an AVX-512 processor use FMA
 		{"SkylakeX", true, true, ""},
 		{"SKYLAKEX", true, true, ""},
 		{"Zen", true, false, ""},
@@ -42,7 +43,11 @@ func TestBLASAdvice(t *testing.T) {
 			t.Errorf("Advice() = %q, want it to name %q", a, want)
 		}
 	}
-	if b := BLAS(); b.Suggest != "" && b.Core == "" {
+	b := BLAS()
+	if b.Suggest != "" && b.Core == "" {
 		t.Errorf("BLAS() = %+v: a suggestion without OpenBLAS's kernels", b)
+	}
+	if v := os.Getenv("OPENBLAS_CORETYPE"); v != "" && b.Suggest != "" {
+		t.Errorf("BLAS() = %+v with OPENBLAS_CORETYPE=%s set: a suggestion of what is set already", b, v)
 	}
 }

@@ -78,6 +78,7 @@
 // backend; learn's TestEvalThreadsBitwise checks it for 1 to 16 threads.
 // OpenBLAS picks its kernels by the processor's model at start-up; BLAS
 // reports which (OnBLAS, which backends they serve) and, where it fell back
-// to generic ones on a processor with AVX2 and FMA, the OPENBLAS_CORETYPE
-// that selects its own. The package reads that choice and never sets it.
+// to old ones on a processor with AVX2 and FMA, the OPENBLAS_CORETYPE that
+// selects the processor's own. The package reads that choice and never
+// sets it.
 package kernel

@@ -295,7 +295,7 @@ func (j *Job) logStart(ck *learn.Checkpoint) {
 // blasAdvice returns b's advice (kernel.BLASInfo.Advice) where the backend
 // of that name factorises on OpenBLAS, else "".
 func blasAdvice(backend string, b kernel.BLASInfo) string {
-	if f, err := kernel.Backend(backend); err != nil || !kernel.OnBLAS(f.Name()) {
+	if !kernel.OnBLAS(backend) {
 		return ""
 	}
 	return b.Advice()

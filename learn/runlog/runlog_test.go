@@ -282,7 +282,7 @@ func TestReadMetric(t *testing.T) {
 	}
 }
 
-// TestBLASAdvice checks that a run notes OpenBLAS's generic kernels only
+// TestBLASAdvice checks that a run notes OpenBLAS's old kernels only
 // where its backend factorises on OpenBLAS and there is something to
 // suggest.
 func TestBLASAdvice(t *testing.T) {
