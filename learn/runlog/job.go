@@ -287,8 +287,9 @@ func (j *Job) logStart(ck *learn.Checkpoint) {
 			"mode", r.Model.Mode, "t", r.Model.T, "steps", r.Model.Steps, "sinkhorn_iters", r.Model.SinkhornIters, "loss", r.Model.Loss,
 			"lambda_c", r.Model.LambdaC, "lambda_s", r.Model.LambdaS, "max_iter", r.Optimizer.MaxIter)
 	}
-	if b := kernel.BLAS(); blasAdvice(r.Model.Backend, b) != "" {
-		j.log.Info("blas", "core", b.Core, "suggest", b.Suggest, "advice", b.Advice())
+	b := kernel.BLAS()
+	if a := blasAdvice(r.Model.Backend, b); a != "" {
+		j.log.Info("blas", "core", b.Core, "suggest", b.Suggest, "advice", a)
 	}
 }
 
