@@ -9,17 +9,21 @@
 # REFDIR is a checkout of github.com/matthieuheitz/2020-JMIV-ground-metric-learning-graphs
 # (measured at ef92734); it is cloned there when absent. Nothing of it is copied
 # into gmlg. The script installs Debian's Python stack when it is missing
-# (python3-torch, -scipy, -opencv, ...). Debian has no scikit-sparse, so unless
-# `import sksparse.cholmod` already works, a stand-in built from shim.c (one
-# cholmod_solve2 per solve_A call, like scikit-sparse) takes its place. Which
-# of the two the reference imports is printed at the start and repeated in
-# every summary line, with the machine, since the two time differently.
+# (python3-torch, -scipy, -opencv, ...). Debian has no scikit-sparse: build it
+# from its source with Debian's cython3 and libsuitesparse-dev (in its
+# checkout, `python3 setup.py build_ext --inplace`) and put that checkout on
+# PYTHONPATH. Unless `import sksparse.cholmod` works, a stand-in built from
+# shim.c (one cholmod_solve2 per solve_A call, like scikit-sparse) takes its
+# place. Which of the two the reference imports is printed at the start and
+# repeated in every summary line, with the machine, since the two time
+# differently.
 #
 # Each case runs the README's command with --max_iter 3 (4–5 evaluations). The
 # reference prints "F: forward, B: backward" seconds per evaluation; one
 # evaluation here is F + B minus the "Time data save" the forward pass spends
 # writing files on some evaluations. The first two evaluations warm up and are
-# listed but not summarised. Peak RSS is GNU time's maximum resident set size.
+# listed but not summarised. Peak RSS and CPU share are GNU time's maximum resident
+# set size and percent of CPU (of the whole run, start-up included).
 # gmlg's side is BENCHMARKS.md's command, `go test -run '^$' -bench
 # 'BenchmarkEval/<case>/cholmod' -benchtime 3x ./learn/`, in its own process
 # (peak RSS is the process's); it needs ../shared/data beside the repository.
@@ -66,7 +70,10 @@ skfile=$("$py" -c 'import sksparse.cholmod as m; print(m.__file__)')
 case $skfile in
 "$here"/*) solver="stand-in scikit-sparse (bench/reference/shim.c)" ;;
 *)
-	skver=$("$py" -c 'import importlib.metadata as m; print(m.version("scikit-sparse"))' 2>/dev/null || echo "version unknown")
+	# An installed distribution names its version; a build from source
+	# (python3 setup.py build_ext --inplace, on PYTHONPATH) has the module's.
+	skver=$("$py" -c 'import importlib.metadata as m; print(m.version("scikit-sparse"))' 2>/dev/null ||
+		"$py" -c 'import sksparse; print(sksparse.__version__)' 2>/dev/null || echo "version unknown")
 	solver="real scikit-sparse $skver"
 	;;
 esac
@@ -108,13 +115,14 @@ for c in $cases; do
 		/^F: / { sub(",", "", $2); t[++n] = $2 + $4 - save; save = 0 }
 		/^loss barys/ && !f0 { f0 = $4; sub(",", "", f0) }
 		/Maximum resident set size/ { rss = $6 / 1024 }
+		/Percent of CPU this job got/ { cpu = $7 }
 		END {
 			if (n < 3) printf "warning: %s: only %d evaluations timed, no steady one\n", c, n > "/dev/stderr"
 			printf "reference %s [%s, %s]: F(x0) loss %s; per evaluation (s):", c, solver, machine, f0
 			for (i = 1; i <= n; i++) printf " %.2f", t[i]
 			lo = hi = t[3]
 			for (i = 4; i <= n; i++) { if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i] }
-			printf "; steady %.2f–%.2f s; peak RSS %.0f MB|%f %f %f\n", lo, hi, rss, lo, hi, rss
+			printf "; steady %.2f–%.2f s; peak RSS %.0f MB; CPU %s of one core|%f %f %f\n", lo, hi, rss, cpu, lo, hi, rss
 		}' "$log")
 	echo "${refline%%|*}"
 	case ${refline%%|*} in
