@@ -80,6 +80,16 @@ func (k *rowKernels) bwdTri(x1 *float64, l *float64, b int, ld int, dinv *float6
 	bwdTriRowsAVX(x1, l, b, ld, dinv, k.cw)
 }
 
+// fwd1Run and bwd1Run take the one-column supernodes s0..s1-1 of x (see
+// forward1AVX), which the caller has checked.
+func (k *rowKernels) fwd1Run(sym *symbolic, num *numeric, s0, s1 int, x []float64) {
+	fwd1RunRowsAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], k.cw)
+}
+
+func (k *rowKernels) bwd1Run(sym *symbolic, num *numeric, s0, s1 int, x []float64) {
+	bwd1RunRowsAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], k.cw)
+}
+
 // wideRows returns the kernels for rows of cw values, or nil where there
 // are none (other widths, or no AVX-512).
 func wideRows(cw int) *rowKernels {
@@ -99,10 +109,10 @@ func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *
 func addRowsAVX(x *float64, buf *float64, rows *int32, ptr *int, src *int32, j0 int, j1 int, nq int)
 
 //go:noescape
-func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
+func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
 
 //go:noescape
-func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
+func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
 
 // sumRowsAVX is sumRowsGo on rows of cw values (a multiple of 4), a
 // quad at a time: the same additions in the same order.
@@ -119,17 +129,24 @@ func sumRowsAVX(sym *symbolic, x, buf []float64, j0, j1, cw int) {
 // forward1AVX eliminates the one-column supernodes s0..s1-1 (sym.single)
 // in x, rows of cw values (a multiple of 4), in one call: in 2-D most
 // supernodes have one column and a few rows, and a call each would cost
-// more than their arithmetic.
+// more than their arithmetic. (At the widths of rowKernels
+// forwardRangeRows calls rowKernels.fwd1Run instead.)
 func forward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	fwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4, useWide)
+	fwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
 }
 
 // backward1AVX solves with the transposes of the one-column supernodes
-// s1-1 down to s0 in x (see forward1AVX).
+// s1-1 down to s0 in x (see forward1AVX): at the widths of rowKernels
+// in one pass over each supernode's rows, each row whole in registers
+// (rowKernels.bwd1Run), else quad by quad.
 func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	bwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4, useWide)
+	if k := wideRows(cw); k != nil {
+		k.bwd1Run(sym, num, s0, s1, x)
+		return
+	}
+	bwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
 }
 
 // checkBlock panics unless x holds n rows of cw values. It compares
@@ -201,7 +218,7 @@ func forwardAVX(sym *symbolic, num *numeric, s int, x, tgt []float64, trows []in
 
 // forwardRangeRows is forwardRange at k.cw values a row on AVX-512 (a
 // width of rowKernels): each run of one-column supernodes through
-// fwd1RunAVX, the others as forwardAVX takes them, but with each row whole
+// k.fwd1Run, the others as forwardAVX takes them, but with each row whole
 // in registers, read where it is, so that nothing is packed (fwdDiagRows,
 // k.fwdBlock). It walks the supernodes itself: at this width the calls
 // and slicing of forwardAVX's layers would cost a measurable share of a
@@ -217,7 +234,7 @@ func forwardRangeRows(k *rowKernels, sym *symbolic, num *numeric, s0, s1 int, x,
 			for e < len(single) && single[e] {
 				e++
 			}
-			fwd1RunAVX(&x[0], s0+i, s0+e, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &lx[0], &dinv[0], cw/4, true)
+			k.fwd1Run(sym, num, s0+i, s0+e, x)
 			i = e - 1
 			continue
 		}

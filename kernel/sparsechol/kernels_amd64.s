@@ -1208,15 +1208,15 @@ edone:
 	VZEROUPPER
 	RET
 
-// func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
+// func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
 //
 // Eliminates the supernodes s0..s1-1, each of one column f = first[s] whose
 // rows below all lie in x (4·nq values a row): x_f ·= dinv[f], then
 // x_i −= l·x_f for each row i below, with the arithmetic of fwdDiagAVX and
-// fwdBlockAVX for one column, in one call for the whole run. With wide
-// (AVX-512) and rows of 16 values, x_f stays in two 8-wide registers while
-// the rows below take it, each row one load, update and store per half.
-TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-81
+// fwdBlockAVX for one column, in one call for the whole run. (At the widths
+// of rowKernels, fwd1Run<cw>AVX does the same with each row whole in
+// registers.)
+TEXT ·fwd1RunAVX(SB), NOSPLIT, $0-80
 // F1ROW moves to the next row below (position DX, done at R8: to next),
 // broadcasts its entry of l into b and points DI at the row x_i.
 #define F1ROW(next, b) \
@@ -1251,12 +1251,6 @@ f1snode:
 	ADDQ lx+56(FP), SI // the diagonal entry
 	MOVQ rows+40(FP), R10
 	INCQ DX
-	CMPB wide+80(FP), $0
-	JEQ f1quads
-	CMPQ R11, $4
-	JEQ f1wide
-
-f1quads:
 	VBROADCASTSD (R13), Y0
 	MOVQ AX, DI
 	MOVQ R11, R13
@@ -1284,25 +1278,6 @@ f1quad:
 	INCQ DX
 	JMP f1row
 
-f1wide:
-	// Rows of 16 values (R12 = 128 bytes), x_f in Z1 and Z2.
-	VBROADCASTSD (R13), Z0
-	VMULPD 0(AX), Z0, Z1
-	VMULPD 64(AX), Z0, Z2
-	VMOVUPD Z1, 0(AX)
-	VMOVUPD Z2, 64(AX)
-
-f1wrow:
-	F1ROW(f1next, Z0)
-	VMOVUPD 0(DI), Z8
-	VMOVUPD 64(DI), Z9
-	VFNMADD231PD Z1, Z0, Z8
-	VFNMADD231PD Z2, Z0, Z9
-	VMOVUPD Z8, 0(DI)
-	VMOVUPD Z9, 64(DI)
-	INCQ DX
-	JMP f1wrow
-
 f1next:
 	INCQ CX
 	JMP f1snode
@@ -1311,15 +1286,15 @@ f1done:
 	VZEROUPPER
 	RET
 
-// func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int, wide bool)
+// func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
 //
 // Solves with the transposes of the supernodes s1-1 down to s0, each of one
 // column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i
 // below, summed from the last to the first, with the arithmetic of
-// bwd1AVX and bwdDiagAVX for one column, in one call for the whole run.
-// Quad by quad, or with wide (AVX-512) and rows of 16 values in one pass
-// over the rows, both halves of each row summed in two 8-wide registers.
-TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-81
+// bwd1AVX and bwdDiagAVX for one column, in one call for the whole run,
+// quad by quad. (At the widths of rowKernels, bwd1Run<cw>AVX does the same
+// in one pass over the rows, each row whole in registers.)
+TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-80
 // B1ROW moves to the row above (position DX, done at R8: to sub),
 // broadcasts its entry of l into b and points DI at the row x_i.
 #define B1ROW(sub, b) \
@@ -1330,14 +1305,6 @@ TEXT ·bwd1RunAVX(SB), NOSPLIT, $0-81
 	MOVLQSX (R10)(DX*4), DI \
 	IMULQ R12, DI \
 	ADDQ x+0(FP), DI
-
-// B1SUBZ subtracts the sum in z from the 8 values at byte off of x_f (AX)
-// and scales them by 1/l_ff (Z9).
-#define B1SUBZ(off, z) \
-	VMOVUPD off(AX), Z8 \
-	VSUBPD z, Z8, Z8 \
-	VMULPD Z9, Z8, Z8 \
-	VMOVUPD Z8, off(AX)
 
 	MOVQ s1+16(FP), CX
 	MOVQ nq+72(FP), R11
@@ -1363,12 +1330,6 @@ b1snode:
 	SHLQ $3, SI
 	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
 	MOVQ rows+40(FP), R10
-	CMPB wide+80(FP), $0
-	JEQ b1quads
-	CMPQ R11, $4
-	JEQ b1wide
-
-b1quads:
 	VBROADCASTSD (R13), Y9
 	XORQ BX, BX // the quad's byte offset
 	MOVQ R11, R13
@@ -1390,24 +1351,6 @@ b1sub:
 	ADDQ $32, BX
 	DECQ R13
 	JNZ b1quad
-	JMP b1snode
-
-b1wide:
-	// Rows of 16 values (R12 = 128 bytes), the sums in Z0 and Z1.
-	VBROADCASTSD (R13), Z9
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	MOVQ R9, DX
-
-b1wrow:
-	B1ROW(b1wsub, Z10)
-	VFMADD231PD 0(DI), Z10, Z0
-	VFMADD231PD 64(DI), Z10, Z1
-	JMP b1wrow
-
-b1wsub:
-	B1SUBZ(0, Z0)
-	B1SUBZ(64, Z1)
 	JMP b1snode
 
 b1done:

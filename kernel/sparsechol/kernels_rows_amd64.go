@@ -67,6 +67,36 @@ func bwdNx24AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int,
 func bwdNx32AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int)
 
 //go:noescape
+func fwd1Run8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func fwd1Run16AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func fwd1Run20AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func fwd1Run24AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func fwd1Run32AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func bwd1Run8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func bwd1Run16AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func bwd1Run20AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func bwd1Run24AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
+func bwd1Run32AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+
+//go:noescape
 func fwdBlockRowsAVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int, cw int)
 
 //go:noescape
@@ -77,3 +107,9 @@ func bwdTriRowsAVX(x1 *float64, l *float64, b int, ld int, dinv *float64, cw int
 
 //go:noescape
 func bwdNxRowsAVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, n int, cw int)
+
+//go:noescape
+func fwd1RunRowsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, cw int)
+
+//go:noescape
+func bwd1RunRowsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, cw int)

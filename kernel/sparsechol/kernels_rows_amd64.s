@@ -550,6 +550,116 @@ bn8done:
 	VZEROUPPER
 	RET
 
+// func fwd1Run8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// fwd1RunAVX for rows of 8 values (AVX-512), with the same operations in
+// every lane: eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// for each row i below, in one pass over them. x_f in Z0, the row below in
+// Z4, its factor entry in Z10, the pivot's reciprocal in Z11.
+TEXT ·fwd1Run8AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1r8snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1r8done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	SHLQ $6, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Z11, Z0
+	VMOVUPD Z0, 0(AX)
+	MOVQ R8, DX
+
+f1r8row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1r8next
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	SHLQ $6, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Z4
+	VFNMADD231PD Z0, Z10, Z4
+	VMOVUPD Z4, 0(DI)
+	JMP f1r8row
+
+f1r8next:
+	INCQ CX
+	JMP f1r8snode
+
+f1r8done:
+	VZEROUPPER
+	RET
+
+// func bwd1Run8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// bwd1RunAVX for rows of 8 values (AVX-512), with the same operations in
+// every lane: solves with the transposes of the supernodes s1-1 down to s0,
+// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
+// the rows i below, summed from the last to the first in one pass over
+// them. The sums in Z0, x_f in Z4, the factor entry in Z10, the pivot's
+// reciprocal in Z11.
+TEXT ·bwd1Run8AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1r8snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1r8done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	SHLQ $6, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VPXORQ Z0, Z0, Z0
+	MOVQ R11, DX
+
+b1r8row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1r8sub
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	SHLQ $6, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Z10, Z0
+	JMP b1r8row
+
+b1r8sub:
+	VMOVUPD 0(AX), Z4
+	VSUBPD Z0, Z4, Z4
+	VMULPD Z11, Z4, Z4
+	VMOVUPD Z4, 0(AX)
+	JMP b1r8snode
+
+b1r8done:
+	VZEROUPPER
+	RET
+
 // fwdrow16<> subtracts from the row y = DI of 16 values Σ_{k<nl} l[k]·x_k,
 // l = SI, nl = CX, where x_k is the row of 16 values at DX + 128k, as
 // fwdrow<> does quad by quad, with the same operations in every lane: the
@@ -1231,6 +1341,128 @@ bn16next:
 	VMOVUPD Z17, 960(DI)
 
 bn16done:
+	VZEROUPPER
+	RET
+
+// func fwd1Run16AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// fwd1RunAVX for rows of 16 values (AVX-512), with the same operations in
+// every lane: eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// for each row i below, in one pass over them. x_f in (Z0, Z1), the row
+// below in (Z4, Z5), its factor entry in Z10, the pivot's reciprocal in
+// Z11.
+TEXT ·fwd1Run16AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1r16snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1r16done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	SHLQ $7, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Z11, Z0
+	VMULPD 64(AX), Z11, Z1
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	MOVQ R8, DX
+
+f1r16row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1r16next
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	SHLQ $7, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Z4
+	VMOVUPD 64(DI), Z5
+	VFNMADD231PD Z0, Z10, Z4
+	VFNMADD231PD Z1, Z10, Z5
+	VMOVUPD Z4, 0(DI)
+	VMOVUPD Z5, 64(DI)
+	JMP f1r16row
+
+f1r16next:
+	INCQ CX
+	JMP f1r16snode
+
+f1r16done:
+	VZEROUPPER
+	RET
+
+// func bwd1Run16AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// bwd1RunAVX for rows of 16 values (AVX-512), with the same operations in
+// every lane: solves with the transposes of the supernodes s1-1 down to s0,
+// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
+// the rows i below, summed from the last to the first in one pass over
+// them. The sums in (Z0, Z1), x_f in (Z4, Z5), the factor entry in Z10, the
+// pivot's reciprocal in Z11.
+TEXT ·bwd1Run16AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1r16snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1r16done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	SHLQ $7, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	MOVQ R11, DX
+
+b1r16row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1r16sub
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	SHLQ $7, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Z10, Z0
+	VFMADD231PD 64(DI), Z10, Z1
+	JMP b1r16row
+
+b1r16sub:
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	VSUBPD Z0, Z4, Z4
+	VMULPD Z11, Z4, Z4
+	VSUBPD Z1, Z5, Z5
+	VMULPD Z11, Z5, Z5
+	VMOVUPD Z4, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	JMP b1r16snode
+
+b1r16done:
 	VZEROUPPER
 	RET
 
@@ -2091,6 +2323,143 @@ bn20done:
 	VZEROUPPER
 	RET
 
+// func fwd1Run20AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// fwd1RunAVX for rows of 20 values (AVX-512), with the same operations in
+// every lane: eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// for each row i below, in one pass over them. x_f in (Z0, Z1, Y8), the row
+// below in (Z4, Z5, Y9), its factor entry in Z10, the pivot's reciprocal in
+// Z11.
+TEXT ·fwd1Run20AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1r20snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1r20done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	LEAQ (AX)(AX*4), AX
+	SHLQ $5, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Z11, Z0
+	VMULPD 64(AX), Z11, Z1
+	VMULPD 128(AX), Y11, Y8
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y8, 128(AX)
+	MOVQ R8, DX
+
+f1r20row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1r20next
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	LEAQ (DI)(DI*4), DI
+	SHLQ $5, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Z4
+	VMOVUPD 64(DI), Z5
+	VMOVUPD 128(DI), Y9
+	VFNMADD231PD Z0, Z10, Z4
+	VFNMADD231PD Z1, Z10, Z5
+	VFNMADD231PD Y8, Y10, Y9
+	VMOVUPD Z4, 0(DI)
+	VMOVUPD Z5, 64(DI)
+	VMOVUPD Y9, 128(DI)
+	JMP f1r20row
+
+f1r20next:
+	INCQ CX
+	JMP f1r20snode
+
+f1r20done:
+	VZEROUPPER
+	RET
+
+// func bwd1Run20AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// bwd1RunAVX for rows of 20 values (AVX-512), with the same operations in
+// every lane: solves with the transposes of the supernodes s1-1 down to s0,
+// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
+// the rows i below, summed from the last to the first in one pass over
+// them. The sums in (Z0, Z1, Y8), x_f in (Z4, Z5, Y9), the factor entry in
+// Z10, the pivot's reciprocal in Z11.
+TEXT ·bwd1Run20AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1r20snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1r20done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	LEAQ (AX)(AX*4), AX
+	SHLQ $5, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y8, Y8, Y8
+	MOVQ R11, DX
+
+b1r20row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1r20sub
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	LEAQ (DI)(DI*4), DI
+	SHLQ $5, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Z10, Z0
+	VFMADD231PD 64(DI), Z10, Z1
+	VFMADD231PD 128(DI), Y10, Y8
+	JMP b1r20row
+
+b1r20sub:
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	VMOVUPD 128(AX), Y9
+	VSUBPD Z0, Z4, Z4
+	VMULPD Z11, Z4, Z4
+	VSUBPD Z1, Z5, Z5
+	VMULPD Z11, Z5, Z5
+	VSUBPD Y8, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Z4, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y9, 128(AX)
+	JMP b1r20snode
+
+b1r20done:
+	VZEROUPPER
+	RET
+
 // fwdrow24<> subtracts from the row y = DI of 24 values Σ_{k<nl} l[k]·x_k,
 // l = SI, nl = CX, where x_k is the row of 24 values at DX + 192k, as
 // fwdrow<> does quad by quad, with the same operations in every lane: the
@@ -2948,6 +3317,143 @@ bn24done:
 	VZEROUPPER
 	RET
 
+// func fwd1Run24AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// fwd1RunAVX for rows of 24 values (AVX-512), with the same operations in
+// every lane: eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// for each row i below, in one pass over them. x_f in (Z0, Z1, Z2), the row
+// below in (Z4, Z5, Z6), its factor entry in Z10, the pivot's reciprocal in
+// Z11.
+TEXT ·fwd1Run24AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1r24snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1r24done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	LEAQ (AX)(AX*2), AX
+	SHLQ $6, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Z11, Z0
+	VMULPD 64(AX), Z11, Z1
+	VMULPD 128(AX), Z11, Z2
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	MOVQ R8, DX
+
+f1r24row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1r24next
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	LEAQ (DI)(DI*2), DI
+	SHLQ $6, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Z4
+	VMOVUPD 64(DI), Z5
+	VMOVUPD 128(DI), Z6
+	VFNMADD231PD Z0, Z10, Z4
+	VFNMADD231PD Z1, Z10, Z5
+	VFNMADD231PD Z2, Z10, Z6
+	VMOVUPD Z4, 0(DI)
+	VMOVUPD Z5, 64(DI)
+	VMOVUPD Z6, 128(DI)
+	JMP f1r24row
+
+f1r24next:
+	INCQ CX
+	JMP f1r24snode
+
+f1r24done:
+	VZEROUPPER
+	RET
+
+// func bwd1Run24AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// bwd1RunAVX for rows of 24 values (AVX-512), with the same operations in
+// every lane: solves with the transposes of the supernodes s1-1 down to s0,
+// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
+// the rows i below, summed from the last to the first in one pass over
+// them. The sums in (Z0, Z1, Z2), x_f in (Z4, Z5, Z6), the factor entry in
+// Z10, the pivot's reciprocal in Z11.
+TEXT ·bwd1Run24AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1r24snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1r24done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	LEAQ (AX)(AX*2), AX
+	SHLQ $6, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	MOVQ R11, DX
+
+b1r24row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1r24sub
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	LEAQ (DI)(DI*2), DI
+	SHLQ $6, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Z10, Z0
+	VFMADD231PD 64(DI), Z10, Z1
+	VFMADD231PD 128(DI), Z10, Z2
+	JMP b1r24row
+
+b1r24sub:
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	VMOVUPD 128(AX), Z6
+	VSUBPD Z0, Z4, Z4
+	VMULPD Z11, Z4, Z4
+	VSUBPD Z1, Z5, Z5
+	VMULPD Z11, Z5, Z5
+	VSUBPD Z2, Z6, Z6
+	VMULPD Z11, Z6, Z6
+	VMOVUPD Z4, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Z6, 128(AX)
+	JMP b1r24snode
+
+b1r24done:
+	VZEROUPPER
+	RET
+
 // fwdrow32<> subtracts from the row y = DI of 32 values Σ_{k<nl} l[k]·x_k,
 // l = SI, nl = CX, where x_k is the row of 32 values at DX + 256k, as
 // fwdrow<> does quad by quad, with the same operations in every lane: the
@@ -3694,6 +4200,150 @@ bn32done:
 	VZEROUPPER
 	RET
 
+// func fwd1Run32AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// fwd1RunAVX for rows of 32 values (AVX-512), with the same operations in
+// every lane: eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// for each row i below, in one pass over them. x_f in (Z0, Z1, Z2, Z3), the
+// row below in (Z4, Z5, Z6, Z7), its factor entry in Z10, the pivot's
+// reciprocal in Z11.
+TEXT ·fwd1Run32AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1r32snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1r32done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	SHLQ $8, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Z11, Z0
+	VMULPD 64(AX), Z11, Z1
+	VMULPD 128(AX), Z11, Z2
+	VMULPD 192(AX), Z11, Z3
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	MOVQ R8, DX
+
+f1r32row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1r32next
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	SHLQ $8, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Z4
+	VMOVUPD 64(DI), Z5
+	VMOVUPD 128(DI), Z6
+	VMOVUPD 192(DI), Z7
+	VFNMADD231PD Z0, Z10, Z4
+	VFNMADD231PD Z1, Z10, Z5
+	VFNMADD231PD Z2, Z10, Z6
+	VFNMADD231PD Z3, Z10, Z7
+	VMOVUPD Z4, 0(DI)
+	VMOVUPD Z5, 64(DI)
+	VMOVUPD Z6, 128(DI)
+	VMOVUPD Z7, 192(DI)
+	JMP f1r32row
+
+f1r32next:
+	INCQ CX
+	JMP f1r32snode
+
+f1r32done:
+	VZEROUPPER
+	RET
+
+// func bwd1Run32AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
+//
+// bwd1RunAVX for rows of 32 values (AVX-512), with the same operations in
+// every lane: solves with the transposes of the supernodes s1-1 down to s0,
+// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
+// the rows i below, summed from the last to the first in one pass over
+// them. The sums in (Z0, Z1, Z2, Z3), x_f in (Z4, Z5, Z6, Z7), the factor
+// entry in Z10, the pivot's reciprocal in Z11.
+TEXT ·bwd1Run32AVX(SB), NOSPLIT, $0-72
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1r32snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1r32done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Z11
+	SHLQ $8, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	MOVQ R11, DX
+
+b1r32row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1r32sub
+	VBROADCASTSD (SI)(DX*8), Z10
+	MOVLQSX (R10)(DX*4), DI
+	SHLQ $8, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Z10, Z0
+	VFMADD231PD 64(DI), Z10, Z1
+	VFMADD231PD 128(DI), Z10, Z2
+	VFMADD231PD 192(DI), Z10, Z3
+	JMP b1r32row
+
+b1r32sub:
+	VMOVUPD 0(AX), Z4
+	VMOVUPD 64(AX), Z5
+	VMOVUPD 128(AX), Z6
+	VMOVUPD 192(AX), Z7
+	VSUBPD Z0, Z4, Z4
+	VMULPD Z11, Z4, Z4
+	VSUBPD Z1, Z5, Z5
+	VMULPD Z11, Z5, Z5
+	VSUBPD Z2, Z6, Z6
+	VMULPD Z11, Z6, Z6
+	VSUBPD Z3, Z7, Z7
+	VMULPD Z11, Z7, Z7
+	VMOVUPD Z4, 0(AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Z6, 128(AX)
+	VMOVUPD Z7, 192(AX)
+	JMP b1r32snode
+
+b1r32done:
+	VZEROUPPER
+	RET
+
 // func fwdBlockRowsAVX(x *float64, rows *int32, nr int, l *float64, xk *float64, nk int, w int, cw int)
 //
 // fwdBlockRowsAVX takes the row width cw (8, 16, 20, 24, 32) as a last
@@ -3809,3 +4459,61 @@ bwdNx3:
 
 bwdNx4:
 	JMP ·bwdNx8AVX(SB)
+
+// func fwd1RunRowsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, cw int)
+//
+// fwd1RunRowsAVX takes the row width cw (8, 16, 20, 24, 32) as a last
+// argument and jumps to that width's kernel (8's for any other), whose
+// arguments lie at the same places: one call from Go whatever the width.
+TEXT ·fwd1RunRowsAVX(SB), NOSPLIT, $0-80
+	MOVQ cw+72(FP), AX
+	CMPQ AX, $16
+	JNE fwd1Run1
+	JMP ·fwd1Run16AVX(SB)
+
+fwd1Run1:
+	CMPQ AX, $20
+	JNE fwd1Run2
+	JMP ·fwd1Run20AVX(SB)
+
+fwd1Run2:
+	CMPQ AX, $24
+	JNE fwd1Run3
+	JMP ·fwd1Run24AVX(SB)
+
+fwd1Run3:
+	CMPQ AX, $32
+	JNE fwd1Run4
+	JMP ·fwd1Run32AVX(SB)
+
+fwd1Run4:
+	JMP ·fwd1Run8AVX(SB)
+
+// func bwd1RunRowsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, cw int)
+//
+// bwd1RunRowsAVX takes the row width cw (8, 16, 20, 24, 32) as a last
+// argument and jumps to that width's kernel (8's for any other), whose
+// arguments lie at the same places: one call from Go whatever the width.
+TEXT ·bwd1RunRowsAVX(SB), NOSPLIT, $0-80
+	MOVQ cw+72(FP), AX
+	CMPQ AX, $16
+	JNE bwd1Run1
+	JMP ·bwd1Run16AVX(SB)
+
+bwd1Run1:
+	CMPQ AX, $20
+	JNE bwd1Run2
+	JMP ·bwd1Run20AVX(SB)
+
+bwd1Run2:
+	CMPQ AX, $24
+	JNE bwd1Run3
+	JMP ·bwd1Run24AVX(SB)
+
+bwd1Run3:
+	CMPQ AX, $32
+	JNE bwd1Run4
+	JMP ·bwd1Run32AVX(SB)
+
+bwd1Run4:
+	JMP ·bwd1Run8AVX(SB)

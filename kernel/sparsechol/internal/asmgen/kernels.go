@@ -27,7 +27,13 @@ var kernels = []kernel{
 	{"fwdTri", "x1 *float64, l *float64, b int, ld int, dinv *float64", (*gen).fwdTri},
 	{"bwdTri", "x1 *float64, l *float64, b int, ld int, dinv *float64", (*gen).bwdTri},
 	{"bwdNx", "a *float64, x *float64, below *int32, nr int, l *float64, w int, n int", (*gen).bwdNx},
+	{"fwd1Run", run1Params, (*gen).fwd1Run},
+	{"bwd1Run", run1Params, (*gen).bwd1Run},
 }
+
+// run1Params are the parameters of the kernels of runs of one-column
+// supernodes.
+const run1Params = "x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64"
 
 // textKernel starts w's kernel k with its doc comment: the Go signature,
 // then doc.
@@ -548,4 +554,140 @@ at the same places: one call from Go whatever the width.`, k.entryName(), k.para
 		g.label(l(i + 1))
 	}
 	g.op("JMP ·%s(SB)", k.name(widths[0].cw))
+}
+
+// run1 places the operands of fwd1Run and bwd1Run, the same at every
+// width: the pivot's row (fwd1Run) or the sums (bwd1Run), the row below
+// (fwd1Run) or the pivot's row (bwd1Run), and the registers that the
+// factor entries and the pivot's reciprocal are broadcast into.
+var run1 = struct {
+	first, second placement
+	l, scale      int
+}{placement{0, 8}, placement{4, 9}, 10, 11}
+
+// run1Supernode loads supernode CX, of one column f = first[CX]: AX =
+// &x_f (R9 = x), the pivot's reciprocal dinv[f] broadcast into
+// run1.scale, R8 and R11 the positions of its own row and of the end of
+// its rows, and SI such that SI + 8p is the factor entry of row position
+// p.
+func (g *gen) run1Supernode(w width) {
+	g.op("MOVQ first+24(FP), BX")
+	g.op("MOVQ (BX)(CX*8), AX // f")
+	g.op("MOVQ dinv+64(FP), BX")
+	g.op("VBROADCASTSD (BX)(AX*8), %v", z(run1.scale))
+	g.rowIndex(w, "AX", "AX")
+	g.op("ADDQ R9, AX // x_f")
+	g.op("MOVQ rowPtr+32(FP), BX")
+	g.op("MOVQ (BX)(CX*8), R8 // the own row's position")
+	g.op("MOVQ 8(BX)(CX*8), R11 // the end of the rows")
+	g.op("MOVQ off+48(FP), BX")
+	g.op("MOVQ (BX)(CX*8), SI")
+	g.op("SUBQ R8, SI")
+	g.op("SHLQ $3, SI")
+	g.op("ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p")
+}
+
+// run1Row broadcasts the factor entry of row position DX into run1.l and
+// points DI at its row rows[DX] of x (R10 = rows).
+func (g *gen) run1Row(w width) {
+	g.op("VBROADCASTSD (SI)(DX*8), %v", z(run1.l))
+	g.op("MOVLQSX (R10)(DX*4), DI")
+	g.rowIndex(w, "DI", "DI")
+	g.op("ADDQ R9, DI")
+}
+
+// run1Start starts a kernel of one-column supernodes: R9 = x, R10 = rows,
+// CX = the first supernode (s0 or s1).
+func (g *gen) run1Start(s string) {
+	g.op("MOVQ x+0(FP), R9")
+	g.op("MOVQ rows+40(FP), R10")
+	g.op("MOVQ %s, CX", s)
+}
+
+// run1End ends a kernel of one-column supernodes at label done.
+func (g *gen) run1End(done string) {
+	g.label(done)
+	g.op("VZEROUPPER")
+	g.op("RET")
+}
+
+// fwd1Run writes fwd1Run<cw>AVX.
+func (g *gen) fwd1Run(k kernel, w width) {
+	l := func(s string) string { return fmt.Sprintf("f1r%d%s", w.cw, s) }
+	pivot, below := w.row(run1.first, 0), w.row(run1.second, 0)
+	g.textKernel(k, w, 0, fmt.Sprintf(`fwd1RunAVX for rows of %d values (AVX-512), with the same operations in
+every lane: eliminates the supernodes s0..s1-1, each of one column f =
+first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+for each row i below, in one pass over them. x_f in %s, the row below in
+%s, its factor entry in %v, the pivot's reciprocal in %v.`,
+		w.cw, rowsDoc(pivot), rowsDoc(below), z(run1.l), z(run1.scale)))
+	g.run1Start("s0+8(FP)")
+	g.label(l("snode"))
+	g.op("CMPQ CX, s1+16(FP)")
+	g.op("JGE %s", l("done"))
+	g.run1Supernode(w)
+	for q, p := range pivot {
+		g.op("VMULPD %d(AX), %v, %v", 64*q, z(run1.scale).as(p), p)
+	}
+	g.store(pivot, 0, "AX")
+	g.op("MOVQ R8, DX")
+	g.label(l("row"))
+	g.op("INCQ DX")
+	g.op("CMPQ DX, R11")
+	g.op("JGE %s", l("next"))
+	g.run1Row(w)
+	g.load(below, 0, "DI")
+	for q, p := range below {
+		g.op("VFNMADD231PD %v, %v, %v", pivot[q], z(run1.l).as(p), p)
+	}
+	g.store(below, 0, "DI")
+	g.op("JMP %s", l("row"))
+	g.label(l("next"))
+	g.op("INCQ CX")
+	g.op("JMP %s", l("snode"))
+	g.run1End(l("done"))
+}
+
+// bwd1Run writes bwd1Run<cw>AVX.
+func (g *gen) bwd1Run(k kernel, w width) {
+	l := func(s string) string { return fmt.Sprintf("b1r%d%s", w.cw, s) }
+	acc, pivot := w.row(run1.first, 0), w.row(run1.second, 0)
+	g.textKernel(k, w, 0, fmt.Sprintf(`bwd1RunAVX for rows of %d values (AVX-512), with the same operations in
+every lane: solves with the transposes of the supernodes s1-1 down to s0,
+each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
+the rows i below, summed from the last to the first in one pass over
+them. The sums in %s, x_f in %s, the factor entry in %v, the pivot's
+reciprocal in %v.`, w.cw, rowsDoc(acc), rowsDoc(pivot), z(run1.l), z(run1.scale)))
+	g.run1Start("s1+16(FP)")
+	g.label(l("snode"))
+	g.op("CMPQ CX, s0+8(FP)")
+	g.op("JLE %s", l("done"))
+	g.op("DECQ CX")
+	g.run1Supernode(w)
+	for _, p := range acc {
+		if p.y {
+			g.op("VXORPD %v, %v, %v", p, p, p)
+		} else {
+			g.op("VPXORQ %v, %v, %v", p, p, p)
+		}
+	}
+	g.op("MOVQ R11, DX")
+	g.label(l("row"))
+	g.op("DECQ DX")
+	g.op("CMPQ DX, R8")
+	g.op("JLE %s", l("sub"))
+	g.run1Row(w)
+	for q, p := range acc {
+		g.op("VFMADD231PD %d(DI), %v, %v", 64*q, z(run1.l).as(p), p)
+	}
+	g.op("JMP %s", l("row"))
+	g.label(l("sub"))
+	g.load(pivot, 0, "AX")
+	for q, p := range pivot {
+		g.op("VSUBPD %v, %v, %v", acc[q], p, p)
+		g.op("VMULPD %v, %v, %v", z(run1.scale).as(p), p, p)
+	}
+	g.store(pivot, 0, "AX")
+	g.op("JMP %s", l("snode"))
+	g.run1End(l("done"))
 }

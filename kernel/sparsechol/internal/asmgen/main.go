@@ -1,5 +1,5 @@
 // Command asmgen writes package sparsechol's kernels for rows held whole
-// in AVX-512 registers (rowKernels): kernels_rows_amd64.s, with the five
+// in AVX-512 registers (rowKernels): kernels_rows_amd64.s, with the
 // kernels of each row width and the …RowsAVX entry points that choose
 // among them, and kernels_rows_amd64.go, their Go declarations.
 //

@@ -200,6 +200,7 @@ func (w width) check() error {
 		{"bwdTri", [][]int{tri, acc, bcast(w.triScale, 1)}},
 		{"bwdTri", [][]int{tri, acc, bcast(w.bwdTriL, 1)}},
 		{"bwdNx", [][]int{regs(w.rows(w.nxAcc, w.nxCols)...), regs(w.row(w.nxRow, 0)), bcast(w.nxL, w.nxLn)}},
+		{"fwd1Run and bwd1Run", [][]int{regs(w.row(run1.first, 0)), regs(w.row(run1.second, 0)), bcast(run1.l, 1), bcast(run1.scale, 1)}},
 	} {
 		seen := map[int]bool{}
 		for _, grp := range k.groups {
