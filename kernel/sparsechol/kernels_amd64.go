@@ -108,12 +108,6 @@ func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *
 //go:noescape
 func addRowsAVX(x *float64, buf *float64, rows *int32, ptr *int, src *int32, j0 int, j1 int, nq int)
 
-//go:noescape
-func fwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
-
-//go:noescape
-func bwd1RunAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, nq int)
-
 // sumRowsAVX is sumRowsGo on rows of cw values (a multiple of 4), a
 // quad at a time: the same additions in the same order.
 func sumRowsAVX(sym *symbolic, x, buf []float64, j0, j1, cw int) {
@@ -129,25 +123,35 @@ func sumRowsAVX(sym *symbolic, x, buf []float64, j0, j1, cw int) {
 // forward1AVX eliminates the one-column supernodes s0..s1-1 (sym.single)
 // in x, rows of cw values (a multiple of 4), in one call: in 2-D most
 // supernodes have one column and a few rows, and a call each would cost
-// more than their arithmetic. (At the widths of rowKernels
-// forwardRangeRows calls rowKernels.fwd1Run instead.)
+// more than their arithmetic. The 4-wide kernels take the rows in slices
+// of up to maxQuads quads, each slice in one pass over every supernode's
+// rows below, each lane's operations the same. (At the widths of
+// rowKernels forwardRangeRows calls rowKernels.fwd1Run instead.)
 func forward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	fwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
+	for q, nq := 0, cw/4; q < nq; q += maxQuads {
+		fwd1RunQuadsAVX(&x[4*q], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], 8*cw, min(maxQuads, nq-q))
+	}
 }
 
 // backward1AVX solves with the transposes of the one-column supernodes
 // s1-1 down to s0 in x (see forward1AVX): at the widths of rowKernels
-// in one pass over each supernode's rows, each row whole in registers
-// (rowKernels.bwd1Run), else quad by quad.
+// each row whole in registers (rowKernels.bwd1Run), else in slices of up
+// to maxQuads quads.
 func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
 	if k := wideRows(cw); k != nil {
 		k.bwd1Run(sym, num, s0, s1, x)
 		return
 	}
-	bwd1RunAVX(&x[0], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], cw/4)
+	for q, nq := 0, cw/4; q < nq; q += maxQuads {
+		bwd1RunQuadsAVX(&x[4*q], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], 8*cw, min(maxQuads, nq-q))
+	}
 }
+
+// maxQuads is the most quads of a row that the 4-wide kernels of
+// one-column supernodes take in one pass (maxQuads in asmgen).
+const maxQuads = 8
 
 // checkBlock panics unless x holds n rows of cw values. It compares
 // lengths rather than indexing the last value, which the race detector

@@ -113,3 +113,57 @@ func fwd1RunRowsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *i
 
 //go:noescape
 func bwd1RunRowsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, cw int)
+
+//go:noescape
+func fwd1RunQuads1AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads2AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads3AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads4AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads5AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads6AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads7AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuads8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func fwd1RunQuadsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int, q int)
+
+//go:noescape
+func bwd1RunQuads1AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads2AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads3AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads4AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads5AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads6AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads7AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuads8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+
+//go:noescape
+func bwd1RunQuadsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int, q int)

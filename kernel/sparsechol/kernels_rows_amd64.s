@@ -11,9 +11,11 @@
 // three and …32AVX in four, the rows 8·cw bytes apart, and each does in
 // every lane what the 4-wide kernels of kernels_amd64.s do in theirs. Every
 // 4-wide operation keeps its registers below 16, so that it needs no more
-// than AVX-512F (VEX encodings). Each kernel ends with VZEROUPPER: the Go
-// code around them is scalar SSE, which runs slowly while the upper halves
-// of the vector registers are in use.
+// than AVX-512F (VEX encodings). Then the 4-wide kernels of runs of
+// one-column supernodes (AVX2), …Quads1AVX to …Quads8AVX for 1 to 8 quads
+// of a row. Each kernel ends with VZEROUPPER: the Go code around them is
+// scalar SSE, which runs slowly while the upper halves of the vector
+// registers are in use.
 
 // fwdrow8<> subtracts from the row y = DI of 8 values Σ_{k<nl} l[k]·x_k, l
 // = SI, nl = CX, where x_k is the row of 8 values at DX + 64k, as fwdrow<>
@@ -4517,3 +4519,1283 @@ bwd1Run3:
 
 bwd1Run4:
 	JMP ·bwd1Run8AVX(SB)
+
+// func fwd1RunQuads1AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 1 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in Y0, each quad of the row below in Y9 in turn.
+TEXT ·fwd1RunQuads1AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q1snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q1done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	MOVQ R8, DX
+
+f1q1row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q1next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	JMP f1q1row
+
+f1q1next:
+	INCQ CX
+	JMP f1q1snode
+
+f1q1done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads2AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 2 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1), each quad of the row below in Y9 in turn.
+TEXT ·fwd1RunQuads2AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q2snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q2done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	MOVQ R8, DX
+
+f1q2row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q2next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	JMP f1q2row
+
+f1q2next:
+	INCQ CX
+	JMP f1q2snode
+
+f1q2done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads3AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 3 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1, Y2), each quad of the row below in Y9 in turn.
+TEXT ·fwd1RunQuads3AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q3snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q3done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	VMULPD 64(AX), Y11, Y2
+	VMOVUPD Y2, 64(AX)
+	MOVQ R8, DX
+
+f1q3row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q3next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	VMOVUPD 64(DI), Y9
+	VFNMADD231PD Y2, Y10, Y9
+	VMOVUPD Y9, 64(DI)
+	JMP f1q3row
+
+f1q3next:
+	INCQ CX
+	JMP f1q3snode
+
+f1q3done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads4AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 4 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1, Y2, Y3), each quad of the row below in Y9 in turn.
+TEXT ·fwd1RunQuads4AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q4snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q4done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	VMULPD 64(AX), Y11, Y2
+	VMOVUPD Y2, 64(AX)
+	VMULPD 96(AX), Y11, Y3
+	VMOVUPD Y3, 96(AX)
+	MOVQ R8, DX
+
+f1q4row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q4next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	VMOVUPD 64(DI), Y9
+	VFNMADD231PD Y2, Y10, Y9
+	VMOVUPD Y9, 64(DI)
+	VMOVUPD 96(DI), Y9
+	VFNMADD231PD Y3, Y10, Y9
+	VMOVUPD Y9, 96(DI)
+	JMP f1q4row
+
+f1q4next:
+	INCQ CX
+	JMP f1q4snode
+
+f1q4done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads5AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 5 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1, Y2, Y3, Y4), each quad of the row below in Y9 in
+// turn.
+TEXT ·fwd1RunQuads5AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q5snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q5done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	VMULPD 64(AX), Y11, Y2
+	VMOVUPD Y2, 64(AX)
+	VMULPD 96(AX), Y11, Y3
+	VMOVUPD Y3, 96(AX)
+	VMULPD 128(AX), Y11, Y4
+	VMOVUPD Y4, 128(AX)
+	MOVQ R8, DX
+
+f1q5row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q5next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	VMOVUPD 64(DI), Y9
+	VFNMADD231PD Y2, Y10, Y9
+	VMOVUPD Y9, 64(DI)
+	VMOVUPD 96(DI), Y9
+	VFNMADD231PD Y3, Y10, Y9
+	VMOVUPD Y9, 96(DI)
+	VMOVUPD 128(DI), Y9
+	VFNMADD231PD Y4, Y10, Y9
+	VMOVUPD Y9, 128(DI)
+	JMP f1q5row
+
+f1q5next:
+	INCQ CX
+	JMP f1q5snode
+
+f1q5done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads6AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 6 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1, Y2, Y3, Y4, Y5), each quad of the row below in Y9
+// in turn.
+TEXT ·fwd1RunQuads6AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q6snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q6done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	VMULPD 64(AX), Y11, Y2
+	VMOVUPD Y2, 64(AX)
+	VMULPD 96(AX), Y11, Y3
+	VMOVUPD Y3, 96(AX)
+	VMULPD 128(AX), Y11, Y4
+	VMOVUPD Y4, 128(AX)
+	VMULPD 160(AX), Y11, Y5
+	VMOVUPD Y5, 160(AX)
+	MOVQ R8, DX
+
+f1q6row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q6next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	VMOVUPD 64(DI), Y9
+	VFNMADD231PD Y2, Y10, Y9
+	VMOVUPD Y9, 64(DI)
+	VMOVUPD 96(DI), Y9
+	VFNMADD231PD Y3, Y10, Y9
+	VMOVUPD Y9, 96(DI)
+	VMOVUPD 128(DI), Y9
+	VFNMADD231PD Y4, Y10, Y9
+	VMOVUPD Y9, 128(DI)
+	VMOVUPD 160(DI), Y9
+	VFNMADD231PD Y5, Y10, Y9
+	VMOVUPD Y9, 160(DI)
+	JMP f1q6row
+
+f1q6next:
+	INCQ CX
+	JMP f1q6snode
+
+f1q6done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads7AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 7 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1, Y2, Y3, Y4, Y5, Y6), each quad of the row below in
+// Y9 in turn.
+TEXT ·fwd1RunQuads7AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q7snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q7done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	VMULPD 64(AX), Y11, Y2
+	VMOVUPD Y2, 64(AX)
+	VMULPD 96(AX), Y11, Y3
+	VMOVUPD Y3, 96(AX)
+	VMULPD 128(AX), Y11, Y4
+	VMOVUPD Y4, 128(AX)
+	VMULPD 160(AX), Y11, Y5
+	VMOVUPD Y5, 160(AX)
+	VMULPD 192(AX), Y11, Y6
+	VMOVUPD Y6, 192(AX)
+	MOVQ R8, DX
+
+f1q7row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q7next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	VMOVUPD 64(DI), Y9
+	VFNMADD231PD Y2, Y10, Y9
+	VMOVUPD Y9, 64(DI)
+	VMOVUPD 96(DI), Y9
+	VFNMADD231PD Y3, Y10, Y9
+	VMOVUPD Y9, 96(DI)
+	VMOVUPD 128(DI), Y9
+	VFNMADD231PD Y4, Y10, Y9
+	VMOVUPD Y9, 128(DI)
+	VMOVUPD 160(DI), Y9
+	VFNMADD231PD Y5, Y10, Y9
+	VMOVUPD Y9, 160(DI)
+	VMOVUPD 192(DI), Y9
+	VFNMADD231PD Y6, Y10, Y9
+	VMOVUPD Y9, 192(DI)
+	JMP f1q7row
+
+f1q7next:
+	INCQ CX
+	JMP f1q7snode
+
+f1q7done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuads8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// fwd1Run for 8 quads of each row, 4-wide (AVX2): eliminates the supernodes
+// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
+// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
+// them, x_f in (Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7), each quad of the row below
+// in Y9 in turn.
+TEXT ·fwd1RunQuads8AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s0+8(FP), CX
+
+f1q8snode:
+	CMPQ CX, s1+16(FP)
+	JGE f1q8done
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VMULPD 0(AX), Y11, Y0
+	VMOVUPD Y0, 0(AX)
+	VMULPD 32(AX), Y11, Y1
+	VMOVUPD Y1, 32(AX)
+	VMULPD 64(AX), Y11, Y2
+	VMOVUPD Y2, 64(AX)
+	VMULPD 96(AX), Y11, Y3
+	VMOVUPD Y3, 96(AX)
+	VMULPD 128(AX), Y11, Y4
+	VMOVUPD Y4, 128(AX)
+	VMULPD 160(AX), Y11, Y5
+	VMOVUPD Y5, 160(AX)
+	VMULPD 192(AX), Y11, Y6
+	VMOVUPD Y6, 192(AX)
+	VMULPD 224(AX), Y11, Y7
+	VMOVUPD Y7, 224(AX)
+	MOVQ R8, DX
+
+f1q8row:
+	INCQ DX
+	CMPQ DX, R11
+	JGE f1q8next
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VMOVUPD 0(DI), Y9
+	VFNMADD231PD Y0, Y10, Y9
+	VMOVUPD Y9, 0(DI)
+	VMOVUPD 32(DI), Y9
+	VFNMADD231PD Y1, Y10, Y9
+	VMOVUPD Y9, 32(DI)
+	VMOVUPD 64(DI), Y9
+	VFNMADD231PD Y2, Y10, Y9
+	VMOVUPD Y9, 64(DI)
+	VMOVUPD 96(DI), Y9
+	VFNMADD231PD Y3, Y10, Y9
+	VMOVUPD Y9, 96(DI)
+	VMOVUPD 128(DI), Y9
+	VFNMADD231PD Y4, Y10, Y9
+	VMOVUPD Y9, 128(DI)
+	VMOVUPD 160(DI), Y9
+	VFNMADD231PD Y5, Y10, Y9
+	VMOVUPD Y9, 160(DI)
+	VMOVUPD 192(DI), Y9
+	VFNMADD231PD Y6, Y10, Y9
+	VMOVUPD Y9, 192(DI)
+	VMOVUPD 224(DI), Y9
+	VFNMADD231PD Y7, Y10, Y9
+	VMOVUPD Y9, 224(DI)
+	JMP f1q8row
+
+f1q8next:
+	INCQ CX
+	JMP f1q8snode
+
+f1q8done:
+	VZEROUPPER
+	RET
+
+// func fwd1RunQuadsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int, q int)
+//
+// fwd1RunQuadsAVX takes the number of quads q (1 to 8) as a last argument
+// and jumps to that kernel (8's for any other), whose arguments lie at the
+// same places.
+TEXT ·fwd1RunQuadsAVX(SB), NOSPLIT, $0-88
+	MOVQ q+80(FP), AX
+	CMPQ AX, $1
+	JNE fwd1RunQuads1
+	JMP ·fwd1RunQuads1AVX(SB)
+
+fwd1RunQuads1:
+	CMPQ AX, $2
+	JNE fwd1RunQuads2
+	JMP ·fwd1RunQuads2AVX(SB)
+
+fwd1RunQuads2:
+	CMPQ AX, $3
+	JNE fwd1RunQuads3
+	JMP ·fwd1RunQuads3AVX(SB)
+
+fwd1RunQuads3:
+	CMPQ AX, $4
+	JNE fwd1RunQuads4
+	JMP ·fwd1RunQuads4AVX(SB)
+
+fwd1RunQuads4:
+	CMPQ AX, $5
+	JNE fwd1RunQuads5
+	JMP ·fwd1RunQuads5AVX(SB)
+
+fwd1RunQuads5:
+	CMPQ AX, $6
+	JNE fwd1RunQuads6
+	JMP ·fwd1RunQuads6AVX(SB)
+
+fwd1RunQuads6:
+	CMPQ AX, $7
+	JNE fwd1RunQuads7
+	JMP ·fwd1RunQuads7AVX(SB)
+
+fwd1RunQuads7:
+	JMP ·fwd1RunQuads8AVX(SB)
+
+// func bwd1RunQuads1AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 1 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in Y0, each
+// quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads1AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q1snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q1done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	MOVQ R11, DX
+
+b1q1row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q1sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	JMP b1q1row
+
+b1q1sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	JMP b1q1snode
+
+b1q1done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads2AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 2 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1),
+// each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads2AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q2snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q2done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ R11, DX
+
+b1q2row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q2sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	JMP b1q2row
+
+b1q2sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	JMP b1q2snode
+
+b1q2done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads3AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 3 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1,
+// Y2), each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads3AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q3snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q3done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ R11, DX
+
+b1q3row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q3sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	JMP b1q3row
+
+b1q3sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD 64(AX), Y9
+	VSUBPD Y2, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 64(AX)
+	JMP b1q3snode
+
+b1q3done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads4AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 4 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1,
+// Y2, Y3), each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads4AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q4snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q4done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	MOVQ R11, DX
+
+b1q4row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q4sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y10, Y3
+	JMP b1q4row
+
+b1q4sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD 64(AX), Y9
+	VSUBPD Y2, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD 96(AX), Y9
+	VSUBPD Y3, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 96(AX)
+	JMP b1q4snode
+
+b1q4done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads5AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 5 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1,
+// Y2, Y3, Y4), each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads5AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q5snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q5done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	MOVQ R11, DX
+
+b1q5row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q5sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y10, Y3
+	VFMADD231PD 128(DI), Y10, Y4
+	JMP b1q5row
+
+b1q5sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD 64(AX), Y9
+	VSUBPD Y2, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD 96(AX), Y9
+	VSUBPD Y3, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD 128(AX), Y9
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 128(AX)
+	JMP b1q5snode
+
+b1q5done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads6AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 6 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1,
+// Y2, Y3, Y4, Y5), each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads6AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q6snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q6done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ R11, DX
+
+b1q6row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q6sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y10, Y3
+	VFMADD231PD 128(DI), Y10, Y4
+	VFMADD231PD 160(DI), Y10, Y5
+	JMP b1q6row
+
+b1q6sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD 64(AX), Y9
+	VSUBPD Y2, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD 96(AX), Y9
+	VSUBPD Y3, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD 128(AX), Y9
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 128(AX)
+	VMOVUPD 160(AX), Y9
+	VSUBPD Y5, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 160(AX)
+	JMP b1q6snode
+
+b1q6done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads7AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 7 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1,
+// Y2, Y3, Y4, Y5, Y6), each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads7AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q7snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q7done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	MOVQ R11, DX
+
+b1q7row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q7sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y10, Y3
+	VFMADD231PD 128(DI), Y10, Y4
+	VFMADD231PD 160(DI), Y10, Y5
+	VFMADD231PD 192(DI), Y10, Y6
+	JMP b1q7row
+
+b1q7sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD 64(AX), Y9
+	VSUBPD Y2, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD 96(AX), Y9
+	VSUBPD Y3, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD 128(AX), Y9
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 128(AX)
+	VMOVUPD 160(AX), Y9
+	VSUBPD Y5, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 160(AX)
+	VMOVUPD 192(AX), Y9
+	VSUBPD Y6, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 192(AX)
+	JMP b1q7snode
+
+b1q7done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuads8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
+//
+// bwd1Run for 8 quads of each row, 4-wide (AVX2): solves with the
+// transposes of the supernodes s1-1 down to s0, each of one column f =
+// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
+// from the last to the first in one pass over them. The sums in (Y0, Y1,
+// Y2, Y3, Y4, Y5, Y6, Y7), each quad of x_f in Y9 in turn.
+TEXT ·bwd1RunQuads8AVX(SB), NOSPLIT, $0-80
+	MOVQ rb+72(FP), R12
+	MOVQ x+0(FP), R9
+	MOVQ rows+40(FP), R10
+	MOVQ s1+16(FP), CX
+
+b1q8snode:
+	CMPQ CX, s0+8(FP)
+	JLE b1q8done
+	DECQ CX
+	MOVQ first+24(FP), BX
+	MOVQ (BX)(CX*8), AX // f
+	MOVQ dinv+64(FP), BX
+	VBROADCASTSD (BX)(AX*8), Y11
+	IMULQ R12, AX
+	ADDQ R9, AX // x_f
+	MOVQ rowPtr+32(FP), BX
+	MOVQ (BX)(CX*8), R8 // the own row's position
+	MOVQ 8(BX)(CX*8), R11 // the end of the rows
+	MOVQ off+48(FP), BX
+	MOVQ (BX)(CX*8), SI
+	SUBQ R8, SI
+	SHLQ $3, SI
+	ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	MOVQ R11, DX
+
+b1q8row:
+	DECQ DX
+	CMPQ DX, R8
+	JLE b1q8sub
+	VBROADCASTSD (SI)(DX*8), Y10
+	MOVLQSX (R10)(DX*4), DI
+	IMULQ R12, DI
+	ADDQ R9, DI
+	VFMADD231PD 0(DI), Y10, Y0
+	VFMADD231PD 32(DI), Y10, Y1
+	VFMADD231PD 64(DI), Y10, Y2
+	VFMADD231PD 96(DI), Y10, Y3
+	VFMADD231PD 128(DI), Y10, Y4
+	VFMADD231PD 160(DI), Y10, Y5
+	VFMADD231PD 192(DI), Y10, Y6
+	VFMADD231PD 224(DI), Y10, Y7
+	JMP b1q8row
+
+b1q8sub:
+	VMOVUPD 0(AX), Y9
+	VSUBPD Y0, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 0(AX)
+	VMOVUPD 32(AX), Y9
+	VSUBPD Y1, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD 64(AX), Y9
+	VSUBPD Y2, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD 96(AX), Y9
+	VSUBPD Y3, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD 128(AX), Y9
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 128(AX)
+	VMOVUPD 160(AX), Y9
+	VSUBPD Y5, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 160(AX)
+	VMOVUPD 192(AX), Y9
+	VSUBPD Y6, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 192(AX)
+	VMOVUPD 224(AX), Y9
+	VSUBPD Y7, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVUPD Y9, 224(AX)
+	JMP b1q8snode
+
+b1q8done:
+	VZEROUPPER
+	RET
+
+// func bwd1RunQuadsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int, q int)
+//
+// bwd1RunQuadsAVX takes the number of quads q (1 to 8) as a last argument
+// and jumps to that kernel (8's for any other), whose arguments lie at the
+// same places.
+TEXT ·bwd1RunQuadsAVX(SB), NOSPLIT, $0-88
+	MOVQ q+80(FP), AX
+	CMPQ AX, $1
+	JNE bwd1RunQuads1
+	JMP ·bwd1RunQuads1AVX(SB)
+
+bwd1RunQuads1:
+	CMPQ AX, $2
+	JNE bwd1RunQuads2
+	JMP ·bwd1RunQuads2AVX(SB)
+
+bwd1RunQuads2:
+	CMPQ AX, $3
+	JNE bwd1RunQuads3
+	JMP ·bwd1RunQuads3AVX(SB)
+
+bwd1RunQuads3:
+	CMPQ AX, $4
+	JNE bwd1RunQuads4
+	JMP ·bwd1RunQuads4AVX(SB)
+
+bwd1RunQuads4:
+	CMPQ AX, $5
+	JNE bwd1RunQuads5
+	JMP ·bwd1RunQuads5AVX(SB)
+
+bwd1RunQuads5:
+	CMPQ AX, $6
+	JNE bwd1RunQuads6
+	JMP ·bwd1RunQuads6AVX(SB)
+
+bwd1RunQuads6:
+	CMPQ AX, $7
+	JNE bwd1RunQuads7
+	JMP ·bwd1RunQuads7AVX(SB)
+
+bwd1RunQuads7:
+	JMP ·bwd1RunQuads8AVX(SB)

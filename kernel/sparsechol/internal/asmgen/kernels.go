@@ -565,17 +565,35 @@ var run1 = struct {
 	l, scale      int
 }{placement{0, 8}, placement{4, 9}, 10, 11}
 
+// run1Form is what the kernels of one-column supernodes of one row
+// layout differ in: how a row index becomes its byte offset (in place, in
+// register r), and the registers the factor entries and the pivot's
+// reciprocal are broadcast into, 8-wide or 4-wide.
+type run1Form struct {
+	index    func(g *gen, r string)
+	l, scale reg
+}
+
+// rowsForm is the run1Form of rows of w.cw values held in AVX-512
+// registers.
+func rowsForm(w width) run1Form {
+	return run1Form{func(g *gen, r string) { g.rowIndex(w, r, r) }, z(run1.l), z(run1.scale)}
+}
+
+// quadsForm is the run1Form of the 4-wide kernels, whose rows are R12
+// bytes apart.
+var quadsForm = run1Form{func(g *gen, r string) { g.op("IMULQ R12, %s", r) }, reg{run1.l, true}, reg{run1.scale, true}}
+
 // run1Supernode loads supernode CX, of one column f = first[CX]: AX =
-// &x_f (R9 = x), the pivot's reciprocal dinv[f] broadcast into
-// run1.scale, R8 and R11 the positions of its own row and of the end of
-// its rows, and SI such that SI + 8p is the factor entry of row position
-// p.
-func (g *gen) run1Supernode(w width) {
+// &x_f (R9 = x), the pivot's reciprocal dinv[f] broadcast into f.scale,
+// R8 and R11 the positions of its own row and of the end of its rows,
+// and SI such that SI + 8p is the factor entry of row position p.
+func (g *gen) run1Supernode(f run1Form) {
 	g.op("MOVQ first+24(FP), BX")
 	g.op("MOVQ (BX)(CX*8), AX // f")
 	g.op("MOVQ dinv+64(FP), BX")
-	g.op("VBROADCASTSD (BX)(AX*8), %v", z(run1.scale))
-	g.rowIndex(w, "AX", "AX")
+	g.op("VBROADCASTSD (BX)(AX*8), %v", f.scale)
+	f.index(g, "AX")
 	g.op("ADDQ R9, AX // x_f")
 	g.op("MOVQ rowPtr+32(FP), BX")
 	g.op("MOVQ (BX)(CX*8), R8 // the own row's position")
@@ -587,12 +605,12 @@ func (g *gen) run1Supernode(w width) {
 	g.op("ADDQ lx+56(FP), SI // SI + 8p: the entry of row position p")
 }
 
-// run1Row broadcasts the factor entry of row position DX into run1.l and
+// run1Row broadcasts the factor entry of row position DX into f.l and
 // points DI at its row rows[DX] of x (R10 = rows).
-func (g *gen) run1Row(w width) {
-	g.op("VBROADCASTSD (SI)(DX*8), %v", z(run1.l))
+func (g *gen) run1Row(f run1Form) {
+	g.op("VBROADCASTSD (SI)(DX*8), %v", f.l)
 	g.op("MOVLQSX (R10)(DX*4), DI")
-	g.rowIndex(w, "DI", "DI")
+	f.index(g, "DI")
 	g.op("ADDQ R9, DI")
 }
 
@@ -621,31 +639,18 @@ first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
 for each row i below, in one pass over them. x_f in %s, the row below in
 %s, its factor entry in %v, the pivot's reciprocal in %v.`,
 		w.cw, rowsDoc(pivot), rowsDoc(below), z(run1.l), z(run1.scale)))
-	g.run1Start("s0+8(FP)")
-	g.label(l("snode"))
-	g.op("CMPQ CX, s1+16(FP)")
-	g.op("JGE %s", l("done"))
-	g.run1Supernode(w)
-	for q, p := range pivot {
-		g.op("VMULPD %d(AX), %v, %v", 64*q, z(run1.scale).as(p), p)
-	}
-	g.store(pivot, 0, "AX")
-	g.op("MOVQ R8, DX")
-	g.label(l("row"))
-	g.op("INCQ DX")
-	g.op("CMPQ DX, R11")
-	g.op("JGE %s", l("next"))
-	g.run1Row(w)
-	g.load(below, 0, "DI")
-	for q, p := range below {
-		g.op("VFNMADD231PD %v, %v, %v", pivot[q], z(run1.l).as(p), p)
-	}
-	g.store(below, 0, "DI")
-	g.op("JMP %s", l("row"))
-	g.label(l("next"))
-	g.op("INCQ CX")
-	g.op("JMP %s", l("snode"))
-	g.run1End(l("done"))
+	g.fwd1Loop(l, rowsForm(w), func() {
+		for q, p := range pivot {
+			g.op("VMULPD %d(AX), %v, %v", 64*q, z(run1.scale).as(p), p)
+		}
+		g.store(pivot, 0, "AX")
+	}, func() {
+		g.load(below, 0, "DI")
+		for q, p := range below {
+			g.op("VFNMADD231PD %v, %v, %v", pivot[q], z(run1.l).as(p), p)
+		}
+		g.store(below, 0, "DI")
+	})
 }
 
 // bwd1Run writes bwd1Run<cw>AVX.
@@ -658,36 +663,182 @@ each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
 the rows i below, summed from the last to the first in one pass over
 them. The sums in %s, x_f in %s, the factor entry in %v, the pivot's
 reciprocal in %v.`, w.cw, rowsDoc(acc), rowsDoc(pivot), z(run1.l), z(run1.scale)))
+	g.bwd1Loop(l, rowsForm(w), func() {
+		for _, p := range acc {
+			if p.y {
+				g.op("VXORPD %v, %v, %v", p, p, p)
+			} else {
+				g.op("VPXORQ %v, %v, %v", p, p, p)
+			}
+		}
+	}, func() {
+		for q, p := range acc {
+			g.op("VFMADD231PD %d(DI), %v, %v", 64*q, z(run1.l).as(p), p)
+		}
+	}, func() {
+		g.load(pivot, 0, "AX")
+		for q, p := range pivot {
+			g.op("VSUBPD %v, %v, %v", acc[q], p, p)
+			g.op("VMULPD %v, %v, %v", z(run1.scale).as(p), p, p)
+		}
+		g.store(pivot, 0, "AX")
+	})
+}
+
+// fwd1Loop writes the loops of a forward kernel of one-column
+// supernodes (labels from l, rows of form f): for each supernode
+// (run1Supernode) scale, then for each row below (run1Row) update.
+func (g *gen) fwd1Loop(l func(string) string, f run1Form, scale, update func()) {
+	g.run1Start("s0+8(FP)")
+	g.label(l("snode"))
+	g.op("CMPQ CX, s1+16(FP)")
+	g.op("JGE %s", l("done"))
+	g.run1Supernode(f)
+	scale()
+	g.op("MOVQ R8, DX")
+	g.label(l("row"))
+	g.op("INCQ DX")
+	g.op("CMPQ DX, R11")
+	g.op("JGE %s", l("next"))
+	g.run1Row(f)
+	update()
+	g.op("JMP %s", l("row"))
+	g.label(l("next"))
+	g.op("INCQ CX")
+	g.op("JMP %s", l("snode"))
+	g.run1End(l("done"))
+}
+
+// bwd1Loop writes the loops of a backward kernel of one-column
+// supernodes: for each supernode from the last (run1Supernode) zero, then
+// for each row below from the last (run1Row) add, then finish.
+func (g *gen) bwd1Loop(l func(string) string, f run1Form, zero, add, finish func()) {
 	g.run1Start("s1+16(FP)")
 	g.label(l("snode"))
 	g.op("CMPQ CX, s0+8(FP)")
 	g.op("JLE %s", l("done"))
 	g.op("DECQ CX")
-	g.run1Supernode(w)
-	for _, p := range acc {
-		if p.y {
-			g.op("VXORPD %v, %v, %v", p, p, p)
-		} else {
-			g.op("VPXORQ %v, %v, %v", p, p, p)
-		}
-	}
+	g.run1Supernode(f)
+	zero()
 	g.op("MOVQ R11, DX")
 	g.label(l("row"))
 	g.op("DECQ DX")
 	g.op("CMPQ DX, R8")
 	g.op("JLE %s", l("sub"))
-	g.run1Row(w)
-	for q, p := range acc {
-		g.op("VFMADD231PD %d(DI), %v, %v", 64*q, z(run1.l).as(p), p)
-	}
+	g.run1Row(f)
+	add()
 	g.op("JMP %s", l("row"))
 	g.label(l("sub"))
-	g.load(pivot, 0, "AX")
-	for q, p := range pivot {
-		g.op("VSUBPD %v, %v, %v", acc[q], p, p)
-		g.op("VMULPD %v, %v, %v", z(run1.scale).as(p), p, p)
-	}
-	g.store(pivot, 0, "AX")
+	finish()
 	g.op("JMP %s", l("snode"))
 	g.run1End(l("done"))
+}
+
+// maxQuads is the most quads of a row the 4-wide kernels of one-column
+// supernodes take at once: a row's sums in Y0-Y7, the registers below 16
+// being all that AVX2 has. The caller takes wider rows in slices of
+// maxQuads quads.
+const maxQuads = 8
+
+// quadKernels are the 4-wide kernels of one-column supernodes, written for
+// 1 to maxQuads quads: the kernel for q quads is named name(q) and the
+// entry point (entryQuads) takes q last. x points at the first value of
+// the slice of row 0 they take; its rows are rb bytes apart.
+var quadKernels = []quadKernel{
+	{kernel{base: "fwd1RunQuads", params: run1Params + ", rb int"}, (*gen).fwd1Quads},
+	{kernel{base: "bwd1RunQuads", params: run1Params + ", rb int"}, (*gen).bwd1Quads},
+}
+
+// A quadKernel is a kernel written for each number of quads.
+type quadKernel struct {
+	kernel
+	emitQuads func(*gen, kernel, int)
+}
+
+// quadsName is the name of k's kernel for q quads.
+func quadsName(k kernel, q int) string { return fmt.Sprintf("%s%dAVX", k.base, q) }
+
+// textQuads starts k's kernel for q quads with its doc comment.
+func (g *gen) textQuads(k kernel, q int, doc string) {
+	name := quadsName(k, q)
+	g.text(fmt.Sprintf("func %s(%s)\n\n%s", name, k.params, doc), "·"+name, "NOSPLIT", fmt.Sprintf("$0-%d", k.argBytes()))
+	g.op("MOVQ rb+72(FP), R12")
+}
+
+// quads returns q 4-wide registers from Y0.
+func quads(q int) row {
+	r := make(row, q)
+	for i := range r {
+		r[i] = reg{i, true}
+	}
+	return r
+}
+
+// fwd1Quads writes fwd1RunQuads<q>AVX for q = 1..maxQuads.
+func (g *gen) fwd1Quads(k kernel, q int) {
+	l := func(s string) string { return fmt.Sprintf("f1q%d%s", q, s) }
+	pivot, tmp := quads(q), reg{run1.second.y, true}
+	g.textQuads(k, q, fmt.Sprintf(`fwd1Run for %d quads of each row, 4-wide (AVX2): eliminates the
+supernodes s0..s1-1, each of one column f = first[s] whose rows below all
+lie in x: x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one
+pass over them, x_f in %s, each quad of the row below in %v in turn.`, q, rowsDoc(pivot), tmp))
+	g.fwd1Loop(l, quadsForm, func() {
+		for i, p := range pivot {
+			g.op("VMULPD %d(AX), %v, %v", 32*i, quadsForm.scale, p)
+			g.op("VMOVUPD %v, %d(AX)", p, 32*i)
+		}
+	}, func() {
+		for i, p := range pivot {
+			g.op("VMOVUPD %d(DI), %v", 32*i, tmp)
+			g.op("VFNMADD231PD %v, %v, %v", p, quadsForm.l, tmp)
+			g.op("VMOVUPD %v, %d(DI)", tmp, 32*i)
+		}
+	})
+}
+
+// bwd1Quads writes bwd1RunQuads<q>AVX for q = 1..maxQuads.
+func (g *gen) bwd1Quads(k kernel, q int) {
+	l := func(s string) string { return fmt.Sprintf("b1q%d%s", q, s) }
+	acc, tmp := quads(q), reg{run1.second.y, true}
+	g.textQuads(k, q, fmt.Sprintf(`bwd1Run for %d quads of each row, 4-wide (AVX2): solves with the
+transposes of the supernodes s1-1 down to s0, each of one column f =
+first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below,
+summed from the last to the first in one pass over them. The sums in %s,
+each quad of x_f in %v in turn.`, q, rowsDoc(acc), tmp))
+	g.bwd1Loop(l, quadsForm, func() {
+		for _, p := range acc {
+			g.op("VXORPD %v, %v, %v", p, p, p)
+		}
+	}, func() {
+		for i, p := range acc {
+			g.op("VFMADD231PD %d(DI), %v, %v", 32*i, quadsForm.l, p)
+		}
+	}, func() {
+		for i, p := range acc {
+			g.op("VMOVUPD %d(AX), %v", 32*i, tmp)
+			g.op("VSUBPD %v, %v, %v", p, tmp, tmp)
+			g.op("VMULPD %v, %v, %v", quadsForm.scale, tmp, tmp)
+			g.op("VMOVUPD %v, %d(AX)", tmp, 32*i)
+		}
+	})
+}
+
+// entryQuads writes k's entry point, which jumps to the kernel for the
+// number of quads given last (1..maxQuads; maxQuads' for any other).
+func (g *gen) entryQuads(k kernel) {
+	l := func(i int) string { return fmt.Sprintf("%s%d", k.base, i) }
+	qOff := k.argBytes()
+	g.text(fmt.Sprintf(`func %s(%s, q int)
+
+%[1]s takes the number of quads q (1 to %[3]d) as a last argument and
+jumps to that kernel (%[3]d's for any other), whose arguments lie at the
+same places.`, k.base+"AVX", k.params, maxQuads), "·"+k.base+"AVX", "NOSPLIT", fmt.Sprintf("$0-%d", qOff+8))
+	g.op("MOVQ q+%d(FP), AX", qOff)
+	for q := 1; q < maxQuads; q++ {
+		g.op("CMPQ AX, $%d", q)
+		g.op("JNE %s", l(q))
+		g.op("JMP ·%s(SB)", quadsName(k, q))
+		g.label(l(q))
+	}
+	g.op("JMP ·%s(SB)", quadsName(k, maxQuads))
 }

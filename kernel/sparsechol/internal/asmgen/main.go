@@ -1,7 +1,9 @@
 // Command asmgen writes package sparsechol's kernels for rows held whole
 // in AVX-512 registers (rowKernels): kernels_rows_amd64.s, with the
 // kernels of each row width and the …RowsAVX entry points that choose
-// among them, and kernels_rows_amd64.go, their Go declarations.
+// among them, the 4-wide kernels of runs of one-column supernodes for 1 to
+// 8 quads of a row and theirs, and kernels_rows_amd64.go, their Go
+// declarations.
 //
 // Each kernel is written once here, as a function of the width's
 // description (widths.go): how many 8-wide registers a row takes, whether
@@ -87,6 +89,12 @@ func assembly() []byte {
 	for _, k := range kernels {
 		g.entry(k)
 	}
+	for _, k := range quadKernels {
+		for q := 1; q <= maxQuads; q++ {
+			k.emitQuads(&g, k.kernel, q)
+		}
+		g.entryQuads(k.kernel)
+	}
 	return g.b.Bytes()
 }
 
@@ -97,9 +105,11 @@ one description of each kernel: the kernels named …8AVX hold a row in one
 three and …32AVX in four, the rows 8·cw bytes apart, and each does in
 every lane what the 4-wide kernels of kernels_amd64.s do in theirs. Every
 4-wide operation keeps its registers below 16, so that it needs no more
-than AVX-512F (VEX encodings). Each kernel ends with VZEROUPPER: the Go
-code around them is scalar SSE, which runs slowly while the upper halves
-of the vector registers are in use.`
+than AVX-512F (VEX encodings). Then the 4-wide kernels of runs of
+one-column supernodes (AVX2), …Quads1AVX to …Quads8AVX for 1 to 8 quads
+of a row. Each kernel ends with VZEROUPPER: the Go code around them is
+scalar SSE, which runs slowly while the upper halves of the vector
+registers are in use.`
 
 // declarations is the text of goFile: the Go declarations of the width
 // kernels (which go vet checks the assembly against) and of the entry
@@ -117,6 +127,12 @@ func declarations() ([]byte, error) {
 	}
 	for _, k := range kernels {
 		fmt.Fprintf(&b, "\n//go:noescape\nfunc %s(%s, cw int)\n", k.entryName(), k.params)
+	}
+	for _, k := range quadKernels {
+		for q := 1; q <= maxQuads; q++ {
+			fmt.Fprintf(&b, "\n//go:noescape\nfunc %s(%s)\n", quadsName(k.kernel, q), k.params)
+		}
+		fmt.Fprintf(&b, "\n//go:noescape\nfunc %sAVX(%s, q int)\n", k.base, k.params)
 	}
 	return format.Source(b.Bytes())
 }
