@@ -22,8 +22,8 @@
 # reference prints "F: forward, B: backward" seconds per evaluation; one
 # evaluation here is F + B minus the "Time data save" the forward pass spends
 # writing files on some evaluations. The first two evaluations warm up and are
-# listed but not summarised. Peak RSS and CPU share are GNU time's maximum resident
-# set size and percent of CPU (of the whole run, start-up included).
+# listed but not summarised. Peak RSS and CPU share are GNU time's maximum
+# resident set size and percent of CPU (of the whole run, start-up included).
 # gmlg's side is BENCHMARKS.md's command, `go test -run '^$' -bench
 # 'BenchmarkEval/<case>/cholmod' -benchtime 3x ./learn/`, in its own process
 # (peak RSS is the process's); it needs ../shared/data beside the repository.
@@ -70,10 +70,11 @@ skfile=$("$py" -c 'import sksparse.cholmod as m; print(m.__file__)')
 case $skfile in
 "$here"/*) solver="stand-in scikit-sparse (bench/reference/shim.c)" ;;
 *)
-	# An installed distribution names its version; a build from source
-	# (python3 setup.py build_ext --inplace, on PYTHONPATH) has the module's.
-	skver=$("$py" -c 'import importlib.metadata as m; print(m.version("scikit-sparse"))' 2>/dev/null ||
-		"$py" -c 'import sksparse; print(sksparse.__version__)' 2>/dev/null || echo "version unknown")
+	# The version of the module imported (a build from source on PYTHONPATH
+	# has one too), else of the installed distribution.
+	skver=$("$py" -c 'import sksparse; print(sksparse.__version__)' 2>/dev/null ||
+		"$py" -c 'import importlib.metadata as m; print(m.version("scikit-sparse"))' 2>/dev/null ||
+		echo "version unknown")
 	solver="real scikit-sparse $skver"
 	;;
 esac

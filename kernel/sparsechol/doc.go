@@ -116,7 +116,8 @@
 //
 // On amd64 processors with AVX2 and FMA (SolveKernels reports "avx2-fma",
 // or "avx512-fma" where they have AVX-512) the substitutions run on
-// assembly kernels (kernels_amd64.s) in every build. The block's rows are
+// assembly kernels (kernels_amd64.s, and kernels_rows_amd64.s, which
+// internal/asmgen writes) in every build. The block's rows are
 // padded with zeros to a multiple of 4 values (12 and 28 to 16 and 32 on
 // AVX-512, whose wider kernels solve them faster), and every entry of L is
 // broadcast and applied to a row four right-hand sides at a time with

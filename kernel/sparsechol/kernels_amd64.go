@@ -25,8 +25,9 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // same order either way, so the solutions are bitwise the same.
 var useWide = useAVX && cpu.X86.HasAVX512F
 
-// Implemented in kernels_amd64.s, and the kernels of rowKernels in
-// kernels_rows_amd64.s (declared in kernels_rows_amd64.go); see there. The
+// Implemented in kernels_amd64.s, and the kernels of rowKernels and of
+// runs of one-column supernodes in kernels_rows_amd64.s (declared in
+// kernels_rows_amd64.go, which asmgen writes); see there. The
 // pointers must address every element the loops read and write: the
 // callers below slice first.
 
@@ -121,17 +122,14 @@ func sumRowsAVX(sym *symbolic, x, buf []float64, j0, j1, cw int) {
 }
 
 // forward1AVX eliminates the one-column supernodes s0..s1-1 (sym.single)
-// in x, rows of cw values (a multiple of 4), in one call: in 2-D most
-// supernodes have one column and a few rows, and a call each would cost
-// more than their arithmetic. The 4-wide kernels take the rows in slices
-// of up to maxQuads quads, each slice in one pass over every supernode's
-// rows below, each lane's operations the same. (At the widths of
-// rowKernels forwardRangeRows calls rowKernels.fwd1Run instead.)
+// in x, rows of cw values (a multiple of 4), the whole run in one kernel
+// call per slice of the rows (runQuads): in 2-D most supernodes have one
+// column and a few rows, and a call each would cost more than their
+// arithmetic. (At the widths of rowKernels forwardRangeRows calls
+// rowKernels.fwd1Run instead.)
 func forward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	for q, nq := 0, cw/4; q < nq; q += maxQuads {
-		fwd1RunQuadsAVX(&x[4*q], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], 8*cw, min(maxQuads, nq-q))
-	}
+	runQuads(fwd1RunQuadsAVX, sym, num, s0, s1, x, cw)
 }
 
 // backward1AVX solves with the transposes of the one-column supernodes
@@ -144,14 +142,20 @@ func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) 
 		k.bwd1Run(sym, num, s0, s1, x)
 		return
 	}
-	for q, nq := 0, cw/4; q < nq; q += maxQuads {
-		bwd1RunQuadsAVX(&x[4*q], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], 8*cw, min(maxQuads, nq-q))
-	}
+	runQuads(bwd1RunQuadsAVX, sym, num, s0, s1, x, cw)
 }
 
-// maxQuads is the most quads of a row that the 4-wide kernels of
-// one-column supernodes take in one pass (maxQuads in asmgen).
-const maxQuads = 8
+// runQuads runs the 4-wide kernel of one-column supernodes run (the
+// entry point of fwd1RunQuads or bwd1RunQuads) on the supernodes s0..s1-1
+// of x, rows of cw values, in slices of up to maxQuads quads of each row
+// (maxQuads, which asmgen writes, is the most a kernel takes): every lane
+// does the same operations whichever slice it is in. x is checked.
+func runQuads(run func(x *float64, s0, s1 int, first, rowPtr *int, rows *int32, off *int, lx, dinv *float64, rb, q int),
+	sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
+	for q, nq := 0, cw/4; q < nq; q += maxQuads {
+		run(&x[4*q], s0, s1, &sym.first[0], &sym.rowPtr[0], &sym.rows[0], &sym.off[0], &num.lx[0], &num.dinv[0], 8*cw, min(maxQuads, nq-q))
+	}
+}
 
 // checkBlock panics unless x holds n rows of cw values. It compares
 // lengths rather than indexing the last value, which the race detector

@@ -3,9 +3,10 @@
 #include "textflag.h"
 
 // The solve's vector kernels (AVX2 and FMA, see kernels_amd64.go; with
-// AVX-512 paths in fwdBlockAVX, bwd4AVX and the one-column runs). The
-// kernels for rows of 8, 16, 20, 24 and 32 values held whole in registers
-// (…8AVX to …32AVX and their …RowsAVX entry points, AVX-512 only) are in
+// AVX-512 paths in fwdBlockAVX and bwd4AVX). The kernels for rows of 8,
+// 16, 20, 24 and 32 values held whole in registers (…8AVX to …32AVX and
+// their …RowsAVX entry points, AVX-512 only) and the 4-wide kernels of
+// runs of one-column supernodes (…Quads1AVX to …Quads8AVX) are in
 // kernels_rows_amd64.s, which asmgen writes. Each ends with VZEROUPPER:
 // the Go code around them is scalar SSE, which runs slowly while the upper
 // halves of the vector registers are in use.

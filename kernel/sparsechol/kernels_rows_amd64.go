@@ -4,6 +4,10 @@
 
 package sparsechol
 
+// maxQuads is the most quads of a row that the 4-wide kernels of runs of
+// one-column supernodes take (fwd1RunQuadsAVX, bwd1RunQuadsAVX).
+const maxQuads = 8
+
 // The kernels of kernels_rows_amd64.s; see there.
 
 //go:noescape

@@ -9,12 +9,13 @@
 // description of each kernel: the kernels named …8AVX hold a row in one
 // 8-wide register, …16AVX in two, …20AVX in two and a 4-wide one, …24AVX in
 // three and …32AVX in four, the rows 8·cw bytes apart, and each does in
-// every lane what the 4-wide kernels of kernels_amd64.s do in theirs. Every
-// 4-wide operation keeps its registers below 16, so that it needs no more
-// than AVX-512F (VEX encodings). Then the 4-wide kernels of runs of
-// one-column supernodes (AVX2), …Quads1AVX to …Quads8AVX for 1 to 8 quads
-// of a row. Each kernel ends with VZEROUPPER: the Go code around them is
-// scalar SSE, which runs slowly while the upper halves of the vector
+// every lane what the 4-wide kernels (those of kernels_amd64.s, and for
+// runs of one-column supernodes those at the end of this file) do in
+// theirs. Every 4-wide operation keeps its registers below 16, so that it
+// needs no more than AVX-512F (VEX encodings). Then the 4-wide kernels of
+// runs of one-column supernodes (AVX2), …Quads1AVX to …Quads8AVX for 1 to 8
+// quads of a row. Each kernel ends with VZEROUPPER: the Go code around them
+// is scalar SSE, which runs slowly while the upper halves of the vector
 // registers are in use.
 
 // fwdrow8<> subtracts from the row y = DI of 8 values Σ_{k<nl} l[k]·x_k, l
@@ -554,11 +555,12 @@ bn8done:
 
 // func fwd1Run8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// fwd1RunAVX for rows of 8 values (AVX-512), with the same operations in
-// every lane: eliminates the supernodes s0..s1-1, each of one column f =
-// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
-// for each row i below, in one pass over them. x_f in Z0, the row below in
-// Z4, its factor entry in Z10, the pivot's reciprocal in Z11.
+// rowKernels.fwd1Run for rows of 8 values (AVX-512), the operations of
+// fwd1RunQuads in every lane: eliminates the supernodes s0..s1-1, each of
+// one column f = first[s] whose rows below all lie in x: x_f ·= dinv[f],
+// then x_i −= l·x_f for each row i below, in one pass over them. x_f in Z0,
+// the row below in Z4, its factor entry in Z10, the pivot's reciprocal in
+// Z11.
 TEXT ·fwd1Run8AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -608,12 +610,12 @@ f1r8done:
 
 // func bwd1Run8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// bwd1RunAVX for rows of 8 values (AVX-512), with the same operations in
-// every lane: solves with the transposes of the supernodes s1-1 down to s0,
-// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
-// the rows i below, summed from the last to the first in one pass over
-// them. The sums in Z0, x_f in Z4, the factor entry in Z10, the pivot's
-// reciprocal in Z11.
+// rowKernels.bwd1Run for rows of 8 values (AVX-512), the operations of
+// bwd1RunQuads in every lane: solves with the transposes of the supernodes
+// s1-1 down to s0, each of one column f = first[s]: x_f = (x_f − Σ_i
+// l_i·x_i)·dinv[f] over the rows i below, summed from the last to the first
+// in one pass over them. The sums in Z0, x_f in Z4, the factor entry in
+// Z10, the pivot's reciprocal in Z11.
 TEXT ·bwd1Run8AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -1348,12 +1350,12 @@ bn16done:
 
 // func fwd1Run16AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// fwd1RunAVX for rows of 16 values (AVX-512), with the same operations in
-// every lane: eliminates the supernodes s0..s1-1, each of one column f =
-// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
-// for each row i below, in one pass over them. x_f in (Z0, Z1), the row
-// below in (Z4, Z5), its factor entry in Z10, the pivot's reciprocal in
-// Z11.
+// rowKernels.fwd1Run for rows of 16 values (AVX-512), the operations of
+// fwd1RunQuads in every lane: eliminates the supernodes s0..s1-1, each of
+// one column f = first[s] whose rows below all lie in x: x_f ·= dinv[f],
+// then x_i −= l·x_f for each row i below, in one pass over them. x_f in
+// (Z0, Z1), the row below in (Z4, Z5), its factor entry in Z10, the pivot's
+// reciprocal in Z11.
 TEXT ·fwd1Run16AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -1408,12 +1410,12 @@ f1r16done:
 
 // func bwd1Run16AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// bwd1RunAVX for rows of 16 values (AVX-512), with the same operations in
-// every lane: solves with the transposes of the supernodes s1-1 down to s0,
-// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
-// the rows i below, summed from the last to the first in one pass over
-// them. The sums in (Z0, Z1), x_f in (Z4, Z5), the factor entry in Z10, the
-// pivot's reciprocal in Z11.
+// rowKernels.bwd1Run for rows of 16 values (AVX-512), the operations of
+// bwd1RunQuads in every lane: solves with the transposes of the supernodes
+// s1-1 down to s0, each of one column f = first[s]: x_f = (x_f − Σ_i
+// l_i·x_i)·dinv[f] over the rows i below, summed from the last to the first
+// in one pass over them. The sums in (Z0, Z1), x_f in (Z4, Z5), the factor
+// entry in Z10, the pivot's reciprocal in Z11.
 TEXT ·bwd1Run16AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -2327,12 +2329,12 @@ bn20done:
 
 // func fwd1Run20AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// fwd1RunAVX for rows of 20 values (AVX-512), with the same operations in
-// every lane: eliminates the supernodes s0..s1-1, each of one column f =
-// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
-// for each row i below, in one pass over them. x_f in (Z0, Z1, Y8), the row
-// below in (Z4, Z5, Y9), its factor entry in Z10, the pivot's reciprocal in
-// Z11.
+// rowKernels.fwd1Run for rows of 20 values (AVX-512), the operations of
+// fwd1RunQuads in every lane: eliminates the supernodes s0..s1-1, each of
+// one column f = first[s] whose rows below all lie in x: x_f ·= dinv[f],
+// then x_i −= l·x_f for each row i below, in one pass over them. x_f in
+// (Z0, Z1, Y8), the row below in (Z4, Z5, Y9), its factor entry in Z10, the
+// pivot's reciprocal in Z11.
 TEXT ·fwd1Run20AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -2394,12 +2396,12 @@ f1r20done:
 
 // func bwd1Run20AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// bwd1RunAVX for rows of 20 values (AVX-512), with the same operations in
-// every lane: solves with the transposes of the supernodes s1-1 down to s0,
-// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
-// the rows i below, summed from the last to the first in one pass over
-// them. The sums in (Z0, Z1, Y8), x_f in (Z4, Z5, Y9), the factor entry in
-// Z10, the pivot's reciprocal in Z11.
+// rowKernels.bwd1Run for rows of 20 values (AVX-512), the operations of
+// bwd1RunQuads in every lane: solves with the transposes of the supernodes
+// s1-1 down to s0, each of one column f = first[s]: x_f = (x_f − Σ_i
+// l_i·x_i)·dinv[f] over the rows i below, summed from the last to the first
+// in one pass over them. The sums in (Z0, Z1, Y8), x_f in (Z4, Z5, Y9), the
+// factor entry in Z10, the pivot's reciprocal in Z11.
 TEXT ·bwd1Run20AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -3321,12 +3323,12 @@ bn24done:
 
 // func fwd1Run24AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// fwd1RunAVX for rows of 24 values (AVX-512), with the same operations in
-// every lane: eliminates the supernodes s0..s1-1, each of one column f =
-// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
-// for each row i below, in one pass over them. x_f in (Z0, Z1, Z2), the row
-// below in (Z4, Z5, Z6), its factor entry in Z10, the pivot's reciprocal in
-// Z11.
+// rowKernels.fwd1Run for rows of 24 values (AVX-512), the operations of
+// fwd1RunQuads in every lane: eliminates the supernodes s0..s1-1, each of
+// one column f = first[s] whose rows below all lie in x: x_f ·= dinv[f],
+// then x_i −= l·x_f for each row i below, in one pass over them. x_f in
+// (Z0, Z1, Z2), the row below in (Z4, Z5, Z6), its factor entry in Z10, the
+// pivot's reciprocal in Z11.
 TEXT ·fwd1Run24AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -3388,12 +3390,12 @@ f1r24done:
 
 // func bwd1Run24AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// bwd1RunAVX for rows of 24 values (AVX-512), with the same operations in
-// every lane: solves with the transposes of the supernodes s1-1 down to s0,
-// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
-// the rows i below, summed from the last to the first in one pass over
-// them. The sums in (Z0, Z1, Z2), x_f in (Z4, Z5, Z6), the factor entry in
-// Z10, the pivot's reciprocal in Z11.
+// rowKernels.bwd1Run for rows of 24 values (AVX-512), the operations of
+// bwd1RunQuads in every lane: solves with the transposes of the supernodes
+// s1-1 down to s0, each of one column f = first[s]: x_f = (x_f − Σ_i
+// l_i·x_i)·dinv[f] over the rows i below, summed from the last to the first
+// in one pass over them. The sums in (Z0, Z1, Z2), x_f in (Z4, Z5, Z6), the
+// factor entry in Z10, the pivot's reciprocal in Z11.
 TEXT ·bwd1Run24AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -4204,12 +4206,12 @@ bn32done:
 
 // func fwd1Run32AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// fwd1RunAVX for rows of 32 values (AVX-512), with the same operations in
-// every lane: eliminates the supernodes s0..s1-1, each of one column f =
-// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
-// for each row i below, in one pass over them. x_f in (Z0, Z1, Z2, Z3), the
-// row below in (Z4, Z5, Z6, Z7), its factor entry in Z10, the pivot's
-// reciprocal in Z11.
+// rowKernels.fwd1Run for rows of 32 values (AVX-512), the operations of
+// fwd1RunQuads in every lane: eliminates the supernodes s0..s1-1, each of
+// one column f = first[s] whose rows below all lie in x: x_f ·= dinv[f],
+// then x_i −= l·x_f for each row i below, in one pass over them. x_f in
+// (Z0, Z1, Z2, Z3), the row below in (Z4, Z5, Z6, Z7), its factor entry in
+// Z10, the pivot's reciprocal in Z11.
 TEXT ·fwd1Run32AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -4274,12 +4276,12 @@ f1r32done:
 
 // func bwd1Run32AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64)
 //
-// bwd1RunAVX for rows of 32 values (AVX-512), with the same operations in
-// every lane: solves with the transposes of the supernodes s1-1 down to s0,
-// each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
-// the rows i below, summed from the last to the first in one pass over
-// them. The sums in (Z0, Z1, Z2, Z3), x_f in (Z4, Z5, Z6, Z7), the factor
-// entry in Z10, the pivot's reciprocal in Z11.
+// rowKernels.bwd1Run for rows of 32 values (AVX-512), the operations of
+// bwd1RunQuads in every lane: solves with the transposes of the supernodes
+// s1-1 down to s0, each of one column f = first[s]: x_f = (x_f − Σ_i
+// l_i·x_i)·dinv[f] over the rows i below, summed from the last to the first
+// in one pass over them. The sums in (Z0, Z1, Z2, Z3), x_f in (Z4, Z5, Z6,
+// Z7), the factor entry in Z10, the pivot's reciprocal in Z11.
 TEXT ·bwd1Run32AVX(SB), NOSPLIT, $0-72
 	MOVQ x+0(FP), R9
 	MOVQ rows+40(FP), R10
@@ -4522,10 +4524,11 @@ bwd1Run4:
 
 // func fwd1RunQuads1AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 1 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in Y0, each quad of the row below in Y9 in turn.
+// 4-wide (AVX2), on one quad of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in Y0, each quad
+// of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads1AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -4576,10 +4579,11 @@ f1q1done:
 
 // func fwd1RunQuads2AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 2 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1), each quad of the row below in Y9 in turn.
+// 4-wide (AVX2), on 2 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1),
+// each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads2AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -4635,10 +4639,11 @@ f1q2done:
 
 // func fwd1RunQuads3AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 3 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1, Y2), each quad of the row below in Y9 in turn.
+// 4-wide (AVX2), on 3 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1, Y2),
+// each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads3AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -4699,10 +4704,11 @@ f1q3done:
 
 // func fwd1RunQuads4AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 4 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1, Y2, Y3), each quad of the row below in Y9 in turn.
+// 4-wide (AVX2), on 4 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1, Y2,
+// Y3), each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads4AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -4768,11 +4774,11 @@ f1q4done:
 
 // func fwd1RunQuads5AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 5 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1, Y2, Y3, Y4), each quad of the row below in Y9 in
-// turn.
+// 4-wide (AVX2), on 5 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1, Y2,
+// Y3, Y4), each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads5AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -4843,11 +4849,11 @@ f1q5done:
 
 // func fwd1RunQuads6AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 6 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1, Y2, Y3, Y4, Y5), each quad of the row below in Y9
-// in turn.
+// 4-wide (AVX2), on 6 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1, Y2,
+// Y3, Y4, Y5), each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads6AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -4923,11 +4929,11 @@ f1q6done:
 
 // func fwd1RunQuads7AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 7 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1, Y2, Y3, Y4, Y5, Y6), each quad of the row below in
-// Y9 in turn.
+// 4-wide (AVX2), on 7 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1, Y2,
+// Y3, Y4, Y5, Y6), each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads7AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5008,11 +5014,11 @@ f1q7done:
 
 // func fwd1RunQuads8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// fwd1Run for 8 quads of each row, 4-wide (AVX2): eliminates the supernodes
-// s0..s1-1, each of one column f = first[s] whose rows below all lie in x:
-// x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one pass over
-// them, x_f in (Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7), each quad of the row below
-// in Y9 in turn.
+// 4-wide (AVX2), on 8 quads of each row (x at row 0's first, the rows rb
+// bytes apart): eliminates the supernodes s0..s1-1, each of one column f =
+// first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
+// (fused) for each row i below, in one pass over them, x_f in (Y0, Y1, Y2,
+// Y3, Y4, Y5, Y6, Y7), each quad of the row below in Y9 in turn.
 TEXT ·fwd1RunQuads8AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5099,54 +5105,55 @@ f1q8done:
 // func fwd1RunQuadsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int, q int)
 //
 // fwd1RunQuadsAVX takes the number of quads q (1 to 8) as a last argument
-// and jumps to that kernel (8's for any other), whose arguments lie at the
+// and jumps to that kernel (1's for any other), whose arguments lie at the
 // same places.
 TEXT ·fwd1RunQuadsAVX(SB), NOSPLIT, $0-88
 	MOVQ q+80(FP), AX
-	CMPQ AX, $1
-	JNE fwd1RunQuads1
-	JMP ·fwd1RunQuads1AVX(SB)
+	CMPQ AX, $8
+	JNE fwd1RunQuads8
+	JMP ·fwd1RunQuads8AVX(SB)
 
-fwd1RunQuads1:
-	CMPQ AX, $2
-	JNE fwd1RunQuads2
-	JMP ·fwd1RunQuads2AVX(SB)
-
-fwd1RunQuads2:
-	CMPQ AX, $3
-	JNE fwd1RunQuads3
-	JMP ·fwd1RunQuads3AVX(SB)
-
-fwd1RunQuads3:
-	CMPQ AX, $4
-	JNE fwd1RunQuads4
-	JMP ·fwd1RunQuads4AVX(SB)
-
-fwd1RunQuads4:
-	CMPQ AX, $5
-	JNE fwd1RunQuads5
-	JMP ·fwd1RunQuads5AVX(SB)
-
-fwd1RunQuads5:
-	CMPQ AX, $6
-	JNE fwd1RunQuads6
-	JMP ·fwd1RunQuads6AVX(SB)
-
-fwd1RunQuads6:
+fwd1RunQuads8:
 	CMPQ AX, $7
 	JNE fwd1RunQuads7
 	JMP ·fwd1RunQuads7AVX(SB)
 
 fwd1RunQuads7:
-	JMP ·fwd1RunQuads8AVX(SB)
+	CMPQ AX, $6
+	JNE fwd1RunQuads6
+	JMP ·fwd1RunQuads6AVX(SB)
+
+fwd1RunQuads6:
+	CMPQ AX, $5
+	JNE fwd1RunQuads5
+	JMP ·fwd1RunQuads5AVX(SB)
+
+fwd1RunQuads5:
+	CMPQ AX, $4
+	JNE fwd1RunQuads4
+	JMP ·fwd1RunQuads4AVX(SB)
+
+fwd1RunQuads4:
+	CMPQ AX, $3
+	JNE fwd1RunQuads3
+	JMP ·fwd1RunQuads3AVX(SB)
+
+fwd1RunQuads3:
+	CMPQ AX, $2
+	JNE fwd1RunQuads2
+	JMP ·fwd1RunQuads2AVX(SB)
+
+fwd1RunQuads2:
+	JMP ·fwd1RunQuads1AVX(SB)
 
 // func bwd1RunQuads1AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 1 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in Y0, each
-// quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on one quad of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in Y0, each quad
+// of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads1AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5198,11 +5205,12 @@ b1q1done:
 
 // func bwd1RunQuads2AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 2 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1),
-// each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 2 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1), each
+// quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads2AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5260,11 +5268,12 @@ b1q2done:
 
 // func bwd1RunQuads3AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 3 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1,
-// Y2), each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 3 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1, Y2),
+// each quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads3AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5328,11 +5337,12 @@ b1q3done:
 
 // func bwd1RunQuads4AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 4 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1,
-// Y2, Y3), each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 4 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1, Y2,
+// Y3), each quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads4AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5402,11 +5412,12 @@ b1q4done:
 
 // func bwd1RunQuads5AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 5 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1,
-// Y2, Y3, Y4), each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 5 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1, Y2,
+// Y3, Y4), each quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads5AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5482,11 +5493,12 @@ b1q5done:
 
 // func bwd1RunQuads6AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 6 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1,
-// Y2, Y3, Y4, Y5), each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 6 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1, Y2,
+// Y3, Y4, Y5), each quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads6AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5568,11 +5580,12 @@ b1q6done:
 
 // func bwd1RunQuads7AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 7 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1,
-// Y2, Y3, Y4, Y5, Y6), each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 7 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1, Y2,
+// Y3, Y4, Y5, Y6), each quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads7AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5660,11 +5673,12 @@ b1q7done:
 
 // func bwd1RunQuads8AVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int)
 //
-// bwd1Run for 8 quads of each row, 4-wide (AVX2): solves with the
-// transposes of the supernodes s1-1 down to s0, each of one column f =
-// first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below, summed
-// from the last to the first in one pass over them. The sums in (Y0, Y1,
-// Y2, Y3, Y4, Y5, Y6, Y7), each quad of x_f in Y9 in turn.
+// 4-wide (AVX2), on 8 quads of each row (x at row 0's first, the rows rb
+// bytes apart): solves with the transposes of the supernodes s1-1 down to
+// s0, each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f]
+// over the rows i below, the sum from +0 and from the last row to the first
+// in fused multiply-adds, in one pass over them. The sums in (Y0, Y1, Y2,
+// Y3, Y4, Y5, Y6, Y7), each quad of x_f in Y9 in turn.
 TEXT ·bwd1RunQuads8AVX(SB), NOSPLIT, $0-80
 	MOVQ rb+72(FP), R12
 	MOVQ x+0(FP), R9
@@ -5759,43 +5773,43 @@ b1q8done:
 // func bwd1RunQuadsAVX(x *float64, s0 int, s1 int, first *int, rowPtr *int, rows *int32, off *int, lx *float64, dinv *float64, rb int, q int)
 //
 // bwd1RunQuadsAVX takes the number of quads q (1 to 8) as a last argument
-// and jumps to that kernel (8's for any other), whose arguments lie at the
+// and jumps to that kernel (1's for any other), whose arguments lie at the
 // same places.
 TEXT ·bwd1RunQuadsAVX(SB), NOSPLIT, $0-88
 	MOVQ q+80(FP), AX
-	CMPQ AX, $1
-	JNE bwd1RunQuads1
-	JMP ·bwd1RunQuads1AVX(SB)
+	CMPQ AX, $8
+	JNE bwd1RunQuads8
+	JMP ·bwd1RunQuads8AVX(SB)
 
-bwd1RunQuads1:
-	CMPQ AX, $2
-	JNE bwd1RunQuads2
-	JMP ·bwd1RunQuads2AVX(SB)
-
-bwd1RunQuads2:
-	CMPQ AX, $3
-	JNE bwd1RunQuads3
-	JMP ·bwd1RunQuads3AVX(SB)
-
-bwd1RunQuads3:
-	CMPQ AX, $4
-	JNE bwd1RunQuads4
-	JMP ·bwd1RunQuads4AVX(SB)
-
-bwd1RunQuads4:
-	CMPQ AX, $5
-	JNE bwd1RunQuads5
-	JMP ·bwd1RunQuads5AVX(SB)
-
-bwd1RunQuads5:
-	CMPQ AX, $6
-	JNE bwd1RunQuads6
-	JMP ·bwd1RunQuads6AVX(SB)
-
-bwd1RunQuads6:
+bwd1RunQuads8:
 	CMPQ AX, $7
 	JNE bwd1RunQuads7
 	JMP ·bwd1RunQuads7AVX(SB)
 
 bwd1RunQuads7:
-	JMP ·bwd1RunQuads8AVX(SB)
+	CMPQ AX, $6
+	JNE bwd1RunQuads6
+	JMP ·bwd1RunQuads6AVX(SB)
+
+bwd1RunQuads6:
+	CMPQ AX, $5
+	JNE bwd1RunQuads5
+	JMP ·bwd1RunQuads5AVX(SB)
+
+bwd1RunQuads5:
+	CMPQ AX, $4
+	JNE bwd1RunQuads4
+	JMP ·bwd1RunQuads4AVX(SB)
+
+bwd1RunQuads4:
+	CMPQ AX, $3
+	JNE bwd1RunQuads3
+	JMP ·bwd1RunQuads3AVX(SB)
+
+bwd1RunQuads3:
+	CMPQ AX, $2
+	JNE bwd1RunQuads2
+	JMP ·bwd1RunQuads2AVX(SB)
+
+bwd1RunQuads2:
+	JMP ·bwd1RunQuads1AVX(SB)

@@ -633,8 +633,8 @@ func (g *gen) run1End(done string) {
 func (g *gen) fwd1Run(k kernel, w width) {
 	l := func(s string) string { return fmt.Sprintf("f1r%d%s", w.cw, s) }
 	pivot, below := w.row(run1.first, 0), w.row(run1.second, 0)
-	g.textKernel(k, w, 0, fmt.Sprintf(`fwd1RunAVX for rows of %d values (AVX-512), with the same operations in
-every lane: eliminates the supernodes s0..s1-1, each of one column f =
+	g.textKernel(k, w, 0, fmt.Sprintf(`rowKernels.fwd1Run for rows of %d values (AVX-512), the operations of
+fwd1RunQuads in every lane: eliminates the supernodes s0..s1-1, each of one column f =
 first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
 for each row i below, in one pass over them. x_f in %s, the row below in
 %s, its factor entry in %v, the pivot's reciprocal in %v.`,
@@ -657,8 +657,8 @@ for each row i below, in one pass over them. x_f in %s, the row below in
 func (g *gen) bwd1Run(k kernel, w width) {
 	l := func(s string) string { return fmt.Sprintf("b1r%d%s", w.cw, s) }
 	acc, pivot := w.row(run1.first, 0), w.row(run1.second, 0)
-	g.textKernel(k, w, 0, fmt.Sprintf(`bwd1RunAVX for rows of %d values (AVX-512), with the same operations in
-every lane: solves with the transposes of the supernodes s1-1 down to s0,
+	g.textKernel(k, w, 0, fmt.Sprintf(`rowKernels.bwd1Run for rows of %d values (AVX-512), the operations of
+bwd1RunQuads in every lane: solves with the transposes of the supernodes s1-1 down to s0,
 each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
 the rows i below, summed from the last to the first in one pass over
 them. The sums in %s, x_f in %s, the factor entry in %v, the pivot's
@@ -736,9 +736,19 @@ func (g *gen) bwd1Loop(l func(string) string, f run1Form, zero, add, finish func
 
 // maxQuads is the most quads of a row the 4-wide kernels of one-column
 // supernodes take at once: a row's sums in Y0-Y7, the registers below 16
-// being all that AVX2 has. The caller takes wider rows in slices of
-// maxQuads quads.
+// being all that AVX2 has (checkQuads). The caller takes wider rows in
+// slices of maxQuads quads; goFile declares it for the caller.
 const maxQuads = 8
+
+// checkQuads reports a maxQuads m whose quads, in Y0 to Y(m−1), would
+// reach the registers that the 4-wide kernels of one-column supernodes
+// use besides.
+func checkQuads(m int) error {
+	if m < 1 || m > run1.second.y || m > run1.l || m > run1.scale {
+		return fmt.Errorf("%d quads: the 4-wide kernels of one-column supernodes hold at most %d", m, min(run1.second.y, run1.l, run1.scale))
+	}
+	return nil
+}
 
 // quadKernels are the 4-wide kernels of one-column supernodes, written for
 // 1 to maxQuads quads: the kernel for q quads is named name(q) and the
@@ -758,11 +768,22 @@ type quadKernel struct {
 // quadsName is the name of k's kernel for q quads.
 func quadsName(k kernel, q int) string { return fmt.Sprintf("%s%dAVX", k.base, q) }
 
-// textQuads starts k's kernel for q quads with its doc comment.
+// textQuads starts k's kernel for q quads with its doc comment, and
+// loads its last argument, rb, into R12 (quadsForm).
 func (g *gen) textQuads(k kernel, q int, doc string) {
 	name := quadsName(k, q)
 	g.text(fmt.Sprintf("func %s(%s)\n\n%s", name, k.params, doc), "·"+name, "NOSPLIT", fmt.Sprintf("$0-%d", k.argBytes()))
-	g.op("MOVQ rb+72(FP), R12")
+	g.op("MOVQ rb+%d(FP), R12", k.argBytes()-8)
+}
+
+// quadsDoc describes the rows of a 4-wide kernel of one-column
+// supernodes for q quads.
+func quadsDoc(q int) string {
+	n := fmt.Sprintf("%d quads", q)
+	if q == 1 {
+		n = "one quad"
+	}
+	return fmt.Sprintf("%s of each row (x at row 0's first, the rows rb bytes apart)", n)
 }
 
 // quads returns q 4-wide registers from Y0.
@@ -778,10 +799,10 @@ func quads(q int) row {
 func (g *gen) fwd1Quads(k kernel, q int) {
 	l := func(s string) string { return fmt.Sprintf("f1q%d%s", q, s) }
 	pivot, tmp := quads(q), reg{run1.second.y, true}
-	g.textQuads(k, q, fmt.Sprintf(`fwd1Run for %d quads of each row, 4-wide (AVX2): eliminates the
-supernodes s0..s1-1, each of one column f = first[s] whose rows below all
-lie in x: x_f ·= dinv[f], then x_i −= l·x_f for each row i below, in one
-pass over them, x_f in %s, each quad of the row below in %v in turn.`, q, rowsDoc(pivot), tmp))
+	g.textQuads(k, q, fmt.Sprintf(`4-wide (AVX2), on %s: eliminates the supernodes s0..s1-1, each of one
+column f = first[s] whose rows below all lie in x: x_f ·= dinv[f], then
+x_i −= l·x_f (fused) for each row i below, in one pass over them, x_f in
+%s, each quad of the row below in %v in turn.`, quadsDoc(q), rowsDoc(pivot), tmp))
 	g.fwd1Loop(l, quadsForm, func() {
 		for i, p := range pivot {
 			g.op("VMULPD %d(AX), %v, %v", 32*i, quadsForm.scale, p)
@@ -800,11 +821,11 @@ pass over them, x_f in %s, each quad of the row below in %v in turn.`, q, rowsDo
 func (g *gen) bwd1Quads(k kernel, q int) {
 	l := func(s string) string { return fmt.Sprintf("b1q%d%s", q, s) }
 	acc, tmp := quads(q), reg{run1.second.y, true}
-	g.textQuads(k, q, fmt.Sprintf(`bwd1Run for %d quads of each row, 4-wide (AVX2): solves with the
-transposes of the supernodes s1-1 down to s0, each of one column f =
-first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over the rows i below,
-summed from the last to the first in one pass over them. The sums in %s,
-each quad of x_f in %v in turn.`, q, rowsDoc(acc), tmp))
+	g.textQuads(k, q, fmt.Sprintf(`4-wide (AVX2), on %s: solves with the transposes of the supernodes
+s1-1 down to s0, each of one column f = first[s]: x_f = (x_f − Σ_i
+l_i·x_i)·dinv[f] over the rows i below, the sum from +0 and from the last
+row to the first in fused multiply-adds, in one pass over them. The sums
+in %s, each quad of x_f in %v in turn.`, quadsDoc(q), rowsDoc(acc), tmp))
 	g.bwd1Loop(l, quadsForm, func() {
 		for _, p := range acc {
 			g.op("VXORPD %v, %v, %v", p, p, p)
@@ -824,21 +845,22 @@ each quad of x_f in %v in turn.`, q, rowsDoc(acc), tmp))
 }
 
 // entryQuads writes k's entry point, which jumps to the kernel for the
-// number of quads given last (1..maxQuads; maxQuads' for any other).
+// number of quads given last (maxQuads, the common case, tested first;
+// 1's, the narrowest, for any number not in 1..maxQuads).
 func (g *gen) entryQuads(k kernel) {
 	l := func(i int) string { return fmt.Sprintf("%s%d", k.base, i) }
 	qOff := k.argBytes()
 	g.text(fmt.Sprintf(`func %s(%s, q int)
 
 %[1]s takes the number of quads q (1 to %[3]d) as a last argument and
-jumps to that kernel (%[3]d's for any other), whose arguments lie at the
+jumps to that kernel (1's for any other), whose arguments lie at the
 same places.`, k.base+"AVX", k.params, maxQuads), "·"+k.base+"AVX", "NOSPLIT", fmt.Sprintf("$0-%d", qOff+8))
 	g.op("MOVQ q+%d(FP), AX", qOff)
-	for q := 1; q < maxQuads; q++ {
+	for q := maxQuads; q > 1; q-- {
 		g.op("CMPQ AX, $%d", q)
 		g.op("JNE %s", l(q))
 		g.op("JMP ·%s(SB)", quadsName(k, q))
 		g.label(l(q))
 	}
-	g.op("JMP ·%s(SB)", quadsName(k, maxQuads))
+	g.op("JMP ·%s(SB)", quadsName(k, 1))
 }

@@ -1,16 +1,17 @@
-// Command asmgen writes package sparsechol's kernels for rows held whole
-// in AVX-512 registers (rowKernels): kernels_rows_amd64.s, with the
-// kernels of each row width and the …RowsAVX entry points that choose
-// among them, the 4-wide kernels of runs of one-column supernodes for 1 to
-// 8 quads of a row and theirs, and kernels_rows_amd64.go, their Go
-// declarations.
+// Command asmgen writes package sparsechol's kernels_rows_amd64.s and
+// kernels_rows_amd64.go (the Go declarations): the kernels for rows held
+// whole in AVX-512 registers (rowKernels), those of each row width and
+// the …RowsAVX entry points that choose among them; then the 4-wide (AVX2)
+// kernels of runs of one-column supernodes, for 1 to maxQuads quads of a
+// row, and the entry points that choose among those.
 //
-// Each kernel is written once here, as a function of the width's
+// Each row kernel is written once here, as a function of the width's
 // description (widths.go): how many 8-wide registers a row takes, whether
 // a 4-wide one ends it, which registers hold what, how many rows or
-// columns a block kernel takes at a time. A kernel that needs more
-// registers than there are, or that would put a 4-wide operand in a
-// register that VEX cannot encode, stops the generator.
+// columns a block kernel takes at a time; each 4-wide kernel as a function
+// of its number of quads. A kernel that needs more registers than there
+// are, or that would put a 4-wide operand in a register that VEX cannot
+// encode, stops the generator.
 //
 // go generate runs it in the package's folder (see doc.go there):
 //
@@ -65,6 +66,9 @@ func generate() (map[string][]byte, error) {
 			return nil, err
 		}
 	}
+	if err := checkQuads(maxQuads); err != nil {
+		return nil, err
+	}
 	s := assembly()
 	g, err := declarations()
 	if err != nil {
@@ -103,13 +107,14 @@ AVX-512 registers (rowKernels in kernels_amd64.go), written by asmgen from
 one description of each kernel: the kernels named …8AVX hold a row in one
 8-wide register, …16AVX in two, …20AVX in two and a 4-wide one, …24AVX in
 three and …32AVX in four, the rows 8·cw bytes apart, and each does in
-every lane what the 4-wide kernels of kernels_amd64.s do in theirs. Every
-4-wide operation keeps its registers below 16, so that it needs no more
-than AVX-512F (VEX encodings). Then the 4-wide kernels of runs of
-one-column supernodes (AVX2), …Quads1AVX to …Quads8AVX for 1 to 8 quads
-of a row. Each kernel ends with VZEROUPPER: the Go code around them is
-scalar SSE, which runs slowly while the upper halves of the vector
-registers are in use.`
+every lane what the 4-wide kernels (those of kernels_amd64.s, and for
+runs of one-column supernodes those at the end of this file) do in
+theirs. Every 4-wide operation keeps its registers below 16, so that it
+needs no more than AVX-512F (VEX encodings). Then the 4-wide kernels of
+runs of one-column supernodes (AVX2), …Quads1AVX to …Quads8AVX for 1 to
+8 quads of a row. Each kernel ends with VZEROUPPER: the Go code around
+them is scalar SSE, which runs slowly while the upper halves of the
+vector registers are in use.`
 
 // declarations is the text of goFile: the Go declarations of the width
 // kernels (which go vet checks the assembly against) and of the entry
@@ -119,6 +124,7 @@ func declarations() ([]byte, error) {
 	b.WriteString(header)
 	b.WriteString(buildTag)
 	b.WriteString("package sparsechol\n\n")
+	fmt.Fprintf(&b, "// maxQuads is the most quads of a row that the 4-wide kernels of runs of\n// one-column supernodes take (fwd1RunQuadsAVX, bwd1RunQuadsAVX).\nconst maxQuads = %d\n\n", maxQuads)
 	b.WriteString("// The kernels of " + asmFile + "; see there.\n")
 	for _, k := range kernels {
 		for _, w := range widths {

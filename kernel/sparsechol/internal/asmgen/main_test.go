@@ -50,3 +50,20 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckQuads checks that checkQuads takes the 4-wide kernels' quads
+// up to the first register they use besides, and no further.
+func TestCheckQuads(t *testing.T) {
+	if err := checkQuads(maxQuads); err != nil {
+		t.Fatal(err)
+	}
+	last := min(run1.second.y, run1.l, run1.scale)
+	for _, m := range []int{0, last + 1} {
+		if err := checkQuads(m); err == nil {
+			t.Errorf("checkQuads(%d) = nil, want an error", m)
+		}
+	}
+	if err := checkQuads(last); err != nil {
+		t.Errorf("checkQuads(%d) = %v", last, err)
+	}
+}
