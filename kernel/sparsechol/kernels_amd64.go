@@ -133,15 +133,10 @@ func forward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 }
 
 // backward1AVX solves with the transposes of the one-column supernodes
-// s1-1 down to s0 in x (see forward1AVX): at the widths of rowKernels
-// each row whole in registers (rowKernels.bwd1Run), else in slices of up
-// to maxQuads quads.
+// s1-1 down to s0 in x (see forward1AVX). (At the widths of rowKernels
+// backwardRangeRows calls rowKernels.bwd1Run instead.)
 func backward1AVX(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
 	checkBlock(x, sym.n, cw)
-	if k := wideRows(cw); k != nil {
-		k.bwd1Run(sym, num, s0, s1, x)
-		return
-	}
 	runQuads(bwd1RunQuadsAVX, sym, num, s0, s1, x, cw)
 }
 
@@ -262,6 +257,38 @@ func forwardRangeRows(k *rowKernels, sym *symbolic, num *numeric, s0, s1 int, x,
 			_ = tgt[int(tr[sp])*cw]
 			k.fwdBlock(&tgt[0], &tr[sp], h-sp, &ls[sp*w], &x1[0], w, w)
 		}
+	}
+}
+
+// backwardRangeRows is backwardRange at k.cw values a row on AVX-512 (a
+// width of rowKernels): each run of one-column supernodes through
+// k.bwd1Run, the others as backwardAVX takes them (bwdColsRows, then
+// bwdDiagRows), the same kernels in the same order. It walks the
+// supernodes itself, for the reason given at forwardRangeRows.
+func backwardRangeRows(k *rowKernels, sym *symbolic, num *numeric, s0, s1 int, x []float64) {
+	cw := k.cw
+	checkBlock(x, sym.n, cw)
+	first := sym.first
+	for s := s1 - 1; s >= s0; s-- {
+		f, w := first[s], first[s+1]-first[s]
+		if w == 1 {
+			b := s
+			for b > s0 && first[b]-first[b-1] == 1 {
+				b--
+			}
+			k.bwd1Run(sym, num, b, s+1, x)
+			s = b
+			continue
+		}
+		p0, p1 := sym.rowPtr[s], sym.rowPtr[s+1]
+		ls := num.lx[sym.off[s]:sym.off[s+1]]
+		x1 := x[f*cw : (f+w)*cw]
+		if p1-p0 > w {
+			below := sym.rows[p0+w : p1]
+			_ = x[int(below[len(below)-1]+1)*cw-1] // rows are sorted: the last is the largest
+			bwdColsRows(k, x1, x, below, ls[w*w:], w, 0, w)
+		}
+		bwdDiagRows(k, x1, x, sym.rows[p0:p0+w], ls, num.dinv[f:f+w], 0, w)
 	}
 }
 

@@ -60,7 +60,11 @@ func TestRunKernels(t *testing.T) {
 					runModel(sym, num, r[0], r[1], want, cw, true)
 				}
 				for _, r := range slices.Backward(runs) {
-					backward1AVX(sym, num, r[0], r[1], x, cw)
+					if k := wideRows(cw); k != nil {
+						k.bwd1Run(sym, num, r[0], r[1], x)
+					} else {
+						backward1AVX(sym, num, r[0], r[1], x, cw)
+					}
 					runModel(sym, num, r[0], r[1], want, cw, false)
 				}
 				if i := firstBitDiff(x, want); i >= 0 {

@@ -123,9 +123,14 @@ func forwardRange(sym *symbolic, num *numeric, s0, s1 int, x, tgt []float64, tro
 }
 
 // backwardRange solves with the transposes of supernodes s1-1 down to s0
-// (backwardGo, backwardAVX); the vector kernels take each run of
-// one-column supernodes in one call.
+// (backwardGo, backwardAVX; backwardRangeRows for rows of the widths of
+// rowKernels); the vector kernels take each run of one-column supernodes
+// in one call.
 func backwardRange(sym *symbolic, num *numeric, s0, s1 int, x []float64, cw int) {
+	if k := wideRows(cw); k != nil {
+		backwardRangeRows(k, sym, num, s0, s1, x)
+		return
+	}
 	for s := s1 - 1; s >= s0; s-- {
 		switch {
 		case !useAVX:
