@@ -20,9 +20,10 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // useWide lets the kernels that do most of the work hold two quads of a
 // row in one 8-wide AVX-512 register, on processors that have AVX-512, and
 // at 8, 16, 20, 24 or 32 values a row run the substitutions on the kernels
-// that hold a row whole (rowKernels: forwardRangeRows, fwdDiagRows,
-// bwdColsRows, bwdDiagRows). Each lane does the same operations in the
-// same order either way, so the solutions are bitwise the same.
+// that hold a row whole (rowKernels: forwardRangeRows, backwardRangeRows,
+// fwdDiagRows, bwdColsRows, bwdDiagRows). Each lane does the same
+// operations in the same order either way, so the solutions are bitwise
+// the same.
 var useWide = useAVX && cpu.X86.HasAVX512F
 
 // Implemented in kernels_amd64.s, and the kernels of rowKernels and of
