@@ -70,6 +70,16 @@ func (g *gen) store(r row, off int, base string) {
 	}
 }
 
+// zero sets register r to +0: VXORPD for a 4-wide one (VEX), VPXORQ
+// for an 8-wide one (AVX-512F has no VXORPD of Z registers).
+func (g *gen) zero(r reg) {
+	if r.y {
+		g.op("VXORPD %v, %v, %v", r, r, r)
+	} else {
+		g.op("VPXORQ %v, %v, %v", r, r, r)
+	}
+}
+
 // fwdrow writes fwdrow<cw><>, which fwdBlock calls for each row left over
 // after the groups of four.
 func (g *gen) fwdrow(w width) {
@@ -472,12 +482,8 @@ the entries %d rows on are prefetched (bwdPrefetchShift).`, ns, w.cw, rowsDoc(ac
 	for _, y := range []bool{false, true} {
 		for _, a := range accs {
 			for _, p := range a {
-				switch {
-				case p.y != y:
-				case y:
-					g.op("VXORPD %v, %v, %v", p, p, p)
-				default:
-					g.op("VPXORQ %v, %v, %v", p, p, p)
+				if p.y == y {
+					g.zero(p)
 				}
 			}
 		}
@@ -639,15 +645,16 @@ first[s] whose rows below all lie in x: x_f ·= dinv[f], then x_i −= l·x_f
 for each row i below, in one pass over them. x_f in %s, the row below in
 %s, its factor entry in %v, the pivot's reciprocal in %v.`,
 		w.cw, rowsDoc(pivot), rowsDoc(below), z(run1.l), z(run1.scale)))
-	g.fwd1Loop(l, rowsForm(w), func() {
+	f := rowsForm(w)
+	g.fwd1Loop(l, f, func() {
 		for q, p := range pivot {
-			g.op("VMULPD %d(AX), %v, %v", 64*q, z(run1.scale).as(p), p)
+			g.op("VMULPD %d(AX), %v, %v", 64*q, f.scale.as(p), p)
 		}
 		g.store(pivot, 0, "AX")
 	}, func() {
 		g.load(below, 0, "DI")
 		for q, p := range below {
-			g.op("VFNMADD231PD %v, %v, %v", pivot[q], z(run1.l).as(p), p)
+			g.op("VFNMADD231PD %v, %v, %v", pivot[q], f.l.as(p), p)
 		}
 		g.store(below, 0, "DI")
 	})
@@ -663,23 +670,20 @@ each of one column f = first[s]: x_f = (x_f − Σ_i l_i·x_i)·dinv[f] over
 the rows i below, summed from the last to the first in one pass over
 them. The sums in %s, x_f in %s, the factor entry in %v, the pivot's
 reciprocal in %v.`, w.cw, rowsDoc(acc), rowsDoc(pivot), z(run1.l), z(run1.scale)))
-	g.bwd1Loop(l, rowsForm(w), func() {
+	f := rowsForm(w)
+	g.bwd1Loop(l, f, func() {
 		for _, p := range acc {
-			if p.y {
-				g.op("VXORPD %v, %v, %v", p, p, p)
-			} else {
-				g.op("VPXORQ %v, %v, %v", p, p, p)
-			}
+			g.zero(p)
 		}
 	}, func() {
 		for q, p := range acc {
-			g.op("VFMADD231PD %d(DI), %v, %v", 64*q, z(run1.l).as(p), p)
+			g.op("VFMADD231PD %d(DI), %v, %v", 64*q, f.l.as(p), p)
 		}
 	}, func() {
 		g.load(pivot, 0, "AX")
 		for q, p := range pivot {
 			g.op("VSUBPD %v, %v, %v", acc[q], p, p)
-			g.op("VMULPD %v, %v, %v", z(run1.scale).as(p), p, p)
+			g.op("VMULPD %v, %v, %v", f.scale.as(p), p, p)
 		}
 		g.store(pivot, 0, "AX")
 	})
@@ -828,7 +832,7 @@ row to the first in fused multiply-adds, in one pass over them. The sums
 in %s, each quad of x_f in %v in turn.`, quadsDoc(q), rowsDoc(acc), tmp))
 	g.bwd1Loop(l, quadsForm, func() {
 		for _, p := range acc {
-			g.op("VXORPD %v, %v, %v", p, p, p)
+			g.zero(p)
 		}
 	}, func() {
 		for i, p := range acc {
