@@ -48,6 +48,8 @@ func TestRunKernels(t *testing.T) {
 				continue
 			}
 			useWide = wide
+			// Up to 72 values: 18 quads, three slices of the 4-wide kernels
+			// (maxQuads a slice), the last partial.
 			for cw := 4; cw <= 72; cw += 4 {
 				x := randomBlock(rand.New(rand.NewPCG(uint64(cw), 7)), sym.n*cw)
 				want := slices.Clone(x)
