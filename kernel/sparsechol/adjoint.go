@@ -234,7 +234,7 @@ func (ws *solveWork) edgeTask(_, k int) {
 	e0 := ws.eLo + k*edgeChunk
 	e1 := min(e0+edgeChunk, ws.eHi)
 	if useAVX && len(h.parts) == 1 {
-		edgeProductsAVX(h.acc[e0:e1], h.eu[0], h.ew[0], r.from[e0:e1], r.to[e0:e1], r.c.pinv, ws.cw)
+		edgeProductsAVX(h.acc[e0:e1], h.eu[0], h.ew[0], r.from[e0:e1], r.to[e0:e1], r.c.pinv, ws.cw, ws.cw)
 	} else {
 		r.c.edgeStrips(h.acc[e0:e1], h.eu, h.ew, r.from[e0:e1], r.to[e0:e1])
 	}

@@ -105,7 +105,7 @@ func wideRows(cw int) *rowKernels {
 func bwd1AVX(a *float64, x *float64, below *int32, nr int, l *float64, w int, cw int, nq int)
 
 //go:noescape
-func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int)
+func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int, rb int)
 
 //go:noescape
 func addRowsAVX(x *float64, buf *float64, rows *int32, ptr *int, src *int32, j0 int, j1 int, nq int)
@@ -162,19 +162,20 @@ func checkBlock(x []float64, n, cw int) {
 	}
 }
 
-// edgeProductsAVX is edgeStrips on one strip, a whole block of rows of cw
-// values (a multiple of 4). Every from[e] and to[e] must be a vertex
-// (AdjointSteps checks them once per call): the kernel does not check its
-// indices.
-func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw int) {
+// edgeProductsAVX is edgeStrips on one strip, the first cw values (a
+// multiple of 4) of the rows of u and w, stride values apart. Every
+// from[e] and to[e] must be a vertex (AdjointSteps checks them once per
+// call): the kernel does not check its indices.
+func edgeProductsAVX(acc, u, w []float64, from, to, pinv []int, cw, stride int) {
 	if len(acc) == 0 {
 		return
 	}
 	n := len(pinv)
-	checkBlock(u, n, cw)
-	checkBlock(w, n, cw)
+	if end := (n-1)*stride + cw; len(u) < end || len(w) < end {
+		panic(fmt.Sprintf("sparsechol: edge sums on blocks of %d and %d values for %d rows of %d, %d apart", len(u), len(w), n, cw, stride))
+	}
 	_, _ = from[len(acc)-1], to[len(acc)-1]
-	edgeDotAVX(&acc[0], &u[0], &w[0], &from[0], &to[0], &pinv[0], len(acc), cw/4)
+	edgeDotAVX(&acc[0], &u[0], &w[0], &from[0], &to[0], &pinv[0], len(acc), cw/4, 8*stride)
 }
 
 // forwardAVX is forwardGo on rows of cw values (a multiple of 4). As its

@@ -1145,14 +1145,14 @@ bddone:
 	VZEROUPPER
 	RET
 
-// func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int)
+// func edgeDotAVX(acc *float64, u *float64, w *float64, from *int, to *int, pinv *int, ne int, nq int, rb int)
 //
 // For e < ne, with rows i = pinv[from[e]] and j = pinv[to[e]] of the
-// vertex-major blocks u and w (4·nq values a row): acc[e] +=
-// Σ_k (u_i[k]−u_j[k])·(w_i[k]−w_j[k]), the quads' products summed lane by
-// lane (a multiply, then fused multiply-adds), then the lanes as
-// (l0+l2)+(l1+l3).
-TEXT ·edgeDotAVX(SB), NOSPLIT, $0-64
+// vertex-major blocks u and w (rows rb bytes apart, 4·nq values of each
+// taken): acc[e] += Σ_k (u_i[k]−u_j[k])·(w_i[k]−w_j[k]), the quads'
+// products summed lane by lane (a multiply, then fused multiply-adds), then
+// the lanes as (l0+l2)+(l1+l3).
+TEXT ·edgeDotAVX(SB), NOSPLIT, $0-72
 	MOVQ acc+0(FP), DI
 	MOVQ u+8(FP), SI
 	MOVQ w+16(FP), DX
@@ -1161,8 +1161,7 @@ TEXT ·edgeDotAVX(SB), NOSPLIT, $0-64
 	MOVQ pinv+40(FP), R10
 	MOVQ ne+48(FP), CX
 	MOVQ nq+56(FP), R11
-	MOVQ R11, R12
-	SHLQ $5, R12 // bytes of a row
+	MOVQ rb+64(FP), R12
 	TESTQ CX, CX
 	JEQ edone
 

@@ -14,7 +14,7 @@ const asmBuilt = false
 var (
 	forwardAVX        func(*symbolic, *numeric, int, []float64, []float64, []int32, int, []float64)
 	backwardAVX       func(*symbolic, *numeric, int, []float64, int)
-	edgeProductsAVX   func([]float64, []float64, []float64, []int, []int, []int, int)
+	edgeProductsAVX   func([]float64, []float64, []float64, []int, []int, []int, int, int)
 	forward1AVX       func(*symbolic, *numeric, int, int, []float64, int)
 	backward1AVX      func(*symbolic, *numeric, int, int, []float64, int)
 	topFwdDiagAVX     func(*symbolic, *numeric, int, int, int, []float64, []float64, int)

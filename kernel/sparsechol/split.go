@@ -181,9 +181,7 @@ func (c *chol) edgeStrips(acc []float64, us, ws [][]float64, from, to []int) {
 			ui, uj := u[i*cw:(i+1)*cw], u[j*cw:(j+1)*cw]
 			wi, wj := ws[k][i*cw:(i+1)*cw], ws[k][j*cw:(j+1)*cw]
 			if !useAVX {
-				for c := range ui {
-					s += (ui[c] - uj[c]) * (wi[c] - wj[c])
-				}
+				s = diffDot(s, ui, uj, wi, wj)
 				continue
 			}
 			for c := 0; c < cw; c += 4 {
@@ -203,4 +201,14 @@ func (c *chol) edgeStrips(acc []float64, us, ws [][]float64, from, to []int) {
 		}
 		acc[e] += s
 	}
+}
+
+// diffDot returns s + Σ_c (ui[c]−uj[c])·(wi[c]−wj[c]), in one running sum
+// in c order: an edge's sum on the scalar kernels.
+func diffDot(s float64, ui, uj, wi, wj []float64) float64 {
+	uj, wi, wj = uj[:len(ui)], wi[:len(ui)], wj[:len(ui)]
+	for c := range ui {
+		s += (ui[c] - uj[c]) * (wi[c] - wj[c])
+	}
+	return s
 }
