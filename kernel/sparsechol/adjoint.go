@@ -20,8 +20,9 @@ import (
 // for odd S, from the kept ones). Neither chain is copied column-major, and
 // 2h blocks are kept, where the kernel's column-major chains take 2S+1.
 // With parallel the two chains run side by side, each on a team of half
-// the workers, else one after the other on all of them (see both); the
-// sums are the same either way.
+// the workers, else one after the other on all of them (see both), or, on
+// one worker, as one block (adjointPaired); the sums are the same in
+// every case.
 func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	c.check()
 	n := c.sym.n
@@ -62,6 +63,9 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 // sums pair their strips).
 func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	p := c.workers(cols)
+	if !parallel && p == 1 && pairedWidth(cols) > 0 {
+		return c.adjointPaired(gsrc, gw, src, g, cols, steps, from, to, coef)
+	}
 	pu, pw := p, p
 	if parallel {
 		pu, pw = max(1, p/2), max(1, p-p/2)
@@ -94,9 +98,17 @@ func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 		wu.stop()
 	}
 	r.both(r.h+1, steps, parallel)
-	finite := r.okW
+	return addEdgeSums(gw, wu.acc, ww.acc, coef, r.okW)
+}
+
+// addEdgeSums adds coef·(accU[e] + accW[e]), the edge sums of the forward
+// and the adjoint chain, to gw[e]. It returns an error where a sum is not
+// finite (nor were a chain's iterates) or finite is false (the adjoint
+// chain's last iterate, scattered into gsrc, was not).
+func addEdgeSums(gw, accU, accW []float64, coef float64, finite bool) error {
+	accU, accW = accU[:len(gw)], accW[:len(gw)]
 	for e := range gw {
-		a := wu.acc[e] + ww.acc[e]
+		a := accU[e] + accW[e]
 		if math.IsNaN(a) || math.IsInf(a, 0) {
 			finite = false
 		}
@@ -106,6 +118,82 @@ func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 		return errors.New("sparsechol: adjoint: a chain is not finite (check src and g for NaN/Inf)")
 	}
 	return nil
+}
+
+// pairedWidth is the row width of adjointPaired for blocks of cols
+// columns: twice blockWidth(cols), or 0 where the solves would take so
+// wide a block in strips (stripWidth) or pad it further (blockWidth).
+func pairedWidth(cols int) int {
+	cw := 2 * blockWidth(cols)
+	if blockWidth(cw) != cw || stripWidth(cw) != 0 {
+		return 0
+	}
+	return cw
+}
+
+// adjointPaired is adjointSteps on one worker with its two chains solved
+// as one block: row i of the workspace holds the forward chain's row i in
+// its first half and the adjoint chain's in the second, each half padded
+// as the chain's own block (blockWidth), so that each iterate of both
+// chains takes one pass over the factor instead of two, in kernels that
+// are faster per column at twice the width (docs/design.md, "The
+// adjoint's two chains in one block on one worker"). Every lane does the
+// arithmetic it does in a block of any width, and each chain's edge sums
+// take the products of its own half of the rows, in adjointSteps' order
+// (the middle pair, for odd S, after iterate h and before the others), so
+// every result is bitwise that of the chains solved apart.
+func (c *chol) adjointPaired(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64) error {
+	half := blockWidth(cols)
+	ws := c.prepare(src, 2*half)
+	defer c.putWork(ws)
+	ws.cols, ws.b2, ws.lane2, ws.dstLane = cols, g, half, half
+	n, h, ne := c.sym.n, (steps+1)/2, len(from)
+	nb := n * ws.cw
+	ws.chain = sized(ws.chain, h*nb)
+	ws.acc = sized(ws.acc, 2*ne)
+	clear(ws.acc)
+	accU, accW := ws.acc[:ne], ws.acc[ne:]
+	kept := func(l int) []float64 { return ws.chain[(l-1)*nb : l*nb] }
+	ws.tm.start(1, &c.helpers)
+	defer ws.tm.stop()
+	ok := true
+	for l := 1; l <= steps; l++ {
+		ws.first, ws.dst, ws.keep = l == 1, nil, nil
+		if l == steps {
+			ws.dst = gsrc
+		}
+		if l <= h {
+			ws.keep = kept(l)
+		}
+		ok = ws.pass() && ok
+		ws.keep = nil
+		switch {
+		case l == h && steps%2 == 1: // the middle pair: u_h and w_h
+			k := kept(h)
+			c.edgeHalves(accU, k, k[half:], from, to, half, ws.cw)
+		case l > h: // u_l with w_{S−l+1}, w_l with u_{S−l+1}
+			x, k := ws.x[:nb], kept(steps-l+1)
+			c.edgeHalves(accU, x, k[half:], from, to, half, ws.cw)
+			c.edgeHalves(accW, k, x[half:], from, to, half, ws.cw)
+		}
+	}
+	return addEdgeSums(gw, accU, accW, coef, ok)
+}
+
+// edgeHalves adds to acc[e], for each edge e, the edge's products over
+// the first cw values of the rows of u and w, stride values apart, as the
+// edge sums of a whole block take them: edgeProductsAVX on the vector
+// kernels, else diffDot.
+func (c *chol) edgeHalves(acc, u, w []float64, from, to []int, cw, stride int) {
+	if useAVX {
+		edgeProductsAVX(acc, u, w, from, to, c.pinv, cw, stride)
+		return
+	}
+	pinv := c.pinv
+	for e := range acc {
+		i, j := pinv[from[e]]*stride, pinv[to[e]]*stride
+		acc[e] += diffDot(0, u[i:i+cw], u[j:j+cw], w[i:i+cw], w[j:j+cw])
+	}
 }
 
 // adjointRun is the state of one AdjointSteps call. It lives in the forward

@@ -110,7 +110,12 @@
 // side by side in the solve's layout, each keeping its first ⌈S/2⌉
 // iterates and pairing each later one with a kept iterate of the other, so
 // that neither chain is copied column-major and about S blocks are kept
-// instead of 2S.
+// instead of 2S. On one worker, where a row of both chains is a width the
+// kernels take whole, the two chains are one block of twice the width,
+// the forward chain's rows in its first half (adjointPaired): each
+// iterate of both takes one pass over L, in kernels that are faster per
+// column on wider rows, and the results are bitwise those of the chains
+// solved apart.
 //
 // # Kernels
 //

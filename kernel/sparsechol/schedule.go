@@ -55,6 +55,9 @@ type solveWork struct {
 	dst, b   []float64
 	cols     int
 	cw       int
+	b2       []float64 // a second block, gathered into the values from lane2 on (adjointPaired)
+	lane2    int
+	dstLane  int         // the value of a row that dst's first column takes
 	first    bool        // the pass gathers b
 	finite   []bool      // per group, then the top rows: scatter wrote finite values
 	packs    [][]float64 // per worker: scratch of the groups' forward kernels
@@ -624,14 +627,16 @@ func (c *chol) getWork() *solveWork {
 // putWork drops the call's references from ws and returns it to the free
 // list.
 func (c *chol) putWork(ws *solveWork) {
-	ws.sym, ws.num, ws.dst, ws.b = nil, nil, nil, nil
+	ws.sym, ws.num, ws.dst, ws.b, ws.b2 = nil, nil, nil, nil, nil
+	ws.lane2, ws.dstLane = 0, 0
 	c.mu.Lock()
 	c.free = append(c.free, ws)
 	c.mu.Unlock()
 }
 
 // gather copies rows i0..i1-1 (pivot order) of b into the vertex-major x,
-// with zeros in the padding.
+// and those of b2, if set, into the values from lane2 on, with zeros in
+// the padding.
 func (ws *solveWork) gather(i0, i1 int) {
 	n, cols, cw, b, perm := ws.sym.n, ws.cols, ws.cw, ws.b, ws.sym.perm
 	for i := i0; i < i1; i++ {
@@ -640,12 +645,22 @@ func (ws *solveWork) gather(i0, i1 int) {
 		for k := range cols {
 			xi[k] = b[k*n+src]
 		}
-		clear(xi[cols:])
+		if ws.b2 == nil {
+			clear(xi[cols:])
+			continue
+		}
+		clear(xi[cols:ws.lane2])
+		x2 := xi[ws.lane2:]
+		for k := range cols {
+			x2[k] = ws.b2[k*n+src]
+		}
+		clear(x2[cols:])
 	}
 }
 
-// scatter copies rows i0..i1-1 of x back to the column-major dst (if not
-// nil) and reports whether every value copied is finite.
+// scatter copies the values dstLane.. of rows i0..i1-1 of x back to the
+// column-major dst (if not nil) and reports whether every value copied is
+// finite.
 func (ws *solveWork) scatter(i0, i1 int) bool {
 	n, cols, cw, dst, perm := ws.sym.n, ws.cols, ws.cw, ws.dst, ws.sym.perm
 	if dst == nil {
@@ -657,7 +672,7 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 	var bad uint64
 	for i := i0; i < i1; i++ {
 		d := perm[i]
-		for k, v := range ws.x[i*cw : i*cw+cols] {
+		for k, v := range ws.x[i*cw+ws.dstLane : i*cw+ws.dstLane+cols] {
 			dst[k*n+d] = v
 			bad |= (math.Float64bits(v)>>52&0x7ff + 1) >> 11
 		}
