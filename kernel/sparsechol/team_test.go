@@ -264,7 +264,8 @@ func TestWaves(t *testing.T) {
 // TestSolveAllocatesNothing checks that steady-state SolveSteps and
 // AdjointSteps calls allocate nothing on teams of 1, 2 and 4 workers, the
 // block whole or in strips (the helpers' goroutines, the strips' leaders
-// and the adjoint's second chain included).
+// and the adjoint's second chain included), at 16 columns (on one worker
+// the adjoint's chains paired, adjointPaired) and 20.
 func TestSolveAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
@@ -277,7 +278,15 @@ func TestSolveAllocatesNothing(t *testing.T) {
 	m := heatMatrix(n, es, 3)
 	m.grid = []int{40, 40}
 	from, to := patternEdges(m.pat)
-	const cols, steps = 20, 5
+	const steps = 5
+	for _, cols := range []int{16, 20} {
+		allocations(t, m, from, to, rng, cols, steps)
+	}
+}
+
+// allocations is TestSolveAllocatesNothing at cols columns.
+func allocations(t *testing.T, m *testMatrix, from, to []int, rng *rand.Rand, cols, steps int) {
+	n := m.pat.N
 	b, g := randomBlock(rng, n*cols), randomBlock(rng, n*cols)
 	x, gw := make([]float64, n*cols), make([]float64, len(from))
 	for _, threads := range []int{1, 2, 4} {
@@ -302,10 +311,10 @@ func TestSolveAllocatesNothing(t *testing.T) {
 			solve()
 			adjoint()
 			if a := testing.AllocsPerRun(5, solve); a > 0 {
-				t.Errorf("%d threads, strips %v: SolveSteps allocates %v times", threads, splitAll, a)
+				t.Errorf("%d columns, %d threads, strips %v: SolveSteps allocates %v times", cols, threads, splitAll, a)
 			}
 			if a := testing.AllocsPerRun(5, adjoint); a > 0 {
-				t.Errorf("%d threads, parallel %v, strips %v: AdjointSteps allocates %v times", threads, parallel, splitAll, a)
+				t.Errorf("%d columns, %d threads, parallel %v, strips %v: AdjointSteps allocates %v times", cols, threads, parallel, splitAll, a)
 			}
 		}
 		f.Close()
