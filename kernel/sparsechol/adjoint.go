@@ -63,7 +63,7 @@ func (c *chol) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, t
 // sums pair their strips).
 func (c *chol) adjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	p := c.workers(cols)
-	if !parallel && p == 1 && pairedWidth(cols) > 0 {
+	if !parallel && p == 1 && pairable(cols) {
 		return c.adjointPaired(gsrc, gw, src, g, cols, steps, from, to, coef)
 	}
 	pu, pw := p, p
@@ -120,15 +120,12 @@ func addEdgeSums(gw, accU, accW []float64, coef float64, finite bool) error {
 	return nil
 }
 
-// pairedWidth is the row width of adjointPaired for blocks of cols
-// columns: twice blockWidth(cols), or 0 where the solves would take so
-// wide a block in strips (stripWidth) or pad it further (blockWidth).
-func pairedWidth(cols int) int {
+// pairable reports whether adjointPaired takes blocks of cols columns:
+// whether the solves take a row of twice blockWidth(cols) values whole,
+// neither in strips (stripWidth) nor padded further (blockWidth).
+func pairable(cols int) bool {
 	cw := 2 * blockWidth(cols)
-	if blockWidth(cw) != cw || stripWidth(cw) != 0 {
-		return 0
-	}
-	return cw
+	return blockWidth(cw) == cw && stripWidth(cw) == 0
 }
 
 // adjointPaired is adjointSteps on one worker with its two chains solved
@@ -146,7 +143,7 @@ func (c *chol) adjointPaired(gsrc, gw, src, g []float64, cols, steps int, from, 
 	half := blockWidth(cols)
 	ws := c.prepare(src, 2*half)
 	defer c.putWork(ws)
-	ws.cols, ws.b2, ws.lane2, ws.dstLane = cols, g, half, half
+	ws.cols, ws.b2, ws.lane2 = cols, g, half
 	n, h, ne := c.sym.n, (steps+1)/2, len(from)
 	nb := n * ws.cw
 	ws.chain = sized(ws.chain, h*nb)

@@ -33,7 +33,7 @@ func TestAdjointPaired(t *testing.T) {
 				n := tc.m.pat.N
 				from, to := patternEdges(tc.m.pat)
 				for _, cols := range []int{1, 3, 6, 8, 13, 16} {
-					if pairedWidth(cols) == 0 {
+					if !pairable(cols) {
 						t.Fatalf("%d columns: not paired", cols)
 					}
 					for steps := 1; steps <= 4; steps++ {

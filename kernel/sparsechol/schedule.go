@@ -55,9 +55,8 @@ type solveWork struct {
 	dst, b   []float64
 	cols     int
 	cw       int
-	b2       []float64 // a second block, gathered into the values from lane2 on (adjointPaired)
-	lane2    int
-	dstLane  int         // the value of a row that dst's first column takes
+	b2       []float64   // a second block, gathered into the values from lane2 on (adjointPaired)
+	lane2    int         // and the value of a row that dst's first column takes (0 without b2)
 	first    bool        // the pass gathers b
 	finite   []bool      // per group, then the top rows: scatter wrote finite values
 	packs    [][]float64 // per worker: scratch of the groups' forward kernels
@@ -628,7 +627,7 @@ func (c *chol) getWork() *solveWork {
 // list.
 func (c *chol) putWork(ws *solveWork) {
 	ws.sym, ws.num, ws.dst, ws.b, ws.b2 = nil, nil, nil, nil, nil
-	ws.lane2, ws.dstLane = 0, 0
+	ws.lane2 = 0
 	c.mu.Lock()
 	c.free = append(c.free, ws)
 	c.mu.Unlock()
@@ -642,25 +641,28 @@ func (ws *solveWork) gather(i0, i1 int) {
 	for i := i0; i < i1; i++ {
 		src := perm[i]
 		xi := ws.x[i*cw : (i+1)*cw]
-		for k := range cols {
-			xi[k] = b[k*n+src]
-		}
+		vertexRow(xi[:cols], b, n, src)
 		if ws.b2 == nil {
 			clear(xi[cols:])
 			continue
 		}
 		clear(xi[cols:ws.lane2])
-		x2 := xi[ws.lane2:]
-		for k := range cols {
-			x2[k] = ws.b2[k*n+src]
-		}
-		clear(x2[cols:])
+		vertexRow(xi[ws.lane2:ws.lane2+cols], ws.b2, n, src)
+		clear(xi[ws.lane2+cols:])
 	}
 }
 
-// scatter copies the values dstLane.. of rows i0..i1-1 of x back to the
-// column-major dst (if not nil) and reports whether every value copied is
-// finite.
+// vertexRow copies the values of vertex v in the len(x) columns of the
+// column-major block b of n rows into x.
+func vertexRow(x, b []float64, n, v int) {
+	for k := range x {
+		x[k] = b[k*n+v]
+	}
+}
+
+// scatter copies the values lane2.. of rows i0..i1-1 of x (the second
+// block's, where there is one) back to the column-major dst (if not nil)
+// and reports whether every value copied is finite.
 func (ws *solveWork) scatter(i0, i1 int) bool {
 	n, cols, cw, dst, perm := ws.sym.n, ws.cols, ws.cw, ws.dst, ws.sym.perm
 	if dst == nil {
@@ -672,7 +674,7 @@ func (ws *solveWork) scatter(i0, i1 int) bool {
 	var bad uint64
 	for i := i0; i < i1; i++ {
 		d := perm[i]
-		for k, v := range ws.x[i*cw+ws.dstLane : i*cw+ws.dstLane+cols] {
+		for k, v := range ws.x[i*cw+ws.lane2 : i*cw+ws.lane2+cols] {
 			dst[k*n+d] = v
 			bad |= (math.Float64bits(v)>>52&0x7ff + 1) >> 11
 		}
