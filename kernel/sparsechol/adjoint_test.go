@@ -32,6 +32,9 @@ func TestAdjointPaired(t *testing.T) {
 				f := factorCase(t, tc, 1)
 				n := tc.m.pat.N
 				from, to := patternEdges(tc.m.pat)
+				// Widths of every row layout a chain may have (4, 8, 16
+				// values with padding), up to 16 columns, the widest a
+				// chain pairs at with AVX-512 (rows of 32 values).
 				for _, cols := range []int{1, 3, 6, 8, 13, 16} {
 					if !pairable(cols) {
 						t.Fatalf("%d columns: not paired", cols)
