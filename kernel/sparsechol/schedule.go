@@ -133,12 +133,20 @@ const panelWidth = factor.SpanBlock
 // some microseconds (a grain chosen, not tuned).
 const sumChunk = 256
 
-// minPhaseWork is the fewest multiply-adds (entries of L times the block's
-// width) for which a phase of the top is shared between the workers; below
-// it the caller runs its tasks. 2¹⁵ multiply-adds are some microseconds
-// on one core, the order of what publishing a phase and waiting for its
-// end costs (a threshold chosen, not tuned).
-const minPhaseWork = 1 << 15
+// minPhaseWork is the least modelled time (entries of L times rowCost of
+// the block's width) for which a phase of the top is shared between the
+// workers (worthSharing); below it the caller runs its tasks. 2¹⁶ is 4096
+// entries of a 16-column block, some microseconds on one core, the order
+// of what publishing a phase and waiting for its end costs. On two
+// workers it took 16-column solves on 50² to 0.90–0.94 of their time with
+// a threshold of 2¹⁵ multiply-adds, and no other grid or width beyond the
+// spread; 2¹⁶ multiply-adds, without rowCost, made 8-column solves on
+// 100² 13% slower (docs/design.md).
+const minPhaseWork = 1 << 16
+
+// worthSharing reports whether a phase of the top that reads work entries
+// of L of a block of cw values a row is worth sharing (minPhaseWork).
+func worthSharing(work, cw int) bool { return float64(work)*rowCost(cw) >= minPhaseWork }
 
 // minParallelWork is the smallest cols·|L| for which a solve starts
 // helpers; below it starting them costs more than they save.
@@ -497,7 +505,7 @@ func (ws *solveWork) waveBackward(v int) {
 // runTasks runs ws.tasks, which read work entries of L, as an ordered
 // phase: on the team when their work is worth sharing, else on the caller.
 func (ws *solveWork) runTasks(phase, work int) {
-	ws.tm.runOrdered(len(ws.tasks), ws.phaseFn[phase], work*ws.cw >= minPhaseWork)
+	ws.tm.runOrdered(len(ws.tasks), ws.phaseFn[phase], worthSharing(work, ws.cw))
 }
 
 // await waits for the tasks that task t waits for.
@@ -718,7 +726,7 @@ func (c *chol) treeTime(p int) (work, time float64) {
 			sum += t.cost
 		}
 		work += float64(sum)
-		if p == 1 || !always && sum*cw < minPhaseWork {
+		if p == 1 || !always && !worthSharing(sum, cw) {
 			time += float64(sum)
 			return
 		}

@@ -351,7 +351,7 @@ func TestPlans(t *testing.T) {
 				}
 				// Shared on a block of 16 right-hand sides, as ScheduleTime
 				// models it.
-				shared = shared || work*16 >= minPhaseWork
+				shared = shared || worthSharing(work, 16)
 				if msg := checkPlan(sym, dir.plan, dir.name == "forward", buffered); msg != "" {
 					t.Errorf("%s, wave %d, %s: %s", tc.name, v, dir.name, msg)
 				}
