@@ -139,9 +139,9 @@ const sumChunk = 256
 // entries of a 16-column block, some microseconds on one core, the order
 // of what publishing a phase and waiting for its end costs. On two
 // workers it took 16-column solves on 50² to 0.90–0.94 of their time with
-// a threshold of 2¹⁵ multiply-adds, and no other grid or width beyond the
-// spread; 2¹⁶ multiply-adds, without rowCost, made 8-column solves on
-// 100² 13% slower (docs/design.md).
+// a threshold of 2¹⁵ multiply-adds and made no other grid or width slower
+// beyond the spread; 2¹⁶ multiply-adds, without rowCost, made 8-column
+// solves on 100² 13% slower (docs/design.md).
 const minPhaseWork = 1 << 16
 
 // worthSharing reports whether a phase of the top that reads work entries
