@@ -748,8 +748,8 @@ const maxQuads = 8
 // reach the registers that the 4-wide kernels of one-column supernodes
 // use besides.
 func checkQuads(m int) error {
-	if m < 1 || m > run1.second.y || m > run1.l || m > run1.scale {
-		return fmt.Errorf("%d quads: the 4-wide kernels of one-column supernodes hold at most %d", m, min(run1.second.y, run1.l, run1.scale))
+	if most := min(run1.second.y, run1.l, run1.scale); m < 1 || m > most {
+		return fmt.Errorf("%d quads: the 4-wide kernels of one-column supernodes hold at most %d", m, most)
 	}
 	return nil
 }
