@@ -349,9 +349,9 @@ func TestPlans(t *testing.T) {
 				if work != sym.waveWork[v] {
 					t.Errorf("%s, wave %d, %s: tasks of %d entries, waveWork %d", tc.name, v, dir.name, work, sym.waveWork[v])
 				}
-				// Shared on a block of 16 right-hand sides, as ScheduleTime
-				// models it.
-				shared = shared || worthSharing(work, 16)
+				// Shared on a block of modelCols right-hand sides, as
+				// ScheduleTime models it.
+				shared = shared || worthSharing(work, modelCols)
 				if msg := checkPlan(sym, dir.plan, dir.name == "forward", buffered); msg != "" {
 					t.Errorf("%s, wave %d, %s: %s", tc.name, v, dir.name, msg)
 				}
