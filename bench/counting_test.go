@@ -55,14 +55,25 @@ func TestCountingKeepsPaths(t *testing.T) {
 		y0, gx0, gw0 := run(be)
 		counted := &countingFactorizer{Factorizer: be, stats: stats}
 		y1, gx1, gw1 := run(counted)
+		// Made twice (kernelRates), every call gives the same results too,
+		// and each kind of call is paired: one Apply of S steps, one
+		// adjoint of 2·S.
+		paired := &SolveStats{}
+		paired.pair.Store(true)
+		y2, gx2, gw2 := run(&countingFactorizer{Factorizer: be, stats: paired})
 		for _, p := range []struct {
-			what string
-			a, b []float64
-		}{{"K·x", y0, y1}, {"K·gy", gx0, gx1}, {"weight gradient", gw0, gw1}} {
+			what    string
+			a, b, c []float64
+		}{{"K·x", y0, y1, y2}, {"K·gy", gx0, gx1, gx2}, {"weight gradient", gw0, gw1, gw2}} {
 			for i := range p.a {
-				if p.a[i] != p.b[i] {
-					t.Fatalf("%s: %s[%d] = %v through the counters, %v without", name, p.what, i, p.b[i], p.a[i])
+				if p.a[i] != p.b[i] || p.a[i] != p.c[i] {
+					t.Fatalf("%s: %s[%d] = %v through the counters, %v with every call made twice, %v without", name, p.what, i, p.b[i], p.c[i], p.a[i])
 				}
+			}
+		}
+		for k, want := range []int64{steps * cols, 2 * steps * cols} {
+			if p := paired.pairs[k]; p.Columns != want || !(p.Eval > 0 && p.Alone > 0) {
+				t.Errorf("%s: call kind %d paired as %+v, want %d columns and both times", name, k, p, want)
 			}
 		}
 		f, err := counted.Analyze(&factor.Pattern{N: 1, ColPtr: []int{0, 1}, RowIdx: []int{0}}, nil)

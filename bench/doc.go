@@ -31,10 +31,12 @@
 //
 // Every evaluation's solves are counted (SolveStats): 4·nnz(L) flops per
 // column and sub-step, over the wall time inside them. A child on one
-// thread then times the factor's SolveSteps alone, as kernel/sparsechol's
-// BenchmarkSolveSteps does, on a random block of the evaluation's mean
-// width: the ratio of the two is the share of the kernel's speed that the
-// whole evaluation keeps. Run measures the roofline of P cores
+// thread then evaluates once more with every solve call made twice, the
+// second time at once on the same inputs, as kernel/sparsechol's
+// BenchmarkSolveSteps repeats a call (kernelRates): the second calls'
+// time over the first calls' is the share of the solves' speed alone that
+// the whole evaluation keeps, measured call by call so that the machine's
+// drift cancels. Run measures the roofline of P cores
 // (MeasureRoofline) once, after the children, which would otherwise
 // inherit its arrays in their peak RSS; each row's solve speed is printed
 // as its share of the roofline at the solve's arithmetic intensity

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -100,10 +99,14 @@ type Measurement struct {
 	Factorizations int64
 	FactorSeconds  float64
 
-	// KernelCols is the mean width of the blocks solved, KernelGFlops the
-	// speed of the factor's solves alone at that width on one thread (kernelRate).
-	KernelCols   int
-	KernelGFlops float64
+	// KernelCols is the mean width of the blocks solved. On one thread,
+	// KernelApply and KernelAdjoint are the applications' (SolveSteps) and
+	// the adjoint's (AdjointSteps) calls of one more evaluation, each made
+	// twice (kernelRates), and KernelGFlops that evaluation's solve flops
+	// over the second calls' time: the speed of its solves alone.
+	KernelCols                 int
+	KernelApply, KernelAdjoint CallPair
+	KernelGFlops               float64
 
 	// Work and Span are those of the factor's supernodal tree, Sched8 and
 	// Sched16 the speed-ups its own solve schedule allows on 8 and 16
@@ -228,7 +231,7 @@ func (t *timedFunc) Eval(grad, x []float64) (float64, error) {
 // s.Iters iterations of learn.Minimize from the unit metric (x = 0) with the
 // convergence tests disabled (or one evaluation), and reports timings and
 // backend counters; then, on one thread, the speed of the factor's solves
-// alone (kernelRate). MaxRSS is left 0; Run measures it in a child process.
+// alone (kernelRates). MaxRSS is left 0; Run measures it in a child process.
 func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 	s = s.Defaults()
 	m, stats := &Measurement{Spec: s, Threads: runtime.GOMAXPROCS(0)}, &SolveStats{}
@@ -272,20 +275,73 @@ func Measure(ctx context.Context, s Spec) (*Measurement, error) {
 		m.KernelCols = int(math.Round(float64(m.SolveColumns) / float64(m.Solves)))
 	}
 	if m.Solves > 0 && m.Threads == 1 && ctx.Err() == nil {
-		rate, kerr := f.kernelRate(s.Row.Vertices(), m.KernelCols, s.Row.Steps)
-		if kerr != nil {
-			return fail(kerr)
+		if err := kernelRates(obj, stats, x0, m); err != nil {
+			return fail(err)
 		}
-		m.KernelGFlops = rate / 1e9
 	}
 	return m, err
 }
 
+// CallPair is one kind of solve call in the evaluation of kernelRates: the
+// columns its calls solved (sub-steps times right-hand sides), their wall
+// time, and that of the same calls made again at once, in seconds.
+type CallPair struct {
+	Columns     int64
+	Eval, Alone float64
+}
+
+// kernelRates evaluates obj once more at x with every solve call made
+// twice, the second time at once on the same inputs into scratch, as
+// kernel/sparsechol's BenchmarkSolveSteps repeats a call on a block in
+// cache, and sets m's KernelApply, KernelAdjoint and KernelGFlops. Each
+// call and its repetition run one right after the other, so the machine's
+// drift, which moves a solve's speed by up to 2× between runs on a shared
+// host, cancels in their ratio.
+func kernelRates(obj *learn.Objective, stats *SolveStats, x []float64, m *Measurement) error {
+	stats.pair.Store(true)
+	_, err := obj.Eval(make([]float64, len(x)), x)
+	stats.pair.Store(false)
+	if err != nil {
+		return err
+	}
+	stats.mu.Lock()
+	m.KernelApply, m.KernelAdjoint = stats.pairs[0], stats.pairs[1]
+	stats.mu.Unlock()
+	if alone := m.KernelApply.Alone + m.KernelAdjoint.Alone; alone > 0 {
+		m.KernelGFlops = solveFlops(m.NNZL, m.KernelApply.Columns+m.KernelAdjoint.Columns) / alone / 1e9
+	}
+	return nil
+}
+
 // SolveStats counts the work done inside a factorisation backend, and
-// keeps its last factor. Its counts are safe for concurrent use.
+// keeps its last factor. Its counts are safe for concurrent use. With
+// pair set, its factors make every solve call twice (kernelRates) and
+// pairs sums them, the applications' first, then the adjoint's.
 type SolveStats struct {
 	solves, cols, wallNanos, factors, factorNanos atomic.Int64
 	last                                          *countingFactor
+
+	pair    atomic.Bool
+	mu      sync.Mutex // guards pairs and scratch
+	pairs   [2]CallPair
+	scratch []float64
+}
+
+// again makes a call that took first a second time, at once, with n
+// values of scratch for its outputs, and adds both to p: cols columns
+// solved (sub-steps times right-hand sides).
+func (s *SolveStats) again(p *CallPair, cols int, first time.Duration, n int, call func(scratch []float64) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cap(s.scratch) < n {
+		s.scratch = make([]float64, n)
+	}
+	t := time.Now()
+	err := call(s.scratch[:n])
+	p.Columns += int64(cols)
+	p.Eval += first.Seconds()
+	p.Alone += time.Since(t).Seconds()
+	return err
 }
 
 // count records solves sub-step solves of cols columns that took d.
@@ -332,14 +388,30 @@ func (c *countingFactor) Factorize(values []float64) error {
 func (c *countingFactor) SolveSteps(out, b []float64, cols, steps int, keep, reverse bool) error {
 	t := time.Now()
 	err := c.StepSolver.SolveSteps(out, b, cols, steps, keep, reverse)
-	c.stats.count(steps, cols, time.Since(t))
+	d := time.Since(t)
+	c.stats.count(steps, cols, d)
+	if err == nil && c.stats.pair.Load() {
+		err = c.stats.again(&c.stats.pairs[0], steps*cols, d, len(out), func(s []float64) error {
+			return c.StepSolver.SolveSteps(s, b, cols, steps, keep, reverse)
+		})
+	}
 	return err
 }
 
 func (c *countingFactor) AdjointSteps(gsrc, gw, src, g []float64, cols, steps int, from, to []int, coef float64, parallel bool) error {
 	t := time.Now()
 	err := c.StepSolver.AdjointSteps(gsrc, gw, src, g, cols, steps, from, to, coef, parallel)
-	c.stats.count(2*steps, cols, time.Since(t))
+	d := time.Since(t)
+	c.stats.count(2*steps, cols, d)
+	if err == nil && c.stats.pair.Load() {
+		err = c.stats.again(&c.stats.pairs[1], 2*steps*cols, d, len(gsrc)+len(gw), func(s []float64) error {
+			gs := s[:len(gsrc)]
+			if gsrc == nil {
+				gs = nil
+			}
+			return c.StepSolver.AdjointSteps(gs, s[len(gsrc):], src, g, cols, steps, from, to, coef, parallel)
+		})
+	}
 	return err
 }
 
@@ -370,30 +442,6 @@ func (c *countingFactor) shape(m *Measurement) error {
 		*dst[i] = w / t
 	}
 	return nil
-}
-
-// kernelRate returns the speed in flops per second (4·nnz(L) per column
-// and sub-step) of the factor's SolveSteps alone, as kernel/sparsechol's
-// BenchmarkSolveSteps times it: steps sub-steps on a random block of n
-// rows and cols columns, called for half a second after a call that
-// readies its workspace.
-func (c *countingFactor) kernelRate(n, cols, steps int) (float64, error) {
-	rng := rand.New(rand.NewPCG(9, 9))
-	b, x := make([]float64, n*cols), make([]float64, n*cols)
-	for i := range b {
-		b[i] = rng.NormFloat64()
-	}
-	var start time.Time
-	calls := -1 // the first call is not timed
-	for ; calls < 1 || time.Since(start) < 500*time.Millisecond; calls++ {
-		if calls == 0 {
-			start = time.Now()
-		}
-		if err := c.StepSolver.SolveSteps(x, b, cols, steps, false, false); err != nil {
-			return 0, err
-		}
-	}
-	return solveFlops(c.Info().NNZL, int64(cols*steps*calls)) / time.Since(start).Seconds(), nil
 }
 
 // solveFlops is the flops of cols column solves (sub-steps) with a factor

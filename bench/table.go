@@ -50,12 +50,13 @@ func num(x float64) string {
 var detailHeader = []string{"d:n:S", "N", "backend", "ordering", "nnz(L)", "threads", "iters", "evals",
 	"evals/iter", "s/eval", "s/iter", "CPU s/iter", "t500 wall (h)", "t500 CPU (h)", "paper t500 (h)", "speed-up", "peak RSS (MB)", "paper mem (GB)",
 	"mem/paper", "solve share", "solves/eval", "RHS/solve", "solve GFlop/eval", "GFlop/CPU-s", "tree W/D", "schedule ×8/×16",
-	"solve GFlop/s", "kernel GFlop/s", "solve/kernel", "roofline GFlop/s", "roofline share"}
+	"solve GFlop/s", "kernel GFlop/s", "solve/kernel", "applications/adjoint", "roofline GFlop/s", "roofline share"}
 
 // detailCells is the row of m in the per-measurement table, with the
 // roofline rl (zero: not measured).
 func detailCells(m *Measurement, rl Roofline) []string {
 	r, flops := m.Spec.Row, solveFlops(m.NNZL, m.SolveColumns)
+	ap, ad := m.KernelApply, m.KernelAdjoint
 	rate, roof := flops/m.SolveWall/1e9, 0.0
 	if rl.Threads > 0 && m.KernelCols > 0 {
 		roof = rl.Bound(SolveIntensity(m.NNZL, r.Vertices(), m.KernelCols), SolveBytes(m.NNZL, r.Vertices(), m.KernelCols))
@@ -73,7 +74,8 @@ func detailCells(m *Measurement, rl Roofline) []string {
 		cell(m.Evals > 0 && m.Solves > 0, "%d", m.Solves/int64(max(m.Evals, 1))), cell(m.KernelCols > 0, "%d", m.KernelCols),
 		num(flops / float64(m.Evals) / 1e9), num(flops / m.MinimizeCPU / 1e9),
 		cell(m.Span > 0, "%.1f", m.Work/m.Span), cell(m.Sched8 > 0, "%.1f/%.1f", m.Sched8, m.Sched16),
-		num(rate), num(m.KernelGFlops), cell(rate > 0 && m.KernelGFlops > 0, "%.2f", rate/m.KernelGFlops),
+		num(rate), num(m.KernelGFlops), cell(ap.Eval > 0 && ad.Eval > 0, "%.2f", (ap.Alone+ad.Alone)/(ap.Eval+ad.Eval)),
+		cell(ap.Eval > 0 && ad.Eval > 0, "%.2f/%.2f", ap.Alone/ap.Eval, ad.Alone/ad.Eval),
 		num(roof), cell(roof > 0 && rate > 0, "%.0f%%", 100*rate/roof)}
 }
 
@@ -203,7 +205,7 @@ func writeTables(b *bytes.Buffer, rep *Report, md bool) {
 		summary.write(b, md)
 		b.WriteString("\n")
 		if md {
-			b.WriteString("Per measurement. Solve share: wall time inside the backend's solves over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up. Schedule ×8/×16: the speed-up that the backend's own solve schedule allows on 8 and 16 workers (factor.ScheduleReporter: its tasks' work placed on the workers, synchronisation and memory free); the engine of cholmod and go has one. Solve GFlop/s: those flops over the wall time inside the solves, on the threads they ran on. Kernel GFlop/s (P = 1 only): the same factor's SolveSteps alone, S sub-steps on a random block of the evaluation's mean width; solve/kernel: their ratio, the share of the kernel's speed that the whole evaluation's solves keep. Roofline GFlop/s: min(peak, intensity × bandwidth) at the solve's intensity 2·nnz·c / (12·nnz + 16·N·c) flops per byte for c columns (package bench's doc); roofline share: the solve GFlop/s over it.\n\n")
+			b.WriteString("Per measurement. Solve share: wall time inside the backend's solves over the L-BFGS wall time. Solve GFlop/eval: 4·nnz(L) flops per right-hand side and solve. GFlop/CPU-s: those flops over the process's CPU time (everything included), a load-independent floor of the solve throughput. Tree W/D: the work of one triangular solve with the factor over the critical path of its elimination tree's schedule (factor.Tree.Span), the most that any number of workers could speed a whole-block solve up. Schedule ×8/×16: the speed-up that the backend's own solve schedule allows on 8 and 16 workers (factor.ScheduleReporter: its tasks' work placed on the workers, synchronisation and memory free); the engine of cholmod and go has one. Solve GFlop/s: those flops over the wall time inside the solves, on the threads they ran on. Kernel GFlop/s (P = 1 only): one more evaluation with every solve call (SolveSteps, AdjointSteps with its edge sums) made twice, the second time at once on the same inputs, as a kernel benchmark repeats a call: its solve flops over the second calls' time; solve/kernel: the second calls' time over the first calls', the share of the solves' speed alone that the whole evaluation keeps (each call beside its repetition, so the machine's drift cancels); applications/adjoint: the same for each kind of call. Roofline GFlop/s: min(peak, intensity × bandwidth) at the solve's intensity 2·nnz·c / (12·nnz + 16·N·c) flops per byte for c columns (package bench's doc); roofline share: the solve GFlop/s over it.\n\n")
 		}
 		detail.write(b, md)
 		if slices.ContainsFunc(rep.Results, func(m *Measurement) bool { return m.Spec.EvalOnly }) {
