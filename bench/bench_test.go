@@ -402,8 +402,8 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("%s: t500 %v, F %v → %v (want a decrease)", m.Spec.Backend, m.T500Hours, m.F0, m.F)
 		}
 		// The evaluation's mean width is 2·(4−2) columns. The paired
-		// evaluation solved what one evaluation solves (the first of the
-		// timed run, at the same metric, solved as many columns), and
+		// evaluation, one of them, solves both kinds of call, no more
+		// columns than the timed run's evaluations together, and
 		// KernelGFlops is its flops over the repeated calls' time.
 		if m.KernelCols != 4 || !(m.SolveWall > 0) || m.SolveWall > m.Minimize {
 			t.Errorf("%s: %d columns; solve wall %v s of %v", m.Spec.Backend, m.KernelCols, m.SolveWall, m.Minimize)
