@@ -404,7 +404,9 @@ func TestRunTiny(t *testing.T) {
 		// The evaluation's mean width is 2·(4−2) columns. The paired
 		// evaluation, one of them, solves both kinds of call, no more
 		// columns than the timed run's evaluations together, and
-		// KernelGFlops is its flops over the repeated calls' time.
+		// KernelGFlops is its flops over the repeated calls' time (to
+		// 1e-12: the same formula, its inputs through the child's JSON,
+		// which keeps float64s exactly; a slack of rounding only).
 		if m.KernelCols != 4 || !(m.SolveWall > 0) || m.SolveWall > m.Minimize {
 			t.Errorf("%s: %d columns; solve wall %v s of %v", m.Spec.Backend, m.KernelCols, m.SolveWall, m.Minimize)
 		}
